@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorHandlerPlugin } from './plugins/error-handler.js';
+
+/** The built SPA: apps/web/dist, found the same way from src/ (tests) and dist/ (production). */
+export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+export const VERSION: string = (
+  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+const BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** Overrides the logger (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+  /** Folder of the built SPA (defaults to apps/web/dist). */
+  webDist?: string;
+}
+
+/** Builds the Fastify app. Never listens: main.ts does, tests call `inject`. */
+export async function buildApp({ config, db, logger, webDist = WEB_DIST }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    // Per-request lines only when debugging; errors are always logged by the error handler.
+    logController: new LogController({
+      disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    }),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorHandlerPlugin);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes its theme variables into a <style> element at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: config.COOKIE_SECURE ? [] : null,
+      },
+    },
+    hsts: config.COOKIE_SECURE,
+  });
+  await app.register(fastifyCookie);
+  await app.register(authPlugin, { config, db });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Perch API', version: VERSION },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'perch_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes, { db, version: VERSION });
+      await api.register(authRoutes, { config, db });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/dashboard/',
+      redirect: true,
+      index: ['index.html'],
+      setHeaders(res, filePath) {
+        // Vite fingerprints everything under assets/; index.html must always be revalidated.
+        res.setHeader(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/dashboard/'));
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    if (pathname.startsWith('/dashboard') && (request.method === 'GET' || request.method === 'HEAD')) {
+      if (hasWeb) return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
+    }
+    return reply.code(404).send({
+      success: false,
+      message: `Not found: ${request.method} ${pathname}`,
+      code: 'NOT_FOUND',
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+const url = (fallback: string) => z.url().default(fallback);
+
+/**
+ * Every environment variable Perch reads, with its default. Names are fixed by ARCHITECTURE.md:
+ * tests, operators and the README rely on them.
+ */
+const envSchema = z.object({
+  /** Interface the HTTP server binds to. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** TCP port of the HTTP server. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Folder for the SQLite database and other local state. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL connection string; unset means SQLite in DATA_DIR. */
+  DATABASE_URL: optionalString,
+  /** Redis connection string for scale-out mode; unset means in-process queues and events. */
+  REDIS_URL: optionalString,
+  /** pino log level. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Mark cookies Secure (set true behind HTTPS). */
+  COOKIE_SECURE: bool.default(false),
+  /** Trust X-Forwarded-* headers from a reverse proxy. */
+  TRUST_PROXY: bool.default(false),
+  /** Where tweets come from: `demo` (synthetic) or `x-api` (X API v2). */
+  TWEET_SOURCE: z.enum(['demo', 'x-api']).optional(),
+  /** App-only bearer token of the X API v2. */
+  X_BEARER_TOKEN: optionalString,
+  /** Base URL of the X API. */
+  X_API_BASE_URL: url('https://api.x.com'),
+  /** OAuth 2.0 client id for connecting a user's X account. */
+  X_CLIENT_ID: optionalString,
+  /** OAuth 2.0 client secret (confidential clients). */
+  X_CLIENT_SECRET: optionalString,
+  /** X OAuth 2.0 authorize page. */
+  X_OAUTH_AUTHORIZE_URL: url('https://x.com/i/oauth2/authorize'),
+  /** Seconds between monitoring polls of a handle. */
+  MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
+  /** How slow the demo source pretends the network is, per page (ms). */
+  DEMO_PAGE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(400),
+  /** Telegram bot token for notifications. */
+  TELEGRAM_BOT_TOKEN: optionalString,
+  /** Base URL of the Telegram Bot API. */
+  TELEGRAM_API_BASE_URL: url('https://api.telegram.org'),
+  /** Discord bot token for notifications. */
+  DISCORD_BOT_TOKEN: optionalString,
+  /** Base URL of the Discord API. */
+  DISCORD_API_BASE_URL: url('https://discord.com/api/v10'),
+  /** Address shown to people who need an invitation code. */
+  SUPPORT_EMAIL: z.email().default('support@perch.local'),
+  /** Enables POST /api/v1/auth/dev-login (never in production). */
+  DEV_LOGIN: bool.default(false),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config extends Omit<z.output<typeof envSchema>, 'TWEET_SOURCE' | 'DATA_DIR'> {
+  TWEET_SOURCE: 'demo' | 'x-api';
+  /** Absolute path of DATA_DIR. */
+  DATA_DIR: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment; throws a ConfigError listing every bad value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
+  }
+  const values = parsed.data;
+  const problems: string[] = [];
+  if (values.TWEET_SOURCE === 'x-api' && !values.X_BEARER_TOKEN) {
+    problems.push('TWEET_SOURCE: x-api needs X_BEARER_TOKEN');
+  }
+  if (values.DATABASE_URL && !/^postgres(ql)?:\/\//.test(values.DATABASE_URL)) {
+    problems.push('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    ...values,
+    DATA_DIR: path.resolve(values.DATA_DIR),
+    TWEET_SOURCE: values.TWEET_SOURCE ?? (values.X_BEARER_TOKEN ? 'x-api' : 'demo'),
+  };
+}

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.js';
+import type { Database } from './types.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the data lives, for logs (no credentials). */
+  location: string;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and BIGINT arrive as strings from pg; every count we keep fits in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+/**
+ * Opens the database named by the config: PostgreSQL when DATABASE_URL is set, otherwise the
+ * SQLite file DATA_DIR/perch.db (WAL, foreign keys, busy timeout).
+ */
+export function createDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Db {
+  if (config.DATABASE_URL) {
+    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const { host, pathname } = new URL(config.DATABASE_URL);
+    return { db, dialect: 'postgres', location: `postgres://${host}${pathname}`, close: () => db.destroy() };
+  }
+  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  const file = path.join(config.DATA_DIR, 'perch.db');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new SqliteBooleanPlugin()],
+  });
+  return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+}
+
+export type { Database } from './types.js';

@@ -1,0 +1,31 @@
+import { sql, type ColumnDefinitionBuilder, type Migration, type RawBuilder } from 'kysely';
+import type { Dialect } from '../index.js';
+import { foundation } from './0001-foundation.js';
+
+/** Column types that differ between SQLite and Postgres, for the migrations. */
+export interface ColumnKinds {
+  id: 'integer' | 'serial';
+  primaryKey(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  bool: 'integer' | 'boolean';
+  false: RawBuilder<unknown>;
+}
+
+function columnKinds(dialect: Dialect): ColumnKinds {
+  if (dialect === 'postgres') {
+    return { id: 'serial', primaryKey: (col) => col.primaryKey(), bool: 'boolean', false: sql`false` };
+  }
+  return {
+    id: 'integer',
+    primaryKey: (col) => col.primaryKey().autoIncrement(),
+    bool: 'integer',
+    false: sql`0`,
+  };
+}
+
+/** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  const kinds = columnKinds(dialect);
+  return {
+    '0001-foundation': foundation(kinds),
+  };
+}

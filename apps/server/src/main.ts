@@ -1,0 +1,74 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createDb } from './db/index.js';
+import { migrateToLatest } from './db/migrate.js';
+import { ensureBootstrapInvitation } from './modules/invitations/invitations.service.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function printFirstStartBanner(url: string, code: string): void {
+  const lines = [
+    'Welcome to Perch! No account exists yet.',
+    '',
+    `1. Open ${url}/register`,
+    `2. Use this invitation code: ${code}`,
+    '',
+    'That first account becomes the super admin.',
+  ];
+  const width = Math.max(...lines.map((line) => line.length));
+  const border = `+${'-'.repeat(width + 2)}+`;
+  console.log(['', border, ...lines.map((line) => `| ${line.padEnd(width)} |`), border, ''].join('\n'));
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const db = createDb(config);
+  await migrateToLatest(db);
+  const app = await buildApp({ config, db });
+  app.log.info({ database: db.location, source: config.TWEET_SOURCE }, 'database ready');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      await app.close();
+      await db.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}/dashboard`;
+
+  const invitation = await ensureBootstrapInvitation(db);
+  if (invitation) printFirstStartBanner(url, invitation.code);
+  console.log(`Perch is running at ${url} (tweet source: ${config.TWEET_SOURCE})`);
+}
+
+main().catch((error: unknown) => {
+  console.error('Perch failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,70 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Role } from '@perch/shared';
+import type { Database } from '../../db/index.js';
+import type { InvitationsTable } from '../../db/types.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+export type InvitationRow = Selectable<InvitationsTable>;
+
+export function findInvitationByCode(db: Executor, code: string): Promise<InvitationRow | undefined> {
+  return db.selectFrom('invitations').selectAll().where('code', '=', code).executeTakeFirst();
+}
+
+export interface NewInvitation {
+  code: string;
+  role: Role;
+  maxUses: number;
+  expiresAt: string | null;
+  createdBy: number | null;
+  createdAt: string;
+}
+
+export function insertInvitation(db: Executor, invitation: NewInvitation): Promise<InvitationRow> {
+  return db
+    .insertInto('invitations')
+    .values({
+      code: invitation.code,
+      role: invitation.role,
+      max_uses: invitation.maxUses,
+      expires_at: invitation.expiresAt,
+      created_by: invitation.createdBy,
+      created_at: invitation.createdAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Takes one use of an invitation in a single conditional UPDATE, so two registrations racing
+ * for the last use cannot both win. Returns false when no use is left or it has expired.
+ */
+export async function consumeInvitationUse(db: Executor, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('invitations')
+    .set((eb) => ({ uses: eb('uses', '+', 1) }))
+    .where('id', '=', id)
+    .where((eb) => eb('uses', '<', eb.ref('max_uses')))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export function listInvitations(db: Executor): Promise<InvitationRow[]> {
+  return db.selectFrom('invitations').selectAll().orderBy('id').execute();
+}
+
+/** An unused, unexpired super-admin invitation made by the system (first start), if any. */
+export function findOpenBootstrapInvitation(
+  db: Executor,
+  now: string,
+): Promise<InvitationRow | undefined> {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('role', '=', 'superadmin')
+    .where('created_by', 'is', null)
+    .where((eb) => eb('uses', '<', eb.ref('max_uses')))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('id')
+    .executeTakeFirst();
+}

@@ -1,0 +1,99 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database } from '../../db/index.js';
+import type { UsersTable } from '../../db/types.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+export type UserRow = Selectable<UsersTable>;
+
+export function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Finds a user by username or email, case-insensitively. */
+export function findUserByLogin(db: Executor, login: string): Promise<UserRow | undefined> {
+  const lowered = login.toLowerCase();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb(sql`lower(username)`, '=', lowered),
+        eb(sql`lower(email)`, '=', lowered),
+      ]),
+    )
+    .executeTakeFirst();
+}
+
+export async function usernameExists(db: Executor, username: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function emailExists(db: Executor, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function countUsers(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export interface NewUser {
+  username: string;
+  email: string;
+  passwordHash: string;
+  isAdmin: boolean;
+  isSuperAdmin: boolean;
+  createdAt: string;
+}
+
+export function insertUser(db: Executor, user: NewUser): Promise<UserRow> {
+  return db
+    .insertInto('users')
+    .values({
+      username: user.username,
+      email: user.email,
+      password_hash: user.passwordHash,
+      is_admin: user.isAdmin,
+      is_super_admin: user.isSuperAdmin,
+      created_at: user.createdAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function setLastLogin(db: Executor, id: number, at: string): Promise<void> {
+  await db.updateTable('users').set({ last_login_at: at }).where('id', '=', id).execute();
+}
+
+export async function setRoleFlags(
+  db: Executor,
+  id: number,
+  flags: { isAdmin: boolean; isSuperAdmin: boolean },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ is_admin: flags.isAdmin, is_super_admin: flags.isSuperAdmin })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function setPasswordHash(db: Executor, id: number, hash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
+}
+
+export function listUsers(db: Executor): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().orderBy('id').execute();
+}

@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { CSRF_COOKIE, CSRF_HEADER, MESSAGES, SESSION_COOKIE } from '@perch/shared';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import { forbidden, unauthorized } from '../lib/errors.js';
+import { randomToken, safeEqual } from '../lib/tokens.js';
+import { resolveSession, type AuthContext, type NewSessionResult } from '../modules/auth/auth.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user and session, when the session cookie is live. */
+    auth: AuthContext | null;
+    /** The CSRF token this client holds (set on the response when it had none). */
+    csrfToken: string;
+  }
+  interface FastifyReply {
+    setSessionCookie(session: NewSessionResult): FastifyReply;
+    clearSessionCookie(): FastifyReply;
+  }
+  interface FastifyContextConfig {
+    /** Skip the CSRF check (only for requests browsers send without custom headers). */
+    csrfExempt?: boolean;
+  }
+}
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Cookie sessions and double-submit CSRF (ARCHITECTURE.md): resolves `perch_session` to a user
+ * on every API request, hands out `perch_csrf` to clients that lack it, and refuses any
+ * state-changing API request whose X-CSRF-Token header does not match that cookie.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance, { config, db }: { config: Config; db: Db }) => {
+    const cookieBase = { path: '/', sameSite: 'lax', secure: config.COOKIE_SECURE } as const;
+
+    app.decorateRequest('auth', null);
+    app.decorateRequest('csrfToken', '');
+
+    app.decorateReply('setSessionCookie', function (this: FastifyReply, session: NewSessionResult) {
+      return this.setCookie(SESSION_COOKIE, session.token, {
+        ...cookieBase,
+        httpOnly: true,
+        // Without remember-me the cookie lives as long as the browser session.
+        ...(session.rememberMe ? { expires: new Date(session.expiresAt) } : {}),
+      });
+    });
+    app.decorateReply('clearSessionCookie', function (this: FastifyReply) {
+      return this.clearCookie(SESSION_COOKIE, { ...cookieBase, httpOnly: true });
+    });
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.url.startsWith('/api/')) return;
+      const presented = request.cookies[CSRF_COOKIE];
+      if (presented && presented.length >= 32 && presented.length <= 128) {
+        request.csrfToken = presented;
+      } else {
+        request.csrfToken = randomToken();
+        reply.setCookie(CSRF_COOKIE, request.csrfToken, { ...cookieBase, httpOnly: false });
+      }
+      if (UNSAFE_METHODS.has(request.method) && !request.routeOptions.config?.csrfExempt) {
+        const header = request.headers[CSRF_HEADER];
+        if (!presented || typeof header !== 'string' || !safeEqual(header, presented)) {
+          throw forbidden(MESSAGES.csrfInvalid, 'CSRF_INVALID');
+        }
+      }
+      const token = request.cookies[SESSION_COOKIE];
+      if (token && token.length <= 128) request.auth = await resolveSession(db, token);
+    });
+  },
+  { name: 'perch-auth', dependencies: ['@fastify/cookie'] },
+);
+
+/** preHandler for routes that need a signed-in user. */
+export async function requireAuth(request: FastifyRequest): Promise<void> {
+  if (!request.auth) throw unauthorized(MESSAGES.notAuthenticated);
+}
+
+/** The signed-in user of a route behind requireAuth. */
+export function currentAuth(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthorized(MESSAGES.notAuthenticated);
+  return request.auth;
+}

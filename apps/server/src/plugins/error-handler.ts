@@ -1,0 +1,66 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { MESSAGES, type ErrorEnvelope } from '@perch/shared';
+import { AppError } from '../lib/errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Message of a 400 from this route's schema validation (the spec's text for the form). */
+    invalidMessage?: string;
+  }
+}
+
+function send(reply: FastifyReply, status: number, body: ErrorEnvelope): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** Fastify's own 4xx codes that map to a fixed text of ours. */
+const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: MESSAGES.malformedJson },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: MESSAGES.malformedJson },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: MESSAGES.payloadTooLarge },
+};
+
+/**
+ * The one error handler: every failure leaves as the envelope with the right status. Client
+ * mistakes say what was wrong; anything unexpected is logged and answered with a generic 500,
+ * never a stack trace.
+ */
+export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return send(reply, error.statusCode, {
+        success: false,
+        message: error.message,
+        code: error.code,
+        ...(error.details ? { details: error.details } : {}),
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = [...new Set(error.validation.map((issue) => issue.message))].join(' ');
+      return send(reply, 400, {
+        success: false,
+        message: request.routeOptions.config.invalidMessage ?? MESSAGES.invalidRequest,
+        code: 'VALIDATION_ERROR',
+        details,
+      });
+    }
+    const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+    if (known) return send(reply, known.status, { success: false, message: known.message, code: known.code });
+    if (error instanceof SyntaxError && error.statusCode === 400) {
+      return send(reply, 400, { success: false, message: MESSAGES.malformedJson, code: 'INVALID_JSON' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500 && !isResponseSerializationError(error)) {
+      return send(reply, status, {
+        success: false,
+        message: error.message || MESSAGES.invalidRequest,
+        code: error.code ?? 'BAD_REQUEST',
+      });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return send(reply, 500, { success: false, message: MESSAGES.internalError, code: 'INTERNAL_ERROR' });
+  });
+});

@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { createDb, type Db, type Dialect } from '../src/db/index.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { createInvitation } from '../src/modules/invitations/invitations.service.js';
+import type { Role } from '@perch/shared';
+
+/** SQLite always; Postgres too when TEST_DATABASE_URL is set (CI sets it). */
+export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestDb extends Db {
+  config: Config;
+  /** Closes the connection and removes the temp folder or Postgres schema. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database: a temp SQLite file, or a private schema in TEST_DATABASE_URL so
+ * suites never see each other's rows.
+ */
+export async function createTestDb(dialect: Dialect, env: Record<string, string> = {}): Promise<TestDb> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-test-'));
+  let databaseUrl: string | undefined;
+  let schema: string | undefined;
+  if (dialect === 'postgres') {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error('TEST_DATABASE_URL is not set');
+    schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const url = new URL(base);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    databaseUrl = url.toString();
+  }
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    DEMO_PAGE_DELAY_MS: '0',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const db = createDb(config);
+  await migrateToLatest(db);
+  return {
+    ...db,
+    config,
+    async dispose() {
+      await db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (schema) {
+        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await admin.connect();
+        await admin.query(`drop schema if exists ${schema} cascade`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDb;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database, for `inject` calls. */
+export async function buildTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDb(dialect, env);
+  const app = await buildApp({ config: db.config, db, logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    config: db.config,
+    async close() {
+      await app.close();
+      await db.dispose();
+    },
+  };
+}
+
+/** Makes an invitation and returns its code. */
+export async function inviteCode(db: Db, role: Role = 'user', maxUses = 1): Promise<string> {
+  const invitation = await createInvitation(db, { role, maxUses, expiresInDays: null, createdBy: null });
+  return invitation.code;
+}
+
+/**
+ * A browser-like client over `inject`: keeps cookies, and sends the CSRF header on unsafe
+ * methods the way the web client does.
+ */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly ip = '127.0.0.1',
+  ) {}
+
+  get csrf(): string | undefined {
+    return this.cookies.get('perch_csrf');
+  }
+
+  async request(options: InjectOptions & { csrf?: boolean }): Promise<LightMyRequestResponse> {
+    const method = (options.method ?? 'GET').toUpperCase();
+    const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
+    if (unsafe && options.csrf !== false && !this.csrf) await this.request({ method: 'GET', url: '/api/v1/auth/check' });
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string> | undefined) };
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (unsafe && options.csrf !== false && this.csrf) headers['x-csrf-token'] = this.csrf;
+    const { csrf: _csrf, ...rest } = options;
+    const response = await this.app.inject({ ...rest, method: method as InjectOptions['method'], headers, remoteAddress: this.ip });
+    for (const cookie of response.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const expired = cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() <= Date.now());
+      if (expired || cookie.value === '') this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    return response;
+  }
+
+  get(url: string) {
+    return this.request({ method: 'GET', url });
+  }
+
+  post(url: string, payload?: unknown) {
+    return this.request({ method: 'POST', url, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+  }
+
+  /** Registers a user with a fresh invitation of `role`; the client is then signed in. */
+  async register(db: Db, username: string, role: Role = 'user', password = 'Sup3r-secret!') {
+    const code = await inviteCode(db, role);
+    const response = await this.post('/api/v1/auth/register', {
+      username,
+      email: `${username}@example.com`,
+      password,
+      confirmPassword: password,
+      invitationCode: code,
+      acceptTerms: true,
+      acceptPrivacy: true,
+    });
+    if (response.statusCode !== 201) throw new Error(`register failed: ${response.body}`);
+    return response.json() as { data: { user: { id: number; username: string } } };
+  }
+}

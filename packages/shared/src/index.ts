@@ -1,0 +1,7 @@
+export * from './constants.js';
+export * from './messages.js';
+export * from './password-strength.js';
+export * from './handles.js';
+export * from './contracts/common.js';
+export * from './contracts/auth.js';
+export * from './contracts/system.js';
