@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -19,6 +18,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
 
 /** The built SPA: apps/web/dist, found the same way from src/ (tests) and dist/ (production). */
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -53,25 +53,7 @@ export async function buildApp({ config, db, logger, webDist = WEB_DIST }: AppOp
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorHandlerPlugin);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine writes its theme variables into a <style> element at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: config.COOKIE_SECURE ? [] : null,
-      },
-    },
-    hsts: config.COOKIE_SECURE,
-  });
+  await app.register(securityHeadersPlugin, { config });
   await app.register(fastifyCookie);
   await app.register(authPlugin, { config, db });
 
@@ -86,7 +68,7 @@ export async function buildApp({ config, db, logger, webDist = WEB_DIST }: AppOp
 
   await app.register(
     async (api) => {
-      await api.register(systemRoutes, { db, version: VERSION });
+      await api.register(systemRoutes, { config, db, version: VERSION });
       await api.register(authRoutes, { config, db });
     },
     { prefix: '/api/v1' },

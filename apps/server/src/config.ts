@@ -76,23 +76,31 @@ export class ConfigError extends Error {
   }
 }
 
+/** Checks that span several variables, on the raw values so they add to any per-field problem. */
+function crossFieldProblems(env: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  const set = (name: string) => (env[name]?.trim() ?? '') !== '';
+  if (env.TWEET_SOURCE === 'x-api' && !set('X_BEARER_TOKEN')) {
+    problems.push('TWEET_SOURCE: x-api needs X_BEARER_TOKEN');
+  }
+  const databaseUrl = env.DATABASE_URL?.trim();
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+  }
+  return problems;
+}
+
 /** Reads and validates the environment; throws a ConfigError listing every bad value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
-    );
-  }
+  const problems = [
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+    ...crossFieldProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const values = parsed.data;
-  const problems: string[] = [];
-  if (values.TWEET_SOURCE === 'x-api' && !values.X_BEARER_TOKEN) {
-    problems.push('TWEET_SOURCE: x-api needs X_BEARER_TOKEN');
-  }
-  if (values.DATABASE_URL && !/^postgres(ql)?:\/\//.test(values.DATABASE_URL)) {
-    problems.push('DATABASE_URL: must be a postgres:// or postgresql:// URL');
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
   return {
     ...values,
     DATA_DIR: path.resolve(values.DATA_DIR),

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.js';
@@ -19,6 +25,26 @@ export interface Db {
 
 // COUNT(*) and BIGINT arrive as strings from pg; every count we keep fits in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running our small queries, so
+ * statements are kept per SQL text (Kysely runs them one at a time and never iterates lazily).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text) as unknown as SqliteStatement;
+        if (statements.size >= 500) statements.clear();
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
 
 /**
  * Opens the database named by the config: PostgreSQL when DATABASE_URL is set, otherwise the
@@ -39,7 +65,7 @@ export function createDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Db 
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new SqliteBooleanPlugin()],
   });
   return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };

@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Db } from './index.js';
 import { migrations } from './migrations/index.js';
 
@@ -7,6 +7,11 @@ const SQLITE_BUSY_RETRIES = 20;
 function isSqliteBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+async function currentSchema(db: Db['db']): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ?? undefined;
 }
 
 /**
@@ -18,6 +23,10 @@ export async function migrateToLatest({ db, dialect }: Db): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
+    // Kysely looks for its bookkeeping tables in every schema unless told which one: with a
+    // search_path of its own (one database, several Perch schemas) it would find another
+    // schema's tables and never create its own. Pin them to the schema the app writes to.
+    migrationTableSchema: dialect === 'postgres' ? await currentSchema(db) : undefined,
   });
   for (let attempt = 0; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();

@@ -25,3 +25,11 @@ export const heartbeatResponseSchema = z.object({
   received: z.literal(true),
   serverTime: z.string(),
 });
+
+/** What the web app may know about the installation before anyone signs in. */
+export const publicConfigSchema = z.object({
+  supportEmail: z.string(),
+  tweetSource: z.enum(['demo', 'x-api']),
+  version: z.string(),
+});
+export type PublicConfig = z.infer<typeof publicConfigSchema>;

@@ -5,15 +5,29 @@ import {
   healthResponseSchema,
   heartbeatRequestSchema,
   heartbeatResponseSchema,
+  publicConfigSchema,
   successEnvelope,
 } from '@perch/shared';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { requireAuth } from '../../plugins/auth.js';
 
 const startedAt = Date.now();
 
-/** Health (also answers HEAD) and the client heartbeat (doc 2 §7.8). */
-export const systemRoutes: FastifyPluginAsyncZod<{ db: Db; version: string }> = async (app, { db, version }) => {
+/** Public config, health (also answers HEAD) and the client heartbeat (doc 2 §7.8). */
+export const systemRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; version: string }> = async (
+  app,
+  { config, db, version },
+) => {
+  app.get(
+    '/config',
+    { schema: { tags: ['system'], response: { 200: successEnvelope(publicConfigSchema) } } },
+    async () => ({
+      success: true as const,
+      data: { supportEmail: config.SUPPORT_EMAIL, tweetSource: config.TWEET_SOURCE, version },
+    }),
+  );
+
   app.get(
     '/health',
     {

@@ -97,3 +97,12 @@ export async function setPasswordHash(db: Executor, id: number, hash: string): P
 export function listUsers(db: Executor): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().orderBy('id').execute();
 }
+
+export async function countSuperAdmins(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('is_super_admin', '=', true)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { ROLES, type Role } from '@perch/shared';
+import { ConfigError, loadConfig } from '../config.js';
+import { createDb, type Db } from '../db/index.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { revokeUserSessions } from '../modules/auth/sessions.repository.js';
+import { hashPassword } from '../modules/auth/passwords.js';
+import { listInvitations } from '../modules/invitations/invitations.repository.js';
+import { createInvitation } from '../modules/invitations/invitations.service.js';
+import {
+  countSuperAdmins,
+  findUserByLogin,
+  listUsers,
+  setPasswordHash,
+  setRoleFlags,
+} from '../modules/users/users.repository.js';
+import { roleFlags, roleOf } from '../modules/users/users.service.js';
+
+const USAGE = `Perch operator CLI
+
+Usage: npm run cli -- <command>
+
+  invite create [--role user|admin|superadmin] [--uses N] [--expires-days N]
+                        create an invitation; its code is the last line printed
+  invite list           list invitations
+  user list             list users
+  user set-role <username> <user|admin|superadmin>
+  user reset-password <username>
+                        set a new random password (printed) and sign the user out everywhere
+
+It works on the database the server uses (DATA_DIR or DATABASE_URL), also while it runs.`;
+
+/** A mistake in the command line: shown with the usage text. */
+class UsageError extends Error {}
+/** A command that cannot be carried out: shown alone. */
+class CommandError extends Error {}
+
+function positiveInt(value: string | undefined, name: string, fallback: number | null): number | null {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new UsageError(`${name} must be a whole number of at least 1`);
+  return parsed;
+}
+
+function parseRole(value: string | undefined): Role {
+  if (value && (ROLES as readonly string[]).includes(value)) return value as Role;
+  throw new UsageError(`role must be one of: ${ROLES.join(', ')}`);
+}
+
+function table(rows: Record<string, string | number | null>[]): string {
+  if (rows.length === 0) return '(none)';
+  const headers = Object.keys(rows[0] ?? {});
+  const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => String(r[h] ?? '-').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return [line(headers), ...rows.map((r) => line(headers.map((h) => String(r[h] ?? '-'))))].join('\n');
+}
+
+async function run(handle: Db, args: string[]): Promise<void> {
+  const [group, command, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      role: { type: 'string' },
+      uses: { type: 'string' },
+      'expires-days': { type: 'string' },
+    },
+  });
+
+  switch (`${group ?? ''} ${command ?? ''}`) {
+    case 'invite create': {
+      const role = values.role === undefined ? 'user' : parseRole(values.role);
+      const invitation = await createInvitation(handle, {
+        role,
+        maxUses: positiveInt(values.uses, '--uses', 1) ?? 1,
+        expiresInDays: positiveInt(values['expires-days'], '--expires-days', null),
+        createdBy: null,
+      });
+      const expiry = invitation.expires_at ? `expires ${invitation.expires_at}` : 'never expires';
+      console.log(`Invitation for role ${role}, ${invitation.max_uses} use(s), ${expiry}:`);
+      console.log(invitation.code);
+      return;
+    }
+    case 'invite list': {
+      const rows = await listInvitations(handle.db);
+      console.log(
+        table(
+          rows.map((r) => ({
+            code: r.code,
+            role: r.role,
+            uses: `${r.uses}/${r.max_uses}`,
+            expires: r.expires_at,
+            created: r.created_at,
+          })),
+        ),
+      );
+      return;
+    }
+    case 'user list': {
+      const rows = await listUsers(handle.db);
+      console.log(
+        table(
+          rows.map((r) => ({
+            id: r.id,
+            username: r.username,
+            email: r.email,
+            role: roleOf(r),
+            created: r.created_at,
+            last_login: r.last_login_at,
+          })),
+        ),
+      );
+      return;
+    }
+    case 'user set-role': {
+      const [username, roleName] = positionals;
+      if (!username) throw new UsageError('user set-role needs a username and a role');
+      const role = parseRole(roleName);
+      const user = await findUserByLogin(handle.db, username);
+      if (!user) throw new CommandError(`no user named ${username}`);
+      if (user.is_super_admin && role !== 'superadmin' && (await countSuperAdmins(handle.db)) <= 1) {
+        throw new CommandError(`${user.username} is the only super admin; promote someone else first`);
+      }
+      await setRoleFlags(handle.db, user.id, roleFlags(role));
+      console.log(`${user.username} is now ${role}`);
+      return;
+    }
+    case 'user reset-password': {
+      const [username] = positionals;
+      if (!username) throw new UsageError('user reset-password needs a username');
+      const user = await findUserByLogin(handle.db, username);
+      if (!user) throw new CommandError(`no user named ${username}`);
+      const password = randomBytes(12).toString('base64url');
+      await setPasswordHash(handle.db, user.id, await hashPassword(password));
+      await revokeUserSessions(handle.db, user.id, new Date().toISOString());
+      console.log(`New password for ${user.username} (all their sessions were signed out):`);
+      console.log(password);
+      return;
+    }
+    default:
+      throw new UsageError(group ? `unknown command: ${args.join(' ')}` : 'no command given');
+  }
+}
+
+/** Runs the CLI with `args`; returns the exit code. */
+export async function runCli(args: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
+    console.log(USAGE);
+    return args.length === 0 ? 1 : 0;
+  }
+  let handle: Db | undefined;
+  try {
+    const config = loadConfig(env);
+    handle = createDb(config);
+    await migrateToLatest(handle);
+    await run(handle, args);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommandError) {
+      console.error(`Error: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof UsageError) {
+      console.error(`Error: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      console.error((error as Error).message);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await handle?.close();
+  }
+}

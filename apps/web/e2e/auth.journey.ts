@@ -1,0 +1,71 @@
+import { expect, test } from '@playwright/test';
+import { startPerchServer, type PerchServer } from './perch-server';
+
+let server: PerchServer;
+
+test.beforeAll(async () => {
+  server = await startPerchServer();
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test('first start: register the super admin, sign out and in, deep links, not found', async ({ page }) => {
+  const username = 'ada';
+  const password = 'Corr3ct-Horse!';
+
+  // Signed out, the dashboard sends us to the sign-in page.
+  await page.goto(`${server.origin}/`);
+  await expect(page).toHaveURL(/\/dashboard\/login$/);
+
+  // Register with the code the first start printed.
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/register$/);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await expect(page.getByText('Passwords match')).toBeVisible();
+  await page.getByLabel('Invitation code').fill(server.firstStartCode);
+  await page.getByRole('button', { name: 'Create account' }).click();
+
+  // The shell: header, the username badge, and the Admin entry for the super admin.
+  await expect(page.getByText('X Monitoring and Analytics System')).toBeVisible();
+  await expect(page.getByTestId('user-badge')).toHaveText(username);
+  await expect(page).toHaveURL(/\/dashboard\/?$/);
+  await expect(page.getByRole('link', { name: 'Admin' })).toBeVisible();
+
+  // Sign out.
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/login$/);
+
+  // A wrong password shows the spec's message.
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(
+    page.getByText('The username or password you entered is incorrect. Please try again.'),
+  ).toBeVisible();
+
+  // The right one lands in the shell.
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('user-badge')).toHaveText(username);
+
+  // A reload on a deep link keeps the session and the page.
+  await page.goto(`${server.origin}/dashboard/settings`);
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+  await expect(page.getByTestId('user-badge')).toHaveText(username);
+
+  // An unknown route shows the not found page.
+  await page.goto(`${server.origin}/dashboard/no-such-page`);
+  await expect(page.getByText('Page Not Found')).toBeVisible();
+  await expect(
+    page.getByText("The page you're looking for doesn't exist or has been moved."),
+  ).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Go back home' })).toBeVisible();
+
+  // The first-start invitation is spent: the server never prints a new one after a user exists.
+  expect(server.output().match(/invitation code:/g)).toHaveLength(1);
+});

@@ -1,0 +1,75 @@
+// @ts-check
+import fs from 'node:fs';
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const WEB_FEATURES = 'apps/web/src/features';
+const features = fs.existsSync(WEB_FEATURES)
+  ? fs.readdirSync(WEB_FEATURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)
+  : [];
+
+/**
+ * The import rules of ARCHITECTURE.md: shared imports nothing of ours; web and server import
+ * shared, never each other; a web feature does not reach into another feature.
+ */
+const boundaryZones = [
+  {
+    target: './packages/shared',
+    from: ['./apps'],
+    message: 'packages/shared must not import from the apps.',
+  },
+  { target: './apps/web', from: './apps/server', message: 'The web app must not import server code.' },
+  { target: './apps/server', from: './apps/web', message: 'The server must not import web code.' },
+  ...features.map((feature) => ({
+    target: `./${WEB_FEATURES}/${feature}`,
+    from: `./${WEB_FEATURES}`,
+    except: [`./${feature}`],
+    message: 'A feature must not import another feature: compose features in src/app.',
+  })),
+];
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'test-results/**', 'playwright-report/**', 'data/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['packages/shared/tsconfig.json', 'apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+          conditionNames: ['@perch/source', 'types', 'import', 'default'],
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@perch/server', '@perch/web', '@perch/*/src/*'], message: 'Import @perch/shared only.' }] },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'smart'],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+);

@@ -1,0 +1,87 @@
+// `npm test`: the whole suite — lint, typecheck, unit/API/component tests, browser journey.
+// Installs what is missing first (dependencies, Debian's chromium when root), never skips.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT, ensureBuilt, ensureInstalled, run } from './lib.mjs';
+
+function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  return candidates.find((candidate) => candidate && fs.existsSync(candidate));
+}
+
+function ensureChromium() {
+  const found = findChromium();
+  if (found) return found;
+  const isRoot = process.getuid?.() === 0;
+  const hasApt = spawnSync('which', ['apt-get']).status === 0;
+  if (isRoot && hasApt) {
+    console.log('Installing Debian chromium for the browser tests...');
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const installed = findChromium();
+    if (installed) return installed;
+  }
+  console.error(
+    'Chromium is required for the browser tests: install it (sudo apt-get install chromium) or set CHROMIUM_PATH.',
+  );
+  process.exit(1);
+}
+
+ensureInstalled();
+const chromium = ensureChromium();
+ensureBuilt();
+
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-test-report-'));
+const steps = [];
+
+function step(name, command, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const status = run(command, args, { allowFailure: true, env: { ...process.env, ...env } });
+  steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
+}
+
+step('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
+step('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
+step('typecheck', 'npm', ['run', 'typecheck', '--silent']);
+const vitestReport = path.join(reports, 'vitest.json');
+step('unit, API and component tests', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestReport}`,
+]);
+const e2eReport = path.join(reports, 'playwright.json');
+step('browser journey (Chromium)', 'npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--project', 'journeys'], {
+  CHROMIUM_PATH: chromium,
+  PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
+});
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (fs.existsSync(vitestReport)) {
+  const report = JSON.parse(fs.readFileSync(vitestReport, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests + report.numTodoTests;
+}
+if (fs.existsSync(e2eReport)) {
+  const { stats } = JSON.parse(fs.readFileSync(e2eReport, 'utf8'));
+  passed += stats.expected + stats.flaky;
+  failed += stats.unexpected;
+  skipped += stats.skipped;
+}
+fs.rmSync(reports, { recursive: true, force: true });
+
+console.log('\n=== summary ===');
+for (const { name, ok, seconds } of steps) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name} (${seconds.toFixed(1)} s)`);
+}
+const failedSteps = steps.filter((s) => !s.ok).length;
+// A failing lint or typecheck step counts as a failure even when every test passed.
+console.log(`tests: ${passed} passed, ${failed + (failed === 0 ? failedSteps : 0)} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failedSteps > 0 || failed > 0 ? 1 : 0);

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const eslint = new ESLint({ cwd: ROOT });
+
+/** Lints `code` as if it were the file at `relativePath` and returns the rule ids it broke. */
+async function violations(relativePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, relativePath) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+describe('import boundaries (ARCHITECTURE.md)', () => {
+  it('stops the web app importing server code', async () => {
+    const found = await violations(
+      'apps/web/src/lib/boundary-probe.ts',
+      "import { loadConfig } from '../../../server/src/config.js';\nexport const probe = loadConfig;\n",
+    );
+    expect(found).toContain('import-x/no-restricted-paths');
+  });
+
+  it('stops the server importing web code', async () => {
+    const found = await violations(
+      'apps/server/src/boundary-probe.ts',
+      "import { apiRequest } from '../../web/src/lib/api-client.js';\nexport const probe = apiRequest;\n",
+    );
+    expect(found).toContain('import-x/no-restricted-paths');
+  });
+
+  it('stops the shared package importing either app', async () => {
+    const found = await violations(
+      'packages/shared/src/boundary-probe.ts',
+      "import { loadConfig } from '../../../apps/server/src/config.js';\nexport const probe = loadConfig;\n",
+    );
+    expect(found).toContain('import-x/no-restricted-paths');
+  });
+
+  it('stops one web feature reaching into another', async () => {
+    const found = await violations(
+      'apps/web/src/features/auth/components/boundary-probe.ts',
+      "import { probe as other } from '../../layout-probe/internal.js';\nexport const probe = other;\n",
+    );
+    expect(found).toContain('import-x/no-restricted-paths');
+  });
+
+  it('allows both apps to import the shared package', async () => {
+    const code = "import { MESSAGES } from '@perch/shared';\nexport const probe = MESSAGES;\n";
+    expect(await violations('apps/web/src/lib/boundary-probe.ts', code)).toEqual([]);
+    expect(await violations('apps/server/src/boundary-probe.ts', code)).toEqual([]);
+  });
+});
