@@ -9,7 +9,10 @@ import tseslint from 'typescript-eslint';
 
 const WEB_FEATURES = 'apps/web/src/features';
 const features = fs.existsSync(WEB_FEATURES)
-  ? fs.readdirSync(WEB_FEATURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)
+  ? fs
+      .readdirSync(WEB_FEATURES, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
   : [];
 
 /**
@@ -22,7 +25,11 @@ const boundaryZones = [
     from: ['./apps'],
     message: 'packages/shared must not import from the apps.',
   },
-  { target: './apps/web', from: './apps/server', message: 'The web app must not import server code.' },
+  {
+    target: './apps/web',
+    from: './apps/server',
+    message: 'The web app must not import server code.',
+  },
   { target: './apps/server', from: './apps/web', message: 'The server must not import web code.' },
   ...features.map((feature) => ({
     target: `./${WEB_FEATURES}/${feature}`,
@@ -34,7 +41,14 @@ const boundaryZones = [
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'test-results/**', 'playwright-report/**', 'data/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      'test-results/**',
+      'playwright-report/**',
+      'data/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -44,7 +58,11 @@ export default tseslint.config(
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
-          project: ['packages/shared/tsconfig.json', 'apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
+          project: [
+            'packages/shared/tsconfig.json',
+            'apps/server/tsconfig.json',
+            'apps/web/tsconfig.json',
+          ],
           noWarnOnMultipleProjects: true,
           conditionNames: ['@perch/source', 'types', 'import', 'default'],
         }),
@@ -54,11 +72,21 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@perch/server', '@perch/web', '@perch/*/src/*'], message: 'Import @perch/shared only.' }] },
+        {
+          patterns: [
+            {
+              group: ['@perch/server', '@perch/web', '@perch/*/src/*'],
+              message: 'Import @perch/shared only.',
+            },
+          ],
+        },
       ],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       eqeqeq: ['error', 'smart'],
       'no-console': 'off',
     },

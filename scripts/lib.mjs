@@ -31,7 +31,8 @@ function newestMtime(entry) {
 export function ensureInstalled({ quiet = false } = {}) {
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
   const lock = path.join(ROOT, 'package-lock.json');
-  if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs) return false;
+  if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs)
+    return false;
   if (!quiet) console.log('Installing dependencies (first run only)...');
   run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
   return true;
@@ -48,7 +49,12 @@ const BUILDS = [
   },
   {
     workspace: '@perch/server',
-    inputs: [...SHARED_INPUTS, 'apps/server/src', 'apps/server/package.json', 'apps/server/tsconfig.build.json'],
+    inputs: [
+      ...SHARED_INPUTS,
+      'apps/server/src',
+      'apps/server/package.json',
+      'apps/server/tsconfig.build.json',
+    ],
     output: 'apps/server/dist/main.js',
   },
   {
@@ -74,7 +80,11 @@ export function ensureBuilt({ quiet = false } = {}) {
     const sourcesAt = Math.max(...inputs.map((input) => newestMtime(path.join(ROOT, input))));
     if (builtAt >= sourcesAt) continue;
     if (!quiet) console.log(`Building ${workspace}...`);
-    run('npm', ['run', 'build', '--silent', '-w', workspace], quiet ? { stdio: ['inherit', 'ignore', 'inherit'] } : {});
+    run(
+      'npm',
+      ['run', 'build', '--silent', '-w', workspace],
+      quiet ? { stdio: ['inherit', 'ignore', 'inherit'] } : {},
+    );
     built = true;
   }
   return built;

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, ensureBuilt, ensureInstalled, run } from './lib.mjs';
+import { ensureBuilt, ensureInstalled, run } from './lib.mjs';
 
 function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -19,7 +19,9 @@ function ensureChromium() {
   if (isRoot && hasApt) {
     console.log('Installing Debian chromium for the browser tests...');
     run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     const installed = findChromium();
     if (installed) return installed;
   }
@@ -55,10 +57,15 @@ step('unit, API and component tests', 'npx', [
   `--outputFile.json=${vitestReport}`,
 ]);
 const e2eReport = path.join(reports, 'playwright.json');
-step('browser journey (Chromium)', 'npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--project', 'journeys'], {
-  CHROMIUM_PATH: chromium,
-  PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
-});
+step(
+  'browser journey (Chromium)',
+  'npx',
+  ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--project', 'journeys'],
+  {
+    CHROMIUM_PATH: chromium,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
+  },
+);
 
 let passed = 0;
 let failed = 0;
@@ -83,5 +90,7 @@ for (const { name, ok, seconds } of steps) {
 }
 const failedSteps = steps.filter((s) => !s.ok).length;
 // A failing lint or typecheck step counts as a failure even when every test passed.
-console.log(`tests: ${passed} passed, ${failed + (failed === 0 ? failedSteps : 0)} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(
+  `tests: ${passed} passed, ${failed + (failed === 0 ? failedSteps : 0)} failed${skipped ? `, ${skipped} skipped` : ''}`,
+);
 process.exit(failedSteps > 0 || failed > 0 ? 1 : 0);

@@ -40,7 +40,7 @@ describe('import boundaries (ARCHITECTURE.md)', () => {
   it('stops one web feature reaching into another', async () => {
     const found = await violations(
       'apps/web/src/features/auth/components/boundary-probe.ts',
-      "import { probe as other } from '../../layout-probe/internal.js';\nexport const probe = other;\n",
+      "import { FaqAccordion } from '../../faq/components/faq-accordion.js';\nexport const probe = FaqAccordion;\n",
     );
     expect(found).toContain('import-x/no-restricted-paths');
   });

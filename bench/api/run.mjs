@@ -24,7 +24,8 @@ async function throughput() {
   const ports = await new Promise((resolve) => child.once('message', resolve));
   const targets = {
     bare: () => load(`http://127.0.0.1:${ports.bare}/bare`),
-    authCheck: () => load(`http://127.0.0.1:${ports.app}/api/v1/auth/check`, { cookie: ports.cookie }),
+    authCheck: () =>
+      load(`http://127.0.0.1:${ports.app}/api/v1/auth/check`, { cookie: ports.cookie }),
   };
   // Warm both up, then alternate so that machine noise hits both alike.
   await load(`http://127.0.0.1:${ports.bare}/bare`);
@@ -32,8 +33,13 @@ async function throughput() {
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of ['bare', 'authCheck']) {
       const result = await targets[name]();
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      samples[name].push({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      samples[name].push({
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+      });
     }
   }
   child.disconnect();

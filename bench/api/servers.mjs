@@ -18,7 +18,12 @@ const app = await buildApp({ config, db });
 await app.listen({ host: '127.0.0.1', port: 0 });
 
 // Sign one user in through the real API to get a session and CSRF cookie.
-const { code } = await createInvitation(db, { role: 'user', maxUses: 1, expiresInDays: null, createdBy: null });
+const { code } = await createInvitation(db, {
+  role: 'user',
+  maxUses: 1,
+  expiresInDays: null,
+  createdBy: null,
+});
 const check = await app.inject({ method: 'GET', url: '/api/v1/auth/check' });
 const csrf = check.cookies.find((c) => c.name === 'perch_csrf').value;
 const registered = await app.inject({

@@ -23,7 +23,9 @@ import { securityHeadersPlugin } from './plugins/security-headers.js';
 /** The built SPA: apps/web/dist, found the same way from src/ (tests) and dist/ (production). */
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 export const VERSION: string = (
-  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
 ).version;
 
 const BODY_LIMIT = 1024 * 1024;
@@ -38,7 +40,12 @@ export interface AppOptions {
 }
 
 /** Builds the Fastify app. Never listens: main.ts does, tests call `inject`. */
-export async function buildApp({ config, db, logger, webDist = WEB_DIST }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  logger,
+  webDist = WEB_DIST,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
     bodyLimit: BODY_LIMIT,
@@ -60,7 +67,9 @@ export async function buildApp({ config, db, logger, webDist = WEB_DIST }: AppOp
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Perch API', version: VERSION },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'perch_session' } } },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'perch_session' } },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -85,7 +94,9 @@ export async function buildApp({ config, db, logger, webDist = WEB_DIST }: AppOp
         // Vite fingerprints everything under assets/; index.html must always be revalidated.
         res.setHeader(
           'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
         );
       },
     });
@@ -95,7 +106,10 @@ export async function buildApp({ config, db, logger, webDist = WEB_DIST }: AppOp
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
-    if (pathname.startsWith('/dashboard') && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (
+      pathname.startsWith('/dashboard') &&
+      (request.method === 'GET' || request.method === 'HEAD')
+    ) {
       if (hasWeb) return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
       return reply
         .code(503)

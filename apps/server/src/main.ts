@@ -17,7 +17,9 @@ function printFirstStartBanner(url: string, code: string): void {
   ];
   const width = Math.max(...lines.map((line) => line.length));
   const border = `+${'-'.repeat(width + 2)}+`;
-  console.log(['', border, ...lines.map((line) => `| ${line.padEnd(width)} |`), border, ''].join('\n'));
+  console.log(
+    ['', border, ...lines.map((line) => `| ${line.padEnd(width)} |`), border, ''].join('\n'),
+  );
 }
 
 async function main(): Promise<void> {
@@ -46,8 +48,12 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
+    // close() stops accepting and waits for requests in flight; a keep-alive connection whose
+    // request finishes afterwards would hold it open until its timeout, so sweep those too.
+    const sweeper = setInterval(() => app.server.closeIdleConnections(), 50);
     try {
       await app.close();
+      clearInterval(sweeper);
       await db.close();
       process.exit(0);
     } catch (error) {
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
 
   const invitation = await ensureBootstrapInvitation(db);
   if (invitation) printFirstStartBanner(url, invitation.code);
+  else console.log(`Sign in at ${url}/login (more accounts: npm run cli -- invite create)`);
   console.log(`Perch is running at ${url} (tweet source: ${config.TWEET_SOURCE})`);
 }
 

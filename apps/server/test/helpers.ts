@@ -11,7 +11,9 @@ import { createInvitation } from '../src/modules/invitations/invitations.service
 import type { Role } from '@perch/shared';
 
 /** SQLite always; Postgres too when TEST_DATABASE_URL is set (CI sets it). */
-export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
 
 export interface TestDb extends Db {
   config: Config;
@@ -23,7 +25,10 @@ export interface TestDb extends Db {
  * A fresh, migrated database: a temp SQLite file, or a private schema in TEST_DATABASE_URL so
  * suites never see each other's rows.
  */
-export async function createTestDb(dialect: Dialect, env: Record<string, string> = {}): Promise<TestDb> {
+export async function createTestDb(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+): Promise<TestDb> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-test-'));
   let databaseUrl: string | undefined;
   let schema: string | undefined;
@@ -72,7 +77,10 @@ export interface TestApp {
 }
 
 /** The real app on a fresh database, for `inject` calls. */
-export async function buildTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+): Promise<TestApp> {
   const db = await createTestDb(dialect, env);
   const app = await buildApp({ config: db.config, db, logger: false });
   await app.ready();
@@ -89,7 +97,12 @@ export async function buildTestApp(dialect: Dialect, env: Record<string, string>
 
 /** Makes an invitation and returns its code. */
 export async function inviteCode(db: Db, role: Role = 'user', maxUses = 1): Promise<string> {
-  const invitation = await createInvitation(db, { role, maxUses, expiresInDays: null, createdBy: null });
+  const invitation = await createInvitation(db, {
+    role,
+    maxUses,
+    expiresInDays: null,
+    createdBy: null,
+  });
   return invitation.code;
 }
 
@@ -112,14 +125,29 @@ export class TestClient {
   async request(options: InjectOptions & { csrf?: boolean }): Promise<LightMyRequestResponse> {
     const method = (options.method ?? 'GET').toUpperCase();
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-    if (unsafe && options.csrf !== false && !this.csrf) await this.request({ method: 'GET', url: '/api/v1/auth/check' });
-    const headers: Record<string, string> = { ...(options.headers as Record<string, string> | undefined) };
-    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (unsafe && options.csrf !== false && !this.csrf)
+      await this.request({ method: 'GET', url: '/api/v1/auth/check' });
+    const headers: Record<string, string> = {
+      ...(options.headers as Record<string, string> | undefined),
+    };
+    if (this.cookies.size > 0)
+      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (unsafe && options.csrf !== false && this.csrf) headers['x-csrf-token'] = this.csrf;
     const { csrf: _csrf, ...rest } = options;
-    const response = await this.app.inject({ ...rest, method: method as InjectOptions['method'], headers, remoteAddress: this.ip });
-    for (const cookie of response.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
-      const expired = cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() <= Date.now());
+    const response = await this.app.inject({
+      ...rest,
+      method: method as InjectOptions['method'],
+      headers,
+      remoteAddress: this.ip,
+    });
+    for (const cookie of response.cookies as {
+      name: string;
+      value: string;
+      maxAge?: number;
+      expires?: Date;
+    }[]) {
+      const expired =
+        cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() <= Date.now());
       if (expired || cookie.value === '') this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }
@@ -131,7 +159,11 @@ export class TestClient {
   }
 
   post(url: string, payload?: unknown) {
-    return this.request({ method: 'POST', url, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+    return this.request({
+      method: 'POST',
+      url,
+      ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+    });
   }
 
   /** Registers a user with a fresh invitation of `role`; the client is then signed in. */

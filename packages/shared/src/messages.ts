@@ -13,7 +13,8 @@ export const MESSAGES = {
 
   registerInviteNotFound: 'Invitation code not found. Please check your code and try again.',
   registerUsernameTaken: 'This username is already taken. Please choose a different one.',
-  registerEmailTaken: 'This email is already registered. Please use a different email or try logging in.',
+  registerEmailTaken:
+    'This email is already registered. Please use a different email or try logging in.',
   registerInviteUsed: 'This invitation code has already been used.',
   registerInviteExpired: 'This invitation code has expired.',
   registerConflict: 'Username or email already exists.',
@@ -32,6 +33,7 @@ export const MESSAGES = {
   forbidden: 'You do not have permission to do that.',
   notFound: 'The requested resource was not found.',
   malformedJson: 'The request body is not valid JSON.',
+  unsupportedMediaType: 'Send the request body as JSON (Content-Type: application/json).',
   payloadTooLarge: 'The request body is too large (limit 1 MiB).',
   invalidRequest: 'The request is invalid.',
   internalError: 'Something went wrong on our side. Please try again later.',

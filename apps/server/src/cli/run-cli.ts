@@ -36,10 +36,15 @@ class UsageError extends Error {}
 /** A command that cannot be carried out: shown alone. */
 class CommandError extends Error {}
 
-function positiveInt(value: string | undefined, name: string, fallback: number | null): number | null {
+function positiveInt(
+  value: string | undefined,
+  name: string,
+  fallback: number | null,
+): number | null {
   if (value === undefined) return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new UsageError(`${name} must be a whole number of at least 1`);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new UsageError(`${name} must be a whole number of at least 1`);
   return parsed;
 }
 
@@ -51,9 +56,17 @@ function parseRole(value: string | undefined): Role {
 function table(rows: Record<string, string | number | null>[]): string {
   if (rows.length === 0) return '(none)';
   const headers = Object.keys(rows[0] ?? {});
-  const widths = headers.map((h) => Math.max(h.length, ...rows.map((r) => String(r[h] ?? '-').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  return [line(headers), ...rows.map((r) => line(headers.map((h) => String(r[h] ?? '-'))))].join('\n');
+  const widths = headers.map((h) =>
+    Math.max(h.length, ...rows.map((r) => String(r[h] ?? '-').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map((r) => line(headers.map((h) => String(r[h] ?? '-'))))].join(
+    '\n',
+  );
 }
 
 async function run(handle: Db, args: string[]): Promise<void> {
@@ -119,8 +132,14 @@ async function run(handle: Db, args: string[]): Promise<void> {
       const role = parseRole(roleName);
       const user = await findUserByLogin(handle.db, username);
       if (!user) throw new CommandError(`no user named ${username}`);
-      if (user.is_super_admin && role !== 'superadmin' && (await countSuperAdmins(handle.db)) <= 1) {
-        throw new CommandError(`${user.username} is the only super admin; promote someone else first`);
+      if (
+        user.is_super_admin &&
+        role !== 'superadmin' &&
+        (await countSuperAdmins(handle.db)) <= 1
+      ) {
+        throw new CommandError(
+          `${user.username} is the only super admin; promote someone else first`,
+        );
       }
       await setRoleFlags(handle.db, user.id, roleFlags(role));
       console.log(`${user.username} is now ${role}`);
@@ -144,7 +163,10 @@ async function run(handle: Db, args: string[]): Promise<void> {
 }
 
 /** Runs the CLI with `args`; returns the exit code. */
-export async function runCli(args: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
   if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
     console.log(USAGE);
     return args.length === 0 ? 1 : 0;
@@ -165,7 +187,10 @@ export async function runCli(args: string[], env: Record<string, string | undefi
       console.error(`Error: ${error.message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof ConfigError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (
+      error instanceof ConfigError ||
+      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+    ) {
       console.error((error as Error).message);
       return 2;
     }

@@ -55,7 +55,12 @@ export function createDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Db 
     const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const { host, pathname } = new URL(config.DATABASE_URL);
-    return { db, dialect: 'postgres', location: `postgres://${host}${pathname}`, close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      location: `postgres://${host}${pathname}`,
+      close: () => db.destroy(),
+    };
   }
   fs.mkdirSync(config.DATA_DIR, { recursive: true });
   const file = path.join(config.DATA_DIR, 'perch.db');

@@ -1,23 +1,67 @@
-import { Migrator, sql } from 'kysely';
-import type { Db } from './index.js';
+import { Migrator, sql, type Kysely } from 'kysely';
+import type { Database, Db } from './index.js';
 import { migrations } from './migrations/index.js';
 
-const SQLITE_BUSY_RETRIES = 20;
+/** How long a starter waits for another process's SQLite migration before giving up. */
+const SQLITE_LOCK_WAIT_MS = 30_000;
 
 function isSqliteBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-async function currentSchema(db: Db['db']): Promise<string | undefined> {
-  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+    db,
+  );
   return rows[0]?.schema ?? undefined;
 }
 
+async function runMigrator(migrator: Migrator): Promise<string[]> {
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
 /**
- * Brings the schema up to date. Idempotent, and safe when several processes start at once:
- * Postgres serialises through Kysely's lock row; SQLite's writer lock makes a second starter
- * fail fast with SQLITE_BUSY, so it waits and tries again, then finds nothing left to do.
+ * Kysely takes no lock on SQLite (it assumes one connection per database), so two processes
+ * starting at once would both run the same DDL. The whole run happens inside BEGIN IMMEDIATE,
+ * the database-wide writer lock: a second starter waits for it, then finds nothing left to do.
+ * The busy timeout is lifted meanwhile, because better-sqlite3 waits for a lock synchronously
+ * and would block the event loop (and the holder, when both live in one process).
+ */
+async function migrateSqlite(db: Kysely<Database>, migrator: Migrator): Promise<string[]> {
+  const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db);
+  const busyTimeout = rows[0]?.timeout ?? 0;
+  await sql`pragma busy_timeout = 0`.execute(db);
+  try {
+    const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        await sql`begin immediate`.execute(db);
+        break;
+      } catch (error) {
+        if (!isSqliteBusy(error) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
+      }
+    }
+    try {
+      const applied = await runMigrator(migrator);
+      await sql`commit`.execute(db);
+      return applied;
+    } catch (error) {
+      await sql`rollback`.execute(db);
+      throw error;
+    }
+  } finally {
+    await sql.raw(`pragma busy_timeout = ${Number(busyTimeout)}`).execute(db);
+  }
+}
+
+/**
+ * Brings the schema up to date and returns the names of the migrations it applied. Idempotent,
+ * and safe when several processes start at once: Postgres serialises through Kysely's advisory
+ * lock, SQLite through its writer lock (see migrateSqlite).
  */
 export async function migrateToLatest({ db, dialect }: Db): Promise<string[]> {
   const migrator = new Migrator({
@@ -28,10 +72,5 @@ export async function migrateToLatest({ db, dialect }: Db): Promise<string[]> {
     // schema's tables and never create its own. Pin them to the schema the app writes to.
     migrationTableSchema: dialect === 'postgres' ? await currentSchema(db) : undefined,
   });
-  for (let attempt = 0; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if (dialect !== 'sqlite' || !isSqliteBusy(error) || attempt >= SQLITE_BUSY_RETRIES) throw error;
-    await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
-  }
+  return dialect === 'sqlite' ? migrateSqlite(db, migrator) : runMigrator(migrator);
 }

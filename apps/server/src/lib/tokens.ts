@@ -21,9 +21,13 @@ const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** An invitation code like PERCH-7K3M-Q9TX-4WZB (about 59 bits of entropy). */
 export function invitationCode(): string {
-  const chars = Array.from({ length: 12 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+  const chars = Array.from(
+    { length: 12 },
+    () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)],
+  ).join('');
   return `PERCH-${chars.slice(0, 4)}-${chars.slice(4, 8)}-${chars.slice(8, 12)}`;
 }
 
 export const nowIso = (): string => new Date().toISOString();
-export const isoAfter = (ms: number, from = Date.now()): string => new Date(from + ms).toISOString();
+export const isoAfter = (ms: number, from = Date.now()): string =>
+  new Date(from + ms).toISOString();

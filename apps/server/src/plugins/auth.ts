@@ -5,7 +5,11 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
 import { randomToken, safeEqual } from '../lib/tokens.js';
-import { resolveSession, type AuthContext, type NewSessionResult } from '../modules/auth/auth.service.js';
+import {
+  resolveSession,
+  type AuthContext,
+  type NewSessionResult,
+} from '../modules/auth/auth.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

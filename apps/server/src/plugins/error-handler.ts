@@ -1,6 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
 import { MESSAGES, type ErrorEnvelope } from '@perch/shared';
 import { AppError } from '../lib/errors.js';
 
@@ -17,10 +20,35 @@ function send(reply: FastifyReply, status: number, body: ErrorEnvelope): Fastify
 
 /** Fastify's own 4xx codes that map to a fixed text of ours. */
 const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: MESSAGES.malformedJson },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: MESSAGES.malformedJson },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: MESSAGES.payloadTooLarge },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: 'INVALID_JSON',
+    message: MESSAGES.malformedJson,
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'INVALID_JSON',
+    message: MESSAGES.malformedJson,
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: MESSAGES.unsupportedMediaType,
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: MESSAGES.payloadTooLarge,
+  },
 };
+
+/**
+ * Postgres cannot store text with a NUL character and refuses the whole query (22021). Such
+ * text only ever comes from the client, so it is bad input, not a server fault.
+ */
+function isUnstorableText(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '22021';
+}
 
 /**
  * The one error handler: every failure leaves as the envelope with the right status. Client
@@ -47,10 +75,27 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
         details,
       });
     }
+    if (isUnstorableText(error)) {
+      return send(reply, 400, {
+        success: false,
+        message: request.routeOptions.config.invalidMessage ?? MESSAGES.invalidRequest,
+        code: 'VALIDATION_ERROR',
+        details: 'Text must not contain NUL characters.',
+      });
+    }
     const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
-    if (known) return send(reply, known.status, { success: false, message: known.message, code: known.code });
+    if (known)
+      return send(reply, known.status, {
+        success: false,
+        message: known.message,
+        code: known.code,
+      });
     if (error instanceof SyntaxError && error.statusCode === 400) {
-      return send(reply, 400, { success: false, message: MESSAGES.malformedJson, code: 'INVALID_JSON' });
+      return send(reply, 400, {
+        success: false,
+        message: MESSAGES.malformedJson,
+        code: 'INVALID_JSON',
+      });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500 && !isResponseSerializationError(error)) {
@@ -61,6 +106,10 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       });
     }
     request.log.error({ err: error }, 'request failed');
-    return send(reply, 500, { success: false, message: MESSAGES.internalError, code: 'INTERNAL_ERROR' });
+    return send(reply, 500, {
+      success: false,
+      message: MESSAGES.internalError,
+      code: 'INTERNAL_ERROR',
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { DEVICE_INFO_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES, USERNAME_PATTERN } from '../constants.js';
+import {
+  DEVICE_INFO_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  ROLES,
+  USERNAME_PATTERN,
+} from '../constants.js';
 import { MESSAGES } from '../messages.js';
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
@@ -48,7 +53,10 @@ export const registerRequestSchema = z
   .object({
     username: required(MESSAGES.registerFillAll).pipe(usernameSchema),
     email: required(MESSAGES.registerFillAll).pipe(emailSchema),
-    password: z.string({ error: MESSAGES.registerFillAll }).min(1, MESSAGES.registerFillAll).pipe(passwordSchema),
+    password: z
+      .string({ error: MESSAGES.registerFillAll })
+      .min(1, MESSAGES.registerFillAll)
+      .pipe(passwordSchema),
     confirmPassword: z.string({ error: MESSAGES.registerFillAll }).min(1, MESSAGES.registerFillAll),
     invitationCode: required(MESSAGES.registerFillAll).pipe(z.string().max(128)),
     acceptTerms: z.boolean().optional(),

@@ -12,7 +12,10 @@ export type Health = z.infer<typeof healthResponseSchema>;
 /** Heartbeat body (doc 2 §7.8); also sent as a beacon on unload, with `event`. */
 export const heartbeatRequestSchema = z
   .object({
-    user_id: z.union([z.number(), z.string().max(64)]).nullable().optional(),
+    user_id: z
+      .union([z.number(), z.string().max(64)])
+      .nullable()
+      .optional(),
     client_id: z.string().max(128).optional(),
     timestamp: z.union([z.number(), z.string().max(64)]).optional(),
     userAgent: z.string().max(1000).optional(),

@@ -44,7 +44,11 @@ export function foundation(kinds: ColumnKinds) {
         .addColumn('remember_me', kinds.bool, (col) => col.notNull().defaultTo(kinds.false))
         .addColumn('revoked_at', 'text')
         .execute();
-      await db.schema.createIndex('sessions_user_id_idx').on('sessions').column('user_id').execute();
+      await db.schema
+        .createIndex('sessions_user_id_idx')
+        .on('sessions')
+        .column('user_id')
+        .execute();
 
       await db.schema
         .createTable('invitations')
@@ -54,7 +58,9 @@ export function foundation(kinds: ColumnKinds) {
         .addColumn('max_uses', 'integer', (col) => col.notNull().defaultTo(1))
         .addColumn('uses', 'integer', (col) => col.notNull().defaultTo(0))
         .addColumn('expires_at', 'text')
-        .addColumn('created_by', 'integer', (col) => col.references('users.id').onDelete('set null'))
+        .addColumn('created_by', 'integer', (col) =>
+          col.references('users.id').onDelete('set null'),
+        )
         .addColumn('created_at', 'text', (col) => col.notNull())
         .addCheckConstraint('invitations_uses_check', sql`uses >= 0 and uses <= max_uses`)
         .addCheckConstraint('invitations_role_check', sql`role in ('user', 'admin', 'superadmin')`)

@@ -12,7 +12,12 @@ export interface ColumnKinds {
 
 function columnKinds(dialect: Dialect): ColumnKinds {
   if (dialect === 'postgres') {
-    return { id: 'serial', primaryKey: (col) => col.primaryKey(), bool: 'boolean', false: sql`false` };
+    return {
+      id: 'serial',
+      primaryKey: (col) => col.primaryKey(),
+      bool: 'boolean',
+      false: sql`false`,
+    };
   }
   return {
     id: 'integer',

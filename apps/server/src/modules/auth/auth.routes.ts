@@ -21,7 +21,14 @@ import type { Db } from '../../db/index.js';
 import { forbidden } from '../../lib/errors.js';
 import { findUserByLogin } from '../users/users.repository.js';
 import { toUser } from '../users/users.service.js';
-import { closeSession, login, openSession, register, verifyInvite, type ClientInfo } from './auth.service.js';
+import {
+  closeSession,
+  login,
+  openSession,
+  register,
+  verifyInvite,
+  type ClientInfo,
+} from './auth.service.js';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
 
@@ -31,7 +38,10 @@ function clientInfo(request: FastifyRequest, deviceUserAgent?: string): ClientIn
 }
 
 /** Sign-in, registration and session routes (doc 2 §7.2). */
-export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = async (app, { config, db }) => {
+export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = async (
+  app,
+  { config, db },
+) => {
   app.post(
     '/auth/verify-invite',
     {
@@ -42,7 +52,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         response: { 200: successEnvelope(verifyInviteResponseSchema), ...errors },
       },
     },
-    async (request) => ({ success: true as const, data: await verifyInvite(db, request.body.code) }),
+    async (request) => ({
+      success: true as const,
+      data: await verifyInvite(db, request.body.code),
+    }),
   );
 
   app.post(
@@ -64,7 +77,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       const { user, session } = await register(db, request.body, clientInfo(request));
       reply.setSessionCookie(session).code(201);
       const message = 'Registration successful. Welcome to Perch!';
-      return { success: true as const, message, data: { user, message, csrfToken: request.csrfToken } };
+      return {
+        success: true as const,
+        message,
+        data: { user, message, csrfToken: request.csrfToken },
+      };
     },
   );
 
@@ -75,7 +92,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       schema: {
         tags: ['auth'],
         body: loginRequestSchema,
-        response: { 200: successEnvelope(loginResponseSchema), ...errors, 429: errorEnvelopeSchema },
+        response: {
+          200: successEnvelope(loginResponseSchema),
+          ...errors,
+          429: errorEnvelopeSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -106,7 +127,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
     async (request) => {
       const csrfToken = request.csrfToken;
       if (!request.auth) {
-        return { success: true as const, data: { authenticated: false, csrfToken, message: 'Not signed in' } };
+        return {
+          success: true as const,
+          data: { authenticated: false, csrfToken, message: 'Not signed in' },
+        };
       }
       const user = toUser(request.auth.user);
       return {
@@ -130,7 +154,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
     {
       schema: {
         tags: ['auth'],
-        body: logoutRequestSchema,
+        // A POST without a body reaches the schema as null: the body is optional.
+        body: logoutRequestSchema.nullable(),
         response: { 200: successEnvelope(z.object({ loggedOut: z.literal(true) })), ...errors },
       },
     },
@@ -155,7 +180,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       },
       async (request, reply) => {
         const row = await findUserByLogin(db.db, request.body.username);
-        if (!row) throw forbidden('No such user for development sign-in.', 'DEV_LOGIN_UNKNOWN_USER');
+        if (!row)
+          throw forbidden('No such user for development sign-in.', 'DEV_LOGIN_UNKNOWN_USER');
         const session = await openSession(db, row.id, false, clientInfo(request));
         reply.setSessionCookie(session);
         const message = 'Development login successful';
@@ -164,7 +190,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
           message,
           data: {
             user: toUser(row),
-            session: { authMethod: 'cookie' as const, rememberMe: false, expiresAt: session.expiresAt },
+            session: {
+              authMethod: 'cookie' as const,
+              rememberMe: false,
+              expiresAt: session.expiresAt,
+            },
             message,
             csrfToken: request.csrfToken,
           },

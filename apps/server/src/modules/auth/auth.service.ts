@@ -7,9 +7,19 @@ import {
   type User,
 } from '@perch/shared';
 import type { Db } from '../../db/index.js';
-import { AppError, conflict, isUniqueViolation, notFound, tooManyRequests, unauthorized } from '../../lib/errors.js';
+import {
+  AppError,
+  conflict,
+  isUniqueViolation,
+  notFound,
+  tooManyRequests,
+  unauthorized,
+} from '../../lib/errors.js';
 import { isoAfter, randomToken, sha256Hex } from '../../lib/tokens.js';
-import { consumeInvitationUse, findInvitationByCode } from '../invitations/invitations.repository.js';
+import {
+  consumeInvitationUse,
+  findInvitationByCode,
+} from '../invitations/invitations.repository.js';
 import {
   emailExists,
   findUserByLogin,
@@ -21,7 +31,12 @@ import {
 import { roleFlags, toUser } from '../users/users.service.js';
 import { insertLoginAttempt, recentFailures } from './login-attempts.repository.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { findLiveSession, insertSession, revokeSession, touchSession } from './sessions.repository.js';
+import {
+  findLiveSession,
+  insertSession,
+  revokeSession,
+  touchSession,
+} from './sessions.repository.js';
 
 export interface ClientInfo {
   ip: string;
@@ -123,13 +138,17 @@ export async function login(
   return { user: toUser({ ...row, last_login_at: at }), session };
 }
 
-export async function verifyInvite({ db }: Db, code: string): Promise<{ valid: boolean; message: string }> {
+export async function verifyInvite(
+  { db }: Db,
+  code: string,
+): Promise<{ valid: boolean; message: string }> {
   const invitation = await findInvitationByCode(db, code.trim());
   if (!invitation) return { valid: false, message: MESSAGES.registerInviteNotFound };
   if (invitation.expires_at && invitation.expires_at <= new Date().toISOString()) {
     return { valid: false, message: MESSAGES.registerInviteExpired };
   }
-  if (invitation.uses >= invitation.max_uses) return { valid: false, message: MESSAGES.registerInviteUsed };
+  if (invitation.uses >= invitation.max_uses)
+    return { valid: false, message: MESSAGES.registerInviteUsed };
   return { valid: true, message: MESSAGES.inviteValid };
 }
 
@@ -156,7 +175,8 @@ export async function register(
   if (await usernameExists(db, input.username)) {
     throw conflict(MESSAGES.registerUsernameTaken, 'USERNAME_TAKEN');
   }
-  if (await emailExists(db, input.email)) throw conflict(MESSAGES.registerEmailTaken, 'EMAIL_TAKEN');
+  if (await emailExists(db, input.email))
+    throw conflict(MESSAGES.registerEmailTaken, 'EMAIL_TAKEN');
   const passwordHash = await hashPassword(input.password);
   const now = new Date().toISOString();
   let row: UserRow;
@@ -183,7 +203,8 @@ export async function register(
       // Lost a race with a registration of the same name or email.
       const text = String((error as Error).message);
       if (text.includes('email')) throw conflict(MESSAGES.registerEmailTaken, 'EMAIL_TAKEN');
-      if (text.includes('username')) throw conflict(MESSAGES.registerUsernameTaken, 'USERNAME_TAKEN');
+      if (text.includes('username'))
+        throw conflict(MESSAGES.registerUsernameTaken, 'USERNAME_TAKEN');
       throw conflict(MESSAGES.registerConflict, 'USER_EXISTS');
     }
     throw error;

@@ -13,7 +13,10 @@ let dummyHash: Promise<string> | undefined;
  * Verifies a password. With no stored hash (unknown user) it still runs one verification
  * against a dummy hash, so both failures take the same time and reveal nothing.
  */
-export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(
+  storedHash: string | undefined,
+  password: string,
+): Promise<boolean> {
   if (!storedHash) {
     dummyHash ??= hashPassword('perch-dummy-password');
     await verify(await dummyHash, password).catch(() => false);

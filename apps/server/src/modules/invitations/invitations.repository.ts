@@ -6,7 +6,10 @@ import type { InvitationsTable } from '../../db/types.js';
 type Executor = Kysely<Database> | Transaction<Database>;
 export type InvitationRow = Selectable<InvitationsTable>;
 
-export function findInvitationByCode(db: Executor, code: string): Promise<InvitationRow | undefined> {
+export function findInvitationByCode(
+  db: Executor,
+  code: string,
+): Promise<InvitationRow | undefined> {
   return db.selectFrom('invitations').selectAll().where('code', '=', code).executeTakeFirst();
 }
 
@@ -38,7 +41,11 @@ export function insertInvitation(db: Executor, invitation: NewInvitation): Promi
  * Takes one use of an invitation in a single conditional UPDATE, so two registrations racing
  * for the last use cannot both win. Returns false when no use is left or it has expired.
  */
-export async function consumeInvitationUse(db: Executor, id: number, now: string): Promise<boolean> {
+export async function consumeInvitationUse(
+  db: Executor,
+  id: number,
+  now: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('invitations')
     .set((eb) => ({ uses: eb('uses', '+', 1) }))

@@ -21,7 +21,8 @@ export function createInvitation({ db }: Db, input: CreateInvitationInput): Prom
     code: invitationCode(),
     role: input.role,
     maxUses: input.maxUses,
-    expiresAt: input.expiresInDays === null ? null : isoAfter(input.expiresInDays * 86_400_000, now),
+    expiresAt:
+      input.expiresInDays === null ? null : isoAfter(input.expiresInDays * 86_400_000, now),
     createdBy: input.createdBy,
     createdAt: new Date(now).toISOString(),
   });
@@ -35,5 +36,10 @@ export async function ensureBootstrapInvitation(handle: Db): Promise<InvitationR
   if ((await countUsers(handle.db)) > 0) return null;
   const open = await findOpenBootstrapInvitation(handle.db, nowIso());
   if (open) return open;
-  return createInvitation(handle, { role: 'superadmin', maxUses: 1, expiresInDays: null, createdBy: null });
+  return createInvitation(handle, {
+    role: 'superadmin',
+    maxUses: 1,
+    expiresInDays: null,
+    createdBy: null,
+  });
 }

@@ -15,10 +15,11 @@ import { requireAuth } from '../../plugins/auth.js';
 const startedAt = Date.now();
 
 /** Public config, health (also answers HEAD) and the client heartbeat (doc 2 §7.8). */
-export const systemRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; version: string }> = async (
-  app,
-  { config, db, version },
-) => {
+export const systemRoutes: FastifyPluginAsyncZod<{
+  config: Config;
+  db: Db;
+  version: string;
+}> = async (app, { config, db, version }) => {
   app.get(
     '/config',
     { schema: { tags: ['system'], response: { 200: successEnvelope(publicConfigSchema) } } },
@@ -33,7 +34,10 @@ export const systemRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; versi
     {
       schema: {
         tags: ['system'],
-        response: { 200: successEnvelope(healthResponseSchema), 503: successEnvelope(healthResponseSchema).or(errorEnvelopeSchema) },
+        response: {
+          200: successEnvelope(healthResponseSchema),
+          503: successEnvelope(healthResponseSchema).or(errorEnvelopeSchema),
+        },
       },
     },
     async (request, reply) => {
@@ -66,10 +70,18 @@ export const systemRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db; versi
       preHandler: requireAuth,
       schema: {
         tags: ['system'],
-        body: heartbeatRequestSchema,
-        response: { 200: successEnvelope(heartbeatResponseSchema), 400: errorEnvelopeSchema, 401: errorEnvelopeSchema },
+        // A POST without a body reaches the schema as null: the body is optional.
+        body: heartbeatRequestSchema.nullable(),
+        response: {
+          200: successEnvelope(heartbeatResponseSchema),
+          400: errorEnvelopeSchema,
+          401: errorEnvelopeSchema,
+        },
       },
     },
-    async () => ({ success: true as const, data: { received: true as const, serverTime: new Date().toISOString() } }),
+    async () => ({
+      success: true as const,
+      data: { received: true as const, serverTime: new Date().toISOString() },
+    }),
   );
 };

@@ -16,10 +16,7 @@ export function findUserByLogin(db: Executor, login: string): Promise<UserRow | 
     .selectFrom('users')
     .selectAll()
     .where((eb) =>
-      eb.or([
-        eb(sql`lower(username)`, '=', lowered),
-        eb(sql`lower(email)`, '=', lowered),
-      ]),
+      eb.or([eb(sql`lower(username)`, '=', lowered), eb(sql`lower(email)`, '=', lowered)]),
     )
     .executeTakeFirst();
 }

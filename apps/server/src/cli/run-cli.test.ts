@@ -1,0 +1,145 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../app.js';
+import { DIALECTS, TestClient, createTestDb, type TestDb } from '../../test/helpers.js';
+import { runCli } from './run-cli.js';
+
+const exec = promisify(execFile);
+
+/** Runs the CLI in-process against the test database and returns what it printed. */
+async function cli(db: TestDb, ...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi
+    .spyOn(console, 'log')
+    .mockImplementation((...parts) => void out.push(parts.join(' ')));
+  const error = vi
+    .spyOn(console, 'error')
+    .mockImplementation((...parts) => void err.push(parts.join(' ')));
+  try {
+    const env = {
+      DATA_DIR: db.config.DATA_DIR,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: db.config.DATABASE_URL,
+    };
+    const code = await runCli(args, env);
+    const lines = out.join('\n').split('\n');
+    return {
+      code,
+      stdout: out.join('\n'),
+      stderr: err.join('\n'),
+      lastLine: lines[lines.length - 1] ?? '',
+    };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+describe.each(DIALECTS)('operator CLI [%s]', (dialect) => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await createTestDb(dialect);
+  });
+  afterAll(() => db.dispose());
+
+  it('creates an invitation whose code, alone on the last line, registers an admin', async () => {
+    const created = await cli(
+      db,
+      'invite',
+      'create',
+      '--role',
+      'admin',
+      '--uses',
+      '2',
+      '--expires-days',
+      '3',
+    );
+    expect(created.code).toBe(0);
+    expect(created.lastLine).toMatch(/^PERCH-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+
+    const app = await buildApp({ config: db.config, db, logger: false });
+    const client = new TestClient(app);
+    const password = 'Sup3r-secret!';
+    const response = await client.post('/api/v1/auth/register', {
+      username: 'carol',
+      email: 'carol@example.com',
+      password,
+      confirmPassword: password,
+      invitationCode: created.lastLine,
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().data.user).toMatchObject({ isAdmin: true, isSuperAdmin: false });
+    await app.close();
+
+    const listed = await cli(db, 'invite', 'list');
+    expect(listed.stdout).toContain(created.lastLine);
+    expect(listed.stdout).toMatch(/admin\s+1\/2/);
+  });
+
+  it('lists users, changes roles and keeps one super admin', async () => {
+    const users = await cli(db, 'user', 'list');
+    expect(users.stdout).toMatch(/carol\s+carol@example\.com\s+admin/);
+
+    expect((await cli(db, 'user', 'set-role', 'CAROL', 'superadmin')).code).toBe(0);
+    expect((await cli(db, 'user', 'list')).stdout).toMatch(
+      /carol\s+carol@example\.com\s+superadmin/,
+    );
+
+    const demote = await cli(db, 'user', 'set-role', 'carol', 'user');
+    expect(demote.code).toBe(1);
+    expect(demote.stderr).toContain('only super admin');
+
+    const unknown = await cli(db, 'user', 'set-role', 'nobody', 'user');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no user named nobody');
+
+    const badRole = await cli(db, 'user', 'set-role', 'carol', 'king');
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain('role must be one of: user, admin, superadmin');
+  });
+
+  it('resets a password: the old one stops working, the printed one works', async () => {
+    const reset = await cli(db, 'user', 'reset-password', 'carol');
+    expect(reset.code).toBe(0);
+    const app = await buildApp({ config: db.config, db, logger: false });
+    const client = new TestClient(app);
+    const old = await client.post('/api/v1/auth/login', {
+      username: 'carol',
+      password: 'Sup3r-secret!',
+    });
+    expect(old.statusCode).toBe(401);
+    const fresh = await client.post('/api/v1/auth/login', {
+      username: 'carol',
+      password: reset.lastLine,
+    });
+    expect(fresh.statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('rejects bad arguments with usage and exit code 2', async () => {
+    const result = await cli(db, 'invite', 'create', '--uses', '0');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--uses must be a whole number of at least 1');
+    expect(result.stderr).toContain('Usage: npm run cli');
+    expect((await cli(db, 'frobnicate')).code).toBe(2);
+  });
+});
+
+describe('operator CLI entry point', () => {
+  it('prints the new code on its last line when run as a program', async () => {
+    const db = await createTestDb('sqlite');
+    try {
+      const { stdout } = await exec(
+        process.execPath,
+        ['--conditions=@perch/source', '--import', 'tsx', 'src/cli.ts', 'invite', 'create'],
+        { env: { ...process.env, DATA_DIR: db.config.DATA_DIR, DATABASE_URL: '' } },
+      );
+      const lines = stdout.trim().split('\n');
+      expect(lines.at(-1)).toMatch(/^PERCH-/);
+    } finally {
+      await db.dispose();
+    }
+  });
+});

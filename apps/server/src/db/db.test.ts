@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
+import { isUniqueViolation } from '../lib/errors.js';
+import { createDb, type Db, type Dialect } from './index.js';
+import { migrateToLatest } from './migrate.js';
+import { migrations } from './migrations/index.js';
+
+const TABLES = ['invitations', 'login_attempts', 'sessions', 'users'];
+
+/** Where two fresh, unmigrated handles can point at the same database. */
+interface Place {
+  config: { DATA_DIR: string; DATABASE_URL: string | undefined };
+  dispose(): Promise<void>;
+}
+
+async function freshPlace(dialect: Dialect): Promise<Place> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-db-test-'));
+  if (dialect === 'sqlite') {
+    return {
+      config: { DATA_DIR: dataDir, DATABASE_URL: undefined },
+      async dispose() {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `m_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    config: { DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    async dispose() {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Names of our tables (and Kysely's) as the database lists them, once per table. */
+async function tableNames({ db, dialect }: Db): Promise<string[]> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{ name: string }>`
+      select name from sqlite_master where type = 'table' and name not like 'sqlite_%'
+      order by name`.execute(db);
+    return rows.map((row) => row.name);
+  }
+  const { rows } = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = current_schema() order by table_name`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+async function appliedMigrations({ db }: Db): Promise<string[]> {
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from kysely_migration order by name`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+const now = () => new Date().toISOString();
+
+describe.each(DIALECTS)('database [%s]', (dialect) => {
+  const allMigrations = Object.keys(migrations(dialect));
+
+  describe('migrations', () => {
+    it('are idempotent: a second run applies nothing and changes nothing', async () => {
+      const place = await freshPlace(dialect);
+      const db = createDb(place.config);
+      try {
+        expect(await migrateToLatest(db)).toEqual(allMigrations);
+        const tables = await tableNames(db);
+        expect(tables).toEqual(expect.arrayContaining([...TABLES, 'kysely_migration']));
+        expect(await migrateToLatest(db)).toEqual([]);
+        expect(await tableNames(db)).toEqual(tables);
+        expect(await appliedMigrations(db)).toEqual(allMigrations);
+      } finally {
+        await db.close();
+        await place.dispose();
+      }
+    });
+
+    it('are safe when several processes migrate the same database at once', async () => {
+      const place = await freshPlace(dialect);
+      const handles = [createDb(place.config), createDb(place.config), createDb(place.config)];
+      try {
+        const applied = await Promise.all(handles.map((handle) => migrateToLatest(handle)));
+        // Exactly one of them applied each migration; the others found nothing left to do.
+        expect(applied.flat().sort()).toEqual([...allMigrations].sort());
+        const tables = await tableNames(handles[0]!);
+        for (const table of TABLES) expect(tables.filter((name) => name === table)).toHaveLength(1);
+        for (const handle of handles)
+          expect(await appliedMigrations(handle)).toEqual(allMigrations);
+      } finally {
+        await Promise.all(handles.map((handle) => handle.close()));
+        await place.dispose();
+      }
+    });
+
+    it('keep databases that share a server apart (each gets its own bookkeeping)', async () => {
+      const [one, two] = await Promise.all([freshPlace(dialect), freshPlace(dialect)]);
+      const a = createDb(one.config);
+      const b = createDb(two.config);
+      try {
+        expect(await migrateToLatest(a)).toEqual(allMigrations);
+        // The second database must not mistake the first one's migration tables for its own.
+        expect(await migrateToLatest(b)).toEqual(allMigrations);
+        expect(await tableNames(b)).toEqual(expect.arrayContaining(TABLES));
+      } finally {
+        await a.close();
+        await b.close();
+        await one.dispose();
+        await two.dispose();
+      }
+    });
+  });
+
+  describe('constraints', () => {
+    let db: TestDb;
+    beforeAll(async () => {
+      db = await createTestDb(dialect);
+    });
+    afterAll(() => db.dispose());
+
+    const insertUser = (username: string, email: string) =>
+      db.db
+        .insertInto('users')
+        .values({
+          username,
+          email,
+          password_hash: 'x',
+          is_admin: false,
+          is_super_admin: false,
+          created_at: now(),
+        })
+        .execute();
+
+    async function expectUniqueViolation(promise: Promise<unknown>) {
+      const error: unknown = await promise.then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error, 'the insert should have failed').toBeDefined();
+      expect(isUniqueViolation(error)).toBe(true);
+    }
+
+    it('keeps usernames unique regardless of case', async () => {
+      await insertUser('MixedCase', 'mixed1@example.com');
+      await expectUniqueViolation(insertUser('mixedcase', 'mixed2@example.com'));
+      await expectUniqueViolation(insertUser('MIXEDCASE', 'mixed3@example.com'));
+    });
+
+    it('keeps emails unique regardless of case', async () => {
+      await insertUser('mail_one', 'Same@Example.com');
+      await expectUniqueViolation(insertUser('mail_two', 'same@example.COM'));
+    });
+
+    it('refuses an invitation used more often than allowed', async () => {
+      const error: unknown = await db.db
+        .insertInto('invitations')
+        .values({
+          code: 'OVERUSED',
+          role: 'user',
+          max_uses: 1,
+          uses: 2,
+          created_at: now(),
+          expires_at: null,
+          created_by: null,
+        })
+        .execute()
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+      expect(error).toBeDefined();
+    });
+
+    it('refuses a session of a user that does not exist (foreign keys are on)', async () => {
+      const error: unknown = await db.db
+        .insertInto('sessions')
+        .values({
+          id: 'f'.repeat(64),
+          user_id: 999_999,
+          created_at: now(),
+          last_seen_at: now(),
+          expires_at: now(),
+          ip: null,
+          user_agent: null,
+          remember_me: false,
+        })
+        .execute()
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+      expect(error).toBeDefined();
+    });
+  });
+});
+
+describe('SQLite file', () => {
+  it('opens with WAL, foreign keys and a busy timeout', async () => {
+    const db = await createTestDb('sqlite');
+    try {
+      const journal = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(db.db);
+      expect(journal.rows[0]?.journal_mode).toBe('wal');
+      const keys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db.db);
+      expect(keys.rows[0]?.foreign_keys).toBe(1);
+      const busy = await sql<{ timeout: number }>`pragma busy_timeout`.execute(db.db);
+      expect(busy.rows[0]?.timeout).toBeGreaterThanOrEqual(1000);
+      expect(fs.existsSync(path.join(db.config.DATA_DIR, 'perch.db'))).toBe(true);
+    } finally {
+      await db.dispose();
+    }
+  });
+});

@@ -1,0 +1,177 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorEnvelopeSchema } from '@perch/shared';
+import { looksLikeStackTrace } from './assertions.js';
+import { DIALECTS, TestClient, buildTestApp, inviteCode, type TestApp } from './helpers.js';
+
+/** Values a hostile or broken client may put in any field. */
+function nested(depth: number): unknown {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+const HOSTILE_VALUES: [string, unknown][] = [
+  ['null', null],
+  ['zero', 0],
+  ['negative number', -1],
+  ['float', 1.5],
+  ['huge number', 1e308],
+  ['true', true],
+  ['empty array', []],
+  ['array of strings', ['a', 'b']],
+  ['empty object', {}],
+  ['operator object', { $ne: null, $gt: '' }],
+  ['deeply nested object', nested(500)],
+  ['huge string', 'x'.repeat(200_000)],
+  ['empty string', ''],
+  ['blank string', '   '],
+  ['NUL byte', '\u0000'],
+  ['string with NUL', 'user\u0000name'],
+  ['CJK text', '用户名用户名'],
+  ['emoji', '👩‍💻🔥✨'],
+  ['right-to-left override', '\u202Eevil.exe'],
+  ['zero-width characters', 'a\u200B\u200Cb\uFEFF'],
+  ['lone surrogate', 'ab\uD800cd'],
+  ['SQL injection', "' OR '1'='1' --"],
+  ['markup', '<script>alert(1)</script>'],
+  ['path traversal', '../../../../etc/passwd'],
+  ['format string', '%s%s%s%n'],
+];
+
+/** Whole bodies, sent as raw JSON text. */
+const HOSTILE_BODIES: [string, string][] = [
+  ['null', 'null'],
+  ['number', '42'],
+  ['string', '"hello"'],
+  ['boolean', 'true'],
+  ['empty array', '[]'],
+  ['array of objects', '[{"username":"a","password":"b"}]'],
+  ['empty object', '{}'],
+  ['deep array', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+  ['__proto__ key', '{"__proto__":{"isAdmin":true,"polluted":true},"username":"x","code":"x"}'],
+  ['constructor.prototype', '{"constructor":{"prototype":{"isAdmin":true,"polluted":true}}}'],
+  ['nested __proto__', '{"deviceInfo":{"__proto__":{"polluted":true}},"username":"a"}'],
+  ['duplicate keys', '{"username":"a","username":{"x":1},"password":"b","password":[]}'],
+  ['unicode escapes', '{"username":"\\u0000\\ud800","password":"\\u202e"}'],
+];
+
+interface RouteCase {
+  url: string;
+  /** A body the route accepts, whose fields are replaced one by one. */
+  valid: () => Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+describe.each(DIALECTS)('hostile input to the auth routes [%s]', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(dialect, { DEV_LOGIN: 'true' });
+    await new TestClient(t.app).register(t.db, 'robust_user', 'user', 'Sup3r-secret!');
+  });
+  afterAll(() => t.close());
+
+  const routes: RouteCase[] = [
+    { url: '/api/v1/auth/verify-invite', valid: () => ({ code: 'PERCH-AAAA-BBBB-CCCC' }) },
+    {
+      url: '/api/v1/auth/register',
+      valid: async () => ({
+        username: `robust_${Math.random().toString(36).slice(2, 10)}`,
+        email: `robust_${Math.random().toString(36).slice(2, 10)}@example.com`,
+        password: 'Sup3r-secret!',
+        confirmPassword: 'Sup3r-secret!',
+        invitationCode: await inviteCode(t.db),
+        acceptTerms: true,
+        acceptPrivacy: true,
+      }),
+    },
+    {
+      url: '/api/v1/auth/login',
+      valid: () => ({
+        username: 'robust_user',
+        password: 'Wrong-password-1',
+        rememberMe: false,
+        deviceInfo: { userAgent: 'vitest', platform: 'linux', language: 'en' },
+      }),
+    },
+    { url: '/api/v1/auth/logout', valid: () => ({ user_id: 1, action: 'manual_logout' }) },
+    { url: '/api/v1/auth/dev-login', valid: () => ({ username: 'robust_user' }) },
+    {
+      url: '/api/v1/session/heartbeat',
+      valid: () => ({
+        user_id: 1,
+        client_id: 'tab',
+        timestamp: Date.now(),
+        userAgent: 'vitest',
+        url: 'http://localhost/dashboard/',
+        event: 'unload',
+      }),
+    },
+  ];
+
+  /** What is wrong with a response, or null when it is a proper answer to bad input. */
+  function problemWith(response: LightMyRequestResponse): string | null {
+    if (response.statusCode >= 500) return `status ${response.statusCode}: ${response.body}`;
+    if (looksLikeStackTrace(response.body)) return `stack trace in ${response.body}`;
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      return `not JSON: ${response.body.slice(0, 200)}`;
+    }
+    if (response.statusCode >= 400) {
+      const parsed = errorEnvelopeSchema.strict().safeParse(body);
+      return parsed.success ? null : `not a failure envelope: ${response.body.slice(0, 300)}`;
+    }
+    const success = (body as { success?: unknown } | null)?.success;
+    return success === true ? null : `2xx without success: true: ${response.body.slice(0, 300)}`;
+  }
+
+  it.each(routes.map((route) => [route.url, route] as const))(
+    '%s answers every hostile body with a 4xx envelope, never a 500',
+    async (_url, route) => {
+      // Signed in, so routes behind a session run their handlers too.
+      const client = new TestClient(t.app, '10.77.0.1');
+      await client.request({
+        method: 'POST',
+        url: '/api/v1/auth/dev-login',
+        payload: { username: 'robust_user' },
+      });
+      const problems: string[] = [];
+      const send = async (label: string, payload: string) => {
+        const response = await client.request({
+          method: 'POST',
+          url: route.url,
+          payload,
+          headers: { 'content-type': 'application/json' },
+        });
+        const problem = problemWith(response);
+        if (problem) problems.push(`${label}: ${problem}`);
+      };
+
+      for (const [label, raw] of HOSTILE_BODIES) await send(`body ${label}`, raw);
+      const fields = Object.keys(await route.valid());
+      for (const field of fields) {
+        for (const [label, value] of HOSTILE_VALUES) {
+          const body = { ...(await route.valid()), [field]: value };
+          await send(`${field} = ${label}`, JSON.stringify(body));
+        }
+      }
+      // Extra keys, including ones that would pollute prototypes if merged naively.
+      const extra = JSON.stringify({ ...(await route.valid()), isAdmin: true, role: 'superadmin' });
+      await send('extra keys', extra.replace(/^\{/, '{"__proto__":{"polluted":true},'));
+
+      expect(problems).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    },
+  );
+
+  it('lets nobody become an admin through extra keys', async () => {
+    const admins = await t.db.db
+      .selectFrom('users')
+      .select('username')
+      .where((eb) => eb.or([eb('is_admin', '=', true), eb('is_super_admin', '=', true)]))
+      .execute();
+    expect(admins).toEqual([]);
+  });
+});
