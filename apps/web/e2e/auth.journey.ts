@@ -4,14 +4,16 @@ import { startPerchServer, type PerchServer } from './perch-server';
 let server: PerchServer;
 
 test.beforeAll(async () => {
-  server = await startPerchServer();
+  server = await startPerchServer({ SUPPORT_EMAIL: 'help@perch.example' });
 });
 
 test.afterAll(async () => {
   await server?.stop();
 });
 
-test('first start: register the super admin, sign out and in, deep links, not found', async ({ page }) => {
+test('first start: register the super admin, sign out and in, deep links, not found', async ({
+  page,
+}) => {
   const username = 'ada';
   const password = 'Corr3ct-Horse!';
 
@@ -22,6 +24,8 @@ test('first start: register the super admin, sign out and in, deep links, not fo
   // Register with the code the first start printed.
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page).toHaveURL(/\/dashboard\/register$/);
+  // The invitation hint names the installation's own support address.
+  await expect(page.getByRole('link', { name: 'help@perch.example' })).toBeVisible();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Email').fill('ada@example.com');
   await page.getByLabel('Password', { exact: true }).fill(password);

@@ -1,9 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const MAIN = path.join(ROOT, 'apps/server/dist/main.js');
 
@@ -14,6 +16,8 @@ export interface PerchServer {
   firstStartCode: string;
   /** Everything the server printed so far. */
   output(): string;
+  /** Makes another invitation with the operator CLI and returns its code. */
+  invite(role?: 'user' | 'admin' | 'superadmin'): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -22,11 +26,19 @@ export interface PerchServer {
  * waits until it prints its URL and the first-start invitation.
  */
 export async function startPerchServer(env: Record<string, string> = {}): Promise<PerchServer> {
-  if (!fs.existsSync(MAIN)) throw new Error('apps/server/dist is missing: run `npm run build` first');
+  if (!fs.existsSync(MAIN))
+    throw new Error('apps/server/dist is missing: run `npm run build` first');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-e2e-'));
   const child: ChildProcess = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -50,6 +62,23 @@ export async function startPerchServer(env: Record<string, string> = {}): Promis
     origin,
     firstStartCode: code,
     output: () => output,
+    async invite(role = 'user') {
+      const { stdout } = await execFileAsync(
+        process.execPath,
+        [
+          '--conditions=@perch/source',
+          '--import',
+          'tsx',
+          'apps/server/src/cli.ts',
+          'invite',
+          'create',
+          '--role',
+          role,
+        ],
+        { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } },
+      );
+      return stdout.trim().split('\n').at(-1) ?? '';
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

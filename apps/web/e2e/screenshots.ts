@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { startPerchServer, type PerchServer } from './perch-server';
+
+// Refreshes docs/screenshots (npm run screenshots): login, register and the shell, desktop and
+// phone widths, default dark theme.
+const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
+const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
+let server: PerchServer;
+
+test.beforeAll(async () => {
+  server = await startPerchServer();
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function shoot(page: Page, name: string, { fullPage = true } = {}) {
+  await page.waitForLoadState('networkidle');
+  // The shell's header is fixed: a full-page capture would paint it mid-page.
+  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage });
+}
+
+test('screenshots', async ({ browser }) => {
+  for (const [label, viewport] of Object.entries(WIDTHS)) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/dashboard/login`);
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await shoot(page, `login-${label}`);
+
+    await page.goto(`${server.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill(`grace_${label}`);
+    await page.getByLabel('Email').fill(`grace_${label}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('Weakish1');
+    await page.getByLabel('Confirm password').fill('Weakish1');
+    await shoot(page, `register-${label}`);
+
+    const code = label === 'desktop' ? server.firstStartCode : await server.invite();
+    await page.getByLabel('Invitation code').fill(code);
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByText('X Monitoring and Analytics System')).toBeVisible();
+    await shoot(page, `shell-${label}`, { fullPage: false });
+    if (label === 'phone') {
+      await page.getByRole('button', { name: 'Toggle navigation' }).click();
+      await expect(page.getByRole('link', { name: 'Settings' })).toBeInViewport();
+      await page.waitForTimeout(400); // let the slide-in transition finish
+      await shoot(page, `shell-menu-${label}`, { fullPage: false });
+    }
+    await context.close();
+  }
+});

@@ -1,0 +1,30 @@
+import { RouterProvider } from 'react-router';
+import { signedOutCheck, authCheckQueryKey } from '@/features/auth/api/get-auth-check';
+import { apiClient } from '@/lib/api-client';
+import { createQueryClient } from '@/lib/query-client';
+import { AppProvider } from './provider';
+import { createAppRouter } from './router';
+
+const queryClient = createQueryClient();
+const router = createAppRouter();
+
+// An expired session (a 401 outside the exempt paths) signs the browser out and goes to the
+// sign-in page inside the SPA, keeping the history clean (doc 2 §8.1).
+apiClient.configure({
+  onUnauthorized: () => {
+    queryClient.setQueryData(authCheckQueryKey, (previous) => signedOutCheck(previous?.csrfToken));
+  },
+  redirectToLogin: () => {
+    if (router.state.location.pathname.replace(/\/+$/, '').endsWith('/login')) return;
+    void router.navigate('/login', { replace: true });
+  },
+});
+
+/** The whole app: providers around the router. */
+export function App() {
+  return (
+    <AppProvider queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProvider>
+  );
+}

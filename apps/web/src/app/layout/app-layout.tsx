@@ -1,0 +1,182 @@
+import {
+  AppShell,
+  Badge,
+  Box,
+  Burger,
+  Divider,
+  Group,
+  NavLink,
+  Progress,
+  ScrollArea,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import {
+  IconHelpCircle,
+  IconLayoutDashboard,
+  IconLogout,
+  IconSettings,
+  IconShieldLock,
+  type Icon,
+} from '@tabler/icons-react';
+import {
+  NavLink as RouterNavLink,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useNavigation,
+} from 'react-router';
+import { Brand } from '@/components/brand';
+import { ColorSchemeToggle } from '@/components/color-scheme-toggle';
+import { useLogoutMutation } from '@/features/auth/api/logout';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useHeartbeat } from '@/features/auth/hooks/use-heartbeat';
+import { MonitoredHandlesSummary } from '@/features/handles/components/monitored-handles-summary';
+
+export const HEADER_TEXT = 'X Monitoring and Analytics System';
+
+interface MenuEntry {
+  label: string;
+  to: string;
+  icon: Icon;
+  /** Exact match only (the dashboard would otherwise match every path). */
+  end?: boolean;
+}
+
+function isActive(entry: MenuEntry, pathname: string): boolean {
+  if (entry.to === '/') return pathname === '/' || pathname === '/dashboard';
+  return pathname === entry.to || pathname.startsWith(`${entry.to}/`);
+}
+
+/**
+ * The signed-in shell (doc 1 §2, Layout): header with the user's badge, a 320 px sidebar that
+ * hides behind a burger below the `sm` breakpoint, and the page in the main area.
+ */
+export function AppLayout() {
+  const [navbarOpened, { toggle: toggleNavbar, close: closeNavbar }] = useDisclosure(false);
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const { currentUser } = useAuth();
+  const logoutMutation = useLogoutMutation();
+  useHeartbeat(currentUser?.id ?? null);
+
+  const isAdmin = Boolean(currentUser?.isAdmin || currentUser?.isSuperAdmin);
+  const menu: MenuEntry[] = [
+    { label: 'Dashboard', to: '/', icon: IconLayoutDashboard, end: true },
+    { label: 'Settings', to: '/settings', icon: IconSettings },
+    ...(isAdmin ? [{ label: 'Admin', to: '/admin', icon: IconShieldLock }] : []),
+    { label: 'FAQ', to: '/faq', icon: IconHelpCircle },
+  ];
+
+  const handleLogout = () => {
+    logoutMutation.mutate(
+      { userId: currentUser?.id ?? null },
+      { onSettled: () => void navigate('/login', { replace: true }) },
+    );
+  };
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 320, breakpoint: 'sm', collapsed: { mobile: !navbarOpened } }}
+      padding={{ base: 'md', sm: 'xl' }}
+    >
+      <AppShell.Header>
+        {navigation.state === 'loading' ? (
+          <Progress
+            value={100}
+            animated
+            size={2}
+            radius={0}
+            pos="absolute"
+            top={0}
+            left={0}
+            right={0}
+            aria-label="Loading page"
+          />
+        ) : null}
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1 }}>
+            <Burger
+              opened={navbarOpened}
+              onClick={toggleNavbar}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
+            <Text fw={600} truncate="end" fz={{ base: 'sm', sm: 'md' }}>
+              {HEADER_TEXT}
+            </Text>
+          </Group>
+          <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+            {currentUser ? (
+              <Badge
+                data-testid="user-badge"
+                variant="light"
+                size="lg"
+                radius="sm"
+                tt="none"
+                maw={{ base: 120, xs: 220 }}
+                title={currentUser.email}
+              >
+                {currentUser.username || currentUser.email}
+              </Badge>
+            ) : null}
+            <ColorSchemeToggle />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="md" aria-label="Main navigation">
+        <AppShell.Section>
+          <Box px="xs" pb="md">
+            <Brand />
+          </Box>
+        </AppShell.Section>
+        <AppShell.Section grow component={ScrollArea} type="scroll">
+          <Stack gap="lg">
+            <Stack gap={4} component="nav" aria-label="Menu">
+              {menu.map((entry) => (
+                <NavLink
+                  key={entry.to}
+                  component={RouterNavLink}
+                  to={entry.to}
+                  end={entry.end}
+                  active={isActive(entry, pathname)}
+                  label={entry.label}
+                  leftSection={<entry.icon size={18} stroke={1.6} />}
+                  onClick={closeNavbar}
+                  variant="light"
+                  style={{ borderRadius: 'var(--mantine-radius-md)' }}
+                />
+              ))}
+            </Stack>
+            <Divider />
+            <MonitoredHandlesSummary />
+          </Stack>
+        </AppShell.Section>
+        <AppShell.Section pt="md">
+          <Divider mb="md" />
+          <NavLink
+            component="button"
+            type="button"
+            label="Logout"
+            leftSection={<IconLogout size={18} stroke={1.6} />}
+            onClick={handleLogout}
+            disabled={logoutMutation.isPending}
+            color="red"
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          />
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Box maw={1200} mx="auto">
+          <Outlet />
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

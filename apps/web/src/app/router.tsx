@@ -1,0 +1,44 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { FullPageLoader } from '@/components/full-page-loader';
+import { AuthGate } from './guards/auth-gate';
+import { ProtectedRoute } from './guards/protected-route';
+import { AppLayout } from './layout/app-layout';
+import { RouteErrorPage } from './routes/error-page';
+
+/** Where the server serves the SPA (ARCHITECTURE.md, API conventions). */
+export const ROUTER_BASENAME = '/dashboard';
+
+/** Every page is its own chunk; the shell, guards and error page load with the entry. */
+export const routes: RouteObject[] = [
+  {
+    element: <AuthGate />,
+    errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <FullPageLoader />,
+    children: [
+      { path: 'login', lazy: () => import('./routes/login') },
+      { path: 'register', lazy: () => import('./routes/register') },
+      { path: 'faq', lazy: () => import('./routes/faq') },
+      {
+        element: <ProtectedRoute />,
+        children: [
+          {
+            element: <AppLayout />,
+            children: [
+              { index: true, lazy: () => import('./routes/dashboard') },
+              { path: 'dashboard', lazy: () => import('./routes/dashboard') },
+              { path: 'settings', lazy: () => import('./routes/settings') },
+              { path: 'admin', lazy: () => import('./routes/admin') },
+            ],
+          },
+        ],
+      },
+      { path: '*', lazy: () => import('./routes/not-found') },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes, { basename: ROUTER_BASENAME });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;

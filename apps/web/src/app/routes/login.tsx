@@ -1,0 +1,35 @@
+import { Anchor, Group, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { AuthLayout } from '@/components/auth-layout';
+import { LoginForm } from '@/features/auth/components/login-form';
+
+/** /login: the sign-in page (doc 1 §2). */
+export function LoginRoute() {
+  return (
+    <AuthLayout
+      title="Sign in to your account"
+      footer={
+        <>
+          <Text size="sm" c="dimmed">
+            New to Perch?{' '}
+            <Anchor component={Link} to="/register" fw={600}>
+              Create an account
+            </Anchor>
+          </Text>
+          <Group gap="md">
+            <Anchor component={Link} to="/faq" size="sm" c="dimmed">
+              FAQ
+            </Anchor>
+            <Anchor component={Link} to="/" size="sm" c="dimmed">
+              Home
+            </Anchor>
+          </Group>
+        </>
+      }
+    >
+      <LoginForm />
+    </AuthLayout>
+  );
+}
+
+export { LoginRoute as Component };

@@ -1,0 +1,35 @@
+import { Anchor, Group, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { AuthLayout } from '@/components/auth-layout';
+import { RegisterForm } from '@/features/auth/components/register-form';
+
+/** /register: create an account with an invitation code (doc 1 §2). */
+export function RegisterRoute() {
+  return (
+    <AuthLayout
+      title="Create your account"
+      footer={
+        <>
+          <Text size="sm" c="dimmed">
+            Already have an account?{' '}
+            <Anchor component={Link} to="/login" fw={600}>
+              Sign in
+            </Anchor>
+          </Text>
+          <Group gap="md">
+            <Anchor component={Link} to="/faq" size="sm" c="dimmed">
+              FAQ
+            </Anchor>
+            <Anchor component={Link} to="/" size="sm" c="dimmed">
+              Home
+            </Anchor>
+          </Group>
+        </>
+      }
+    >
+      <RegisterForm />
+    </AuthLayout>
+  );
+}
+
+export { RegisterRoute as Component };

@@ -1,0 +1,60 @@
+import {
+  SESSION_REVALIDATION_MS,
+  authCheckResponseSchema,
+  type AuthCheckResponse,
+  type User,
+} from '@perch/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ApiError, apiClient } from '@/lib/api-client';
+
+const AUTH_CHECK_KEY = ['auth', 'check'] as const;
+
+/** The session check result of a signed-out browser. */
+export function signedOutCheck(csrfToken = ''): AuthCheckResponse {
+  return { authenticated: false, csrfToken };
+}
+
+/** The session check result matching a user the server just signed in. */
+export function signedInCheck(user: User, csrfToken: string): AuthCheckResponse {
+  return {
+    authenticated: true,
+    userId: user.id,
+    username: user.username,
+    email: user.email,
+    isAdmin: user.isAdmin,
+    isSuperAdmin: user.isSuperAdmin,
+    profile: user.profile,
+    csrfToken,
+  };
+}
+
+/** GET /auth/check: who is signed in (a signed-out browser gets authenticated false). */
+export async function getAuthCheck(signal?: AbortSignal): Promise<AuthCheckResponse> {
+  try {
+    return await apiClient.get('/auth/check', authCheckResponseSchema, { signal });
+  } catch (error) {
+    // A 401 on validation means signed out, not a failure (doc 2 §7.2).
+    if (error instanceof ApiError && error.status === 401) return signedOutCheck();
+    throw error;
+  }
+}
+
+/** Runs at start, then every 30 min; a failed check signs the browser out (doc 1 §4). */
+export function authCheckQueryOptions() {
+  return queryOptions({
+    queryKey: AUTH_CHECK_KEY,
+    queryFn: ({ signal }) => getAuthCheck(signal),
+    staleTime: SESSION_REVALIDATION_MS,
+    refetchInterval: SESSION_REVALIDATION_MS,
+    refetchOnWindowFocus: false,
+    retry: (failureCount, error) =>
+      failureCount < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+  });
+}
+
+/** Cache key of the session check (typed); the whole auth state derives from this entry. */
+export const authCheckQueryKey = authCheckQueryOptions().queryKey;
+
+export function useAuthCheckQuery() {
+  return useQuery(authCheckQueryOptions());
+}

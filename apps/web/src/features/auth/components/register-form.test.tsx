@@ -1,0 +1,269 @@
+import { MESSAGES } from '@perch/shared';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  fail,
+  ok,
+  requestsTo,
+  signedOutCheckHandler,
+  stubFetch,
+  type StubHandler,
+} from '@/test/fetch-stub';
+import { renderRoute } from '@/test/render';
+import { REGISTER_SUCCESS_MESSAGE, RegisterForm } from './register-form';
+
+const user = {
+  id: 7,
+  username: 'ada',
+  email: 'ada@example.com',
+  isAdmin: true,
+  isSuperAdmin: true,
+  profile: null,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  lastLoginAt: '2025-01-01T00:00:00.000Z',
+};
+
+const inviteValid: StubHandler = () => ok({ valid: true, message: MESSAGES.inviteValid });
+const registerOk: StubHandler = () =>
+  ok({ user, message: 'Registration successful. Welcome to Perch!', csrfToken: 'csrf-new' }, 201);
+
+function renderRegister() {
+  return renderRoute('/register', <RegisterForm />, {
+    routes: [{ path: '/', element: <p>Home page</p> }],
+  });
+}
+
+interface Fields {
+  username?: string;
+  email?: string;
+  password?: string;
+  confirmPassword?: string;
+  invitationCode?: string;
+}
+
+const LABELS: Record<keyof Fields, string> = {
+  username: 'Username',
+  email: 'Email',
+  password: 'Password',
+  confirmPassword: 'Confirm password',
+  invitationCode: 'Invitation code',
+};
+
+/** Pastes each given value into its field (typing character by character is slow here). */
+async function fill(fields: Fields) {
+  const person = userEvent.setup({ delay: null });
+  for (const [field, label] of Object.entries(LABELS) as [keyof Fields, string][]) {
+    const value = fields[field];
+    if (!value) continue;
+    await person.click(screen.getByLabelText(label));
+    await person.paste(value);
+  }
+  return person;
+}
+
+const complete: Required<Fields> = {
+  username: 'ada',
+  email: 'ada@example.com',
+  password: 'Corr3ct-Horse!',
+  confirmPassword: 'Corr3ct-Horse!',
+  invitationCode: 'PERCH-ABCD-1234',
+};
+
+async function submit() {
+  await userEvent
+    .setup({ delay: null })
+    .click(screen.getByRole('button', { name: 'Create account' }));
+}
+
+function strengthLevel() {
+  return screen.getByTestId('password-strength-level').textContent;
+}
+
+describe('RegisterForm', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf-cookie-value; path=/';
+  });
+
+  it('asks for every field', async () => {
+    const fetchMock = stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    renderRegister();
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.registerFillAll);
+
+    await fill({ ...complete, invitationCode: '' });
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.registerFillAll);
+    expect(requestsTo(fetchMock, 'POST /api/v1/auth/verify-invite')).toHaveLength(0);
+  });
+
+  it('refuses passwords that do not match', async () => {
+    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    renderRegister();
+    await fill({ ...complete, confirmPassword: 'Corr3ct-Horse?' });
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.passwordsDoNotMatch);
+  });
+
+  it('refuses a password shorter than 8 characters', async () => {
+    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    renderRegister();
+    await fill({ ...complete, password: 'Ab1!', confirmPassword: 'Ab1!' });
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Password must be at least 8 characters long.',
+    );
+  });
+
+  it('shows a live match indicator under the confirmation', async () => {
+    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    renderRegister();
+    expect(screen.queryByTestId('password-match')).not.toBeInTheDocument();
+    const person = await fill({ password: 'Corr3ct-Horse!', confirmPassword: 'Corr3ct' });
+    expect(screen.getByTestId('password-match')).toHaveTextContent('Passwords do not match');
+    await person.type(screen.getByLabelText('Confirm password'), '-Horse!');
+    expect(screen.getByTestId('password-match')).toHaveTextContent('Passwords match');
+    expect(screen.getByText('Passwords match')).toBeInTheDocument();
+  });
+
+  it('rates the password from Very Weak to Strong with the checklist', async () => {
+    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    renderRegister();
+    const person = userEvent.setup({ delay: null });
+    const field = screen.getByLabelText('Password');
+    expect(screen.queryByTestId('password-strength-level')).not.toBeInTheDocument();
+
+    const levels: [string, string][] = [
+      ['abc', 'Very Weak'],
+      ['abcdefgh', 'Weak'],
+      ['Abcdefgh', 'Fair'],
+      ['Abcdef1!', 'Good'],
+      ['Abcdefgh12!@', 'Strong'],
+    ];
+    for (const [password, level] of levels) {
+      await person.clear(field);
+      await person.type(field, password);
+      expect(strengthLevel()).toBe(level);
+    }
+
+    const requirements = screen.getByRole('list', { name: 'Requirements' });
+    const items = within(requirements).getAllByRole('listitem');
+    expect(items).toHaveLength(5);
+    expect(items.map((item) => item.getAttribute('data-met'))).toEqual([
+      'true',
+      'true',
+      'true',
+      'true',
+      'true',
+    ]);
+
+    await person.clear(field);
+    await person.type(field, 'abcdefgh');
+    const updated = screen.getByRole('list', { name: 'Requirements' });
+    expect(within(updated).getByText('An uppercase letter').closest('li')).toHaveAttribute(
+      'data-met',
+      'false',
+    );
+  });
+
+  it('rates a common password Very Weak with a warning', async () => {
+    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    renderRegister();
+    await fill({ password: 'Password1' });
+    expect(strengthLevel()).toBe('Very Weak');
+    expect(screen.getByText(MESSAGES.commonPassword)).toBeInTheDocument();
+  });
+
+  it('shows the message of a failed invitation check and does not register', async () => {
+    const fetchMock = stubFetch({
+      'GET /api/v1/auth/check': signedOutCheckHandler,
+      'POST /api/v1/auth/verify-invite': () =>
+        ok({ valid: false, message: MESSAGES.registerInviteNotFound }),
+    });
+    renderRegister();
+    await fill(complete);
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.registerInviteNotFound);
+    expect(requestsTo(fetchMock, 'POST /api/v1/auth/verify-invite')[0]?.body).toEqual({
+      code: 'PERCH-ABCD-1234',
+    });
+    expect(requestsTo(fetchMock, 'POST /api/v1/auth/register')).toHaveLength(0);
+  });
+
+  it("falls back to 'Invalid invitation code' when the check gives no reason", async () => {
+    stubFetch({
+      'GET /api/v1/auth/check': signedOutCheckHandler,
+      'POST /api/v1/auth/verify-invite': () => ok({ valid: false, message: '' }),
+    });
+    renderRegister();
+    await fill(complete);
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.invalidInvitation);
+  });
+
+  it.each([
+    ['USERNAME_TAKEN', MESSAGES.registerUsernameTaken, MESSAGES.registerUsernameTaken],
+    ['EMAIL_TAKEN', MESSAGES.registerEmailTaken, MESSAGES.registerEmailTaken],
+    ['INVITE_USED', MESSAGES.registerInviteUsed, MESSAGES.registerInviteUsed],
+    ['CONFLICT', 'Something clashed.', MESSAGES.registerConflict],
+  ])('maps a 409 %s to its text', async (code, serverMessage, expected) => {
+    stubFetch({
+      'GET /api/v1/auth/check': signedOutCheckHandler,
+      'POST /api/v1/auth/verify-invite': inviteValid,
+      'POST /api/v1/auth/register': () => fail(409, serverMessage, code),
+    });
+    renderRegister();
+    await fill(complete);
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(expected);
+  });
+
+  it.each([
+    [fail(404, 'nope', 'INVITE_NOT_FOUND'), MESSAGES.registerInviteNotFound],
+    [fail(400, MESSAGES.registerInvalidData, 'VALIDATION', 'email: Invalid'), 'email: Invalid'],
+    [fail(500, 'boom', 'INTERNAL'), MESSAGES.registerServerError],
+    [fail(418, 'teapot', 'TEAPOT'), MESSAGES.registerUnexpected],
+  ])('maps other failures (%#)', async (response, expected) => {
+    stubFetch({
+      'GET /api/v1/auth/check': signedOutCheckHandler,
+      'POST /api/v1/auth/verify-invite': inviteValid,
+      'POST /api/v1/auth/register': () => response.clone(),
+    });
+    renderRegister();
+    await fill(complete);
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(expected);
+  });
+
+  it('registers, shows the success message and goes home after 1.5 s', async () => {
+    let answeredAt = 0;
+    const fetchMock = stubFetch({
+      'GET /api/v1/auth/check': signedOutCheckHandler,
+      'POST /api/v1/auth/verify-invite': inviteValid,
+      'POST /api/v1/auth/register': (request) => {
+        answeredAt = Date.now();
+        return registerOk(request);
+      },
+    });
+    const { router } = renderRegister();
+    await fill(complete);
+    await submit();
+
+    expect(await screen.findByText(REGISTER_SUCCESS_MESSAGE)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/register');
+    expect(await screen.findByText('Home page', {}, { timeout: 4_000 })).toBeInTheDocument();
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(1_500);
+
+    const [request] = requestsTo(fetchMock, 'POST /api/v1/auth/register');
+    expect(request?.headers.get('x-csrf-token')).toBe('csrf-cookie-value');
+    expect(request?.body).toEqual({
+      username: 'ada',
+      email: 'ada@example.com',
+      password: 'Corr3ct-Horse!',
+      confirmPassword: 'Corr3ct-Horse!',
+      invitationCode: 'PERCH-ABCD-1234',
+      acceptTerms: true,
+      acceptPrivacy: true,
+    });
+  });
+});

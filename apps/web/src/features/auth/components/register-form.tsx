@@ -1,0 +1,218 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { MESSAGES, REGISTER_REDIRECT_DELAY_MS, registerRequestSchema } from '@perch/shared';
+import {
+  IconAlertCircle,
+  IconAt,
+  IconCircleCheck,
+  IconLock,
+  IconTicket,
+  IconUser,
+} from '@tabler/icons-react';
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { APP_BASE_PATH } from '@/lib/config';
+import { useSupportEmail } from '@/lib/public-config';
+import { useRegisterMutation, type RegisterInput } from '../api/register';
+import { useVerifyInviteMutation } from '../api/verify-invite';
+import { useAuth } from '../hooks/use-auth';
+import { inviteErrorMessage, registerErrorMessage } from '../utils/auth-errors';
+import { PasswordField } from './password-field';
+import { PasswordMatchIndicator } from './password-match-indicator';
+import { PasswordStrengthMeter } from './password-strength-meter';
+
+export const REGISTER_SUCCESS_MESSAGE = 'Registration successful! Redirecting...';
+
+interface RegisterValues extends RegisterInput {
+  confirmPassword: string;
+}
+
+const EMPTY_VALUES: RegisterValues = {
+  username: '',
+  email: '',
+  password: '',
+  confirmPassword: '',
+  invitationCode: '',
+};
+
+/**
+ * The first problem with the form, in the spec's order: a missing field ('Please fill in all
+ * fields'), then mismatching passwords, then the request schema's own rules (length, shape).
+ */
+export function validateRegistration(values: RegisterValues): string | null {
+  const result = registerRequestSchema.safeParse({
+    ...values,
+    acceptTerms: true,
+    acceptPrivacy: true,
+  });
+  if (result.success) return null;
+  const messages = result.error.issues.map((issue) => issue.message);
+  if (messages.includes(MESSAGES.registerFillAll)) return MESSAGES.registerFillAll;
+  if (values.password !== values.confirmPassword) return MESSAGES.passwordsDoNotMatch;
+  return messages[0] ?? MESSAGES.registerInvalidData;
+}
+
+/**
+ * Create-account form (doc 1 §2 and §5): the invitation code is checked first, then the
+ * account is created and signed in; success leads home after 1.5 s.
+ */
+export function RegisterForm() {
+  const navigate = useNavigate();
+  const { isAuthenticated } = useAuth();
+  const verifyInviteMutation = useVerifyInviteMutation();
+  const registerMutation = useRegisterMutation();
+  const supportEmail = useSupportEmail();
+  const [values, setValues] = useState<RegisterValues>(EMPTY_VALUES);
+  const [hasSubmitted, setHasSubmitted] = useState(false);
+  const [errorMessage, setErrorMessage] = useState<string | null>(null);
+  const [successMessage, setSuccessMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!successMessage) return;
+    const timer = window.setTimeout(() => {
+      try {
+        void navigate('/', { replace: true });
+      } catch {
+        window.location.assign(APP_BASE_PATH);
+      }
+    }, REGISTER_REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [successMessage, navigate]);
+
+  if (isAuthenticated && !hasSubmitted) return <Navigate to="/" replace />;
+
+  const isPending = verifyInviteMutation.isPending || registerMutation.isPending;
+  const isBusy = isPending || successMessage !== null;
+
+  const setField = (field: keyof RegisterValues) => (event: ChangeEvent<HTMLInputElement>) => {
+    const { value } = event.currentTarget;
+    setValues((previous) => ({ ...previous, [field]: value }));
+  };
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setErrorMessage(null);
+    const problem = validateRegistration(values);
+    if (problem) {
+      setErrorMessage(problem);
+      return;
+    }
+    try {
+      const invite = await verifyInviteMutation.mutateAsync(values.invitationCode);
+      if (!invite.valid) {
+        setErrorMessage(invite.message || MESSAGES.invalidInvitation);
+        return;
+      }
+    } catch (error) {
+      setErrorMessage(inviteErrorMessage(error));
+      return;
+    }
+    setHasSubmitted(true);
+    const { confirmPassword: _confirmPassword, ...input } = values;
+    registerMutation.mutate(input, {
+      onSuccess: () => setSuccessMessage(REGISTER_SUCCESS_MESSAGE),
+      onError: (error) => setErrorMessage(registerErrorMessage(error)),
+    });
+  };
+
+  return (
+    <form onSubmit={(event) => void handleSubmit(event)} noValidate>
+      <Stack gap="md">
+        {errorMessage ? (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertCircle size={18} />}
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => setErrorMessage(null)}
+          >
+            {errorMessage}
+          </Alert>
+        ) : null}
+        {successMessage ? (
+          <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />}>
+            {successMessage}
+          </Alert>
+        ) : null}
+        <TextInput
+          label="Username"
+          placeholder="ada"
+          description="3-32 letters, digits, dots, dashes or underscores"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          leftSection={<IconUser size={16} />}
+          value={values.username}
+          onChange={setField('username')}
+          disabled={isBusy}
+        />
+        <TextInput
+          label="Email"
+          type="email"
+          placeholder="ada@example.com"
+          autoComplete="email"
+          leftSection={<IconAt size={16} />}
+          value={values.email}
+          onChange={setField('email')}
+          disabled={isBusy}
+        />
+        <Stack gap={8}>
+          <PasswordField
+            label="Password"
+            placeholder="At least 8 characters"
+            autoComplete="new-password"
+            leftSection={<IconLock size={16} />}
+            value={values.password}
+            onChange={setField('password')}
+            disabled={isBusy}
+          />
+          <PasswordStrengthMeter password={values.password} />
+        </Stack>
+        <Stack gap={6}>
+          <PasswordField
+            label="Confirm password"
+            placeholder="Repeat the password"
+            autoComplete="new-password"
+            leftSection={<IconLock size={16} />}
+            value={values.confirmPassword}
+            onChange={setField('confirmPassword')}
+            disabled={isBusy}
+          />
+          <PasswordMatchIndicator
+            password={values.password}
+            confirmPassword={values.confirmPassword}
+          />
+        </Stack>
+        <TextInput
+          label="Invitation code"
+          placeholder="PERCH-XXXX-XXXX"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          leftSection={<IconTicket size={16} />}
+          value={values.invitationCode}
+          onChange={setField('invitationCode')}
+          disabled={isBusy}
+          description={
+            <Text span size="xs" c="dimmed">
+              Perch is invitation only. To get a code, write to{' '}
+              <Anchor href={`mailto:${supportEmail}`} size="xs">
+                {supportEmail}
+              </Anchor>
+              .
+            </Text>
+          }
+        />
+        <Button
+          type="submit"
+          fullWidth
+          size="md"
+          disabled={successMessage !== null}
+          loading={isPending}
+        >
+          Create account
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,256 @@
+import { MESSAGES } from '@perch/shared';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { fail, jsonResponse, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
+import {
+  ApiClient,
+  ApiError,
+  NETWORK_ERROR_CODE,
+  TIMEOUT_CODE,
+  apiUrl,
+  isUnauthorizedPassedOn,
+} from './api-client';
+import { LEGACY_TOKEN_KEYS, removeLegacyTokens } from './legacy-tokens';
+
+function setCsrfCookie(value: string) {
+  document.cookie = `perch_csrf=${value}; path=/`;
+}
+
+async function caught(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('apiUrl', () => {
+  it('prefixes /api/v1 unless the path already starts with /api', () => {
+    expect(apiUrl('/auth/check')).toBe('/api/v1/auth/check');
+    expect(apiUrl('health')).toBe('/api/v1/health');
+    expect(apiUrl('/api/v1/handles/x/backfill-progress')).toBe(
+      '/api/v1/handles/x/backfill-progress',
+    );
+  });
+});
+
+describe('ApiClient', () => {
+  let client: ApiClient;
+  let onUnauthorized: ReturnType<typeof vi.fn<() => void>>;
+  let redirectToLogin: ReturnType<typeof vi.fn<() => void>>;
+  let now: number;
+
+  beforeEach(() => {
+    now = 1_000_000;
+    onUnauthorized = vi.fn<() => void>();
+    redirectToLogin = vi.fn<() => void>();
+    client = new ApiClient({ onUnauthorized, redirectToLogin, now: () => now });
+  });
+
+  it('sends credentials, unwraps the envelope and validates data with the schema', async () => {
+    const fetchMock = stubFetch({ 'GET /api/v1/health': () => ok({ status: 'ok', extra: 1 }) });
+    const data = await client.get('/health', z.object({ status: z.literal('ok') }));
+    expect(data).toEqual({ status: 'ok' });
+    const init = fetchMock.mock.calls[0]?.[1];
+    expect(init?.credentials).toBe('include');
+    expect(new Headers(init?.headers).get('x-csrf-token')).toBeNull();
+    expect(new Headers(init?.headers).get('x-requested-with')).toBeNull();
+  });
+
+  it("rejects data that does not match the schema with 'Invalid response format'", async () => {
+    stubFetch({ 'GET /api/v1/health': () => ok({ status: 42 }) });
+    const error = await caught(client.get('/health', z.object({ status: z.string() })));
+    expect(error.message).toBe('Invalid response format');
+  });
+
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)(
+    'adds the CSRF cookie and the XMLHttpRequest marker to %s',
+    async (method) => {
+      setCsrfCookie('cookie-token');
+      const fetchMock = stubFetch({ [`${method} /api/v1/things`]: () => ok({ done: true }) });
+      await client.request('/things', { method, body: { a: 1 } });
+      const [request] = requestsTo(fetchMock, `${method} /api/v1/things`);
+      expect(request?.headers.get('x-csrf-token')).toBe('cookie-token');
+      expect(request?.headers.get('x-requested-with')).toBe('XMLHttpRequest');
+      expect(request?.headers.get('content-type')).toBe('application/json');
+      expect(request?.body).toEqual({ a: 1 });
+    },
+  );
+
+  it('asks the session check for a CSRF token when there is no cookie yet', async () => {
+    const fetchMock = stubFetch({
+      'GET /api/v1/auth/check': () => ok({ authenticated: false, csrfToken: 'from-check' }),
+      'POST /api/v1/auth/logout': () => ok({ loggedOut: true }),
+    });
+    await client.post('/auth/logout', {});
+    expect(fetchMock.mock.calls.map(([input]) => String(input))).toEqual([
+      '/api/v1/auth/check',
+      '/api/v1/auth/logout',
+    ]);
+    expect(requestsTo(fetchMock, 'POST /api/v1/auth/logout')[0]?.headers.get('x-csrf-token')).toBe(
+      'from-check',
+    );
+  });
+
+  it('retries once with a fresh token when the server refuses the CSRF token', async () => {
+    setCsrfCookie('stale');
+    let attempts = 0;
+    const fetchMock = stubFetch({
+      'POST /api/v1/things': () => {
+        attempts += 1;
+        if (attempts === 1) {
+          setCsrfCookie('fresh');
+          return fail(403, MESSAGES.csrfInvalid, 'CSRF_INVALID');
+        }
+        return ok({ done: true });
+      },
+    });
+    await expect(client.post('/things', {})).resolves.toEqual({ done: true });
+    const tokens = requestsTo(fetchMock, 'POST /api/v1/things').map((r) =>
+      r.headers.get('x-csrf-token'),
+    );
+    expect(tokens).toEqual(['stale', 'fresh']);
+  });
+
+  it('takes the error text from message, then error, then a generic text', async () => {
+    stubFetch({
+      'GET /api/v1/a': () => fail(400, 'From message', 'BAD', 'field: wrong'),
+      'GET /api/v1/b': () => jsonResponse(502, { error: 'From error' }),
+      'GET /api/v1/c': () => jsonResponse(503, {}),
+    });
+    const a = await caught(client.get('/a'));
+    expect(a).toMatchObject({
+      status: 400,
+      message: 'From message',
+      code: 'BAD',
+      details: 'field: wrong',
+    });
+    const b = await caught(client.get('/b'));
+    expect(b).toMatchObject({ status: 502, message: 'From error', code: 'HTTP_502' });
+    const c = await caught(client.get('/c'));
+    expect(c).toMatchObject({ status: 503, message: 'Request failed with status 503' });
+    expect(c.serverMessage).toBeUndefined();
+  });
+
+  it("turns an unparsable body into 'Invalid JSON response'", async () => {
+    stubFetch({ 'GET /api/v1/broken': () => new Response('<html>oops</html>', { status: 200 }) });
+    const error = await caught(client.get('/broken'));
+    expect(error).toMatchObject({ status: 200, message: MESSAGES.invalidJsonResponse });
+  });
+
+  it('treats a success:false envelope as a failure even with a 200', async () => {
+    stubFetch({ 'GET /api/v1/odd': () => jsonResponse(200, { success: false, message: 'Nope' }) });
+    await expect(client.get('/odd')).rejects.toMatchObject({ message: 'Nope' });
+  });
+
+  it('reports a network failure with status 0', async () => {
+    stubFetch({ 'GET /api/v1/health': () => Promise.reject(new TypeError('Failed to fetch')) });
+    const error = await caught(client.get('/health'));
+    expect(error).toMatchObject({
+      status: 0,
+      code: NETWORK_ERROR_CODE,
+      message: MESSAGES.networkError,
+    });
+  });
+
+  it('aborts a request that takes longer than the timeout', async () => {
+    const fetchMock = vi.fn<typeof fetch>(
+      (_input, init) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () =>
+            reject(new DOMException('aborted', 'AbortError')),
+          );
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const error = await caught(client.get('/slow', undefined, { timeoutMs: 20 }));
+    expect(error).toMatchObject({ status: 0, code: TIMEOUT_CODE });
+  });
+
+  it('leaves a cancellation by the caller as a cancellation', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof fetch>(
+        (_input, init) =>
+          new Promise<Response>((_resolve, reject) => {
+            init?.signal?.addEventListener('abort', () =>
+              reject(new DOMException('aborted', 'AbortError')),
+            );
+          }),
+      ),
+    );
+    const controller = new AbortController();
+    const pending = client.get('/slow', undefined, { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toBeInstanceOf(DOMException);
+  });
+
+  describe('401', () => {
+    it('on an ordinary path clears legacy tokens and redirects at most once per 5 s', async () => {
+      window.localStorage.setItem('token', 'legacy');
+      window.sessionStorage.setItem('refresh_token', 'legacy');
+      window.localStorage.setItem('mantine-color-scheme-value', 'dark');
+      stubFetch({
+        'GET /api/v1/handles': () => fail(401, MESSAGES.notAuthenticated, 'UNAUTHORIZED'),
+      });
+
+      await expect(client.get('/handles')).rejects.toMatchObject({ status: 401 });
+      expect(window.localStorage.getItem('token')).toBeNull();
+      expect(window.sessionStorage.getItem('refresh_token')).toBeNull();
+      expect(window.localStorage.getItem('mantine-color-scheme-value')).toBe('dark');
+      expect(onUnauthorized).toHaveBeenCalledTimes(1);
+      expect(redirectToLogin).toHaveBeenCalledTimes(1);
+
+      now += 4_000;
+      await expect(client.get('/handles')).rejects.toMatchObject({ status: 401 });
+      expect(redirectToLogin).toHaveBeenCalledTimes(1);
+
+      now += 1_500;
+      await expect(client.get('/handles')).rejects.toMatchObject({ status: 401 });
+      expect(redirectToLogin).toHaveBeenCalledTimes(2);
+    });
+
+    it.each([
+      '/auth/login',
+      '/auth/check',
+      '/settings',
+      '/settings/telegram/test',
+      '/test-telegram',
+      '/test-discord',
+      '/health',
+    ])('on %s is passed on to the caller', async (path) => {
+      window.localStorage.setItem('token', 'legacy');
+      stubFetch({ [`GET /api/v1${path}`]: () => fail(401, 'No', 'UNAUTHORIZED') });
+      await expect(client.get(path)).rejects.toMatchObject({ status: 401, message: 'No' });
+      expect(redirectToLogin).not.toHaveBeenCalled();
+      expect(onUnauthorized).not.toHaveBeenCalled();
+      expect(window.localStorage.getItem('token')).toBe('legacy');
+    });
+
+    it('classifies the exempt paths', () => {
+      expect(isUnauthorizedPassedOn('/auth/register')).toBe(true);
+      expect(isUnauthorizedPassedOn('/api/v1/health')).toBe(true);
+      expect(isUnauthorizedPassedOn('/handles')).toBe(false);
+      expect(isUnauthorizedPassedOn('/session/heartbeat')).toBe(false);
+      expect(isUnauthorizedPassedOn('/admin/users')).toBe(false);
+    });
+  });
+});
+
+describe('removeLegacyTokens', () => {
+  it('removes every legacy key from both storages and nothing else', () => {
+    for (const key of LEGACY_TOKEN_KEYS) {
+      window.localStorage.setItem(key, 'x');
+      window.sessionStorage.setItem(key, 'x');
+    }
+    window.localStorage.setItem('keep-me', 'y');
+    removeLegacyTokens();
+    for (const key of LEGACY_TOKEN_KEYS) {
+      expect(window.localStorage.getItem(key)).toBeNull();
+      expect(window.sessionStorage.getItem(key)).toBeNull();
+    }
+    expect(window.localStorage.getItem('keep-me')).toBe('y');
+  });
+});
