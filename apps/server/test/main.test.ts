@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+
+const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 interface Running {
   child: ChildProcess;
@@ -20,6 +23,7 @@ async function startMain(env: Record<string, string> = {}, dataDir?: string): Pr
     process.execPath,
     ['--conditions=@perch/source', '--import', 'tsx', 'src/main.ts'],
     {
+      cwd: SERVER_DIR,
       env: {
         ...process.env,
         DATA_DIR: dir,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
@@ -134,7 +135,10 @@ describe('operator CLI entry point', () => {
       const { stdout } = await exec(
         process.execPath,
         ['--conditions=@perch/source', '--import', 'tsx', 'src/cli.ts', 'invite', 'create'],
-        { env: { ...process.env, DATA_DIR: db.config.DATA_DIR, DATABASE_URL: '' } },
+        {
+          cwd: fileURLToPath(new URL('../..', import.meta.url)),
+          env: { ...process.env, DATA_DIR: db.config.DATA_DIR, DATABASE_URL: '' },
+        },
       );
       const lines = stdout.trim().split('\n');
       expect(lines.at(-1)).toMatch(/^PERCH-/);
