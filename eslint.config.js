@@ -1,5 +1,7 @@
 // @ts-check
 import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
@@ -7,10 +9,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// Paths are taken from the repository root, so `npm run lint` in a workspace applies them too.
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const WEB_FEATURES = 'apps/web/src/features';
-const features = fs.existsSync(WEB_FEATURES)
+const features = fs.existsSync(path.join(ROOT, WEB_FEATURES))
   ? fs
-      .readdirSync(WEB_FEATURES, { withFileTypes: true })
+      .readdirSync(path.join(ROOT, WEB_FEATURES), { withFileTypes: true })
       .filter((e) => e.isDirectory())
       .map((e) => e.name)
   : [];
@@ -59,9 +63,9 @@ export default tseslint.config(
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
           project: [
-            'packages/shared/tsconfig.json',
-            'apps/server/tsconfig.json',
-            'apps/web/tsconfig.json',
+            path.join(ROOT, 'packages/shared/tsconfig.json'),
+            path.join(ROOT, 'apps/server/tsconfig.json'),
+            path.join(ROOT, 'apps/web/tsconfig.json'),
           ],
           noWarnOnMultipleProjects: true,
           conditionNames: ['@perch/source', 'types', 'import', 'default'],
@@ -69,7 +73,7 @@ export default tseslint.config(
       ],
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
+      'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: boundaryZones }],
       'no-restricted-imports': [
         'error',
         {
