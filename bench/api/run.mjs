@@ -22,16 +22,19 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 async function throughput() {
   const child = fork(path.join(ROOT, 'bench/api/servers.mjs'), { stdio: 'inherit' });
   const ports = await new Promise((resolve) => child.once('message', resolve));
+  const app = `http://127.0.0.1:${ports.app}/api/v1`;
   const targets = {
     bare: () => load(`http://127.0.0.1:${ports.bare}/bare`),
-    authCheck: () =>
-      load(`http://127.0.0.1:${ports.app}/api/v1/auth/check`, { cookie: ports.cookie }),
+    authCheck: () => load(`${app}/auth/check`, { cookie: ports.cookie }),
+    // Where the gap comes from: Perch's plugin stack alone, then with a session to resolve.
+    configAnonymous: () => load(`${app}/config`, { cookie: ports.csrfCookie }),
+    configSignedIn: () => load(`${app}/config`, { cookie: ports.cookie }),
   };
-  // Warm both up, then alternate so that machine noise hits both alike.
+  // Warm up, then alternate so that machine noise hits every target alike.
   await load(`http://127.0.0.1:${ports.bare}/bare`);
-  const samples = { bare: [], authCheck: [] };
+  const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const name of ['bare', 'authCheck']) {
+    for (const name of Object.keys(targets)) {
       const result = await targets[name]();
       if (result.non2xx > 0 || result.errors > 0)
         throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -48,7 +51,7 @@ async function throughput() {
     p50: median(list.map((s) => s.p50)),
     p99: median(list.map((s) => s.p99)),
   });
-  return { bare: summary(samples.bare), authCheck: summary(samples.authCheck) };
+  return Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, summary(list)]));
 }
 
 async function startupOnce(dataDir) {
@@ -99,6 +102,8 @@ console.log(`
 |---|---|---|---|
 | bare Fastify \`GET /bare\` | ${result.bare.rps} | ${result.bare.p50} | ${result.bare.p99} |
 | Perch \`GET /api/v1/auth/check\` (signed in) | ${result.authCheck.rps} | ${result.authCheck.p50} | ${result.authCheck.p99} |
+| Perch \`GET /api/v1/config\` (no session) | ${result.configAnonymous.rps} | ${result.configAnonymous.p50} | ${result.configAnonymous.p99} |
+| Perch \`GET /api/v1/config\` (session resolved) | ${result.configSignedIn.rps} | ${result.configSignedIn.p50} | ${result.configSignedIn.p99} |
 
 auth/check throughput = ${(result.ratio * 100).toFixed(1)}% of bare (target >= 60%)
 start-up to first healthy response: median ${result.startup.medianMs} ms, max ${result.startup.maxMs} ms (target < 2000 ms)

@@ -48,6 +48,7 @@ process.send({
   app: app.server.address().port,
   bare: bare.server.address().port,
   cookie: `perch_session=${session}; perch_csrf=${csrf}`,
+  csrfCookie: `perch_csrf=${csrf}`,
 });
 process.on('disconnect', async () => {
   await app.close();

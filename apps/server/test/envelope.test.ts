@@ -119,8 +119,8 @@ describe.each(DIALECTS)('envelope, errors and system routes [%s]', (dialect) => 
     expect(response.headers.location).toBe('/dashboard/');
   });
 
-  it('sends security headers with a strict script policy', async () => {
-    for (const url of ['/api/v1/health', '/api/v1/nope', '/']) {
+  it('sends the document policy outside the API, with a strict script policy', async () => {
+    for (const url of ['/', '/dashboard/login']) {
       const response = await t.app.inject({ method: 'GET', url });
       const csp = String(response.headers['content-security-policy']);
       expect(csp, url).toContain("script-src 'self'");
@@ -131,6 +131,20 @@ describe.each(DIALECTS)('envelope, errors and system routes [%s]', (dialect) => 
       expect(response.headers['referrer-policy']).toBeDefined();
       expect(response.headers['x-powered-by']).toBeUndefined();
       // HSTS only when the site is served over HTTPS (COOKIE_SECURE=true).
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('sends the API header set: nothing may load, frame or sniff a JSON answer', async () => {
+    for (const url of ['/api/v1/health', '/api/v1/nope', '/api/v1/auth/check']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp, url).toContain("default-src 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['x-powered-by']).toBeUndefined();
       expect(response.headers['strict-transport-security']).toBeUndefined();
     }
   });

@@ -10,7 +10,6 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
-import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.js';
 import type { Database } from './types.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -26,18 +25,31 @@ export interface Db {
 // COUNT(*) and BIGINT arrive as strings from pg; every count we keep fits in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
+/** better-sqlite3 cannot bind booleans; SQLite stores them as 0 and 1. */
+function bindable(parameters: ReadonlyArray<unknown>): unknown[] {
+  return parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+}
+
 /**
- * Kysely prepares every query anew; preparing costs more than running our small queries, so
- * statements are kept per SQL text (Kysely runs them one at a time and never iterates lazily).
+ * What Kysely's SQLite dialect sees of the database. Kysely prepares every query anew, and
+ * preparing costs more than running our small queries, so statements are kept per SQL text
+ * (Kysely runs them one at a time and never iterates lazily); and boolean parameters are bound
+ * as 0/1 here, at the one place every query passes.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+function sqliteForKysely(sqlite: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
       let statement = statements.get(text);
       if (!statement) {
-        statement = sqlite.prepare(text) as unknown as SqliteStatement;
+        const prepared = sqlite.prepare(text);
+        statement = {
+          reader: prepared.reader,
+          all: (parameters) => prepared.all(bindable(parameters)),
+          run: (parameters) => prepared.run(bindable(parameters)),
+          iterate: (parameters) => prepared.iterate(bindable(parameters)),
+        };
         if (statements.size >= 500) statements.clear();
         statements.set(text, statement);
       }
@@ -70,8 +82,7 @@ export function createDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Db 
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-    plugins: [new SqliteBooleanPlugin()],
+    dialect: new SqliteDialect({ database: sqliteForKysely(sqlite) }),
   });
   return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
 }

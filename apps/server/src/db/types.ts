@@ -3,7 +3,7 @@ import type { Role } from '@perch/shared';
 
 /**
  * A boolean column: `boolean` on Postgres, 0/1 on SQLite. Written as a boolean (the SQLite
- * dialect converts it); read back through `Boolean()` in the repositories.
+ * SQLite statement adapter binds it as 0/1); read back through `Boolean()` in the repositories.
  */
 export type Bool = ColumnType<boolean | number, boolean, boolean>;
 
