@@ -1,4 +1,5 @@
-import { Box, Center, Container, Group, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Box, Center, Container, Group, Paper, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import type { ReactNode } from 'react';
 import { Brand } from './brand';
 import { ColorSchemeToggle } from './color-scheme-toggle';
@@ -7,7 +8,7 @@ export interface AuthLayoutProps {
   /** Card heading, e.g. 'Sign in'. */
   title: string;
   children: ReactNode;
-  /** Links under the card. */
+  /** What stands under the card, above the FAQ and Home links. */
   footer?: ReactNode;
 }
 
@@ -32,11 +33,17 @@ export function AuthLayout({ title, children, footer }: AuthLayoutProps) {
             </Text>
             {children}
           </Paper>
-          {footer ? (
-            <Stack gap={6} mt="lg" align="center">
-              {footer}
-            </Stack>
-          ) : null}
+          <Stack gap={6} mt="lg" align="center">
+            {footer}
+            <Group gap="md">
+              <Anchor component={Link} to="/faq" size="sm" c="dimmed">
+                FAQ
+              </Anchor>
+              <Anchor component={Link} to="/" size="sm" c="dimmed">
+                Home
+              </Anchor>
+            </Group>
+          </Stack>
         </Container>
       </Center>
     </Box>

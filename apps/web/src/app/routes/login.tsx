@@ -1,4 +1,4 @@
-import { Anchor, Group, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { LoginForm } from '@/features/auth/components/login-form';
@@ -9,22 +9,12 @@ export function LoginRoute() {
     <AuthLayout
       title="Sign in to your account"
       footer={
-        <>
-          <Text size="sm" c="dimmed">
-            New to Perch?{' '}
-            <Anchor component={Link} to="/register" fw={600}>
-              Create an account
-            </Anchor>
-          </Text>
-          <Group gap="md">
-            <Anchor component={Link} to="/faq" size="sm" c="dimmed">
-              FAQ
-            </Anchor>
-            <Anchor component={Link} to="/" size="sm" c="dimmed">
-              Home
-            </Anchor>
-          </Group>
-        </>
+        <Text size="sm" c="dimmed">
+          New to Perch?{' '}
+          <Anchor component={Link} to="/register" fw={600}>
+            Create an account
+          </Anchor>
+        </Text>
       }
     >
       <LoginForm />

@@ -1,4 +1,4 @@
-import { Anchor, Group, Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { RegisterForm } from '@/features/auth/components/register-form';
@@ -9,22 +9,12 @@ export function RegisterRoute() {
     <AuthLayout
       title="Create your account"
       footer={
-        <>
-          <Text size="sm" c="dimmed">
-            Already have an account?{' '}
-            <Anchor component={Link} to="/login" fw={600}>
-              Sign in
-            </Anchor>
-          </Text>
-          <Group gap="md">
-            <Anchor component={Link} to="/faq" size="sm" c="dimmed">
-              FAQ
-            </Anchor>
-            <Anchor component={Link} to="/" size="sm" c="dimmed">
-              Home
-            </Anchor>
-          </Group>
-        </>
+        <Text size="sm" c="dimmed">
+          Already have an account?{' '}
+          <Anchor component={Link} to="/login" fw={600}>
+            Sign in
+          </Anchor>
+        </Text>
       }
     >
       <RegisterForm />

@@ -1,8 +1,9 @@
-import { Alert, Button, Checkbox, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Stack, TextInput } from '@mantine/core';
 import { LOGIN_ERROR_CLEAR_MS, LOGIN_REDIRECT_DELAY_MS, loginRequestSchema } from '@perch/shared';
-import { IconAlertCircle, IconCircleCheck, IconLock, IconUser } from '@tabler/icons-react';
+import { IconLock, IconUser } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
+import { FormMessages } from '@/components/form-messages';
 import { APP_BASE_PATH } from '@/lib/config';
 import { useLoginMutation } from '../api/login';
 import { useAuth } from '../hooks/use-auth';
@@ -78,23 +79,11 @@ export function LoginForm() {
   return (
     <form onSubmit={handleSubmit} noValidate>
       <Stack gap="md">
-        {errorMessage ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertCircle size={18} />}
-            withCloseButton
-            closeButtonLabel="Dismiss"
-            onClose={() => setErrorMessage(null)}
-          >
-            {errorMessage}
-          </Alert>
-        ) : null}
-        {successMessage ? (
-          <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />}>
-            {successMessage}
-          </Alert>
-        ) : null}
+        <FormMessages
+          error={errorMessage}
+          onDismissError={() => setErrorMessage(null)}
+          success={successMessage}
+        />
         <TextInput
           label="Username"
           description="Your username or email address"

@@ -1,15 +1,9 @@
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { MESSAGES, REGISTER_REDIRECT_DELAY_MS, registerRequestSchema } from '@perch/shared';
-import {
-  IconAlertCircle,
-  IconAt,
-  IconCircleCheck,
-  IconLock,
-  IconTicket,
-  IconUser,
-} from '@tabler/icons-react';
+import { IconAt, IconLock, IconTicket, IconUser } from '@tabler/icons-react';
 import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
+import { FormMessages } from '@/components/form-messages';
 import { APP_BASE_PATH } from '@/lib/config';
 import { useSupportEmail } from '@/lib/public-config';
 import { useRegisterMutation, type RegisterInput } from '../api/register';
@@ -117,23 +111,11 @@ export function RegisterForm() {
   return (
     <form onSubmit={(event) => void handleSubmit(event)} noValidate>
       <Stack gap="md">
-        {errorMessage ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertCircle size={18} />}
-            withCloseButton
-            closeButtonLabel="Dismiss"
-            onClose={() => setErrorMessage(null)}
-          >
-            {errorMessage}
-          </Alert>
-        ) : null}
-        {successMessage ? (
-          <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />}>
-            {successMessage}
-          </Alert>
-        ) : null}
+        <FormMessages
+          error={errorMessage}
+          onDismissError={() => setErrorMessage(null)}
+          success={successMessage}
+        />
         <TextInput
           label="Username"
           placeholder="ada"
