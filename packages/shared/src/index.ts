@@ -5,3 +5,4 @@ export * from './handles.js';
 export * from './contracts/common.js';
 export * from './contracts/auth.js';
 export * from './contracts/system.js';
+export * from './contracts/handles.js';

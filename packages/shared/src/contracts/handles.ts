@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { HANDLE_PATTERN, normalizeHandle } from '../handles.js';
+
+/** Backfill status values (doc 1 §4). */
+export const BACKFILL_STATUSES = [
+  'pending',
+  'starting',
+  'initializing',
+  'in_progress',
+  'collecting',
+  'completed',
+  'complete',
+  'data_ready',
+  'failed',
+] as const;
+export type BackfillStatus = (typeof BACKFILL_STATUSES)[number];
+
+export const DEFAULT_BACKFILL_DAYS = 15;
+export const MIN_BACKFILL_DAYS = 1;
+export const MAX_BACKFILL_DAYS = 90;
+/** Choices of the main add form (doc 1 §2). */
+export const BACKFILL_DAY_CHOICES = [7, 15] as const;
+export const TWEET_PAGE_SIZE = 50;
+export const MAX_TWEET_PAGE_SIZE = 100;
+
+/** 'Invalid Twitter handle provided' unless the normalised input is a valid X handle. */
+export const handleInputSchema = z
+  .string({ error: 'Invalid Twitter handle provided' })
+  .transform(normalizeHandle)
+  .pipe(z.string().regex(HANDLE_PATTERN, 'Invalid Twitter handle provided'));
+
+/** POST /handles (doc 2 §7.3). */
+export const addHandleRequestSchema = z.object({
+  username: handleInputSchema,
+  backfill_days: z.coerce
+    .number()
+    .int()
+    .min(MIN_BACKFILL_DAYS)
+    .max(MAX_BACKFILL_DAYS)
+    .default(DEFAULT_BACKFILL_DAYS),
+  async: z.boolean().default(true),
+});
+export type AddHandleRequest = z.input<typeof addHandleRequestSchema>;
+
+/** A handle as one user sees it: the server record of doc 1 §3 plus that user's link. */
+export const handleSchema = z.object({
+  id: z.number().int(),
+  handle: z.string(),
+  twitter_username: z.string(),
+  username: z.string(),
+  created_at: z.string(),
+  added_at: z.string(),
+  backfill_days: z.number().int(),
+  backfill_status: z.enum(BACKFILL_STATUSES),
+  /** 0-100, share of the backfill window covered. */
+  backfill_progress: z.number(),
+  initial_backfill_complete: z.boolean(),
+  backfill_completed_at: z.string().nullable(),
+  estimated_completion: z.string().nullable(),
+  total_tweets_collected: z.number().int(),
+  tweets_count: z.number().int(),
+  analytics_available: z.boolean(),
+  followers_count: z.number().int().nullable(),
+  following_count: z.number().int().nullable(),
+  tweet_count: z.number().int().nullable(),
+  telegram_enabled: z.boolean(),
+  discord_enabled: z.boolean(),
+  last_error: z.string().nullable(),
+});
+export type Handle = z.infer<typeof handleSchema>;
+
+export const handleListResponseSchema = z.object({ handles: z.array(handleSchema) });
+export const handleResponseSchema = z.object({ handle: handleSchema });
+
+export const tweetSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  created_at: z.string(),
+  url: z.string(),
+  like_count: z.number().int(),
+  retweet_count: z.number().int(),
+  reply_count: z.number().int(),
+  quote_count: z.number().int(),
+  impression_count: z.number().int().nullable(),
+  lang: z.string().nullable(),
+  is_retweet: z.boolean(),
+  is_quote: z.boolean(),
+  is_reply: z.boolean(),
+  has_photo: z.boolean(),
+  has_video: z.boolean(),
+  media_urls: z.array(z.string()),
+  hashtags: z.array(z.string()),
+  conversation_id: z.string().nullable(),
+});
+export type Tweet = z.infer<typeof tweetSchema>;
+
+export const tweetPageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(MAX_TWEET_PAGE_SIZE).default(TWEET_PAGE_SIZE),
+});
+
+export const tweetPageResponseSchema = z.object({
+  tweets: z.array(tweetSchema),
+  page: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  has_more: z.boolean(),
+});
+
+/** GET /handles/{handle}/backfill-progress (doc 2 §7.3, doc 1 §3). */
+export const backfillProgressSchema = z.object({
+  progress: z.number(),
+  status: z.enum(BACKFILL_STATUSES),
+  totalTweets: z.number().int(),
+  message: z.string(),
+  estimatedCompletion: z.string().nullable(),
+  hasData: z.boolean(),
+  lastUpdated: z.string(),
+  isComplete: z.boolean(),
+  error: z.string().optional(),
+});
+export type BackfillProgress = z.infer<typeof backfillProgressSchema>;
