@@ -1,0 +1,22 @@
+/**
+ * Picks the tweet source the configuration asks for (TWEET_SOURCE). Create one per process and
+ * share it: the x-api source keeps the token's rate budgets in the instance.
+ */
+import type { Config } from '../../config.js';
+import { createDemoSource } from './demo-source.js';
+import type { TweetSource } from './types.js';
+import { createXApiSource } from './x-api-source.js';
+
+export function createTweetSource(config: Config): TweetSource {
+  if (config.TWEET_SOURCE === 'x-api') {
+    if (!config.X_BEARER_TOKEN) throw new Error('TWEET_SOURCE=x-api needs X_BEARER_TOKEN');
+    return createXApiSource({ baseUrl: config.X_API_BASE_URL, bearerToken: config.X_BEARER_TOKEN });
+  }
+  return createDemoSource({ pageDelayMs: config.DEMO_PAGE_DELAY_MS });
+}
+
+export { createDemoSource, DEMO_RESERVED_HANDLES, demoUserId } from './demo-source.js';
+export type { DemoSourceOptions } from './demo-source.js';
+export { createXApiSource } from './x-api-source.js';
+export type { XApiSourceOptions, XEndpoint } from './x-api-source.js';
+export * from './types.js';

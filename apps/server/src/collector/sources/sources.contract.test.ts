@@ -1,0 +1,203 @@
+/**
+ * One contract for every TweetSource: the demo source (no delay, fixed clock) and the x-api
+ * source against the loopback fake X server seeded with the demo's tweets. Both must agree on
+ * lookups, failures, paging, sinceId, maxResults and tweetsByIds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeXServer, type FakeXServer } from '../../../test/fakes/fake-x-server.js';
+import { createDemoSource } from './demo-source.js';
+import { SourceError, type SourceTweet, type TimelineQuery, type TweetSource } from './types.js';
+import { createXApiSource } from './x-api-source.js';
+
+const NOW = Date.parse('2026-03-01T12:00:00.000Z');
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const ACTIVE = 'prolific_ctr';
+/** The x-api fake holds this much of the active handle's history. */
+const SEEDED_FROM = NOW - 10 * DAY;
+
+interface Harness {
+  source: TweetSource;
+  /** A second, independent instance over the same data (determinism). */
+  another(): TweetSource;
+  /** The tweets the source is known to hold, when there is such a ground truth. */
+  seeded: SourceTweet[] | null;
+  close(): Promise<void>;
+}
+
+/** Every page of a query, following cursors. */
+async function collect(source: TweetSource, query: TimelineQuery): Promise<SourceTweet[][]> {
+  const pages: SourceTweet[][] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await source.timeline({ ...query, cursor });
+    pages.push(page.tweets);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined && pages.length < 1_000);
+  return pages;
+}
+
+async function failure(promise: Promise<unknown>): Promise<SourceError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SourceError);
+  return error as SourceError;
+}
+
+const demoHarness = async (): Promise<Harness> => {
+  const make = () => createDemoSource({ pageDelayMs: 0, now: () => NOW });
+  return { source: make(), another: make, seeded: null, close: async () => {} };
+};
+
+const xApiHarness = async (): Promise<Harness> => {
+  const fake: FakeXServer = await startFakeXServer();
+  const demo = createDemoSource({ pageDelayMs: 0, now: () => NOW });
+  const profile = await demo.lookupUser(ACTIVE);
+  const user = fake.addUser({
+    username: ACTIVE,
+    id: profile.xUserId,
+    name: profile.name,
+    followersCount: profile.followersCount,
+    followingCount: profile.followingCount,
+    tweetCount: profile.tweetCount,
+  });
+  const seeded = (
+    await collect(demo, { xUserId: user.id, startTime: iso(SEEDED_FROM), endTime: iso(NOW) })
+  ).flat();
+  fake.addSourceTweets(user.id, seeded);
+  fake.addUser({ username: 'protected_demo', protected: true });
+  fake.addUser({ username: 'suspended_demo', suspended: true });
+  const make = () =>
+    createXApiSource({
+      baseUrl: fake.baseUrl,
+      bearerToken: fake.bearerToken,
+      now: () => Date.now(),
+      retryBaseMs: 1,
+    });
+  return { source: make(), another: make, seeded, close: () => fake.close() };
+};
+
+describe.each([
+  { name: 'demo', setup: demoHarness },
+  { name: 'x-api', setup: xApiHarness },
+])('TweetSource contract: $name', ({ setup }) => {
+  let h: Harness;
+  let xUserId: string;
+  const start = NOW - 4 * DAY;
+  const end = NOW - 1 * DAY;
+
+  beforeAll(async () => {
+    h = await setup();
+    xUserId = (await h.source.lookupUser(ACTIVE)).xUserId;
+  });
+  afterAll(() => h?.close());
+
+  it('looks up a profile', async () => {
+    const profile = await h.source.lookupUser(ACTIVE.toUpperCase());
+    expect(profile.xUserId).toMatch(/^[0-9]+$/);
+    expect(profile.username.toLowerCase()).toBe(ACTIVE);
+    expect(profile.name.length).toBeGreaterThan(0);
+    expect(profile.followersCount).toBeGreaterThan(0);
+    expect(profile.followingCount).toBeGreaterThan(0);
+    expect(profile.tweetCount).toBeGreaterThan(0);
+    expect(profile.protected).toBe(false);
+  });
+
+  it('reports an unknown account as not_found', async () => {
+    expect((await failure(h.source.lookupUser('nobody_demo'))).kind).toBe('not_found');
+  });
+
+  it('reports a protected account: protected profile, unreadable timeline', async () => {
+    const profile = await h.source.lookupUser('protected_demo');
+    expect(profile.protected).toBe(true);
+    const error = await failure(h.source.timeline({ xUserId: profile.xUserId }));
+    expect(error.kind).toBe('protected');
+  });
+
+  it('reports a suspended account as suspended', async () => {
+    expect((await failure(h.source.lookupUser('suspended_demo'))).kind).toBe('suspended');
+  });
+
+  it('pages a window: every tweet in [start, end) once, newest first, across pages', async () => {
+    const pages = await collect(h.source, {
+      xUserId,
+      startTime: iso(start),
+      endTime: iso(end),
+      maxResults: 37,
+    });
+    expect(pages.length).toBeGreaterThan(2);
+    const tweets = pages.flat();
+    for (const page of pages.slice(0, -1)) expect(page).toHaveLength(37);
+    for (const tweet of tweets) {
+      const at = Date.parse(tweet.createdAt);
+      expect(at).toBeGreaterThanOrEqual(start);
+      expect(at).toBeLessThan(end);
+    }
+    for (let i = 1; i < tweets.length; i++) {
+      expect(BigInt(tweets[i]!.id) < BigInt(tweets[i - 1]!.id)).toBe(true);
+      expect(tweets[i]!.createdAt <= tweets[i - 1]!.createdAt).toBe(true);
+    }
+    // The same set as a wider read cut down to the window (and, for x-api, as what was seeded).
+    const wide = (
+      await collect(h.source, { xUserId, startTime: iso(start - DAY), endTime: iso(end + DAY) })
+    )
+      .flat()
+      .filter((t) => Date.parse(t.createdAt) >= start && Date.parse(t.createdAt) < end);
+    expect(tweets.map((t) => t.id)).toEqual(wide.map((t) => t.id));
+    if (h.seeded) {
+      const truth = h.seeded.filter(
+        (t) => Date.parse(t.createdAt) >= start && Date.parse(t.createdAt) < end,
+      );
+      expect(tweets).toEqual(truth);
+    }
+  });
+
+  it('returns only tweets newer than sinceId', async () => {
+    const window = (await collect(h.source, { xUserId, startTime: iso(start), endTime: iso(end) }))
+      .flat()
+      .reverse();
+    const pivot = window[Math.floor(window.length / 2)]!;
+    const newer = (
+      await collect(h.source, { xUserId, sinceId: pivot.id, endTime: iso(end), maxResults: 50 })
+    ).flat();
+    expect(newer.length).toBeGreaterThan(0);
+    expect(newer.every((t) => BigInt(t.id) > BigInt(pivot.id))).toBe(true);
+    expect(newer.map((t) => t.id).reverse()).toEqual(
+      window.filter((t) => BigInt(t.id) > BigInt(pivot.id)).map((t) => t.id),
+    );
+  });
+
+  it('respects maxResults', async () => {
+    const page = await h.source.timeline({ xUserId, endTime: iso(end), maxResults: 5 });
+    expect(page.tweets).toHaveLength(5);
+    expect(page.nextCursor).not.toBeNull();
+    const next = await h.source.timeline({
+      xUserId,
+      endTime: iso(end),
+      maxResults: 5,
+      cursor: page.nextCursor!,
+    });
+    expect(next.tweets).toHaveLength(5);
+    expect(BigInt(next.tweets[0]!.id) < BigInt(page.tweets[4]!.id)).toBe(true);
+  });
+
+  it('returns the asked tweets by id and leaves unknown ids out', async () => {
+    const page = await h.source.timeline({ xUserId, endTime: iso(end), maxResults: 10 });
+    const wanted = [page.tweets[0]!.id, page.tweets[3]!.id, page.tweets[9]!.id];
+    const found = await h.source.tweetsByIds([...wanted, '1234567']);
+    expect(found.map((t) => t.id).sort()).toEqual([...wanted].sort());
+    const byId = new Map(found.map((t) => [t.id, t]));
+    expect(byId.get(wanted[1]!)?.text).toBe(page.tweets[3]!.text);
+    expect(await h.source.tweetsByIds([])).toEqual([]);
+  });
+
+  it('is deterministic: two instances give the same page', async () => {
+    const query = { xUserId, startTime: iso(start), endTime: iso(end), maxResults: 20 };
+    const a = await h.source.timeline(query);
+    const b = await h.another().timeline(query);
+    expect(b).toEqual(a);
+    expect(await h.another().lookupUser(ACTIVE)).toEqual(await h.source.lookupUser(ACTIVE));
+  });
+});
