@@ -12,9 +12,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { Collector } from './collector/collector.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { handlesRoutes } from './modules/handles/handles.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
@@ -33,6 +35,11 @@ const BODY_LIMIT = 1024 * 1024;
 export interface AppOptions {
   config: Config;
   db: Db;
+  /**
+   * Runs collection; main.ts starts and stops it. Without one, handles can be added and read but
+   * nothing is collected (tools that only need the API).
+   */
+  collector?: Collector;
   /** Overrides the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built SPA (defaults to apps/web/dist). */
@@ -43,6 +50,7 @@ export interface AppOptions {
 export async function buildApp({
   config,
   db,
+  collector,
   logger,
   webDist = WEB_DIST,
 }: AppOptions): Promise<FastifyInstance> {
@@ -79,6 +87,7 @@ export async function buildApp({
     async (api) => {
       await api.register(systemRoutes, { config, db, version: VERSION });
       await api.register(authRoutes, { config, db });
+      await api.register(handlesRoutes, { db, collector });
     },
     { prefix: '/api/v1' },
   );

@@ -1,4 +1,6 @@
 import { buildApp } from './app.js';
+import { Collector } from './collector/collector.js';
+import { createTweetSource } from './collector/sources/index.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDb } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -35,7 +37,16 @@ async function main(): Promise<void> {
   }
   const db = createDb(config);
   await migrateToLatest(db);
-  const app = await buildApp({ config, db });
+  const collector = new Collector({
+    db,
+    source: createTweetSource(config),
+    monitorIntervalSeconds: config.MONITOR_INTERVAL_SECONDS,
+  });
+  const app = await buildApp({ config, db, collector });
+  const collectorLog = app.log.child({ module: 'collector' });
+  collector.events.on('handle.status', ({ username, status, error }) =>
+    collectorLog.info({ handle: username, status, error }, 'handle status'),
+  );
   app.log.info({ database: db.location, source: config.TWEET_SOURCE }, 'database ready');
 
   let closing = false;
@@ -54,6 +65,8 @@ async function main(): Promise<void> {
     try {
       await app.close();
       clearInterval(sweeper);
+      // Running jobs save the page in hand and return; unfinished work resumes at next start.
+      await collector.stop();
       await db.close();
       process.exit(0);
     } catch (error) {
@@ -68,6 +81,8 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}/dashboard`;
+
+  await collector.start();
 
   const invitation = await ensureBootstrapInvitation(db);
   if (invitation) printFirstStartBanner(url, invitation.code);

@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
+import { Collector } from '../src/collector/collector.js';
+import { createDemoSource } from '../src/collector/sources/index.js';
+import type { TweetSource } from '../src/collector/sources/types.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db, type Dialect } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -73,22 +76,41 @@ export interface TestApp {
   app: FastifyInstance;
   db: TestDb;
   config: Config;
+  /** The running collector (demo source without delay unless `source` was given). */
+  collector: Collector;
   close(): Promise<void>;
 }
 
-/** The real app on a fresh database, for `inject` calls. */
+export interface TestAppOptions {
+  /** The tweet source the collector uses (default: demo, no page delay). */
+  source?: TweetSource;
+  /** Scheduler tick (ms). */
+  tickMs?: number;
+}
+
+/** The real app and a started collector on a fresh database, for `inject` calls. */
 export async function buildTestApp(
   dialect: Dialect,
   env: Record<string, string> = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const db = await createTestDb(dialect, env);
-  const app = await buildApp({ config: db.config, db, logger: false });
+  const collector = new Collector({
+    db,
+    source: options.source ?? createDemoSource({ pageDelayMs: 0 }),
+    monitorIntervalSeconds: db.config.MONITOR_INTERVAL_SECONDS,
+    tickMs: options.tickMs ?? 200,
+  });
+  const app = await buildApp({ config: db.config, db, collector, logger: false });
   await app.ready();
+  await collector.start();
   return {
     app,
     db,
     config: db.config,
+    collector,
     async close() {
+      await collector.stop();
       await app.close();
       await db.dispose();
     },
@@ -156,6 +178,10 @@ export class TestClient {
 
   get(url: string) {
     return this.request({ method: 'GET', url });
+  }
+
+  delete(url: string) {
+    return this.request({ method: 'DELETE', url });
   }
 
   post(url: string, payload?: unknown) {

@@ -59,7 +59,111 @@ export interface LoginAttemptsTable {
   created_at: Timestamp;
 }
 
+export type HandleStatus = 'pending' | 'starting' | 'in_progress' | 'completed' | 'failed';
+
+/** One X account, collected once however many users follow it. */
+export interface HandlesTable {
+  id: Generated<number>;
+  username: string;
+  x_user_id: string | null;
+  display_name: string | null;
+  backfill_status: HandleStatus;
+  /** 0-100: share of the backfill window covered. */
+  backfill_progress: number;
+  /** The largest backfill any follower asked for, in days. */
+  backfill_days_covered: number;
+  /** Oldest instant the backfill walks back to. */
+  backfill_target_start: Timestamp | null;
+  /** Newest instant of the backfill window (when the first backfill began). */
+  backfill_window_end: Timestamp | null;
+  /** Oldest instant the backfill has reached: a resumed backfill continues from here. */
+  oldest_covered_at: Timestamp | null;
+  newest_tweet_id: string | null;
+  initial_backfill_complete: Bool;
+  backfill_completed_at: Timestamp | null;
+  estimated_completion: Timestamp | null;
+  total_tweets_collected: number;
+  followers_count: number | null;
+  following_count: number | null;
+  tweet_count: number | null;
+  like_count: number | null;
+  last_poll_at: Timestamp | null;
+  /** When the scheduler next runs a job for this handle (a poll, or a backfill retry). */
+  next_poll_at: Timestamp | null;
+  /** Polls in a row that found nothing new (slows polling down). */
+  quiet_polls: number;
+  last_error: string | null;
+  paused: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A user following a handle. */
+export interface UserHandlesTable {
+  id: Generated<number>;
+  user_id: number;
+  handle_id: number;
+  added_at: Timestamp;
+  backfill_days: number;
+  telegram_enabled: Bool;
+  discord_enabled: Bool;
+}
+
+export interface TweetsTable {
+  id: Generated<number>;
+  handle_id: number;
+  tweet_id: string;
+  text: string;
+  created_at: Timestamp;
+  lang: string | null;
+  like_count: number;
+  retweet_count: number;
+  reply_count: number;
+  quote_count: number;
+  impression_count: number | null;
+  conversation_id: string | null;
+  in_reply_to_user_id: string | null;
+  /** JSON array of 'retweeted' | 'quoted' | 'replied_to'. */
+  referenced_types: string;
+  /** JSON array of strings. */
+  hashtags: string;
+  /** JSON array of strings. */
+  urls: string;
+  /** JSON array of { type, url, previewUrl }. */
+  media: string;
+  first_seen_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProfileSnapshotsTable {
+  id: Generated<number>;
+  handle_id: number;
+  taken_at: Timestamp;
+  followers: number;
+  following: number;
+  tweet_count: number;
+  like_count: number | null;
+}
+
+/** Stored only when a tweet's metrics changed since the last reading. */
+export interface TweetMetricSnapshotsTable {
+  id: Generated<number>;
+  handle_id: number;
+  tweet_id: string;
+  taken_at: Timestamp;
+  likes: number;
+  retweets: number;
+  replies: number;
+  quotes: number;
+  impressions: number | null;
+}
+
 export interface Database {
+  handles: HandlesTable;
+  user_handles: UserHandlesTable;
+  tweets: TweetsTable;
+  profile_snapshots: ProfileSnapshotsTable;
+  tweet_metric_snapshots: TweetMetricSnapshotsTable;
   users: UsersTable;
   sessions: SessionsTable;
   invitations: InvitationsTable;

@@ -1,6 +1,7 @@
 import { sql, type ColumnDefinitionBuilder, type Migration, type RawBuilder } from 'kysely';
 import type { Dialect } from '../index.js';
 import { foundation } from './0001-foundation.js';
+import { collection } from './0002-collection.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -32,5 +33,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
   const kinds = columnKinds(dialect);
   return {
     '0001-foundation': foundation(kinds),
+    '0002-collection': collection(kinds),
   };
 }

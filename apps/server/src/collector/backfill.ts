@@ -1,0 +1,183 @@
+import { countFollowers, findHandleById } from '../modules/handles/handles.repository.js';
+import {
+  countTweets,
+  insertProfileSnapshot,
+  upsertTweets,
+} from '../modules/handles/tweets.repository.js';
+import {
+  emitProgress,
+  maxTweetId,
+  msAfter,
+  permanentErrorMessage,
+  retryAt,
+  saveHandle,
+  type CollectorContext,
+} from './context.js';
+import { SourceError } from './sources/types.js';
+
+const DAY_MS = 86_400_000;
+/** Tweets asked for per page (the X API maximum). */
+const PAGE_SIZE = 100;
+/** A resumed walk re-reads this much past the oldest instant reached, so no tweet is skipped. */
+const RESUME_OVERLAP_MS = 1_000;
+
+/** The share (0-100) of the window [targetStart, windowEnd] covered once `oldest` is reached. */
+export function coveredShare(windowEnd: number, targetStart: number, oldest: number): number {
+  const span = windowEnd - targetStart;
+  if (span <= 0) return 100;
+  const share = ((windowEnd - Math.max(oldest, targetStart)) / span) * 100;
+  return Math.min(100, Math.max(0, share));
+}
+
+/**
+ * Walks a handle's timeline from the newest tweet back to `now - backfill_days`, page by page,
+ * saving tweets and progress after every page, so a stopped or crashed walk resumes from the
+ * oldest instant reached. Progress is the share of the time window covered.
+ */
+export async function runBackfill(
+  ctx: CollectorContext,
+  handleId: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const { db, source } = ctx;
+  let handle = await findHandleById(db.db, handleId);
+  if (!handle || handle.paused) return;
+  if (handle.backfill_status === 'completed' || handle.backfill_status === 'failed') return;
+  if ((await countFollowers(db.db, handleId)) === 0) return;
+
+  const jobStartedAt = ctx.now().getTime();
+  const progressAtStart = handle.backfill_progress;
+  try {
+    if (handle.backfill_status === 'pending') {
+      handle = await saveHandle(ctx, handle, { backfill_status: 'starting' });
+    }
+    if (!handle.x_user_id) {
+      const profile = await source.lookupUser(handle.username, signal);
+      if (profile.protected) throw new SourceError('protected', 'protected account');
+      const now = ctx.now().toISOString();
+      handle = await saveHandle(ctx, handle, {
+        x_user_id: profile.xUserId,
+        username: profile.username,
+        display_name: profile.name,
+        followers_count: profile.followersCount,
+        following_count: profile.followingCount,
+        tweet_count: profile.tweetCount,
+        like_count: profile.likeCount,
+      });
+      await insertProfileSnapshot(db.db, handle.id, profile, now);
+    }
+    if (!handle.backfill_window_end || !handle.backfill_target_start) {
+      const now = ctx.now();
+      handle = await saveHandle(ctx, handle, {
+        backfill_window_end: now.toISOString(),
+        backfill_target_start: msAfter(now, -handle.backfill_days_covered * DAY_MS),
+      });
+    }
+    const xUserId = handle.x_user_id;
+    if (!xUserId) return;
+
+    let targetStart = handle.backfill_target_start ?? '';
+    let cursor: string | undefined;
+    let endTime = resumeEnd(handle.oldest_covered_at);
+    for (;;) {
+      if (signal.aborted) return;
+      const page = await source.timeline(
+        { xUserId, startTime: targetStart, endTime, cursor, maxResults: PAGE_SIZE },
+        signal,
+      );
+      const now = ctx.now();
+      await upsertTweets(db.db, handle.id, page.tweets, now.toISOString());
+
+      // Re-read: a follower may have asked for more days, or everybody may have left.
+      const current = await findHandleById(db.db, handle.id);
+      if (!current) return;
+      handle = current;
+      let oldest = handle.oldest_covered_at;
+      let newest = handle.newest_tweet_id;
+      for (const tweet of page.tweets) {
+        if (oldest === null || Date.parse(tweet.createdAt) < Date.parse(oldest)) {
+          oldest = tweet.createdAt;
+        }
+        newest = maxTweetId(newest, tweet.id);
+      }
+      const windowEnd = Date.parse(handle.backfill_window_end ?? now.toISOString());
+      const widened = handle.backfill_target_start !== targetStart;
+      const reachedEnd = page.nextCursor === null && !widened;
+      const progress = reachedEnd
+        ? 100
+        : Math.min(
+            99.9,
+            coveredShare(
+              windowEnd,
+              Date.parse(handle.backfill_target_start ?? targetStart),
+              Date.parse(oldest ?? now.toISOString()),
+            ),
+          );
+      const elapsed = now.getTime() - jobStartedAt;
+      const gained = progress - progressAtStart;
+      const estimated =
+        !reachedEnd && gained > 0 && elapsed > 0
+          ? msAfter(now, ((100 - progress) * elapsed) / gained)
+          : null;
+      const total = await countTweets(db.db, handle.id);
+
+      handle = await saveHandle(ctx, handle, {
+        backfill_status: reachedEnd ? 'completed' : 'in_progress',
+        backfill_progress: progress,
+        total_tweets_collected: total,
+        estimated_completion: estimated,
+        oldest_covered_at: reachedEnd ? handle.backfill_target_start : oldest,
+        newest_tweet_id: newest,
+        last_error: null,
+        ...(reachedEnd
+          ? {
+              initial_backfill_complete: true,
+              backfill_completed_at: now.toISOString(),
+              next_poll_at: msAfter(now, ctx.monitorIntervalMs),
+            }
+          : { next_poll_at: null }),
+      });
+      emitProgress(ctx, handle);
+      if (reachedEnd) return;
+      if ((await countFollowers(db.db, handle.id)) === 0 || handle.paused) return;
+      if (widened) {
+        targetStart = handle.backfill_target_start ?? targetStart;
+        cursor = undefined;
+        endTime = resumeEnd(handle.oldest_covered_at);
+        continue;
+      }
+      cursor = page.nextCursor ?? undefined;
+    }
+  } catch (error) {
+    if (signal.aborted) return;
+    const now = ctx.now();
+    const fresh = (await findHandleById(db.db, handleId)) ?? handle;
+    if (error instanceof SourceError) {
+      const message = permanentErrorMessage(error, fresh.username);
+      if (message) {
+        await saveHandle(ctx, fresh, {
+          backfill_status: 'failed',
+          last_error: message,
+          estimated_completion: null,
+        });
+        return;
+      }
+      ctx.log.warn({ handle: fresh.username, kind: error.kind }, 'backfill paused: will retry');
+      await saveHandle(ctx, fresh, {
+        last_error: error.message,
+        next_poll_at: retryAt(error, now),
+      });
+      return;
+    }
+    ctx.log.error({ err: error, handle: fresh.username }, 'backfill failed: will retry');
+    await saveHandle(ctx, fresh, {
+      last_error: 'Collection failed; retrying shortly',
+      next_poll_at: msAfter(now, 60_000),
+    });
+  }
+}
+
+function resumeEnd(oldestCoveredAt: string | null): string | undefined {
+  if (oldestCoveredAt === null) return undefined;
+  return new Date(Date.parse(oldestCoveredAt) + RESUME_OVERLAP_MS).toISOString();
+}

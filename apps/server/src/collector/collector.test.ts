@@ -1,0 +1,534 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
+import { findHandleByName, type HandleRow } from '../modules/handles/handles.repository.js';
+import { addHandle, removeHandle } from '../modules/handles/handles.service.js';
+import { upsertTweets } from '../modules/handles/tweets.repository.js';
+import { insertUser, type UserRow } from '../modules/users/users.repository.js';
+import { coveredShare } from './backfill.js';
+import { Collector } from './collector.js';
+import type { CollectorContext } from './context.js';
+import { CollectorEvents, type HandleProgressEvent, type TweetNewEvent } from './events.js';
+import { nextPollDelayMs, runPoll } from './poll.js';
+import { createDemoSource } from './sources/index.js';
+import { SourceError, type SourceTweet, type TweetSource } from './sources/types.js';
+
+const START = Date.UTC(2026, 5, 1, 12, 0, 0);
+const DAY = 86_400_000;
+
+/** Counts the calls a source receives (a decorator around the real demo source). */
+function counted(inner: TweetSource) {
+  const calls = { lookupUser: 0, timeline: 0, tweetsByIds: 0 };
+  const source: TweetSource = {
+    name: inner.name,
+    lookupUser: (username, signal) => {
+      calls.lookupUser += 1;
+      return inner.lookupUser(username, signal);
+    },
+    timeline: (query, signal) => {
+      calls.timeline += 1;
+      return inner.timeline(query, signal);
+    },
+    tweetsByIds: (ids, signal) => {
+      calls.tweetsByIds += 1;
+      return inner.tweetsByIds(ids, signal);
+    },
+    rateBudget: () => inner.rateBudget(),
+  };
+  return { source, calls };
+}
+
+/** The demo source, except that its first `failures` timeline calls are rate limited. */
+function rateLimited(inner: TweetSource, failures: number, retryAfterMs: number) {
+  let left = failures;
+  const source: TweetSource = {
+    ...inner,
+    name: inner.name,
+    lookupUser: (username, signal) => inner.lookupUser(username, signal),
+    tweetsByIds: (ids, signal) => inner.tweetsByIds(ids, signal),
+    rateBudget: () => inner.rateBudget(),
+    timeline: (query, signal) => {
+      if (left > 0) {
+        left -= 1;
+        return Promise.reject(new SourceError('rate_limited', 'Too Many Requests', retryAfterMs));
+      }
+      return inner.timeline(query, signal);
+    },
+  };
+  return source;
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Every tweet id the source has in [startTime, now], walked page by page. */
+async function sourceWindowIds(source: TweetSource, handle: HandleRow): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await source.timeline({
+      xUserId: handle.x_user_id ?? '',
+      startTime: handle.backfill_target_start ?? undefined,
+      cursor,
+      maxResults: 100,
+    });
+    ids.push(...page.tweets.map((tweet) => tweet.id));
+    if (!page.nextCursor) return ids.sort();
+    cursor = page.nextCursor;
+  }
+}
+
+describe.each(DIALECTS)('collector (%s)', (dialect) => {
+  let db: TestDb;
+  let clock: number;
+  let user: UserRow;
+  const collectors: Collector[] = [];
+
+  const demo = () => createDemoSource({ pageDelayMs: 0, now: () => clock });
+  const makeCollector = (source: TweetSource = demo()) => {
+    const collector = new Collector({
+      db,
+      source,
+      monitorIntervalSeconds: 60,
+      now: () => new Date(clock),
+      tickMs: 50,
+    });
+    collectors.push(collector);
+    return collector;
+  };
+  const handleNamed = async (name: string) => {
+    const row = await findHandleByName(db.db, name);
+    if (!row) throw new Error(`no handle ${name}`);
+    return row;
+  };
+  const storedIds = async (handleId: number) =>
+    (
+      await db.db
+        .selectFrom('tweets')
+        .select('tweet_id')
+        .where('handle_id', '=', handleId)
+        .execute()
+    )
+      .map((row) => row.tweet_id)
+      .sort();
+  const makeUser = (username: string) =>
+    insertUser(db.db, {
+      username,
+      email: `${username}@example.com`,
+      passwordHash: 'x',
+      isAdmin: false,
+      isSuperAdmin: false,
+      createdAt: new Date(clock).toISOString(),
+    });
+
+  beforeEach(async () => {
+    clock = START;
+    db = await createTestDb(dialect);
+    user = await makeUser('alice');
+  });
+
+  afterEach(async () => {
+    for (const collector of collectors.splice(0)) await collector.stop();
+    await db.dispose();
+  });
+
+  it('backfills the whole window: completed, progress 100, exactly the source tweets', async () => {
+    const collector = makeCollector();
+    const progress: HandleProgressEvent[] = [];
+    collector.events.on('handle.progress', (event) => progress.push(event));
+    await collector.start();
+    await addHandle(db, collector, user, {
+      username: 'Prolific_Ann',
+      backfillDays: 7,
+      now: new Date(clock),
+    });
+    const done = await waitFor(
+      () => handleNamed('prolific_ann'),
+      (row) => row.backfill_status === 'completed',
+    );
+    expect(done.backfill_progress).toBe(100);
+    expect(Boolean(done.initial_backfill_complete)).toBe(true);
+    expect(done.backfill_completed_at).not.toBeNull();
+    expect(done.backfill_window_end).toBe(new Date(START).toISOString());
+    expect(done.backfill_target_start).toBe(new Date(START - 7 * DAY).toISOString());
+    expect(done.followers_count).toBeGreaterThan(0);
+
+    const expected = await sourceWindowIds(demo(), done);
+    expect(expected.length).toBeGreaterThan(300);
+    expect(await storedIds(done.id)).toEqual(expected);
+    expect(done.total_tweets_collected).toBe(expected.length);
+    expect(BigInt(done.newest_tweet_id ?? '0')).toBe(
+      expected.map((id) => BigInt(id)).reduce((a, b) => (b > a ? b : a)),
+    );
+
+    // Progress moved forward page by page and ended at 100.
+    expect(progress.length).toBeGreaterThan(3);
+    const values = progress.map((event) => event.progress);
+    expect([...values].sort((a, b) => a - b)).toEqual(values);
+    expect(values.at(-1)).toBe(100);
+    expect(progress[0]?.progress).toBeGreaterThan(0);
+    expect(progress[0]?.progress).toBeLessThan(100);
+
+    const snapshots = await db.db.selectFrom('profile_snapshots').selectAll().execute();
+    expect(snapshots).toHaveLength(1);
+  });
+
+  it('a restart mid-backfill resumes with no gap and no duplicate', async () => {
+    const first = makeCollector();
+    let pages = 0;
+    let stopping: Promise<void> | undefined;
+    first.events.on('handle.progress', () => {
+      pages += 1;
+      if (pages === 3) stopping = first.stop();
+    });
+    await first.start();
+    await addHandle(db, first, user, {
+      username: 'prolific_bob',
+      backfillDays: 15,
+      now: new Date(clock),
+    });
+    await waitFor(
+      async () => pages,
+      (n) => n >= 3,
+    );
+    await stopping;
+    const halfway = await handleNamed('prolific_bob');
+    expect(halfway.backfill_status).toBe('in_progress');
+    expect(halfway.backfill_progress).toBeGreaterThan(0);
+    expect(halfway.backfill_progress).toBeLessThan(100);
+    expect(halfway.total_tweets_collected).toBe(300);
+    expect(halfway.oldest_covered_at).not.toBeNull();
+
+    // A new engine on the same database (a new process, in effect) finds the work and resumes.
+    const { source, calls } = counted(demo());
+    const second = makeCollector(source);
+    await second.start();
+    const done = await waitFor(
+      () => handleNamed('prolific_bob'),
+      (row) => row.backfill_status === 'completed',
+    );
+    expect(calls.lookupUser).toBe(0);
+    const expected = await sourceWindowIds(demo(), done);
+    const stored = await storedIds(done.id);
+    expect(stored).toEqual(expected);
+    expect(new Set(stored).size).toBe(stored.length);
+    expect(done.total_tweets_collected).toBe(expected.length);
+    expect(done.backfill_progress).toBe(100);
+    // It did not start over: far fewer pages than a full walk.
+    expect(calls.timeline).toBeLessThan(Math.ceil(expected.length / 100) - 1);
+  });
+
+  it('stop() aborts a page in flight promptly and keeps the pages already saved', async () => {
+    const collector = makeCollector(createDemoSource({ pageDelayMs: 300, now: () => clock }));
+    let pages = 0;
+    collector.events.on('handle.progress', () => (pages += 1));
+    await collector.start();
+    await addHandle(db, collector, user, {
+      username: 'prolific_sam',
+      backfillDays: 15,
+      now: new Date(clock),
+    });
+    await waitFor(
+      async () => pages,
+      (n) => n >= 1,
+    );
+    const started = Date.now();
+    await collector.stop();
+    expect(Date.now() - started).toBeLessThan(250);
+    const stopped = await handleNamed('prolific_sam');
+    expect(stopped.backfill_status).toBe('in_progress');
+    expect(stopped.total_tweets_collected).toBe(pages * 100);
+    expect(stopped.last_error).toBeNull();
+  });
+
+  it('two users on one handle share one collection', async () => {
+    const { source, calls } = counted(demo());
+    const collector = makeCollector(source);
+    await collector.start();
+    const bob = await makeUser('bob');
+    const a = await addHandle(db, collector, user, {
+      username: 'typical_tom',
+      backfillDays: 7,
+      now: new Date(clock),
+    });
+    const b = await addHandle(db, collector, bob, {
+      username: '@TYPICAL_TOM',
+      backfillDays: 7,
+      now: new Date(clock),
+    });
+    expect(b.id).toBe(a.id);
+    await waitFor(
+      () => handleNamed('typical_tom'),
+      (row) => row.backfill_status === 'completed',
+    );
+    await collector.idle();
+    const handles = await db.db.selectFrom('handles').selectAll().execute();
+    expect(handles).toHaveLength(1);
+    expect(calls.lookupUser).toBe(1);
+    const done = await handleNamed('typical_tom');
+    const pagesNeeded = Math.ceil((done.total_tweets_collected + 1) / 100);
+    expect(calls.timeline).toBe(pagesNeeded);
+
+    // A third user adding it later gets the data at once, already complete.
+    const carol = await makeUser('carol');
+    const c = await addHandle(db, collector, carol, {
+      username: 'typical_tom',
+      backfillDays: 7,
+      now: new Date(clock),
+    });
+    expect(c.backfill_status).toBe('completed');
+    expect(c.total_tweets_collected).toBe(done.total_tweets_collected);
+    expect(c.analytics_available).toBe(true);
+  });
+
+  it('a longer backfill than covered extends the window further back', async () => {
+    const collector = makeCollector();
+    await collector.start();
+    await addHandle(db, collector, user, {
+      username: 'typical_tia',
+      backfillDays: 3,
+      now: new Date(clock),
+    });
+    const short = await waitFor(
+      () => handleNamed('typical_tia'),
+      (row) => row.backfill_status === 'completed',
+    );
+    const bob = await makeUser('bob');
+    const added = await addHandle(db, collector, bob, {
+      username: 'typical_tia',
+      backfillDays: 9,
+      now: new Date(clock),
+    });
+    expect(added.backfill_status).toBe('pending');
+    expect(added.backfill_progress).toBeCloseTo(33.33, 1);
+    const long = await waitFor(
+      () => handleNamed('typical_tia'),
+      (row) => row.backfill_status === 'completed',
+    );
+    expect(long.backfill_days_covered).toBe(9);
+    expect(long.backfill_target_start).toBe(new Date(START - 9 * DAY).toISOString());
+    expect(long.total_tweets_collected).toBeGreaterThan(short.total_tweets_collected);
+    expect(await storedIds(long.id)).toEqual(await sourceWindowIds(demo(), long));
+  });
+
+  it('re-adding after everybody unlinked is instant and complete, and data stayed', async () => {
+    const collector = makeCollector();
+    await collector.start();
+    const first = await addHandle(db, collector, user, {
+      username: 'typical_una',
+      backfillDays: 3,
+    });
+    const done = await waitFor(
+      () => handleNamed('typical_una'),
+      (row) => row.backfill_status === 'completed',
+    );
+    await removeHandle(db, user, first.id);
+    expect(await storedIds(done.id)).toHaveLength(done.total_tweets_collected);
+    // Nobody follows it: the scheduler leaves it alone even when a poll would be due.
+    clock += 10 * 60_000;
+    await collector.tick();
+    await collector.idle();
+    expect((await handleNamed('typical_una')).last_poll_at).toBeNull();
+
+    const again = await addHandle(db, collector, user, {
+      username: 'typical_una',
+      backfillDays: 3,
+    });
+    expect(again.backfill_status).toBe('completed');
+    expect(again.backfill_progress).toBe(100);
+    expect(again.total_tweets_collected).toBe(done.total_tweets_collected);
+  });
+
+  it('polls: new tweets, a profile snapshot, metric snapshots only where changed', async () => {
+    const collector = makeCollector();
+    const fresh: TweetNewEvent[] = [];
+    collector.events.on('tweet.new', (event) => fresh.push(event));
+    await collector.start();
+    await addHandle(db, collector, user, {
+      username: 'prolific_pia',
+      backfillDays: 1,
+      now: new Date(clock),
+    });
+    const backfilled = await waitFor(
+      () => handleNamed('prolific_pia'),
+      (row) => row.backfill_status === 'completed',
+    );
+    expect(backfilled.next_poll_at).toBe(new Date(START + 60_000).toISOString());
+    // Polls are run by hand below; the scheduler must not run one of its own meanwhile.
+    await collector.stop();
+
+    clock += 3 * 3_600_000;
+    const ctx: CollectorContext = {
+      db,
+      source: demo(),
+      events: collector.events,
+      log: { info: () => {}, warn: () => {}, error: () => {} },
+      now: () => new Date(clock),
+      monitorIntervalMs: 60_000,
+    };
+    await ctx.source.lookupUser('prolific_pia');
+    await runPoll(ctx, backfilled.id, new AbortController().signal);
+    const polled = await handleNamed('prolific_pia');
+    const added = polled.total_tweets_collected - backfilled.total_tweets_collected;
+    expect(added).toBeGreaterThan(0);
+    expect(fresh).toHaveLength(added);
+    expect(fresh.every((event) => Date.parse(event.tweet.createdAt) > START)).toBe(true);
+    expect(polled.next_poll_at).toBe(new Date(clock + 30_000).toISOString());
+    expect(polled.quiet_polls).toBe(0);
+    expect(polled.last_poll_at).toBe(new Date(clock).toISOString());
+    const metricRows = await db.db.selectFrom('tweet_metric_snapshots').selectAll().execute();
+    // Backfilled tweets kept gaining engagement over those 3 hours.
+    expect(metricRows.length).toBeGreaterThan(0);
+    expect((await db.db.selectFrom('profile_snapshots').selectAll().execute()).length).toBe(2);
+    // Every new tweet since the backfill is there: the window plus the poll match the source.
+    expect(await storedIds(polled.id)).toEqual(await sourceWindowIds(demo(), polled));
+
+    // Same instant again: nothing new, nothing changed, so no new metric snapshot; slower next.
+    await runPoll(ctx, polled.id, new AbortController().signal);
+    const quiet = await handleNamed('prolific_pia');
+    expect(quiet.quiet_polls).toBe(1);
+    expect(quiet.next_poll_at).toBe(new Date(clock + 60_000).toISOString());
+    expect(await db.db.selectFrom('tweet_metric_snapshots').selectAll().execute()).toHaveLength(
+      metricRows.length,
+    );
+    expect(fresh).toHaveLength(added);
+  });
+
+  it('the scheduler polls due handles', async () => {
+    const { source, calls } = counted(demo());
+    const collector = makeCollector(source);
+    await collector.start();
+    await addHandle(db, collector, user, {
+      username: 'quiet_quinn',
+      backfillDays: 2,
+      now: new Date(clock),
+    });
+    await waitFor(
+      () => handleNamed('quiet_quinn'),
+      (row) => row.backfill_status === 'completed',
+    );
+    await collector.idle();
+    expect(calls.tweetsByIds).toBe(0);
+    clock += 61_000;
+    const polled = await waitFor(
+      () => handleNamed('quiet_quinn'),
+      (row) => row.last_poll_at !== null,
+    );
+    expect(polled.last_poll_at).toBe(new Date(clock).toISOString());
+  });
+
+  it.each([
+    ['nobody_demo', '@nobody_demo was not found on X'],
+    ['suspended_demo', '@suspended_demo is suspended'],
+    ['protected_demo', '@protected_demo is protected'],
+  ])('%s fails with a clear message', async (name, message) => {
+    const { source, calls } = counted(demo());
+    const collector = makeCollector(source);
+    await collector.start();
+    await addHandle(db, collector, user, { username: name, backfillDays: 7, now: new Date(clock) });
+    const failed = await waitFor(
+      () => handleNamed(name),
+      (row) => row.backfill_status === 'failed',
+    );
+    expect(failed.last_error).toBe(message);
+    // Failed for good: the scheduler does not try again.
+    const before = calls.lookupUser + calls.timeline;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await collector.tick();
+    await collector.idle();
+    expect(calls.lookupUser + calls.timeline).toBe(before);
+  });
+
+  it('a rate limit keeps the status and retries after the time the source named', async () => {
+    const { source, calls } = counted(rateLimited(demo(), 1, 60_000));
+    const collector = makeCollector(source);
+    await collector.start();
+    await addHandle(db, collector, user, {
+      username: 'typical_rita',
+      backfillDays: 7,
+      now: new Date(clock),
+    });
+    const limited = await waitFor(
+      () => handleNamed('typical_rita'),
+      (row) => row.last_error !== null,
+    );
+    expect(limited.backfill_status).toBe('starting');
+    expect(limited.next_poll_at).toBe(new Date(START + 60_000).toISOString());
+    await collector.idle();
+    const before = calls.timeline;
+    await collector.tick();
+    await collector.idle();
+    expect(calls.timeline).toBe(before);
+    clock += 60_000;
+    await collector.tick();
+    await collector.idle();
+    const done = await handleNamed('typical_rita');
+    expect(done.backfill_status).toBe('completed');
+    expect(done.last_error).toBeNull();
+    expect(calls.timeline).toBe(before + Math.ceil((done.total_tweets_collected + 1) / 100));
+  });
+
+  it('upserts are idempotent: one row per tweet, metrics refreshed', async () => {
+    const collector = makeCollector();
+    await addHandle(db, collector, user, {
+      username: 'typical_ida',
+      backfillDays: 1,
+      now: new Date(clock),
+    });
+    const handle = await handleNamed('typical_ida');
+    const profile = await demo().lookupUser('typical_ida');
+    const page = await demo().timeline({
+      xUserId: profile.xUserId,
+      startTime: new Date(START - 2 * DAY).toISOString(),
+    });
+    const tweets: SourceTweet[] = page.tweets;
+    expect(tweets.length).toBeGreaterThan(3);
+    await upsertTweets(db.db, handle.id, tweets, new Date(START).toISOString());
+    const bumped = tweets.map((tweet) => ({ ...tweet, likeCount: tweet.likeCount + 5 }));
+    await upsertTweets(db.db, handle.id, [...bumped, ...bumped], new Date(START + 1).toISOString());
+    const rows = await db.db
+      .selectFrom('tweets')
+      .selectAll()
+      .where('handle_id', '=', handle.id)
+      .execute();
+    expect(rows).toHaveLength(tweets.length);
+    const first = tweets[0];
+    const row = rows.find((r) => r.tweet_id === first?.id);
+    expect(row?.like_count).toBe((first?.likeCount ?? 0) + 5);
+    expect(row?.first_seen_at).toBe(new Date(START).toISOString());
+    expect(row?.updated_at).toBe(new Date(START + 1).toISOString());
+  });
+});
+
+describe('collection rules', () => {
+  it('progress is the covered share of the time window', () => {
+    expect(coveredShare(100, 0, 100)).toBe(0);
+    expect(coveredShare(100, 0, 75)).toBe(25);
+    expect(coveredShare(100, 0, -5)).toBe(100);
+    expect(coveredShare(100, 100, 50)).toBe(100);
+  });
+
+  it('polls sooner after new tweets and up to 10x slower when quiet', () => {
+    expect(nextPollDelayMs(60_000, 3, 4)).toBe(30_000);
+    expect(nextPollDelayMs(60_000, 0, 0)).toBe(60_000);
+    expect(nextPollDelayMs(60_000, 0, 1)).toBe(60_000);
+    expect(nextPollDelayMs(60_000, 0, 2)).toBe(120_000);
+    expect(nextPollDelayMs(60_000, 0, 4)).toBe(240_000);
+    expect(nextPollDelayMs(60_000, 0, 50)).toBe(600_000);
+    expect(nextPollDelayMs(6_000, 1, 0)).toBe(5_000);
+  });
+
+  it('events are typed emitters', () => {
+    const events = new CollectorEvents();
+    const seen: string[] = [];
+    events.on('handle.status', (event) => seen.push(event.status));
+    events.emit('handle.status', { handleId: 1, username: 'a', status: 'failed', error: 'x' });
+    expect(seen).toEqual(['failed']);
+  });
+});

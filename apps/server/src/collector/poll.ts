@@ -1,0 +1,125 @@
+import { countFollowers, findHandleById } from '../modules/handles/handles.repository.js';
+import {
+  countTweets,
+  existingTweetIds,
+  insertProfileSnapshot,
+  listRecentTweets,
+  recordMetrics,
+  upsertTweets,
+} from '../modules/handles/tweets.repository.js';
+import {
+  maxTweetId,
+  msAfter,
+  permanentErrorMessage,
+  retryAt,
+  saveHandle,
+  type CollectorContext,
+} from './context.js';
+import { SourceError, type SourceTweet, type TimelineQuery } from './sources/types.js';
+
+/** Tweets this young have their metrics re-read on every poll (the basis of velocity). */
+const METRICS_WINDOW_MS = 48 * 3_600_000;
+/** At most this many new pages per poll; the rest waits for the next one. */
+const MAX_POLL_PAGES = 10;
+/** Quiet handles are polled up to this many times less often. */
+const MAX_SLOWDOWN = 10;
+const MIN_INTERVAL_MS = 5_000;
+
+/**
+ * When to poll next: sooner when new tweets just arrived, gradually up to 10x slower the more
+ * polls in a row (`quietPolls`, this one included) found nothing.
+ */
+export function nextPollDelayMs(baseMs: number, newTweets: number, quietPolls: number): number {
+  if (newTweets > 0) return Math.max(MIN_INTERVAL_MS, baseMs / 2);
+  return baseMs * Math.min(MAX_SLOWDOWN, Math.max(1, quietPolls));
+}
+
+/**
+ * One monitoring round of a backfilled handle: tweets newer than the newest kept, a profile
+ * snapshot, and fresh metrics of recent tweets (a metric snapshot only where they changed).
+ */
+export async function runPoll(
+  ctx: CollectorContext,
+  handleId: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const { db, source } = ctx;
+  let handle = await findHandleById(db.db, handleId);
+  if (!handle || handle.paused || handle.backfill_status !== 'completed') return;
+  const xUserId = handle.x_user_id;
+  if (!xUserId) return;
+  if ((await countFollowers(db.db, handleId)) === 0) return;
+
+  try {
+    const fetched: SourceTweet[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < MAX_POLL_PAGES; pages += 1) {
+      const query: TimelineQuery = handle.newest_tweet_id
+        ? { xUserId, sinceId: handle.newest_tweet_id, cursor, maxResults: 100 }
+        : { xUserId, startTime: handle.backfill_window_end ?? undefined, cursor, maxResults: 100 };
+      const page = await source.timeline(query, signal);
+      fetched.push(...page.tweets);
+      if (!page.nextCursor || signal.aborted) break;
+      cursor = page.nextCursor;
+    }
+    const known = await existingTweetIds(
+      db.db,
+      handle.id,
+      fetched.map((tweet) => tweet.id),
+    );
+    const fresh = fetched.filter((tweet) => !known.has(tweet.id));
+    const now = ctx.now();
+    await upsertTweets(db.db, handle.id, fetched, now.toISOString());
+
+    const profile = await source.lookupUser(handle.username, signal);
+    await insertProfileSnapshot(db.db, handle.id, profile, now.toISOString());
+
+    const recent = await listRecentTweets(db.db, handle.id, msAfter(now, -METRICS_WINDOW_MS), 100);
+    if (recent.length > 0) {
+      const metrics = await source.tweetsByIds(
+        recent.map((row) => row.tweet_id),
+        signal,
+      );
+      await recordMetrics(db.db, handle.id, recent, metrics, now.toISOString());
+    }
+
+    let newest = handle.newest_tweet_id;
+    for (const tweet of fetched) newest = maxTweetId(newest, tweet.id);
+    const quietPolls = fresh.length > 0 ? 0 : handle.quiet_polls + 1;
+    handle = await saveHandle(ctx, handle, {
+      newest_tweet_id: newest,
+      total_tweets_collected: await countTweets(db.db, handle.id),
+      followers_count: profile.followersCount,
+      following_count: profile.followingCount,
+      tweet_count: profile.tweetCount,
+      like_count: profile.likeCount,
+      last_poll_at: now.toISOString(),
+      quiet_polls: quietPolls,
+      next_poll_at: msAfter(now, nextPollDelayMs(ctx.monitorIntervalMs, fresh.length, quietPolls)),
+      last_error: null,
+    });
+    const ordered = [...fresh].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    for (const tweet of ordered) {
+      ctx.events.emit('tweet.new', { handleId: handle.id, username: handle.username, tweet });
+    }
+  } catch (error) {
+    if (signal.aborted) return;
+    const now = ctx.now();
+    if (error instanceof SourceError) {
+      const message = permanentErrorMessage(error, handle.username);
+      await saveHandle(ctx, handle, {
+        last_error: message ?? error.message,
+        last_poll_at: now.toISOString(),
+        next_poll_at: message
+          ? msAfter(now, ctx.monitorIntervalMs * MAX_SLOWDOWN)
+          : retryAt(error, now),
+      });
+      return;
+    }
+    ctx.log.error({ err: error, handle: handle.username }, 'poll failed');
+    await saveHandle(ctx, handle, {
+      last_error: 'Collection failed; retrying shortly',
+      next_poll_at: msAfter(now, ctx.monitorIntervalMs),
+    });
+  }
+}

@@ -1,0 +1,122 @@
+/** The jobs of the collector: data only, so a Redis-backed queue can carry them too. */
+export interface Job {
+  kind: 'backfill' | 'poll';
+  handleId: number;
+}
+
+/** Runs one job; `signal` aborts when the queue stops, and the job should then wind down. */
+export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
+
+/**
+ * Dispatches jobs (ARCHITECTURE.md, jobs): at most one job per (kind, handle) is queued or
+ * running at a time. The database, not the queue, holds the state that matters.
+ */
+export interface JobQueue {
+  /** Queues a job; false when the same job is already queued or running, or the queue stopped. */
+  enqueue(job: Job): boolean;
+  /** Starts running queued jobs. */
+  start(): void;
+  /** Stops taking jobs, aborts the running ones' signal and waits for them to return. */
+  stop(): Promise<void>;
+  /** Resolves once nothing is queued or running. */
+  idle(): Promise<void>;
+}
+
+export interface InProcessJobQueueOptions {
+  handler: JobHandler;
+  /** Jobs run at once (default 4). */
+  concurrency?: number;
+  /** Called with a job's error (handlers are expected to catch their own). */
+  onError?: (job: Job, error: unknown) => void;
+}
+
+const keyOf = (job: Job) => `${job.kind}:${job.handleId}`;
+
+/** The embedded-mode queue: an in-memory FIFO worked by `concurrency` slots. */
+export class InProcessJobQueue implements JobQueue {
+  private readonly handler: JobHandler;
+  private readonly concurrency: number;
+  private readonly onError: (job: Job, error: unknown) => void;
+  private readonly waiting: Job[] = [];
+  private readonly keys = new Set<string>();
+  private readonly running = new Map<string, Promise<void>>();
+  private idleWaiters: (() => void)[] = [];
+  private controller = new AbortController();
+  private state: 'created' | 'running' | 'stopped' = 'created';
+
+  constructor({ handler, concurrency = 4, onError = () => {} }: InProcessJobQueueOptions) {
+    this.handler = handler;
+    this.concurrency = Math.max(1, concurrency);
+    this.onError = onError;
+  }
+
+  enqueue(job: Job): boolean {
+    if (this.state === 'stopped') return false;
+    const key = keyOf(job);
+    if (this.keys.has(key)) return false;
+    this.keys.add(key);
+    this.waiting.push(job);
+    this.pump();
+    return true;
+  }
+
+  start(): void {
+    if (this.state !== 'created') return;
+    this.state = 'running';
+    this.pump();
+  }
+
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') {
+      await Promise.allSettled([...this.running.values()]);
+      return;
+    }
+    this.state = 'stopped';
+    for (const job of this.waiting.splice(0)) this.keys.delete(keyOf(job));
+    this.controller.abort();
+    await Promise.allSettled([...this.running.values()]);
+    this.notifyIdle();
+  }
+
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Jobs queued or running. */
+  get size(): number {
+    return this.keys.size;
+  }
+
+  private isIdle(): boolean {
+    return this.running.size === 0 && (this.waiting.length === 0 || this.state !== 'running');
+  }
+
+  private notifyIdle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private pump(): void {
+    while (
+      this.state === 'running' &&
+      this.running.size < this.concurrency &&
+      this.waiting.length > 0
+    ) {
+      const job = this.waiting.shift();
+      if (!job) break;
+      const key = keyOf(job);
+      const run = this.handler(job, this.controller.signal)
+        .catch((error: unknown) => this.onError(job, error))
+        .finally(() => {
+          this.running.delete(key);
+          this.keys.delete(key);
+          this.pump();
+          this.notifyIdle();
+        });
+      this.running.set(key, run);
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type { Database } from '../../db/index.js';
+import type { HandlesTable, UserHandlesTable } from '../../db/types.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+export type HandleRow = Selectable<HandlesTable>;
+export type LinkRow = Selectable<UserHandlesTable>;
+export type HandleUpdate = Updateable<HandlesTable>;
+
+/** A handle as one user follows it. */
+export interface LinkedHandleRow extends HandleRow {
+  added_at: string;
+  backfill_days: number;
+  telegram_enabled: boolean | number;
+  discord_enabled: boolean | number;
+}
+
+export function findHandleById(db: Executor, id: number): Promise<HandleRow | undefined> {
+  return db.selectFrom('handles').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The handle named `username`, whatever its case. */
+export function findHandleByName(db: Executor, username: string): Promise<HandleRow | undefined> {
+  return db
+    .selectFrom('handles')
+    .selectAll()
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export interface NewHandle {
+  username: string;
+  backfillDays: number;
+  now: string;
+}
+
+export function insertHandle(db: Executor, handle: NewHandle): Promise<HandleRow> {
+  return db
+    .insertInto('handles')
+    .values({
+      username: handle.username,
+      backfill_status: 'pending',
+      backfill_progress: 0,
+      backfill_days_covered: handle.backfillDays,
+      initial_backfill_complete: false,
+      total_tweets_collected: 0,
+      quiet_polls: 0,
+      paused: false,
+      created_at: handle.now,
+      updated_at: handle.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateHandle(
+  db: Executor,
+  id: number,
+  values: HandleUpdate,
+): Promise<HandleRow | undefined> {
+  return db
+    .updateTable('handles')
+    .set(values)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+const linkedColumns = [
+  'user_handles.added_at',
+  'user_handles.backfill_days',
+  'user_handles.telegram_enabled',
+  'user_handles.discord_enabled',
+] as const;
+
+/** The handles a user follows, oldest link first. */
+export function listLinkedHandles(db: Executor, userId: number): Promise<LinkedHandleRow[]> {
+  return db
+    .selectFrom('user_handles')
+    .innerJoin('handles', 'handles.id', 'user_handles.handle_id')
+    .selectAll('handles')
+    .select(linkedColumns)
+    .where('user_handles.user_id', '=', userId)
+    .orderBy('user_handles.added_at')
+    .orderBy('user_handles.id')
+    .execute();
+}
+
+export function findLinkedHandle(
+  db: Executor,
+  userId: number,
+  handleId: number,
+): Promise<LinkedHandleRow | undefined> {
+  return db
+    .selectFrom('user_handles')
+    .innerJoin('handles', 'handles.id', 'user_handles.handle_id')
+    .selectAll('handles')
+    .select(linkedColumns)
+    .where('user_handles.user_id', '=', userId)
+    .where('user_handles.handle_id', '=', handleId)
+    .executeTakeFirst();
+}
+
+export async function countLinks(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('user_handles')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** How many users follow a handle. */
+export async function countFollowers(db: Executor, handleId: number): Promise<number> {
+  const row = await db
+    .selectFrom('user_handles')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('handle_id', '=', handleId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export interface NewLink {
+  userId: number;
+  handleId: number;
+  backfillDays: number;
+  now: string;
+}
+
+export async function insertLink(db: Executor, link: NewLink): Promise<void> {
+  await db
+    .insertInto('user_handles')
+    .values({
+      user_id: link.userId,
+      handle_id: link.handleId,
+      added_at: link.now,
+      backfill_days: link.backfillDays,
+      telegram_enabled: false,
+      discord_enabled: false,
+    })
+    .execute();
+}
+
+/** Removes a user's link to a handle; false when there was none. */
+export async function deleteLink(db: Executor, userId: number, handleId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('user_handles')
+    .where('user_id', '=', userId)
+    .where('handle_id', '=', handleId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/**
+ * Handles the scheduler should run a job for now: followed by someone, not paused, due (or never
+ * scheduled), and not failed for good.
+ */
+export function listDueHandles(db: Executor, now: string, limit: number): Promise<HandleRow[]> {
+  return db
+    .selectFrom('handles')
+    .selectAll()
+    .where('paused', '=', false)
+    .where('backfill_status', '!=', 'failed')
+    .where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '<=', now)]))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_handles')
+          .select('user_handles.id')
+          .whereRef('user_handles.handle_id', '=', 'handles.id'),
+      ),
+    )
+    .orderBy('next_poll_at')
+    .limit(limit)
+    .execute();
+}

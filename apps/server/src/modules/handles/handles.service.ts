@@ -1,0 +1,298 @@
+import {
+  HANDLE_PATTERN,
+  MAX_HANDLES_PER_USER,
+  normalizeHandle,
+  type BackfillProgress,
+  type Handle,
+  type Tweet,
+} from '@perch/shared';
+import { coveredShare } from '../../collector/backfill.js';
+import type { MediaType, ReferenceType } from '../../collector/sources/types.js';
+import type { Db } from '../../db/index.js';
+import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
+import type { UserRow } from '../users/users.repository.js';
+import {
+  countLinks,
+  deleteLink,
+  findHandleByName,
+  findLinkedHandle,
+  insertHandle,
+  insertLink,
+  listLinkedHandles,
+  updateHandle,
+  type HandleRow,
+  type HandleUpdate,
+  type LinkedHandleRow,
+} from './handles.repository.js';
+import { countTweets, listTweets, type TweetRow } from './tweets.repository.js';
+
+const DAY_MS = 86_400_000;
+export const HANDLE_NOT_FOUND = 'Handle not found';
+export const INVALID_HANDLE = 'Invalid Twitter handle provided';
+
+/** Whoever runs collection: told when a handle needs (more) backfill. */
+export interface BackfillRequester {
+  requestBackfill(handleId: number): void;
+}
+
+/** Maps a handle and one user's link to the API's handle object (doc 1 §3). */
+export function toHandle(row: LinkedHandleRow): Handle {
+  const total = row.total_tweets_collected;
+  const complete = Boolean(row.initial_backfill_complete);
+  return {
+    id: row.id,
+    handle: row.username,
+    twitter_username: row.username,
+    username: row.username,
+    created_at: row.created_at,
+    added_at: row.added_at,
+    backfill_days: row.backfill_days,
+    backfill_status: row.backfill_status,
+    backfill_progress: row.backfill_progress,
+    initial_backfill_complete: complete,
+    backfill_completed_at: row.backfill_completed_at,
+    estimated_completion: row.estimated_completion,
+    total_tweets_collected: total,
+    tweets_count: total,
+    analytics_available: complete && total > 0,
+    followers_count: row.followers_count,
+    following_count: row.following_count,
+    tweet_count: row.tweet_count,
+    telegram_enabled: Boolean(row.telegram_enabled),
+    discord_enabled: Boolean(row.discord_enabled),
+    last_error: row.last_error,
+  };
+}
+
+async function findOrCreateHandle(
+  db: Db,
+  username: string,
+  backfillDays: number,
+  now: string,
+): Promise<HandleRow> {
+  const existing = await findHandleByName(db.db, username);
+  if (existing) return existing;
+  try {
+    return await insertHandle(db.db, { username, backfillDays, now });
+  } catch (error) {
+    // Somebody else added the same account at the same moment: share theirs.
+    if (!isUniqueViolation(error)) throw error;
+    const raced = await findHandleByName(db.db, username);
+    if (!raced) throw error;
+    return raced;
+  }
+}
+
+/**
+ * What a new follower's request changes on a shared handle: a failed collection starts over,
+ * and a longer backfill than covered so far widens the window further back.
+ */
+function widenFor(handle: HandleRow, backfillDays: number, now: number): HandleUpdate | null {
+  if (handle.backfill_status === 'failed') {
+    return {
+      backfill_status: 'pending',
+      last_error: null,
+      next_poll_at: null,
+      backfill_days_covered: Math.max(handle.backfill_days_covered, backfillDays),
+      ...(handle.backfill_target_start && backfillDays > handle.backfill_days_covered
+        ? { backfill_target_start: new Date(now - backfillDays * DAY_MS).toISOString() }
+        : {}),
+    };
+  }
+  if (backfillDays <= handle.backfill_days_covered) return null;
+  if (!handle.backfill_target_start || !handle.backfill_window_end) {
+    return { backfill_days_covered: backfillDays };
+  }
+  const targetStart = now - backfillDays * DAY_MS;
+  const update: HandleUpdate = {
+    backfill_days_covered: backfillDays,
+    backfill_target_start: new Date(targetStart).toISOString(),
+  };
+  if (handle.backfill_status === 'completed') {
+    update.backfill_status = 'pending';
+    update.next_poll_at = null;
+    update.backfill_progress = coveredShare(
+      Date.parse(handle.backfill_window_end),
+      targetStart,
+      Date.parse(handle.oldest_covered_at ?? handle.backfill_target_start),
+    );
+  }
+  return update;
+}
+
+export interface AddHandleInput {
+  username: string;
+  backfillDays: number;
+  /** The current time (the collector's clock in tests). */
+  now?: Date;
+}
+
+/**
+ * Links a handle to a user (creating the global handle when nobody had it) and asks the
+ * collector for whatever backfill it still needs. Answers at once; collection runs behind.
+ */
+export async function addHandle(
+  db: Db,
+  collector: BackfillRequester | undefined,
+  user: UserRow,
+  input: AddHandleInput,
+): Promise<Handle> {
+  const username = normalizeHandle(input.username);
+  if (!HANDLE_PATTERN.test(username)) throw badRequest(INVALID_HANDLE);
+  const existing = await findHandleByName(db.db, username);
+  if (existing && (await findLinkedHandle(db.db, user.id, existing.id))) {
+    throw conflict(`Already monitoring @${existing.username}`, 'HANDLE_EXISTS');
+  }
+  if ((await countLinks(db.db, user.id)) >= MAX_HANDLES_PER_USER) {
+    throw badRequest(`Handle limit reached (${MAX_HANDLES_PER_USER})`);
+  }
+  const now = (input.now ?? new Date()).getTime();
+  const nowIso = new Date(now).toISOString();
+  let handle = await findOrCreateHandle(db, username, input.backfillDays, nowIso);
+  try {
+    await insertLink(db.db, {
+      userId: user.id,
+      handleId: handle.id,
+      backfillDays: input.backfillDays,
+      now: nowIso,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw conflict(`Already monitoring @${handle.username}`, 'HANDLE_EXISTS');
+    }
+    throw error;
+  }
+  const widen = widenFor(handle, input.backfillDays, now);
+  if (widen)
+    handle = (await updateHandle(db.db, handle.id, { ...widen, updated_at: nowIso })) ?? handle;
+  if (handle.backfill_status !== 'completed') collector?.requestBackfill(handle.id);
+  const linked = await findLinkedHandle(db.db, user.id, handle.id);
+  if (!linked) throw notFound(HANDLE_NOT_FOUND);
+  return toHandle(linked);
+}
+
+export async function listHandles(db: Db, user: UserRow): Promise<Handle[]> {
+  return (await listLinkedHandles(db.db, user.id)).map(toHandle);
+}
+
+/** Unlinks a handle from a user; its data stays (collection stops once nobody follows it). */
+export async function removeHandle(db: Db, user: UserRow, handleId: number): Promise<void> {
+  if (!(await deleteLink(db.db, user.id, handleId))) throw notFound(HANDLE_NOT_FOUND);
+}
+
+/** The handle named in a path (a leading @ allowed) that this user may read, or a 404. */
+export async function readableHandle(db: Db, user: UserRow, name: string): Promise<HandleRow> {
+  const username = normalizeHandle(name);
+  if (!HANDLE_PATTERN.test(username)) throw notFound(HANDLE_NOT_FOUND);
+  const handle = await findHandleByName(db.db, username);
+  if (!handle) throw notFound(HANDLE_NOT_FOUND);
+  if (!user.is_admin && !(await findLinkedHandle(db.db, user.id, handle.id))) {
+    throw notFound(HANDLE_NOT_FOUND);
+  }
+  return handle;
+}
+
+interface StoredMedia {
+  type: MediaType;
+  url: string | null;
+  previewUrl: string | null;
+}
+
+function jsonArray<T>(text: string): T[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? (value as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Maps a stored tweet to the API's tweet object. */
+export function toTweet(row: TweetRow, username: string): Tweet {
+  const references = jsonArray<ReferenceType>(row.referenced_types);
+  const media = jsonArray<StoredMedia>(row.media);
+  return {
+    id: row.tweet_id,
+    text: row.text,
+    created_at: row.created_at,
+    url: `https://x.com/${username}/status/${row.tweet_id}`,
+    like_count: row.like_count,
+    retweet_count: row.retweet_count,
+    reply_count: row.reply_count,
+    quote_count: row.quote_count,
+    impression_count: row.impression_count,
+    lang: row.lang,
+    is_retweet: references.includes('retweeted'),
+    is_quote: references.includes('quoted'),
+    is_reply: references.includes('replied_to'),
+    has_photo: media.some((item) => item.type === 'photo'),
+    has_video: media.some((item) => item.type === 'video' || item.type === 'animated_gif'),
+    media_urls: media.flatMap((item) => {
+      const url = item.url ?? item.previewUrl;
+      return url ? [url] : [];
+    }),
+    hashtags: jsonArray<string>(row.hashtags),
+    conversation_id: row.conversation_id,
+  };
+}
+
+export interface TweetPage {
+  tweets: Tweet[];
+  page: number;
+  limit: number;
+  total: number;
+  has_more: boolean;
+}
+
+/** One page of a handle's tweets, newest first. */
+export async function tweetPage(
+  db: Db,
+  handle: HandleRow,
+  page: number,
+  limit: number,
+): Promise<TweetPage> {
+  const offset = (page - 1) * limit;
+  const [total, rows] = await Promise.all([
+    countTweets(db.db, handle.id),
+    listTweets(db.db, handle.id, offset, limit),
+  ]);
+  return {
+    tweets: rows.map((row) => toTweet(row, handle.username)),
+    page,
+    limit,
+    total,
+    has_more: offset + rows.length < total,
+  };
+}
+
+function progressMessage(handle: HandleRow): string {
+  const total = handle.total_tweets_collected;
+  switch (handle.backfill_status) {
+    case 'pending':
+      return 'Waiting to start collection';
+    case 'starting':
+      return 'Starting collection...';
+    case 'failed':
+      return handle.last_error ?? 'Collection failed';
+    case 'completed':
+      return `Collection complete: ${total} tweets`;
+    default:
+      return `Collecting ${Math.floor(handle.backfill_progress)}% (${total} tweets found)`;
+  }
+}
+
+/** The backfill progress of a handle (doc 1 §3). */
+export function backfillProgress(handle: HandleRow): BackfillProgress {
+  const complete = handle.backfill_status === 'completed';
+  return {
+    progress: handle.backfill_progress,
+    status: handle.backfill_status,
+    totalTweets: handle.total_tweets_collected,
+    message: progressMessage(handle),
+    estimatedCompletion: handle.estimated_completion,
+    hasData: handle.total_tweets_collected > 0,
+    lastUpdated: handle.updated_at,
+    isComplete: complete,
+    ...(handle.last_error ? { error: handle.last_error } : {}),
+  };
+}

@@ -1,0 +1,208 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database } from '../../db/index.js';
+import type { TweetsTable } from '../../db/types.js';
+import type { SourceProfile, SourceTweet } from '../../collector/sources/types.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+export type TweetRow = Selectable<TweetsTable>;
+
+/**
+ * Rows per INSERT: 19 parameters each, so 500 rows stay well under SQLite's 32,766 and
+ * Postgres's 65,535 bound parameters.
+ */
+const INSERT_CHUNK = 500;
+
+function tweetValues(handleId: number, tweet: SourceTweet, now: string) {
+  return {
+    handle_id: handleId,
+    tweet_id: tweet.id,
+    text: tweet.text,
+    created_at: tweet.createdAt,
+    lang: tweet.lang,
+    like_count: tweet.likeCount,
+    retweet_count: tweet.retweetCount,
+    reply_count: tweet.replyCount,
+    quote_count: tweet.quoteCount,
+    impression_count: tweet.impressionCount,
+    conversation_id: tweet.conversationId,
+    in_reply_to_user_id: tweet.inReplyToUserId,
+    referenced_types: JSON.stringify(tweet.referencedTypes),
+    hashtags: JSON.stringify(tweet.hashtags),
+    urls: JSON.stringify(tweet.urls),
+    media: JSON.stringify(tweet.media),
+    first_seen_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * Inserts tweets of one handle, or refreshes the metrics of those already stored: one row per
+ * (handle, tweet id) whatever retries happen. Runs in one transaction, in multi-row chunks.
+ */
+export async function upsertTweets(
+  db: Kysely<Database>,
+  handleId: number,
+  tweets: readonly SourceTweet[],
+  now: string,
+): Promise<void> {
+  if (tweets.length === 0) return;
+  // Postgres refuses an upsert that touches one row twice: keep the latest copy of each id.
+  const unique = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()];
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < unique.length; start += INSERT_CHUNK) {
+      const chunk = unique.slice(start, start + INSERT_CHUNK);
+      await trx
+        .insertInto('tweets')
+        .values(chunk.map((tweet) => tweetValues(handleId, tweet, now)))
+        .onConflict((oc) =>
+          oc.columns(['handle_id', 'tweet_id']).doUpdateSet((eb) => ({
+            like_count: eb.ref('excluded.like_count'),
+            retweet_count: eb.ref('excluded.retweet_count'),
+            reply_count: eb.ref('excluded.reply_count'),
+            quote_count: eb.ref('excluded.quote_count'),
+            impression_count: eb.ref('excluded.impression_count'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+    }
+  });
+}
+
+/** Which of `tweetIds` a handle already has. */
+export async function existingTweetIds(
+  db: Executor,
+  handleId: number,
+  tweetIds: readonly string[],
+): Promise<Set<string>> {
+  if (tweetIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('tweets')
+    .select('tweet_id')
+    .where('handle_id', '=', handleId)
+    .where('tweet_id', 'in', tweetIds)
+    .execute();
+  return new Set(rows.map((row) => row.tweet_id));
+}
+
+export async function countTweets(db: Executor, handleId: number): Promise<number> {
+  const row = await db
+    .selectFrom('tweets')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('handle_id', '=', handleId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** One page of a handle's tweets, newest first. */
+export function listTweets(
+  db: Executor,
+  handleId: number,
+  offset: number,
+  limit: number,
+): Promise<TweetRow[]> {
+  return db
+    .selectFrom('tweets')
+    .selectAll()
+    .where('handle_id', '=', handleId)
+    .orderBy('created_at', 'desc')
+    .orderBy('tweet_id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+}
+
+/** Tweets created at or after `since`, newest first (metric refresh). */
+export function listRecentTweets(
+  db: Executor,
+  handleId: number,
+  since: string,
+  limit: number,
+): Promise<TweetRow[]> {
+  return db
+    .selectFrom('tweets')
+    .selectAll()
+    .where('handle_id', '=', handleId)
+    .where('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Stores fresh metrics of tweets already kept: a metric snapshot for each tweet whose numbers
+ * changed, and the new numbers on the tweet row. Returns how many changed.
+ */
+export async function recordMetrics(
+  db: Kysely<Database>,
+  handleId: number,
+  stored: readonly TweetRow[],
+  fresh: readonly SourceTweet[],
+  now: string,
+): Promise<number> {
+  const byId = new Map(stored.map((row) => [row.tweet_id, row]));
+  const changed = fresh.filter((tweet) => {
+    const row = byId.get(tweet.id);
+    return (
+      row !== undefined &&
+      (row.like_count !== tweet.likeCount ||
+        row.retweet_count !== tweet.retweetCount ||
+        row.reply_count !== tweet.replyCount ||
+        row.quote_count !== tweet.quoteCount ||
+        row.impression_count !== tweet.impressionCount)
+    );
+  });
+  if (changed.length === 0) return 0;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('tweet_metric_snapshots')
+      .values(
+        changed.map((tweet) => ({
+          handle_id: handleId,
+          tweet_id: tweet.id,
+          taken_at: now,
+          likes: tweet.likeCount,
+          retweets: tweet.retweetCount,
+          replies: tweet.replyCount,
+          quotes: tweet.quoteCount,
+          impressions: tweet.impressionCount,
+        })),
+      )
+      .execute();
+    for (const tweet of changed) {
+      await trx
+        .updateTable('tweets')
+        .set({
+          like_count: tweet.likeCount,
+          retweet_count: tweet.retweetCount,
+          reply_count: tweet.replyCount,
+          quote_count: tweet.quoteCount,
+          impression_count: tweet.impressionCount,
+          updated_at: now,
+        })
+        .where('handle_id', '=', handleId)
+        .where('tweet_id', '=', tweet.id)
+        .execute();
+    }
+  });
+  return changed.length;
+}
+
+export async function insertProfileSnapshot(
+  db: Executor,
+  handleId: number,
+  profile: SourceProfile,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('profile_snapshots')
+    .values({
+      handle_id: handleId,
+      taken_at: now,
+      followers: profile.followersCount,
+      following: profile.followingCount,
+      tweet_count: profile.tweetCount,
+      like_count: profile.likeCount,
+    })
+    .execute();
+}

@@ -1,0 +1,301 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  backfillProgressSchema,
+  handleListResponseSchema,
+  handleResponseSchema,
+  tweetPageResponseSchema,
+  type BackfillProgress,
+  type Tweet,
+} from '@perch/shared';
+import { createDemoSource } from '../src/collector/sources/index.js';
+import { dataOf, expectError } from './assertions.js';
+import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+
+async function progressOf(client: TestClient, handle: string): Promise<BackfillProgress> {
+  return dataOf(
+    await client.get(`/api/v1/handles/${handle}/backfill-progress`),
+    backfillProgressSchema,
+  );
+}
+
+async function waitComplete(client: TestClient, handle: string): Promise<BackfillProgress> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const progress = await progressOf(client, handle);
+    if (progress.isComplete || progress.status === 'failed') return progress;
+    if (Date.now() > deadline) throw new Error(`backfill of ${handle} did not finish`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe.each(DIALECTS)('handles API (%s)', (dialect) => {
+  let t: TestApp;
+  let alice: TestClient;
+
+  beforeEach(async () => {
+    t = await buildTestApp(dialect);
+    alice = new TestClient(t.app);
+    await alice.register(t.db, 'alice');
+  });
+
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const add = (client: TestClient, username: string, extra: Record<string, unknown> = {}) =>
+    client.post('/api/v1/handles', { username, ...extra });
+
+  it('needs a session', async () => {
+    const anonymous = new TestClient(t.app);
+    expectError(await anonymous.get('/api/v1/handles'), 401);
+    expectError(await add(anonymous, 'typical_a'), 401);
+    expectError(await anonymous.get('/api/v1/handles/typical_a/tweets'), 401);
+    expectError(await anonymous.get('/api/v1/handles/typical_a/backfill-progress'), 401);
+    expectError(await anonymous.delete('/api/v1/handles/1'), 401);
+  });
+
+  it('adds a handle: 201 at once, then collects it in the background to completion', async () => {
+    const response = await add(alice, '  @@Typical_Ann ', { backfill_days: 7 });
+    expect(response.statusCode, response.body).toBe(201);
+    const { handle } = dataOf(response, handleResponseSchema);
+    expect(handle.handle.toLowerCase()).toBe('typical_ann');
+    expect(handle.backfill_days).toBe(7);
+    expect(['pending', 'starting']).toContain(handle.backfill_status);
+    expect(handle.telegram_enabled).toBe(false);
+    expect(handle.discord_enabled).toBe(false);
+
+    const progress = await waitComplete(alice, 'typical_ann');
+    expect(progress).toMatchObject({ progress: 100, status: 'completed', isComplete: true });
+    expect(progress.totalTweets).toBeGreaterThan(0);
+    expect(progress.hasData).toBe(true);
+    expect(progress.message).toBe(`Collection complete: ${progress.totalTweets} tweets`);
+
+    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    expect(handles).toHaveLength(1);
+    expect(handles[0]).toMatchObject({
+      id: handle.id,
+      handle: 'typical_ann',
+      backfill_status: 'completed',
+      backfill_progress: 100,
+      initial_backfill_complete: true,
+      analytics_available: true,
+      total_tweets_collected: progress.totalTweets,
+      tweets_count: progress.totalTweets,
+      last_error: null,
+    });
+    expect(handles[0]?.followers_count).toBeGreaterThan(0);
+    expect(handles[0]?.backfill_completed_at).not.toBeNull();
+  });
+
+  it('defaults backfill_days to 15 and accepts 1 to 90 only', async () => {
+    const { handle } = dataOf(await add(alice, 'quiet_q1'), handleResponseSchema);
+    expect(handle.backfill_days).toBe(15);
+    const generic = { message: 'The request is invalid.', code: 'VALIDATION_ERROR' };
+    expectError(await add(alice, 'quiet_q2', { backfill_days: 0 }), 400, generic);
+    expectError(await add(alice, 'quiet_q2', { backfill_days: 91 }), 400, generic);
+    expectError(await add(alice, 'quiet_q2', { backfill_days: 'ten' }), 400, generic);
+    expect((await add(alice, 'quiet_q2', { backfill_days: 90 })).statusCode).toBe(201);
+  });
+
+  it.each(['', '@', '@@', 'a b', 'abcdefghijklmnop', 'bad-name', 'émile', 42, null])(
+    'refuses the invalid handle %j',
+    async (username) => {
+      expectError(await alice.post('/api/v1/handles', { username }), 400, {
+        message: 'Invalid Twitter handle provided',
+      });
+    },
+  );
+
+  it('refuses a body without a handle', async () => {
+    expectError(await alice.post('/api/v1/handles', { backfill_days: 7 }), 400, {
+      message: 'Invalid Twitter handle provided',
+    });
+    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    expect(handles).toEqual([]);
+  });
+
+  it('accepts a 15-character handle', async () => {
+    expect((await add(alice, 'abcdefghijklmno')).statusCode).toBe(201);
+  });
+
+  it('refuses a handle the user already follows, whatever its case', async () => {
+    expect((await add(alice, 'typical_dup')).statusCode).toBe(201);
+    expectError(await add(alice, 'TYPICAL_DUP'), 409, {
+      message: 'Already monitoring @typical_dup',
+    });
+    expectError(await add(alice, '@typical_dup'), 409, {
+      message: 'Already monitoring @typical_dup',
+    });
+  });
+
+  it('refuses an 11th handle', async () => {
+    for (let i = 0; i < 10; i += 1) {
+      expect((await add(alice, `quiet_l${i}`, { backfill_days: 1 })).statusCode).toBe(201);
+    }
+    expectError(await add(alice, 'quiet_l10'), 400, { message: 'Handle limit reached (10)' });
+    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    expect(handles).toHaveLength(10);
+  });
+
+  it('unlinks a handle; 404 when not linked; data stays for an instant re-add', async () => {
+    const { handle } = dataOf(
+      await add(alice, 'typical_rm', { backfill_days: 3 }),
+      handleResponseSchema,
+    );
+    const done = await waitComplete(alice, 'typical_rm');
+    const removed = await alice.delete(`/api/v1/handles/${handle.id}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expectError(await alice.delete(`/api/v1/handles/${handle.id}`), 404, {
+      message: 'Handle not found',
+    });
+    expectError(await alice.delete('/api/v1/handles/999999'), 404, { message: 'Handle not found' });
+    expectError(await alice.get('/api/v1/handles/typical_rm/tweets'), 404);
+    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    expect(handles).toEqual([]);
+
+    const again = dataOf(
+      await add(alice, 'typical_rm', { backfill_days: 3 }),
+      handleResponseSchema,
+    );
+    expect(again.handle).toMatchObject({
+      id: handle.id,
+      backfill_status: 'completed',
+      total_tweets_collected: done.totalTweets,
+    });
+  });
+
+  it('lists tweets newest first, paginated, with the tweet fields', async () => {
+    await add(alice, 'prolific_pat', { backfill_days: 2 });
+    const { totalTweets } = await waitComplete(alice, 'prolific_pat');
+    expect(totalTweets).toBeGreaterThan(100);
+
+    const first = dataOf(
+      await alice.get('/api/v1/handles/prolific_pat/tweets'),
+      tweetPageResponseSchema,
+    );
+    expect(first).toMatchObject({ page: 1, limit: 50, total: totalTweets, has_more: true });
+    expect(first.tweets).toHaveLength(50);
+
+    const all: Tweet[] = [];
+    for (let page = 1; ; page += 1) {
+      const data = dataOf(
+        await alice.get(`/api/v1/handles/@prolific_pat/tweets?page=${page}&limit=100`),
+        tweetPageResponseSchema,
+      );
+      all.push(...data.tweets);
+      if (!data.has_more) break;
+    }
+    expect(all).toHaveLength(totalTweets);
+    expect(new Set(all.map((tweet) => tweet.id)).size).toBe(totalTweets);
+    const times = all.map((tweet) => Date.parse(tweet.created_at));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    for (const tweet of all) {
+      expect(tweet.url).toBe(`https://x.com/prolific_pat/status/${tweet.id}`);
+    }
+    // Flags come from the stored references and media.
+    expect(all.some((tweet) => tweet.is_reply)).toBe(true);
+    expect(all.some((tweet) => !tweet.is_reply && !tweet.is_retweet && !tweet.is_quote)).toBe(true);
+    for (const tweet of all) {
+      if (tweet.has_photo || tweet.has_video) expect(tweet.media_urls.length).toBeGreaterThan(0);
+      else expect(tweet.media_urls).toEqual([]);
+    }
+
+    // The same tweets, field by field, as the source gives them.
+    const handleRow = await t.db.db
+      .selectFrom('handles')
+      .selectAll()
+      .where('username', '=', 'prolific_pat')
+      .executeTakeFirstOrThrow();
+    const page = await createDemoSource({ pageDelayMs: 0 }).timeline({
+      xUserId: handleRow.x_user_id ?? '',
+      endTime: handleRow.backfill_window_end ?? undefined,
+      maxResults: 20,
+    });
+    const byId = new Map(all.map((tweet) => [tweet.id, tweet]));
+    for (const source of page.tweets) {
+      const tweet = byId.get(source.id);
+      expect(tweet, source.id).toBeDefined();
+      expect(tweet).toMatchObject({
+        text: source.text,
+        created_at: source.createdAt,
+        lang: source.lang,
+        is_retweet: source.referencedTypes.includes('retweeted'),
+        is_quote: source.referencedTypes.includes('quoted'),
+        is_reply: source.referencedTypes.includes('replied_to'),
+        has_photo: source.media.some((m) => m.type === 'photo'),
+        has_video: source.media.some((m) => m.type === 'video' || m.type === 'animated_gif'),
+        media_urls: source.media.flatMap((m) =>
+          (m.url ?? m.previewUrl) ? [m.url ?? m.previewUrl] : [],
+        ),
+        hashtags: source.hashtags,
+        conversation_id: source.conversationId,
+      });
+    }
+
+    for (const limit of [0, 101, -1]) {
+      expectError(await alice.get(`/api/v1/handles/prolific_pat/tweets?limit=${limit}`), 400);
+    }
+    expectError(await alice.get('/api/v1/handles/prolific_pat/tweets?page=0'), 400);
+    const beyond = dataOf(
+      await alice.get('/api/v1/handles/prolific_pat/tweets?page=999'),
+      tweetPageResponseSchema,
+    );
+    expect(beyond).toMatchObject({ tweets: [], has_more: false, total: totalTweets });
+  });
+
+  it('a user reads only handles they follow; an admin reads any', async () => {
+    await add(alice, 'typical_priv', { backfill_days: 1 });
+    await waitComplete(alice, 'typical_priv');
+    const bob = new TestClient(t.app);
+    await bob.register(t.db, 'bob');
+    expectError(await bob.get('/api/v1/handles/typical_priv/tweets'), 404, {
+      message: 'Handle not found',
+    });
+    expectError(await bob.get('/api/v1/handles/typical_priv/backfill-progress'), 404);
+    expectError(await bob.get('/api/v1/handles/nobody_here/backfill-progress'), 404);
+    expectError(await bob.get('/api/v1/handles/a%20b/backfill-progress'), 404);
+
+    const admin = new TestClient(t.app);
+    await admin.register(t.db, 'root', 'admin');
+    expect((await admin.get('/api/v1/handles/typical_priv/tweets')).statusCode).toBe(200);
+    const progress = await progressOf(admin, '@TYPICAL_PRIV');
+    expect(progress.isComplete).toBe(true);
+    const { handles } = dataOf(await admin.get('/api/v1/handles'), handleListResponseSchema);
+    expect(handles).toEqual([]);
+  });
+
+  it('a second user adding a collected handle shares its data at once', async () => {
+    const { handle } = dataOf(
+      await add(alice, 'typical_share', { backfill_days: 3 }),
+      handleResponseSchema,
+    );
+    const done = await waitComplete(alice, 'typical_share');
+    const bob = new TestClient(t.app);
+    await bob.register(t.db, 'bob');
+    const shared = dataOf(
+      await add(bob, 'Typical_Share', { backfill_days: 3 }),
+      handleResponseSchema,
+    );
+    expect(shared.handle).toMatchObject({
+      id: handle.id,
+      backfill_status: 'completed',
+      total_tweets_collected: done.totalTweets,
+      analytics_available: true,
+    });
+    const rows = await t.db.db.selectFrom('handles').selectAll().execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('reports a failed collection with a clear message', async () => {
+    await add(alice, 'nobody_demo');
+    const progress = await waitComplete(alice, 'nobody_demo');
+    expect(progress).toMatchObject({
+      status: 'failed',
+      isComplete: false,
+      error: '@nobody_demo was not found on X',
+      message: '@nobody_demo was not found on X',
+    });
+    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    expect(handles[0]?.last_error).toBe('@nobody_demo was not found on X');
+  });
+});
