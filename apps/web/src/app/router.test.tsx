@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   stubFetch,
   type StubHandler,
 } from '@/test/fetch-stub';
+import { makeHandle } from '@/features/handles/test/handle-fixtures';
 import { routes } from './router';
 import { theme } from './theme';
 
@@ -88,6 +89,9 @@ describe('routes', () => {
     stubFetch({
       'GET /api/v1/auth/check': signedIn(),
       'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/handles': () => ok({ handles: [] }),
+      'GET /api/v1/config': () =>
+        ok({ supportEmail: 'help@example.com', tweetSource: 'demo', version: '0.1.0' }),
     });
     renderApp('/');
     expect(await screen.findByText('X Monitoring and Analytics System')).toBeInTheDocument();
@@ -95,7 +99,11 @@ describe('routes', () => {
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Settings' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
-    expect(screen.getByText('0/10')).toBeInTheDocument();
+    const sidebar = screen.getByTestId('sidebar-handles');
+    expect(within(sidebar).getByText('Monitored Handles')).toBeInTheDocument();
+    expect(within(sidebar).getByText('0/10')).toBeInTheDocument();
+    expect(await within(sidebar).findAllByRole('button', { name: /^Add @/ })).toHaveLength(8);
+    expect(await screen.findByText('Demo data')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Toggle color scheme' })).toBeInTheDocument();
   });
 
@@ -156,5 +164,40 @@ describe('routes', () => {
       screen.getByRole('button', { name: 'How do I get an invitation code?' }),
     ).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'support@perch.local' }).length).toBeGreaterThan(0);
+  });
+  it('shows the handle named in ?handle on the dashboard, and the sidebar selects another', async () => {
+    const handles = [makeHandle({ handle: 'nasa' }), makeHandle({ handle: 'spacex' })];
+    stubFetch({
+      'GET /api/v1/auth/check': signedIn(),
+      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/handles': () => ok({ handles }),
+      'GET /api/v1/config': () =>
+        ok({ supportEmail: 'help@example.com', tweetSource: 'x-api', version: '0.1.0' }),
+    });
+    const router = renderApp('/?handle=SpaceX');
+    expect(
+      await screen.findByText('Analytics for @spacex arrive with the analytics feature'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Demo data')).not.toBeInTheDocument();
+    const sidebar = screen.getByTestId('sidebar-handles');
+    const rows = within(sidebar).getAllByTestId('sidebar-handle');
+    expect(rows[1]).toHaveAttribute('aria-current', 'true');
+    await userEvent.setup().click(rows[0]!);
+    expect(
+      await screen.findByText('Analytics for @nasa arrive with the analytics feature'),
+    ).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?handle=nasa');
+  });
+
+  it('falls back to the first handle when ?handle names none of them', async () => {
+    stubFetch({
+      'GET /api/v1/auth/check': signedIn(),
+      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/handles': () => ok({ handles: [makeHandle({ handle: 'nasa' })] }),
+    });
+    renderApp('/?handle=unknown');
+    expect(
+      await screen.findByText('Analytics for @nasa arrive with the analytics feature'),
+    ).toBeInTheDocument();
   });
 });

@@ -32,7 +32,8 @@ import { ColorSchemeToggle } from '@/components/color-scheme-toggle';
 import { useLogoutMutation } from '@/features/auth/api/logout';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useHeartbeat } from '@/features/auth/hooks/use-heartbeat';
-import { MonitoredHandlesSummary } from '@/features/handles/components/monitored-handles-summary';
+import { HandlesSidebarList } from '@/features/handles/components/handles-sidebar-list';
+import { useSelectedHandle } from '../hooks/use-selected-handle';
 
 export const HEADER_TEXT = 'X Monitoring and Analytics System';
 
@@ -61,6 +62,7 @@ export function AppLayout() {
   const { currentUser } = useAuth();
   const logoutMutation = useLogoutMutation();
   useHeartbeat(currentUser?.id ?? null);
+  const { selectedHandle, selectHandle } = useSelectedHandle();
 
   const isAdmin = Boolean(currentUser?.isAdmin || currentUser?.isSuperAdmin);
   const menu: MenuEntry[] = [
@@ -154,7 +156,13 @@ export function AppLayout() {
               ))}
             </Stack>
             <Divider />
-            <MonitoredHandlesSummary />
+            <HandlesSidebarList
+              selectedHandle={selectedHandle}
+              onSelect={(handle) => {
+                selectHandle(handle);
+                closeNavbar();
+              }}
+            />
           </Stack>
         </AppShell.Section>
         <AppShell.Section pt="md">

@@ -1,56 +1,62 @@
-import { Card, EmptyState, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
-import { IconChartLine, IconClockHour4, IconSend } from '@tabler/icons-react';
+import { Card, EmptyState, Grid, Text } from '@mantine/core';
+import { IconChartLine } from '@tabler/icons-react';
 import { PageHeader } from '@/components/page-header';
+import { DemoDataNotice } from '@/features/handles/components/demo-data-notice';
+import { HandlePanel } from '@/features/handles/components/handle-panel';
+import { useSelectedHandle } from '../hooks/use-selected-handle';
 
-const UPCOMING = [
-  {
-    icon: IconClockHour4,
-    title: 'Backfill with progress',
-    text: 'Each handle you add is backfilled over 7 or 15 days, with a live progress bar.',
-  },
-  {
-    icon: IconChartLine,
-    title: 'Analytics per handle',
-    text: 'Engagement, posting patterns, hashtags, languages, velocity and growth for a week or a month.',
-  },
-  {
-    icon: IconSend,
-    title: 'Forwarding',
-    text: 'New tweets sent to your Telegram chat or Discord DMs, switched on per handle.',
-  },
-];
+/** Where the selected handle's analytics will go; honest about what is not built yet. */
+function AnalyticsPlaceholder({ handle }: { handle: string | null }) {
+  return (
+    <Card withBorder radius="lg" p="xl" h="100%" data-testid="analytics-placeholder">
+      {handle ? (
+        <EmptyState
+          icon={<IconChartLine size={28} />}
+          variant="light"
+          title={`Analytics for @${handle} arrive with the analytics feature`}
+          description="Engagement, posting patterns, hashtags, languages, velocity and growth for a week or a month will show here. Until then, the panel shows the backfill progress and the recent tweets."
+        />
+      ) : (
+        <EmptyState
+          icon={<IconChartLine size={28} />}
+          variant="light"
+          title="No handle selected"
+          description="Add a handle, or pick one from the list, to follow its collection here."
+        />
+      )}
+    </Card>
+  );
+}
 
-/** / (and /dashboard): the analytics dashboard, filled by the collection work. */
+/** / (and /dashboard): the handle-management panel next to the selected handle's analytics. */
 export function DashboardRoute() {
+  const { selectedHandle, selectHandle } = useSelectedHandle();
   return (
     <>
       <PageHeader
         title="Dashboard"
-        description="Analytics for the X handles you monitor will appear here."
+        description={
+          selectedHandle ? (
+            <>
+              Showing{' '}
+              <Text span fw={600} c="var(--mantine-color-text)">
+                @{selectedHandle}
+              </Text>
+            </>
+          ) : (
+            'Add the X handles you want to monitor; their tweets are collected in the background.'
+          )
+        }
       />
-      <Card withBorder radius="lg" p="xl" mb="lg">
-        <EmptyState
-          icon={<IconChartLine size={28} />}
-          variant="light"
-          title="No handles to analyse yet"
-          description="Adding handles arrives with the collection feature. Once a handle is added, pick it here to see its tweets and analytics for the last week or month."
-        />
-      </Card>
-      <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
-        {UPCOMING.map((item) => (
-          <Card key={item.title} withBorder radius="lg" p="lg">
-            <ThemeIcon variant="light" size="lg" radius="md" mb="sm" aria-hidden>
-              <item.icon size={20} />
-            </ThemeIcon>
-            <Text fw={600} mb={4}>
-              {item.title}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {item.text}
-            </Text>
-          </Card>
-        ))}
-      </SimpleGrid>
+      <DemoDataNotice />
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <HandlePanel selectedHandle={selectedHandle} onSelect={selectHandle} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <AnalyticsPlaceholder handle={selectedHandle} />
+        </Grid.Col>
+      </Grid>
     </>
   );
 }

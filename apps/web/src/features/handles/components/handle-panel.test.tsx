@@ -1,0 +1,372 @@
+import type { Handle } from '@perch/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
+import { renderRoute } from '@/test/render';
+import { deferred, makeHandle, progressStubs } from '../test/handle-fixtures';
+import { HandlePanel } from './handle-panel';
+
+function Harness({ initial = null }: { initial?: string | null }) {
+  const [selected, setSelected] = useState<string | null>(initial);
+  return (
+    <>
+      <p data-testid="selected">{selected ?? 'none'}</p>
+      <HandlePanel selectedHandle={selected} onSelect={setSelected} />
+    </>
+  );
+}
+
+function renderPanel(initial: string | null = null) {
+  return renderRoute('/', <Harness initial={initial} />);
+}
+
+function rowOf(name: string): HTMLElement {
+  return screen.getByRole('listitem', { name: `@${name}` });
+}
+
+const person = () => userEvent.setup({ delay: null });
+
+describe('HandlePanel', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf; path=/';
+  });
+
+  it('shows the add form: placeholder, 15 days (recommended) by default, Add disabled when empty', async () => {
+    stubFetch({ 'GET /api/v1/handles': () => ok({ handles: [] }) });
+    renderPanel();
+    expect(await screen.findByText('No handles yet. Add your first handle above.')).toBeVisible();
+    expect(screen.getByPlaceholderText('Enter handle without @')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: '15 days (recommended)' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: '7 days' })).not.toBeChecked();
+    expect(screen.getByRole('button', { name: 'Add handle' })).toBeDisabled();
+    await person().type(screen.getByLabelText('Twitter handle'), '   ');
+    expect(screen.getByRole('button', { name: 'Add handle' })).toBeDisabled();
+  });
+
+  it('adds optimistically: a Starting collection... row, then the server row and the success text', async () => {
+    const serverHandles: Handle[] = [];
+    const post = deferred<Response>();
+    const added = makeHandle({
+      id: 41,
+      handle: 'nasa',
+      backfill_status: 'in_progress',
+      backfill_progress: 30,
+      backfill_completed_at: null,
+      total_tweets_collected: 17,
+    });
+    const fetchMock = stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: serverHandles }),
+      'POST /api/v1/handles': () => post.promise,
+      ...progressStubs([added]),
+    });
+    renderPanel();
+    await screen.findByText('No handles yet. Add your first handle above.');
+    const user = person();
+    await user.type(screen.getByLabelText('Twitter handle'), '@@NASA ');
+    await user.click(screen.getByRole('radio', { name: '7 days' }));
+    await user.click(screen.getByRole('button', { name: 'Add handle' }));
+
+    const optimistic = await screen.findByRole('listitem', { name: '@NASA' });
+    expect(within(optimistic).getByText('Starting collection...')).toBeInTheDocument();
+    expect(within(optimistic).getByRole('button', { name: 'Remove @NASA' })).toBeDisabled();
+    expect(screen.getByTestId('selected')).toHaveTextContent('NASA');
+    expect(requestsTo(fetchMock, 'POST /api/v1/handles')[0]?.body).toEqual({
+      username: 'NASA',
+      backfill_days: 7,
+      async: true,
+    });
+
+    serverHandles.push(added);
+    post.resolve(ok({ handle: added }, 201));
+    expect(await screen.findByText('@nasa added successfully!')).toBeInTheDocument();
+    const row = await screen.findByRole('listitem', { name: '@nasa' });
+    expect(within(row).getByText('Collecting 30%')).toBeInTheDocument();
+    expect(within(row).getByText('17 tweets found')).toBeInTheDocument();
+    expect(within(row).getByRole('progressbar')).toBeInTheDocument();
+    expect(screen.queryByRole('listitem', { name: '@NASA' })).not.toBeInTheDocument();
+    expect(screen.getAllByTestId('handle-row')).toHaveLength(1);
+  });
+
+  it("rolls the optimistic row back on a 409 and shows 'Already monitoring @x'", async () => {
+    const post = deferred<Response>();
+    stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: [] }),
+      'POST /api/v1/handles': () => post.promise,
+    });
+    renderPanel();
+    await screen.findByText('No handles yet. Add your first handle above.');
+    const user = person();
+    await user.type(screen.getByLabelText('Twitter handle'), 'spacex');
+    await user.click(screen.getByRole('button', { name: 'Add handle' }));
+    expect(await screen.findByRole('listitem', { name: '@spacex' })).toBeInTheDocument();
+
+    post.resolve(fail(409, 'Already monitoring @spacex', 'CONFLICT'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Already monitoring @spacex');
+    await waitFor(() =>
+      expect(screen.queryByRole('listitem', { name: '@spacex' })).not.toBeInTheDocument(),
+    );
+    expect(screen.getByText('No handles yet. Add your first handle above.')).toBeInTheDocument();
+  });
+
+  it("shows the server's message for other add failures", async () => {
+    stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: [] }),
+      'POST /api/v1/handles': () =>
+        fail(400, 'Invalid Twitter handle provided', 'VALIDATION_ERROR'),
+    });
+    renderPanel();
+    await screen.findByText('No handles yet. Add your first handle above.');
+    const user = person();
+    await user.type(screen.getByLabelText('Twitter handle'), 'ghost');
+    await user.click(screen.getByRole('button', { name: 'Add handle' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid Twitter handle provided');
+  });
+
+  it("hints 'Already monitoring @x' live, case-insensitively, and 'Already adding @x' while adding", async () => {
+    const nasa = makeHandle({ handle: 'nasa' });
+    stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: [nasa] }),
+      'POST /api/v1/handles': () => new Promise<Response>(() => undefined),
+    });
+    renderPanel();
+    await screen.findByRole('listitem', { name: '@nasa' });
+    const user = person();
+    const input = screen.getByLabelText('Twitter handle');
+    await user.type(input, '@NaSa');
+    expect(screen.getByText('Already monitoring @nasa')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add handle' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Already monitoring @nasa');
+
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(input);
+    expect(input).not.toHaveAttribute('aria-invalid', 'true');
+    await user.type(input, 'github');
+    await user.click(screen.getByRole('button', { name: 'Add handle' }));
+    await screen.findByRole('listitem', { name: '@github' });
+    await user.type(input, 'GitHub');
+    expect(screen.getByText('Already adding @github')).toBeInTheDocument();
+    // Another action is running: Add stays disabled until it ends.
+    expect(screen.getByRole('button', { name: 'Add handle' })).toBeDisabled();
+  });
+
+  it('disables Add at 10 handles and says the limit is reached', async () => {
+    const handles = Array.from({ length: 10 }, (_, index) => makeHandle({ handle: `h${index}` }));
+    stubFetch({ 'GET /api/v1/handles': () => ok({ handles }) });
+    renderPanel();
+    await screen.findByRole('listitem', { name: '@h9' });
+    expect(screen.getAllByText('10/10').length).toBeGreaterThan(0);
+    expect(screen.getByText('Handle limit reached (10)')).toBeInTheDocument();
+    await person().type(screen.getByLabelText('Twitter handle'), 'another');
+    expect(screen.getByRole('button', { name: 'Add handle' })).toBeDisabled();
+  });
+
+  it('removes after confirmation and selects the first remaining handle', async () => {
+    const nasa = makeHandle({ id: 7, handle: 'nasa' });
+    const spacex = makeHandle({ id: 8, handle: 'spacex' });
+    let serverHandles = [nasa, spacex];
+    const fetchMock = stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: serverHandles }),
+      'DELETE /api/v1/handles/8': () => {
+        serverHandles = [nasa];
+        return ok({ removed: true });
+      },
+    });
+    renderPanel('spacex');
+    await screen.findByRole('listitem', { name: '@spacex' });
+    const user = person();
+    await user.click(screen.getByRole('button', { name: 'Remove @spacex' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('Are you sure you want to remove this handle?'),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(requestsTo(fetchMock, 'DELETE /api/v1/handles/8')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Remove @spacex' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('listitem', { name: '@spacex' })).not.toBeInTheDocument(),
+    );
+    expect(screen.getByTestId('selected')).toHaveTextContent('nasa');
+    expect(await screen.findByText('@spacex removed.')).toBeInTheDocument();
+    expect(requestsTo(fetchMock, 'DELETE /api/v1/handles/8')).toHaveLength(1);
+  });
+
+  it('selects none after removing the last handle', async () => {
+    const nasa = makeHandle({ id: 9, handle: 'nasa' });
+    let serverHandles = [nasa];
+    stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: serverHandles }),
+      'DELETE /api/v1/handles/9': () => {
+        serverHandles = [];
+        return ok({ removed: true });
+      },
+    });
+    renderPanel('nasa');
+    await screen.findByRole('listitem', { name: '@nasa' });
+    const user = person();
+    await user.click(screen.getByRole('button', { name: 'Remove @nasa' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }),
+    );
+    expect(await screen.findByText('No handles yet. Add your first handle above.')).toBeVisible();
+    expect(screen.getByTestId('selected')).toHaveTextContent('none');
+  });
+
+  it('removes optimistically and puts the row back when the server refuses', async () => {
+    const nasa = makeHandle({ id: 11, handle: 'nasa' });
+    const remove = deferred<Response>();
+    stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: [nasa] }),
+      'DELETE /api/v1/handles/11': () => remove.promise,
+    });
+    renderPanel('nasa');
+    await screen.findByRole('listitem', { name: '@nasa' });
+    const user = person();
+    await user.click(screen.getByRole('button', { name: 'Remove @nasa' }));
+    await user.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('listitem', { name: '@nasa' })).not.toBeInTheDocument(),
+    );
+
+    remove.resolve(fail(500, 'Database unavailable', 'INTERNAL'));
+    expect(await screen.findByRole('listitem', { name: '@nasa' })).toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('❌ Database unavailable');
+    expect(screen.getByTestId('selected')).toHaveTextContent('nasa');
+  });
+
+  it('shows the badge texts of every backfill state', async () => {
+    const handles = [
+      makeHandle({ handle: 'ready' }),
+      makeHandle({
+        handle: 'busy',
+        backfill_status: 'collecting',
+        backfill_progress: 42,
+        backfill_completed_at: null,
+        total_tweets_collected: 17,
+      }),
+      makeHandle({
+        handle: 'scan',
+        backfill_status: 'in_progress',
+        backfill_progress: 8,
+        backfill_completed_at: null,
+        total_tweets_collected: 0,
+      }),
+      makeHandle({
+        handle: 'fresh',
+        backfill_status: 'pending',
+        backfill_progress: 0,
+        backfill_completed_at: null,
+        total_tweets_collected: 0,
+      }),
+      makeHandle({
+        handle: 'warming',
+        backfill_status: 'collecting',
+        backfill_progress: 0,
+        backfill_completed_at: null,
+        total_tweets_collected: 0,
+      }),
+      makeHandle({
+        handle: 'broken',
+        backfill_status: 'failed',
+        backfill_completed_at: null,
+        last_error: 'User not found on X',
+      }),
+    ];
+    stubFetch({ 'GET /api/v1/handles': () => ok({ handles }), ...progressStubs(handles) });
+    renderPanel();
+    await screen.findByRole('listitem', { name: '@ready' });
+    expect(within(rowOf('ready')).getByTestId('handle-status')).toHaveTextContent('Ready');
+    expect(within(rowOf('busy')).getByTestId('handle-status')).toHaveTextContent('Collecting 42%');
+    expect(within(rowOf('busy')).getByText('17 tweets found')).toBeInTheDocument();
+    expect(within(rowOf('scan')).getByTestId('handle-status')).toHaveTextContent('Collecting 8%');
+    expect(within(rowOf('scan')).getByText('Scanning...')).toBeInTheDocument();
+    expect(within(rowOf('fresh')).getByTestId('handle-status')).toHaveTextContent(
+      'Starting collection...',
+    );
+    expect(within(rowOf('warming')).getByTestId('handle-status')).toHaveTextContent(
+      'Collecting data...',
+    );
+    expect(within(rowOf('broken')).getByTestId('handle-status')).toHaveTextContent('Failed');
+    expect(within(rowOf('broken')).getByText('User not found on X')).toBeInTheDocument();
+  });
+
+  it('follows the progress poll of a collecting handle', async () => {
+    const busy = makeHandle({
+      handle: 'busy',
+      backfill_status: 'in_progress',
+      backfill_progress: 10,
+      backfill_completed_at: null,
+      total_tweets_collected: 3,
+    });
+    stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: [busy] }),
+      'GET /api/v1/handles/busy/backfill-progress': () =>
+        ok({
+          progress: 64,
+          status: 'collecting',
+          totalTweets: 40,
+          message: 'Collecting',
+          estimatedCompletion: null,
+          hasData: true,
+          lastUpdated: '2025-03-10T12:00:00.000Z',
+          isComplete: false,
+        }),
+    });
+    renderPanel();
+    const row = await screen.findByRole('listitem', { name: '@busy' });
+    expect(await within(row).findByText('Collecting 64%')).toBeInTheDocument();
+    expect(within(row).getByText('40 tweets found')).toBeInTheDocument();
+  });
+
+  it("announces '@x data collection completed!' when the progress poll reaches 100 %", async () => {
+    const busy = makeHandle({
+      handle: 'busy',
+      backfill_status: 'in_progress',
+      backfill_progress: 90,
+      backfill_completed_at: null,
+      total_tweets_collected: 30,
+    });
+    const fetchMock = stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: [busy] }),
+      'GET /api/v1/handles/busy/backfill-progress': () =>
+        ok({
+          progress: 100,
+          status: 'completed',
+          totalTweets: 52,
+          message: 'Done',
+          estimatedCompletion: null,
+          hasData: true,
+          lastUpdated: '2025-03-10T12:00:00.000Z',
+          isComplete: true,
+        }),
+    });
+    renderPanel();
+    expect(await screen.findByText('@busy data collection completed!')).toBeInTheDocument();
+    const row = rowOf('busy');
+    expect(within(row).getByTestId('handle-status')).toHaveTextContent('Ready');
+    // The list is fetched again once the backfill ends.
+    await waitFor(() => expect(requestsTo(fetchMock, 'GET /api/v1/handles').length).toBe(2));
+  });
+
+  it('lists the recent tweets of a handle in a modal', async () => {
+    const nasa = makeHandle({ handle: 'nasa' });
+    stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: [nasa] }),
+      'GET /api/v1/handles/nasa/tweets': () =>
+        ok({ tweets: [], page: 1, limit: 20, total: 0, has_more: false }),
+    });
+    renderPanel();
+    await screen.findByRole('listitem', { name: '@nasa' });
+    await person().click(screen.getByRole('button', { name: 'Recent tweets from @nasa' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Recent tweets from @nasa' });
+    expect(await within(dialog).findByText(/No tweets collected yet/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,306 @@
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Card,
+  Group,
+  Input,
+  Loader,
+  Modal,
+  Progress,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import {
+  BACKFILL_DAY_CHOICES,
+  DEFAULT_BACKFILL_DAYS,
+  clampProgress,
+  isHandleCollecting,
+  isTemporaryHandleId,
+  type Handle,
+} from '@perch/shared';
+import { IconMessage2, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useHandlesQuery } from '../api/get-handles';
+import { useRemoveHandleMutation } from '../api/remove-handle';
+import { useAddHandleForm } from '../hooks/use-add-handle-form';
+import { useLiveHandle } from '../hooks/use-live-handle';
+import {
+  COMPLETED_MESSAGE_MS,
+  ERROR_MESSAGE_MS,
+  SUCCESS_MESSAGE_MS,
+} from '../hooks/use-timed-message';
+import { HANDLE_TEXTS, removeErrorText } from '../utils/handle-messages';
+import { HandleCountBadge } from './handle-count-badge';
+import { HandleFormMessage } from './handle-form-message';
+import { HandleStatusBadge } from './handle-status-badge';
+import { RecentTweetsModal } from './recent-tweets-modal';
+
+/** Labels of the backfill period choice (doc 1 §2: 7 or 15 days, 15 recommended). */
+export function backfillDaysLabel(days: number): string {
+  return days === DEFAULT_BACKFILL_DAYS ? `${days} days (recommended)` : `${days} days`;
+}
+
+const DAY_OPTIONS = BACKFILL_DAY_CHOICES.map((days) => ({
+  value: String(days),
+  label: backfillDaysLabel(days),
+}));
+
+export interface HandlePanelProps {
+  /** The handle shown on the dashboard, or null. */
+  selectedHandle: string | null;
+  /** Selects a handle, or none. */
+  onSelect: (handle: string | null) => void;
+}
+
+interface HandleRowProps {
+  handle: Handle;
+  selected: boolean;
+  busy: boolean;
+  onSelect: (handle: string) => void;
+  onShowTweets: (handle: string) => void;
+  onRemove: (handle: Handle) => void;
+  onCompleted: (handle: string) => void;
+}
+
+function HandleRow({
+  handle,
+  selected,
+  busy,
+  onSelect,
+  onShowTweets,
+  onRemove,
+  onCompleted,
+}: HandleRowProps) {
+  const live = useLiveHandle(handle, onCompleted);
+  const temporary = isTemporaryHandleId(handle.id);
+  const collecting = isHandleCollecting(live);
+  const tweets = live.total_tweets_collected;
+  return (
+    <Card
+      component="li"
+      withBorder
+      radius="md"
+      p="sm"
+      data-testid="handle-row"
+      aria-label={`@${handle.handle}`}
+      style={{
+        borderColor: selected ? 'var(--mantine-primary-color-filled)' : undefined,
+      }}
+    >
+      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+        <UnstyledButton
+          onClick={() => onSelect(handle.handle)}
+          aria-current={selected ? 'true' : undefined}
+          aria-label={`Select @${handle.handle}`}
+          miw={0}
+          style={{ flex: 1 }}
+        >
+          <Text fw={600} truncate="end">
+            @{handle.handle}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {`${tweets.toLocaleString('en-US')} ${tweets === 1 ? 'tweet' : 'tweets'} · ${handle.backfill_days} days`}
+            {live.followers_count !== null
+              ? ` · ${live.followers_count.toLocaleString('en-US')} followers`
+              : ''}
+          </Text>
+        </UnstyledButton>
+        <Group gap={4} wrap="nowrap">
+          <Tooltip label="Recent tweets">
+            <ActionIcon
+              variant="subtle"
+              aria-label={`Recent tweets from @${handle.handle}`}
+              onClick={() => onShowTweets(handle.handle)}
+              disabled={temporary}
+            >
+              <IconMessage2 size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Remove">
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              aria-label={`Remove @${handle.handle}`}
+              onClick={() => onRemove(handle)}
+              disabled={temporary || busy}
+            >
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+      <Box mt={6}>
+        <HandleStatusBadge handle={live} />
+      </Box>
+      {collecting ? (
+        <Progress
+          mt="xs"
+          size="sm"
+          value={clampProgress(live.backfill_progress)}
+          animated
+          striped
+          aria-label={`Backfill progress for @${handle.handle}`}
+        />
+      ) : null}
+    </Card>
+  );
+}
+
+/**
+ * The dashboard's handle-management panel (doc 1 §2, Main dashboard): the add form with the live
+ * duplicate hint and the 7/15-day choice, an inline status message, the handles with their
+ * badges and progress, removal behind a confirmation and a modal of recent tweets.
+ */
+export function HandlePanel({ selectedHandle, onSelect }: HandlePanelProps) {
+  const { data: handles, isPending, isError, error } = useHandlesQuery();
+  const list = handles ?? [];
+  const form = useAddHandleForm({ handles: list, onAdding: onSelect });
+  const removeMutation = useRemoveHandleMutation();
+  const [pendingRemoval, setPendingRemoval] = useState<Handle | null>(null);
+  const [tweetsOf, setTweetsOf] = useState<string | null>(null);
+  const selected = selectedHandle?.toLowerCase() ?? null;
+
+  const handleCompleted = (name: string) =>
+    form.showMessage({ kind: 'success', text: HANDLE_TEXTS.completed(name) }, COMPLETED_MESSAGE_MS);
+
+  const handleConfirmRemove = () => {
+    const target = pendingRemoval;
+    setPendingRemoval(null);
+    if (!target) return;
+    const remaining = list.filter((entry) => entry.id !== target.id);
+    const wasSelected = selected === target.handle.toLowerCase();
+    // Selection rule of doc 1 §4: the first remaining handle, or none.
+    if (wasSelected) onSelect(remaining[0]?.handle ?? null);
+    removeMutation.mutate(target, {
+      onSuccess: () =>
+        form.showMessage(
+          { kind: 'success', text: HANDLE_TEXTS.removed(target.handle) },
+          SUCCESS_MESSAGE_MS,
+        ),
+      onError: (removeError) => {
+        if (wasSelected) onSelect(target.handle);
+        form.showMessage({ kind: 'error', text: removeErrorText(removeError) }, ERROR_MESSAGE_MS);
+      },
+    });
+  };
+
+  return (
+    <Card withBorder radius="lg" p="lg" data-testid="handle-panel">
+      <Group justify="space-between" mb="md" wrap="nowrap">
+        <Title order={3} size="h4">
+          Monitored handles
+        </Title>
+        <HandleCountBadge count={list.length} />
+      </Group>
+
+      <form onSubmit={form.handleSubmit} aria-label="Add handle">
+        <Stack gap="sm">
+          <TextInput
+            label="Twitter handle"
+            placeholder={HANDLE_TEXTS.inputPlaceholder}
+            value={form.input}
+            onChange={(event) => form.setInput(event.currentTarget.value)}
+            error={form.hint ?? undefined}
+            leftSection={<Text size="sm">@</Text>}
+            autoComplete="off"
+          />
+          <Input.Wrapper label="Historical collection period" id="backfill-days-label">
+            <SegmentedControl
+              fullWidth
+              aria-labelledby="backfill-days-label"
+              data={DAY_OPTIONS}
+              value={String(form.backfillDays)}
+              onChange={(value) => form.setBackfillDays(Number(value))}
+            />
+          </Input.Wrapper>
+          <Group justify="space-between" gap="sm">
+            {form.atLimit ? (
+              <Text size="sm" c="orange">
+                {HANDLE_TEXTS.limitReached}
+              </Text>
+            ) : (
+              <span />
+            )}
+            <Button
+              type="submit"
+              leftSection={<IconPlus size={16} />}
+              disabled={!form.canSubmit}
+              loading={form.isAdding}
+            >
+              Add handle
+            </Button>
+          </Group>
+          <HandleFormMessage message={form.message} onClose={form.clearMessage} />
+        </Stack>
+      </form>
+
+      <Stack gap="xs" mt="lg">
+        {isPending ? (
+          <Group gap="xs">
+            <Loader size="sm" />
+            <Text size="sm" c="dimmed">
+              Loading handles...
+            </Text>
+          </Group>
+        ) : null}
+        {isError ? (
+          <Alert color="red" variant="light" title="Failed to load handles">
+            {error.message}
+          </Alert>
+        ) : null}
+        {!isPending && !isError && list.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No handles yet. Add your first handle above.
+          </Text>
+        ) : null}
+        {list.length > 0 ? (
+          <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+            {list.map((handle) => (
+              <HandleRow
+                key={handle.id}
+                handle={handle}
+                selected={selected === handle.handle.toLowerCase()}
+                busy={form.busy}
+                onSelect={onSelect}
+                onShowTweets={setTweetsOf}
+                onRemove={setPendingRemoval}
+                onCompleted={handleCompleted}
+              />
+            ))}
+          </Stack>
+        ) : null}
+      </Stack>
+
+      <Modal
+        opened={pendingRemoval !== null}
+        onClose={() => setPendingRemoval(null)}
+        title="Remove handle"
+        centered
+      >
+        <Text mb="xs">{HANDLE_TEXTS.removeConfirm}</Text>
+        {pendingRemoval ? (
+          <Text size="sm" c="dimmed" mb="lg">
+            @{pendingRemoval.handle} will no longer be monitored for you.
+          </Text>
+        ) : null}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={() => setPendingRemoval(null)}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={handleConfirmRemove}>
+            Remove
+          </Button>
+        </Group>
+      </Modal>
+
+      <RecentTweetsModal handle={tweetsOf} onClose={() => setTweetsOf(null)} />
+    </Card>
+  );
+}

@@ -1,0 +1,175 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { type Handle } from '@perch/shared';
+import { IconPlus } from '@tabler/icons-react';
+import { useHandlesQuery } from '../api/get-handles';
+import { useAddHandleForm } from '../hooks/use-add-handle-form';
+import { useLiveHandle } from '../hooks/use-live-handle';
+import { HANDLE_TEXTS } from '../utils/handle-messages';
+import { HandleCountBadge } from './handle-count-badge';
+import { HandleFormMessage } from './handle-form-message';
+import { HandleStatusBadge } from './handle-status-badge';
+
+/** Sample handles offered while the list is empty (doc 1 §2: 8 of them). */
+export const SUGGESTED_HANDLES = [
+  'nasa',
+  'spacex',
+  'github',
+  'nodejs',
+  'reactjs',
+  'vercel',
+  'openai',
+  'bbcworld',
+] as const;
+
+export interface HandlesSidebarListProps {
+  /** The handle shown on the dashboard (lower or any case), or null. */
+  selectedHandle: string | null;
+  onSelect: (handle: string) => void;
+}
+
+function SidebarRow({
+  handle,
+  selected,
+  onSelect,
+}: {
+  handle: Handle;
+  selected: boolean;
+  onSelect: (handle: string) => void;
+}) {
+  const live = useLiveHandle(handle);
+  return (
+    <UnstyledButton
+      onClick={() => onSelect(handle.handle)}
+      aria-current={selected ? 'true' : undefined}
+      data-testid="sidebar-handle"
+      display="block"
+      w="100%"
+      px="sm"
+      py={6}
+      style={{
+        borderRadius: 'var(--mantine-radius-md)',
+        background: selected ? 'var(--mantine-primary-color-light)' : undefined,
+      }}
+    >
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Text size="sm" fw={selected ? 600 : 500} truncate="end" miw={0}>
+          @{handle.handle}
+        </Text>
+        <HandleStatusBadge handle={live} compact />
+      </Group>
+    </UnstyledButton>
+  );
+}
+
+/**
+ * The sidebar's 'Monitored Handles' block (doc 1 §2, Layout): the n/10 count, one row per handle
+ * with its status badge (a click selects it), a compact add box and, while the list is empty,
+ * 8 sample handles that add with one click.
+ */
+export function HandlesSidebarList({ selectedHandle, onSelect }: HandlesSidebarListProps) {
+  const { data: handles, isPending, isError, error } = useHandlesQuery();
+  const list = handles ?? [];
+  const form = useAddHandleForm({ handles: list, onAdding: onSelect });
+  const selected = selectedHandle?.toLowerCase() ?? null;
+
+  return (
+    <Stack gap="xs" data-testid="sidebar-handles">
+      <Group justify="space-between" wrap="nowrap">
+        <Text size="xs" fw={700} tt="uppercase" c="dimmed" lts={0.6}>
+          Monitored Handles
+        </Text>
+        <HandleCountBadge count={list.length} />
+      </Group>
+
+      {isPending ? (
+        <Group gap="xs" px="sm">
+          <Loader size="xs" />
+          <Text size="xs" c="dimmed">
+            Loading handles...
+          </Text>
+        </Group>
+      ) : null}
+      {isError ? (
+        <Alert color="red" variant="light" p="xs">
+          <Text size="xs">{error.message}</Text>
+        </Alert>
+      ) : null}
+
+      {list.length > 0 ? (
+        <Stack gap={2} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+          {list.map((handle) => (
+            <li key={handle.id}>
+              <SidebarRow
+                handle={handle}
+                selected={selected === handle.handle.toLowerCase()}
+                onSelect={onSelect}
+              />
+            </li>
+          ))}
+        </Stack>
+      ) : null}
+
+      <form onSubmit={form.handleSubmit} aria-label="Quick add handle">
+        <Group gap={6} wrap="nowrap" align="flex-start">
+          <TextInput
+            size="xs"
+            placeholder={HANDLE_TEXTS.inputPlaceholder}
+            aria-label="Handle to add"
+            value={form.input}
+            onChange={(event) => form.setInput(event.currentTarget.value)}
+            error={form.hint ?? undefined}
+            leftSection={<Text size="xs">@</Text>}
+            style={{ flex: 1 }}
+            autoComplete="off"
+          />
+          <ActionIcon
+            type="submit"
+            size={30}
+            variant="filled"
+            aria-label="Quick add"
+            disabled={!form.canSubmit}
+            loading={form.isAdding}
+          >
+            <IconPlus size={16} />
+          </ActionIcon>
+        </Group>
+      </form>
+      <HandleFormMessage message={form.message} compact />
+
+      {!isPending && !isError && list.length === 0 ? (
+        <Paper withBorder radius="md" p="sm" bg="transparent" style={{ borderStyle: 'dashed' }}>
+          <Text size="xs" c="dimmed" mb="xs">
+            No handles yet. Try one of these:
+          </Text>
+          <SimpleGrid cols={2} spacing={6} verticalSpacing={6}>
+            {SUGGESTED_HANDLES.map((name) => (
+              <Button
+                key={name}
+                size="compact-xs"
+                variant="light"
+                aria-label={`Add @${name}`}
+                disabled={form.busy}
+                onClick={() => form.submit(name)}
+                styles={{ label: { overflow: 'hidden', textOverflow: 'ellipsis' } }}
+              >
+                @{name}
+              </Button>
+            ))}
+          </SimpleGrid>
+        </Paper>
+      ) : null}
+    </Stack>
+  );
+}
