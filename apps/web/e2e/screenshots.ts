@@ -11,7 +11,7 @@ const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, hei
 let server: PerchServer;
 
 test.beforeAll(async () => {
-  server = await startPerchServer();
+  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '50' });
 });
 
 test.afterAll(async () => {
@@ -46,6 +46,30 @@ test('screenshots', async ({ browser }) => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByText('X Monitoring and Analytics System')).toBeVisible();
     await shoot(page, `shell-${label}`, { fullPage: false });
+    // The shell with collected handles, and a handle's recent tweets.
+    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    for (const username of ['nasa', 'typical_news', 'prolific_dev']) {
+      const response = await page.request.post(`${server.origin}/api/v1/handles`, {
+        data: { username, backfill_days: 15, async: true },
+        headers: { 'x-csrf-token': csrf },
+      });
+      expect(response.status()).toBe(201);
+    }
+    await page.reload();
+    const rows = page.getByTestId('handle-panel').getByTestId('handle-row');
+    await expect(rows).toHaveCount(3);
+    for (const status of await rows.getByTestId('handle-status').all()) {
+      await expect(status).toHaveText(/Ready/, { timeout: 30_000 });
+    }
+    await shoot(page, `handles-${label}`, { fullPage: false });
+    await rows
+      .first()
+      .getByRole('button', { name: /^Recent tweets from/ })
+      .click();
+    await expect(page.getByTestId('recent-tweet').first()).toBeVisible();
+    await shoot(page, `recent-tweets-${label}`, { fullPage: false });
+    await page.keyboard.press('Escape');
+
     if (label === 'phone') {
       await page.getByRole('button', { name: 'Toggle navigation' }).click();
       await expect(page.getByRole('link', { name: 'Settings' })).toBeInViewport();

@@ -1,0 +1,97 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startPerchServer, type PerchServer } from './perch-server';
+
+let server: PerchServer;
+
+test.beforeAll(async () => {
+  // A small page delay keeps the demo backfill quick but still visibly in progress.
+  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '300' });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function registerFirstUser(page: Page) {
+  await page.goto(`${server.origin}/dashboard/register`);
+  await page.getByLabel('Username').fill('hopper');
+  await page.getByLabel('Email').fill('hopper@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
+  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
+  await page.getByLabel('Invitation code').fill(server.firstStartCode);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('user-badge')).toHaveText('hopper');
+}
+
+/** Adds a handle through the API, as the signed-in page would. */
+async function addHandleByApi(page: Page, username: string) {
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+  const response = await page.request.post(`${server.origin}/api/v1/handles`, {
+    data: { username, backfill_days: 7, async: true },
+    headers: { 'x-csrf-token': csrf },
+  });
+  expect(response.status()).toBe(201);
+}
+
+test('add a handle, watch it collect to Ready, browse tweets, hit the limit, remove', async ({
+  page,
+}) => {
+  await registerFirstUser(page);
+  const panel = page.getByTestId('handle-panel');
+  await expect(page.getByText('Demo data')).toBeVisible();
+
+  // Add with 7 days: it appears at once and its badge moves on to 'Ready'.
+  await panel.getByLabel('Twitter handle').fill('@prolific_ada');
+  await panel.getByText('7 days', { exact: true }).click();
+  await panel.getByRole('button', { name: 'Add handle' }).click();
+  await expect(page.getByText('@prolific_ada added successfully!')).toBeVisible();
+  const row = panel.getByTestId('handle-row').filter({ hasText: '@prolific_ada' });
+  await expect(row).toBeVisible();
+  // Watch the badge: it shows a percentage on the way and ends at 'Ready'.
+  const seen = new Set<string>();
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    const text = (await row.getByTestId('handle-status').textContent()) ?? '';
+    seen.add(text);
+    if (/Ready/.test(text)) break;
+    await page.waitForTimeout(150);
+  }
+  expect(
+    [...seen].some((text) => /Collecting \d+%/.test(text)),
+    [...seen].join(' | '),
+  ).toBe(true);
+  await expect(row.getByTestId('handle-status')).toHaveText(/Ready/);
+  await expect(row).toContainText('7 days');
+
+  // The same handle again, in another case: the live hint says so.
+  await panel.getByLabel('Twitter handle').fill('PROLIFIC_ADA');
+  await expect(panel.getByText('Already monitoring @prolific_ada')).toBeVisible();
+  await panel.getByLabel('Twitter handle').fill('');
+
+  // Recent tweets of the collected handle.
+  await row.getByRole('button', { name: 'Recent tweets from @prolific_ada' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Recent tweets from @prolific_ada' });
+  await expect(dialog.getByTestId('recent-tweet').first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // Nine more: the limit of 10 disables adding.
+  for (let i = 0; i < 9; i++) await addHandleByApi(page, `quiet_user${i}`);
+  await page.reload();
+  await expect(page.getByTestId('handle-count').first()).toHaveText('10/10');
+  await panel.getByLabel('Twitter handle').fill('one_more');
+  await expect(panel.getByRole('button', { name: 'Add handle' })).toBeDisabled();
+  await expect(panel.getByText('Handle limit reached (10)')).toBeVisible();
+  await panel.getByLabel('Twitter handle').fill('');
+
+  // Remove, confirming; it stays gone after a reload.
+  await row.getByRole('button', { name: 'Remove @prolific_ada' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Remove handle' });
+  await expect(confirm.getByText('Are you sure you want to remove this handle?')).toBeVisible();
+  await confirm.getByRole('button', { name: 'Remove' }).click();
+  await expect(panel.getByTestId('handle-row').filter({ hasText: '@prolific_ada' })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('handle-count').first()).toHaveText('9/10');
+  await expect(panel.getByTestId('handle-row').filter({ hasText: '@prolific_ada' })).toHaveCount(0);
+  await expect(panel.getByTestId('handle-row')).toHaveCount(9);
+});
