@@ -16,6 +16,7 @@ import type { Collector } from './collector/collector.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
 import { handlesRoutes } from './modules/handles/handles.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { authPlugin } from './plugins/auth.js';
@@ -44,6 +45,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built SPA (defaults to apps/web/dist). */
   webDist?: string;
+  /** Keep-alive interval of the live-events stream (default 15 s; tests shorten it). */
+  eventsKeepAliveMs?: number;
 }
 
 /** Builds the Fastify app. Never listens: main.ts does, tests call `inject`. */
@@ -53,6 +56,7 @@ export async function buildApp({
   collector,
   logger,
   webDist = WEB_DIST,
+  eventsKeepAliveMs,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
@@ -88,6 +92,14 @@ export async function buildApp({
       await api.register(systemRoutes, { config, db, version: VERSION });
       await api.register(authRoutes, { config, db });
       await api.register(handlesRoutes, { db, collector });
+      // Live updates need something that collects; without a collector there is nothing to send.
+      if (collector) {
+        await api.register(eventsRoutes, {
+          db,
+          events: collector.events,
+          keepAliveMs: eventsKeepAliveMs,
+        });
+      }
     },
     { prefix: '/api/v1' },
   );

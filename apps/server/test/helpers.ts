@@ -86,6 +86,8 @@ export interface TestAppOptions {
   source?: TweetSource;
   /** Scheduler tick (ms). */
   tickMs?: number;
+  /** Keep-alive interval of GET /api/v1/events (ms). */
+  eventsKeepAliveMs?: number;
 }
 
 /** The real app and a started collector on a fresh database, for `inject` calls. */
@@ -101,7 +103,13 @@ export async function buildTestApp(
     monitorIntervalSeconds: db.config.MONITOR_INTERVAL_SECONDS,
     tickMs: options.tickMs ?? 200,
   });
-  const app = await buildApp({ config: db.config, db, collector, logger: false });
+  const app = await buildApp({
+    config: db.config,
+    db,
+    collector,
+    logger: false,
+    eventsKeepAliveMs: options.eventsKeepAliveMs,
+  });
   await app.ready();
   await collector.start();
   return {
