@@ -19,8 +19,20 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 // Handles named 'bench*' are the demo's ~2,000 tweets/day persona, 'typical*' the typical one.
 const SCENARIOS = [
-  { key: 'sqlite15', label: '1 handle x 15 days', dialect: 'sqlite', days: 15, handles: ['bench_half'] },
-  { key: 'sqlite30', label: '1 handle x 30 days', dialect: 'sqlite', days: 30, handles: ['bench_full'] },
+  {
+    key: 'sqlite15',
+    label: '1 handle x 15 days',
+    dialect: 'sqlite',
+    days: 15,
+    handles: ['bench_half'],
+  },
+  {
+    key: 'sqlite30',
+    label: '1 handle x 30 days',
+    dialect: 'sqlite',
+    days: 30,
+    handles: ['bench_full'],
+  },
   {
     key: 'sqlite10x15',
     label: '10 typical handles x 15 days at once',
@@ -36,7 +48,15 @@ const SCENARIOS = [
     handles: Array.from({ length: 10 }, (_, i) => `bench_many${i}`),
   },
   ...(process.env.BENCH_DATABASE_URL
-    ? [{ key: 'postgres30', label: '1 handle x 30 days', dialect: 'postgres', days: 30, handles: ['bench_full'] }]
+    ? [
+        {
+          key: 'postgres30',
+          label: '1 handle x 30 days',
+          dialect: 'postgres',
+          days: 30,
+          handles: ['bench_full'],
+        },
+      ]
     : []),
 ];
 
@@ -96,7 +116,8 @@ async function runScenario(scenario) {
     const finished = new Promise((resolve) => {
       const check = (event) => {
         if (event.status === 'failed') failure ??= `${event.username}: ${event.error ?? 'failed'}`;
-        if (event.status === 'completed' || event.status === 'failed') pending.delete(event.username);
+        if (event.status === 'completed' || event.status === 'failed')
+          pending.delete(event.username);
         if (pending.size === 0) resolve();
       };
       collector.events.on('handle.progress', check);
@@ -170,7 +191,10 @@ if (process.argv[2] === '--scenario') {
   // Parent: run each scenario in a fresh process and report.
   const runChild = (key) =>
     new Promise((resolve, reject) => {
-      const child = fork(SELF, ['--scenario', key], { execArgv: ['--expose-gc'], stdio: 'inherit' });
+      const child = fork(SELF, ['--scenario', key], {
+        execArgv: ['--expose-gc'],
+        stdio: 'inherit',
+      });
       let message;
       child.on('message', (m) => (message = m));
       child.on('exit', (code) => {

@@ -77,6 +77,9 @@ export async function runBackfill(
     if (!xUserId) return;
 
     let targetStart = handle.backfill_target_start ?? '';
+    // Counted once per job (a crash may have stored a page the handle row does not know of),
+    // then kept up to date from what each upsert adds.
+    let total = await countTweets(db.db, handle.id);
     let cursor: string | undefined;
     let endTime = resumeEnd(handle.oldest_covered_at);
     for (;;) {
@@ -86,7 +89,7 @@ export async function runBackfill(
         signal,
       );
       const now = ctx.now();
-      await upsertTweets(db.db, handle.id, page.tweets, now.toISOString());
+      total += await upsertTweets(db.db, handle.id, page.tweets, now.toISOString());
 
       // Re-read: a follower may have asked for more days, or everybody may have left.
       const current = await findHandleById(db.db, handle.id);
@@ -119,7 +122,6 @@ export async function runBackfill(
         !reachedEnd && gained > 0 && elapsed > 0
           ? msAfter(now, ((100 - progress) * elapsed) / gained)
           : null;
-      const total = await countTweets(db.db, handle.id);
 
       handle = await saveHandle(ctx, handle, {
         backfill_status: reachedEnd ? 'completed' : 'in_progress',

@@ -37,20 +37,28 @@ function tweetValues(handleId: number, tweet: SourceTweet, now: string) {
 
 /**
  * Inserts tweets of one handle, or refreshes the metrics of those already stored: one row per
- * (handle, tweet id) whatever retries happen. Runs in one transaction, in multi-row chunks.
+ * (handle, tweet id) whatever retries happen. Runs in one transaction, in multi-row chunks, and
+ * returns how many rows are new (so callers keep counts without recounting the table).
  */
 export async function upsertTweets(
   db: Kysely<Database>,
   handleId: number,
   tweets: readonly SourceTweet[],
   now: string,
-): Promise<void> {
-  if (tweets.length === 0) return;
+): Promise<number> {
+  if (tweets.length === 0) return 0;
   // Postgres refuses an upsert that touches one row twice: keep the latest copy of each id.
   const unique = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()];
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    let inserted = 0;
     for (let start = 0; start < unique.length; start += INSERT_CHUNK) {
       const chunk = unique.slice(start, start + INSERT_CHUNK);
+      const known = await existingTweetIds(
+        trx,
+        handleId,
+        chunk.map((tweet) => tweet.id),
+      );
+      inserted += chunk.length - known.size;
       await trx
         .insertInto('tweets')
         .values(chunk.map((tweet) => tweetValues(handleId, tweet, now)))
@@ -66,6 +74,7 @@ export async function upsertTweets(
         )
         .execute();
     }
+    return inserted;
   });
 }
 
