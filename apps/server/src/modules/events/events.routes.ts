@@ -126,12 +126,7 @@ class LiveStream {
  */
 export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
   app,
-  {
-    db,
-    events,
-    keepAliveMs = DEFAULT_KEEP_ALIVE_MS,
-    followsMaxAgeMs = DEFAULT_FOLLOWS_MAX_AGE_MS,
-  },
+  { db, events, keepAliveMs = DEFAULT_KEEP_ALIVE_MS, followsMaxAgeMs = DEFAULT_FOLLOWS_MAX_AGE_MS },
 ) => {
   const streams = new Set<LiveStream>();
 

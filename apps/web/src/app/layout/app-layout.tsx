@@ -33,6 +33,7 @@ import { useLogoutMutation } from '@/features/auth/api/logout';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useHeartbeat } from '@/features/auth/hooks/use-heartbeat';
 import { HandlesSidebarList } from '@/features/handles/components/handles-sidebar-list';
+import { useLiveEvents } from '@/features/handles/hooks/use-live-events';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
 
 export const HEADER_TEXT = 'X Monitoring and Analytics System';
@@ -62,6 +63,7 @@ export function AppLayout() {
   const { currentUser } = useAuth();
   const logoutMutation = useLogoutMutation();
   useHeartbeat(currentUser?.id ?? null);
+  useLiveEvents(currentUser?.id ?? null);
   const { selectedHandle, selectHandle } = useSelectedHandle();
 
   const isAdmin = Boolean(currentUser?.isAdmin || currentUser?.isSuperAdmin);
