@@ -62,7 +62,7 @@ interface RouteCase {
   valid: () => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
-describe.each(DIALECTS)('hostile input to the auth routes [%s]', (dialect) => {
+describe.each(DIALECTS)('hostile input to the auth and handle routes [%s]', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp(dialect, { DEV_LOGIN: 'true' });
@@ -95,6 +95,10 @@ describe.each(DIALECTS)('hostile input to the auth routes [%s]', (dialect) => {
     },
     { url: '/api/v1/auth/logout', valid: () => ({ user_id: 1, action: 'manual_logout' }) },
     { url: '/api/v1/auth/dev-login', valid: () => ({ username: 'robust_user' }) },
+    {
+      url: '/api/v1/handles',
+      valid: () => ({ username: 'typical_rb', backfill_days: 7, async: true }),
+    },
     {
       url: '/api/v1/session/heartbeat',
       valid: () => ({
@@ -165,6 +169,37 @@ describe.each(DIALECTS)('hostile input to the auth routes [%s]', (dialect) => {
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     },
   );
+
+  it('answers hostile path and query values of the handle routes with a 4xx envelope', async () => {
+    const client = new TestClient(t.app, '10.77.0.2');
+    await client.request({
+      method: 'POST',
+      url: '/api/v1/auth/dev-login',
+      payload: { username: 'robust_user' },
+    });
+    // Lone surrogates cannot be percent-encoded; a broken escape is sent raw below instead.
+    const encode = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+    const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
+      ([, text]) => text.length < 5_000,
+    );
+    const problems: string[] = [];
+    for (const [label, text] of values) {
+      const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
+      const query = `page=${encode(text)}&limit=${encode(text)}`;
+      const requests = [
+        { method: 'GET', url: `/api/v1/handles/${segment}/tweets` },
+        { method: 'GET', url: `/api/v1/handles/typical_rb/tweets?${query}` },
+        { method: 'GET', url: `/api/v1/handles/${segment}/backfill-progress` },
+        { method: 'DELETE', url: `/api/v1/handles/${segment}` },
+      ] as const;
+      for (const request of requests) {
+        const response = await client.request(request);
+        const problem = problemWith(response);
+        if (problem) problems.push(`${request.method} ${label}: ${problem}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 
   it('lets nobody become an admin through extra keys', async () => {
     const admins = await t.db.db
