@@ -2,11 +2,11 @@ import { Button, Checkbox, Stack, TextInput } from '@mantine/core';
 import { LOGIN_ERROR_CLEAR_MS, LOGIN_REDIRECT_DELAY_MS, loginRequestSchema } from '@perch/shared';
 import { IconLock, IconUser } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { FormMessages } from '@/components/form-messages';
-import { APP_BASE_PATH } from '@/lib/config';
 import { useLoginMutation } from '../api/login';
 import { useAuth } from '../hooks/use-auth';
+import { useGoHomeAfter } from '../hooks/use-go-home-after';
 import { loginErrorMessage } from '../utils/auth-errors';
 import { PasswordField } from './password-field';
 
@@ -24,7 +24,6 @@ function firstIssue(result: { success: boolean; error?: { issues: { message: str
  * the catalogue text for the failure and clears after 10 s; success leads home after 300 ms.
  */
 export function LoginForm() {
-  const navigate = useNavigate();
   const { isAuthenticated } = useAuth();
   const loginMutation = useLoginMutation();
   const [username, setUsername] = useState('');
@@ -41,17 +40,7 @@ export function LoginForm() {
     return () => window.clearTimeout(timer);
   }, [errorMessage]);
 
-  useEffect(() => {
-    if (!successMessage) return;
-    const timer = window.setTimeout(() => {
-      try {
-        void navigate('/', { replace: true });
-      } catch {
-        window.location.assign(APP_BASE_PATH);
-      }
-    }, LOGIN_REDIRECT_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, [successMessage, navigate]);
+  useGoHomeAfter(successMessage, LOGIN_REDIRECT_DELAY_MS);
 
   // Already signed in (e.g. a second tab): nothing to do here.
   if (isAuthenticated && !hasSubmitted) return <Navigate to="/" replace />;

@@ -1,14 +1,14 @@
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { MESSAGES, REGISTER_REDIRECT_DELAY_MS, registerRequestSchema } from '@perch/shared';
 import { IconAt, IconLock, IconTicket, IconUser } from '@tabler/icons-react';
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { Navigate } from 'react-router';
 import { FormMessages } from '@/components/form-messages';
-import { APP_BASE_PATH } from '@/lib/config';
 import { useSupportEmail } from '@/lib/public-config';
 import { useRegisterMutation, type RegisterInput } from '../api/register';
 import { useVerifyInviteMutation } from '../api/verify-invite';
 import { useAuth } from '../hooks/use-auth';
+import { useGoHomeAfter } from '../hooks/use-go-home-after';
 import { inviteErrorMessage, registerErrorMessage } from '../utils/auth-errors';
 import { PasswordField } from './password-field';
 import { PasswordMatchIndicator } from './password-match-indicator';
@@ -50,7 +50,6 @@ export function validateRegistration(values: RegisterValues): string | null {
  * account is created and signed in; success leads home after 1.5 s.
  */
 export function RegisterForm() {
-  const navigate = useNavigate();
   const { isAuthenticated } = useAuth();
   const verifyInviteMutation = useVerifyInviteMutation();
   const registerMutation = useRegisterMutation();
@@ -60,17 +59,7 @@ export function RegisterForm() {
   const [errorMessage, setErrorMessage] = useState<string | null>(null);
   const [successMessage, setSuccessMessage] = useState<string | null>(null);
 
-  useEffect(() => {
-    if (!successMessage) return;
-    const timer = window.setTimeout(() => {
-      try {
-        void navigate('/', { replace: true });
-      } catch {
-        window.location.assign(APP_BASE_PATH);
-      }
-    }, REGISTER_REDIRECT_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, [successMessage, navigate]);
+  useGoHomeAfter(successMessage, REGISTER_REDIRECT_DELAY_MS);
 
   if (isAuthenticated && !hasSubmitted) return <Navigate to="/" replace />;
 
