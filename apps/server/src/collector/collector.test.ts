@@ -68,8 +68,9 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, m
 }
 
 /** Every tweet id the source has in [startTime, now], walked page by page. */
-async function sourceWindowIds(source: TweetSource, handle: HandleRow): Promise<string[]> {
-  const ids: string[] = [];
+/** The pages a single walk of the handle's backfill window takes from the source. */
+async function sourceWindowPages(source: TweetSource, handle: HandleRow): Promise<string[][]> {
+  const pages: string[][] = [];
   let cursor: string | undefined;
   for (;;) {
     const page = await source.timeline({
@@ -78,10 +79,14 @@ async function sourceWindowIds(source: TweetSource, handle: HandleRow): Promise<
       cursor,
       maxResults: 100,
     });
-    ids.push(...page.tweets.map((tweet) => tweet.id));
-    if (!page.nextCursor) return ids.sort();
+    pages.push(page.tweets.map((tweet) => tweet.id));
+    if (!page.nextCursor) return pages;
     cursor = page.nextCursor;
   }
+}
+
+async function sourceWindowIds(source: TweetSource, handle: HandleRow): Promise<string[]> {
+  return (await sourceWindowPages(source, handle)).flat().sort();
 }
 
 describe.each(DIALECTS)('collector (%s)', (dialect) => {
@@ -202,7 +207,8 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(halfway.backfill_status).toBe('in_progress');
     expect(halfway.backfill_progress).toBeGreaterThan(0);
     expect(halfway.backfill_progress).toBeLessThan(100);
-    expect(halfway.total_tweets_collected).toBe(300);
+    expect(halfway.total_tweets_collected).toBeGreaterThan(0);
+    expect(halfway.total_tweets_collected).toBe((await storedIds(halfway.id)).length);
     expect(halfway.oldest_covered_at).not.toBeNull();
 
     // A new engine on the same database (a new process, in effect) finds the work and resumes.
@@ -221,7 +227,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(done.total_tweets_collected).toBe(expected.length);
     expect(done.backfill_progress).toBe(100);
     // It did not start over: far fewer pages than a full walk.
-    expect(calls.timeline).toBeLessThan(Math.ceil(expected.length / 100) - 1);
+    expect(calls.timeline).toBeLessThan((await sourceWindowPages(demo(), done)).length - 1);
   });
 
   it('stop() aborts a page in flight promptly and keeps the pages already saved', async () => {
@@ -243,7 +249,8 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(Date.now() - started).toBeLessThan(250);
     const stopped = await handleNamed('prolific_sam');
     expect(stopped.backfill_status).toBe('in_progress');
-    expect(stopped.total_tweets_collected).toBe(pages * 100);
+    expect(stopped.total_tweets_collected).toBeGreaterThan(0);
+    expect(stopped.total_tweets_collected).toBe((await storedIds(stopped.id)).length);
     expect(stopped.last_error).toBeNull();
   });
 
@@ -272,8 +279,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(handles).toHaveLength(1);
     expect(calls.lookupUser).toBe(1);
     const done = await handleNamed('typical_tom');
-    const pagesNeeded = Math.ceil((done.total_tweets_collected + 1) / 100);
-    expect(calls.timeline).toBe(pagesNeeded);
+    expect(calls.timeline).toBe((await sourceWindowPages(demo(), done)).length);
 
     // A third user adding it later gets the data at once, already complete.
     const carol = await makeUser('carol');
@@ -471,7 +477,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     const done = await handleNamed('typical_rita');
     expect(done.backfill_status).toBe('completed');
     expect(done.last_error).toBeNull();
-    expect(calls.timeline).toBe(before + Math.ceil((done.total_tweets_collected + 1) / 100));
+    expect(calls.timeline).toBe(before + (await sourceWindowPages(demo(), done)).length);
   });
 
   it('upserts are idempotent: one row per tweet, metrics refreshed', async () => {

@@ -52,6 +52,12 @@ export interface DemoSourceOptions {
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+/**
+ * A timeline page never spans more than half a day, like a slow real network that makes a
+ * backfill take a while: with the default page delay a 15-day backfill of any account takes
+ * 10-20 s, so its progress can be watched. Busy accounts fill their 100 tweets first.
+ */
+const PAGE_SPAN_MS = 12 * HOUR;
 /** X's snowflake epoch (2010-11-04T01:42:54.657Z). */
 const SNOWFLAKE_EPOCH = 1_288_834_974_657;
 /** Account creation dates and follower growth are measured from here. */
@@ -420,17 +426,19 @@ export function createDemoSource(options: DemoSourceOptions): TweetSource {
         sinceId !== null ? snowflakeMs(sinceId) : p.createdMs,
         p.createdMs,
       );
+      // This page covers [floor, upper); older tweets are left for the next page.
+      const floor = Math.max(lower, upper - PAGE_SPAN_MS);
       // Look one past the page to know whether another page exists.
       const picked: Slot[] = [];
       outer: for (
         let bucket = Math.floor((upper - 1) / HOUR);
-        bucket * HOUR + HOUR > lower;
+        bucket * HOUR + HOUR > floor;
         bucket--
       ) {
         const slots = slotsOf(p, bucket);
         for (let i = slots.length - 1; i >= 0; i--) {
           const slot = slots[i]!;
-          if (slot.ms >= upper || slot.ms < lower) continue;
+          if (slot.ms >= upper || slot.ms < floor) continue;
           if (sinceId !== null || untilId !== null) {
             const id = snowflake(slot.ms, p.tag, slot.seq);
             if (sinceId !== null && id <= sinceId) continue;
@@ -443,10 +451,12 @@ export function createDemoSource(options: DemoSourceOptions): TweetSource {
       const more = picked.length > maxResults;
       if (more) picked.length = maxResults;
       const last = picked[picked.length - 1];
-      return {
-        tweets: picked.map((slot) => buildTweet(p, slot, at)),
-        nextCursor: more && last ? encodeCursor(snowflake(last.ms, p.tag, last.seq)) : null,
-      };
+      let nextCursor: string | null = null;
+      if (more && last) nextCursor = encodeCursor(snowflake(last.ms, p.tag, last.seq));
+      // The span ended before the window did: continue below it. Every tweet at or after
+      // `floor` is on this page, and the smallest id at `floor` excludes exactly those.
+      else if (floor > lower) nextCursor = encodeCursor(snowflake(floor, 0, 0));
+      return { tweets: picked.map((slot) => buildTweet(p, slot, at)), nextCursor };
     },
 
     async tweetsByIds(ids, signal): Promise<SourceTweet[]> {
