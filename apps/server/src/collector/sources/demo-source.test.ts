@@ -23,6 +23,24 @@ async function all(source: TweetSource, query: TimelineQuery): Promise<SourceTwe
 }
 
 describe('demo source', () => {
+  it('paces a 15-day backfill at 10-20 s with the default 400 ms page delay, for any account', async () => {
+    const source = createDemoSource({ pageDelayMs: 0 });
+    for (const handle of ['quiet_anna', 'typical_news', 'prolific_dev']) {
+      const { xUserId } = await source.lookupUser(handle);
+      const startTime = new Date(Date.now() - 15 * 86_400_000).toISOString();
+      let pages = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await source.timeline({ xUserId, startTime, cursor, maxResults: 100 });
+        pages += 1;
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      const seconds = (pages * 400) / 1000;
+      expect(seconds, handle).toBeGreaterThanOrEqual(10);
+      expect(seconds, handle).toBeLessThanOrEqual(20);
+    }
+  });
+
   it('has a realistic mix over 15 days of a typical handle', async () => {
     const source = createDemoSource({ pageDelayMs: 0, now: () => NOW });
     const { xUserId } = await source.lookupUser('typical_tess');
