@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       X_API_BASE_URL: 'https://api.x.com',
       X_OAUTH_AUTHORIZE_URL: 'https://x.com/i/oauth2/authorize',
       MONITOR_INTERVAL_SECONDS: 60,
+      COLLECTOR_CONCURRENCY: 4,
       TELEGRAM_API_BASE_URL: 'https://api.telegram.org',
       DISCORD_API_BASE_URL: 'https://discord.com/api/v10',
       DEV_LOGIN: false,

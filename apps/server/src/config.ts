@@ -45,6 +45,8 @@ const envSchema = z.object({
   X_OAUTH_AUTHORIZE_URL: url('https://x.com/i/oauth2/authorize'),
   /** Seconds between monitoring polls of a handle. */
   MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
+  /** How many collection jobs (backfill pages, polls) run at once. */
+  COLLECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** How slow the demo source pretends the network is, per page (ms). */
   DEMO_PAGE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(400),
   /** Telegram bot token for notifications. */

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     db,
     source: createTweetSource(config),
     monitorIntervalSeconds: config.MONITOR_INTERVAL_SECONDS,
+    concurrency: config.COLLECTOR_CONCURRENCY,
   });
   const app = await buildApp({ config, db, collector });
   const collectorLog = app.log.child({ module: 'collector' });
