@@ -89,7 +89,7 @@ export async function runBackfill(
         signal,
       );
       const now = ctx.now();
-      total += await upsertTweets(db.db, handle.id, page.tweets, now.toISOString());
+      total += (await upsertTweets(db.db, handle.id, page.tweets, now.toISOString())).size;
 
       // Re-read: a follower may have asked for more days, or everybody may have left.
       const current = await findHandleById(db.db, handle.id);

@@ -1,7 +1,6 @@
 import { countFollowers, findHandleById } from '../modules/handles/handles.repository.js';
 import {
   countTweets,
-  existingTweetIds,
   insertProfileSnapshot,
   listRecentTweets,
   recordMetrics,
@@ -62,14 +61,9 @@ export async function runPoll(
       if (!page.nextCursor || signal.aborted) break;
       cursor = page.nextCursor;
     }
-    const known = await existingTweetIds(
-      db.db,
-      handle.id,
-      fetched.map((tweet) => tweet.id),
-    );
-    const fresh = fetched.filter((tweet) => !known.has(tweet.id));
     const now = ctx.now();
-    await upsertTweets(db.db, handle.id, fetched, now.toISOString());
+    const inserted = await upsertTweets(db.db, handle.id, fetched, now.toISOString());
+    const fresh = fetched.filter((tweet) => inserted.has(tweet.id));
 
     const profile = await source.lookupUser(handle.username, signal);
     await insertProfileSnapshot(db.db, handle.id, profile, now.toISOString());

@@ -38,19 +38,19 @@ function tweetValues(handleId: number, tweet: SourceTweet, now: string) {
 /**
  * Inserts tweets of one handle, or refreshes the metrics of those already stored: one row per
  * (handle, tweet id) whatever retries happen. Runs in one transaction, in multi-row chunks, and
- * returns how many rows are new (so callers keep counts without recounting the table).
+ * returns the ids that are new (so callers know what arrived without asking again).
  */
 export async function upsertTweets(
   db: Kysely<Database>,
   handleId: number,
   tweets: readonly SourceTweet[],
   now: string,
-): Promise<number> {
-  if (tweets.length === 0) return 0;
+): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  if (tweets.length === 0) return inserted;
   // Postgres refuses an upsert that touches one row twice: keep the latest copy of each id.
   const unique = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()];
   return db.transaction().execute(async (trx) => {
-    let inserted = 0;
     for (let start = 0; start < unique.length; start += INSERT_CHUNK) {
       const chunk = unique.slice(start, start + INSERT_CHUNK);
       const known = await existingTweetIds(
@@ -58,7 +58,7 @@ export async function upsertTweets(
         handleId,
         chunk.map((tweet) => tweet.id),
       );
-      inserted += chunk.length - known.size;
+      for (const tweet of chunk) if (!known.has(tweet.id)) inserted.add(tweet.id);
       await trx
         .insertInto('tweets')
         .values(chunk.map((tweet) => tweetValues(handleId, tweet, now)))
