@@ -129,3 +129,17 @@ export const logoutRequestSchema = z
     action: z.string().max(64).optional(),
   })
   .optional();
+
+/** The session check answer for a signed-in user (the server sends it, the web caches it). */
+export function authCheckFromUser(user: User, csrfToken: string): AuthCheckResponse {
+  return {
+    authenticated: true,
+    userId: user.id,
+    username: user.username,
+    email: user.email,
+    isAdmin: user.isAdmin,
+    isSuperAdmin: user.isSuperAdmin,
+    profile: user.profile,
+    csrfToken,
+  };
+}

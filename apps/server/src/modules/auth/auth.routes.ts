@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   DEVICE_INFO_MAX_LENGTH,
   MESSAGES,
+  authCheckFromUser,
   authCheckResponseSchema,
   errorEnvelopeSchema,
   loginRequestSchema,
@@ -132,19 +133,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
           data: { authenticated: false, csrfToken, message: 'Not signed in' },
         };
       }
-      const user = toUser(request.auth.user);
       return {
         success: true as const,
-        data: {
-          authenticated: true,
-          userId: user.id,
-          username: user.username,
-          email: user.email,
-          isAdmin: user.isAdmin,
-          isSuperAdmin: user.isSuperAdmin,
-          profile: user.profile,
-          csrfToken,
-        },
+        data: authCheckFromUser(toUser(request.auth.user), csrfToken),
       };
     },
   );

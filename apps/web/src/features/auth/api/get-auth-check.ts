@@ -1,5 +1,6 @@
 import {
   SESSION_REVALIDATION_MS,
+  authCheckFromUser,
   authCheckResponseSchema,
   type AuthCheckResponse,
   type User,
@@ -16,16 +17,7 @@ export function signedOutCheck(csrfToken = ''): AuthCheckResponse {
 
 /** The session check result matching a user the server just signed in. */
 export function signedInCheck(user: User, csrfToken: string): AuthCheckResponse {
-  return {
-    authenticated: true,
-    userId: user.id,
-    username: user.username,
-    email: user.email,
-    isAdmin: user.isAdmin,
-    isSuperAdmin: user.isSuperAdmin,
-    profile: user.profile,
-    csrfToken,
-  };
+  return authCheckFromUser(user, csrfToken);
 }
 
 /** GET /auth/check: who is signed in (a signed-out browser gets authenticated false). */
