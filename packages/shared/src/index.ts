@@ -7,3 +7,4 @@ export * from './contracts/common.js';
 export * from './contracts/auth.js';
 export * from './contracts/system.js';
 export * from './contracts/handles.js';
+export * from './contracts/analytics.js';

@@ -94,6 +94,17 @@ export class Collector {
     this.queue.enqueue({ kind: 'backfill', handleId });
   }
 
+  /**
+   * Polls a backfilled handle now, whatever its schedule, and resolves when that poll is over
+   * (or at once for a handle still backfilling: its backfill is already running).
+   */
+  async pollNow(handleId: number): Promise<void> {
+    if (this.state !== 'running') return;
+    const job = { kind: 'poll', handleId } as const;
+    this.queue.enqueue(job);
+    await this.queue.settled(job);
+  }
+
   /** Resolves when no job is queued or running (tests). */
   idle(): Promise<void> {
     return this.queue.idle();

@@ -1,6 +1,7 @@
 import { countFollowers, findHandleById } from '../modules/handles/handles.repository.js';
 import {
   countTweets,
+  insertMetricSnapshots,
   insertProfileSnapshot,
   listRecentTweets,
   recordMetrics,
@@ -64,6 +65,14 @@ export async function runPoll(
     const now = ctx.now();
     const inserted = await upsertTweets(db.db, handle.id, fetched, now.toISOString());
     const fresh = fetched.filter((tweet) => inserted.has(tweet.id));
+    // A young tweet's first reading is its first metric snapshot: velocity starts from it.
+    const metricsSince = now.getTime() - METRICS_WINDOW_MS;
+    await insertMetricSnapshots(
+      db.db,
+      handle.id,
+      fresh.filter((tweet) => Date.parse(tweet.createdAt) >= metricsSince),
+      now.toISOString(),
+    );
 
     const profile = await source.lookupUser(handle.username, signal);
     await insertProfileSnapshot(db.db, handle.id, profile, now.toISOString());

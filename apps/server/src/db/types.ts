@@ -94,6 +94,8 @@ export interface HandlesTable {
   quiet_polls: number;
   last_error: string | null;
   paused: Bool;
+  /** Bumped whenever tweets, metrics or snapshots of the handle are stored (cache key). */
+  data_version: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

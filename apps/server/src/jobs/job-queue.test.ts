@@ -30,6 +30,27 @@ describe('InProcessJobQueue', () => {
     await queue.stop();
   });
 
+  it('settled() resolves when that one job is over, at once when it is not queued', async () => {
+    const gates = new Map([1, 2].map((id) => [id, deferred()]));
+    const queue = new InProcessJobQueue({
+      concurrency: 2,
+      handler: (job) => gates.get(job.handleId)?.promise ?? Promise.resolve(),
+    });
+    queue.start();
+    queue.enqueue({ kind: 'poll', handleId: 1 });
+    queue.enqueue({ kind: 'poll', handleId: 2 });
+    let firstDone = false;
+    const first = queue.settled({ kind: 'poll', handleId: 1 }).then(() => (firstDone = true));
+    gates.get(2)?.resolve();
+    await queue.settled({ kind: 'poll', handleId: 2 });
+    expect(firstDone).toBe(false);
+    gates.get(1)?.resolve();
+    await first;
+    expect(firstDone).toBe(true);
+    await queue.settled({ kind: 'backfill', handleId: 9 });
+    await queue.stop();
+  });
+
   it('keeps one job per (kind, handle) queued or running', async () => {
     const gate = deferred();
     const runs: Job[] = [];

@@ -20,6 +20,8 @@ export interface JobQueue {
   stop(): Promise<void>;
   /** Resolves once nothing is queued or running. */
   idle(): Promise<void>;
+  /** Resolves once this job is neither queued nor running (at once when it is neither). */
+  settled(job: Job): Promise<void>;
 }
 
 export interface InProcessJobQueueOptions {
@@ -41,6 +43,7 @@ export class InProcessJobQueue implements JobQueue {
   private readonly keys = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
   private idleWaiters: (() => void)[] = [];
+  private readonly settledWaiters = new Map<string, (() => void)[]>();
   private controller = new AbortController();
   private state: 'created' | 'running' | 'stopped' = 'created';
 
@@ -72,7 +75,7 @@ export class InProcessJobQueue implements JobQueue {
       return;
     }
     this.state = 'stopped';
-    for (const job of this.waiting.splice(0)) this.keys.delete(keyOf(job));
+    for (const job of this.waiting.splice(0)) this.release(keyOf(job));
     this.controller.abort();
     await Promise.allSettled([...this.running.values()]);
     this.notifyIdle();
@@ -83,6 +86,16 @@ export class InProcessJobQueue implements JobQueue {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  settled(job: Job): Promise<void> {
+    const key = keyOf(job);
+    if (!this.keys.has(key)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = this.settledWaiters.get(key) ?? [];
+      waiters.push(resolve);
+      this.settledWaiters.set(key, waiters);
+    });
+  }
+
   /** Jobs queued or running. */
   get size(): number {
     return this.keys.size;
@@ -90,6 +103,14 @@ export class InProcessJobQueue implements JobQueue {
 
   private isIdle(): boolean {
     return this.running.size === 0 && (this.waiting.length === 0 || this.state !== 'running');
+  }
+
+  private release(key: string): void {
+    this.keys.delete(key);
+    const waiters = this.settledWaiters.get(key);
+    if (!waiters) return;
+    this.settledWaiters.delete(key);
+    for (const resolve of waiters) resolve();
   }
 
   private notifyIdle(): void {
@@ -112,7 +133,7 @@ export class InProcessJobQueue implements JobQueue {
         .catch((error: unknown) => this.onError(job, error))
         .finally(() => {
           this.running.delete(key);
-          this.keys.delete(key);
+          this.release(key);
           this.pump();
           this.notifyIdle();
         });

@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Message of a 400 from this route's schema validation (the spec's text for the form). */
     invalidMessage?: string;
+    /** A 400 from this route's schema validation says what was wrong in its message too. */
+    useIssueMessage?: boolean;
   }
 }
 
@@ -67,10 +69,13 @@ export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const details = [...new Set(error.validation.map((issue) => issue.message))].join(' ');
+      const issues = [...new Set(error.validation.map((issue) => issue.message))];
+      const details = issues.join(' ');
+      const { invalidMessage, useIssueMessage } = request.routeOptions.config;
       return send(reply, 400, {
         success: false,
-        message: request.routeOptions.config.invalidMessage ?? MESSAGES.invalidRequest,
+        message:
+          invalidMessage ?? (useIssueMessage && issues[0] ? issues[0] : MESSAGES.invalidRequest),
         code: 'VALIDATION_ERROR',
         details,
       });

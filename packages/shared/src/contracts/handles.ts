@@ -89,8 +89,20 @@ export const tweetSchema = z.object({
   has_photo: z.boolean(),
   has_video: z.boolean(),
   media_urls: z.array(z.string()),
+  /** Each attached media item: its kind and image (analytics' content types and media). */
+  media: z.array(
+    z.object({
+      type: z.enum(['photo', 'video', 'animated_gif']),
+      url: z.string().nullable(),
+      preview_url: z.string().nullable(),
+    }),
+  ),
   hashtags: z.array(z.string()),
+  /** Expanded links of the tweet (media links excluded). */
+  urls: z.array(z.string()),
   conversation_id: z.string().nullable(),
+  /** The X user id this tweet replies to (the handle's own id in a thread). */
+  in_reply_to_user_id: z.string().nullable(),
 });
 export type Tweet = z.infer<typeof tweetSchema>;
 

@@ -2,6 +2,7 @@ import { sql, type ColumnDefinitionBuilder, type Migration, type RawBuilder } fr
 import type { Dialect } from '../index.js';
 import { foundation } from './0001-foundation.js';
 import { collection } from './0002-collection.js';
+import { analytics } from './0003-analytics.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -34,5 +35,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-foundation': foundation(kinds),
     '0002-collection': collection(kinds),
+    '0003-analytics': analytics(),
   };
 }

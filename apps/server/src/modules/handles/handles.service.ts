@@ -231,8 +231,15 @@ export function toTweet(row: TweetRow, username: string): Tweet {
       const url = item.url ?? item.previewUrl;
       return url ? [url] : [];
     }),
+    media: media.map((item) => ({
+      type: item.type,
+      url: item.url,
+      preview_url: item.previewUrl,
+    })),
     hashtags: jsonArray<string>(row.hashtags),
+    urls: jsonArray<string>(row.urls),
     conversation_id: row.conversation_id,
+    in_reply_to_user_id: row.in_reply_to_user_id,
   };
 }
 

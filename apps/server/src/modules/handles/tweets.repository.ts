@@ -74,8 +74,21 @@ export async function upsertTweets(
         )
         .execute();
     }
+    await bumpDataVersion(trx, handleId);
     return inserted;
   });
+}
+
+/**
+ * Marks a handle's stored data as changed (tweets, metrics or snapshots), so cached analytics
+ * of it are recomputed. Called in the same transaction as the write it announces.
+ */
+async function bumpDataVersion(db: Executor, handleId: number): Promise<void> {
+  await db
+    .updateTable('handles')
+    .set((eb) => ({ data_version: eb('data_version', '+', 1) }))
+    .where('id', '=', handleId)
+    .execute();
 }
 
 /** Which of `tweetIds` a handle already has. */
@@ -163,21 +176,7 @@ export async function recordMetrics(
   });
   if (changed.length === 0) return 0;
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('tweet_metric_snapshots')
-      .values(
-        changed.map((tweet) => ({
-          handle_id: handleId,
-          tweet_id: tweet.id,
-          taken_at: now,
-          likes: tweet.likeCount,
-          retweets: tweet.retweetCount,
-          replies: tweet.replyCount,
-          quotes: tweet.quoteCount,
-          impressions: tweet.impressionCount,
-        })),
-      )
-      .execute();
+    await insertMetricSnapshots(trx, handleId, changed, now);
     for (const tweet of changed) {
       await trx
         .updateTable('tweets')
@@ -197,6 +196,37 @@ export async function recordMetrics(
   return changed.length;
 }
 
+/**
+ * Stores one metric snapshot per tweet: the tweets' numbers as read `now` (velocity's
+ * readings). Bumps the handle's data version in the same transaction.
+ */
+export async function insertMetricSnapshots(
+  db: Executor,
+  handleId: number,
+  tweets: readonly SourceTweet[],
+  now: string,
+): Promise<void> {
+  if (tweets.length === 0) return;
+  for (let start = 0; start < tweets.length; start += INSERT_CHUNK) {
+    await db
+      .insertInto('tweet_metric_snapshots')
+      .values(
+        tweets.slice(start, start + INSERT_CHUNK).map((tweet) => ({
+          handle_id: handleId,
+          tweet_id: tweet.id,
+          taken_at: now,
+          likes: tweet.likeCount,
+          retweets: tweet.retweetCount,
+          replies: tweet.replyCount,
+          quotes: tweet.quoteCount,
+          impressions: tweet.impressionCount,
+        })),
+      )
+      .execute();
+  }
+  await bumpDataVersion(db, handleId);
+}
+
 export async function insertProfileSnapshot(
   db: Executor,
   handleId: number,
@@ -214,4 +244,5 @@ export async function insertProfileSnapshot(
       like_count: profile.likeCount,
     })
     .execute();
+  await bumpDataVersion(db, handleId);
 }

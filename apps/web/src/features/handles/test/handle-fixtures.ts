@@ -49,8 +49,11 @@ export function makeTweet(overrides: Partial<Tweet> & { id: string }): Tweet {
     has_photo: false,
     has_video: false,
     media_urls: [],
+    media: [],
     hashtags: [],
+    urls: [],
     conversation_id: null,
+    in_reply_to_user_id: null,
     ...overrides,
   };
 }

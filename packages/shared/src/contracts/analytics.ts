@@ -1,0 +1,427 @@
+import { z } from 'zod';
+import { backfillProgressSchema, tweetSchema } from './handles.js';
+
+/**
+ * Analytics payloads (doc 2 §7.5, ANALYTICS.md). Every number is a plain, unrounded JSON number;
+ * the web rounds for display. Rates that need followers or snapshots are `null` when those are
+ * missing; averages and shares over nothing are 0.
+ */
+
+/** Days of the two periods the dashboard offers (ARCHITECTURE.md, reading 5). */
+export const PERIOD_WEEK = 7;
+export const PERIOD_MONTH = 30;
+export const DEFAULT_PERIOD = PERIOD_MONTH;
+export const MIN_PERIOD = 1;
+export const MAX_PERIOD = 90;
+export const DEFAULT_TIMEZONE = 'UTC';
+/** Top tweets and hashtags shown by default (doc 2 §9.1). */
+export const TOP_TWEETS_LIMIT = 10;
+export const MAX_TOP_TWEETS_LIMIT = 100;
+export const HASHTAGS_LIMIT = 20;
+export const MAX_HASHTAGS_LIMIT = 100;
+export const WORDS_LIMIT = 30;
+/** Least time between two refreshes of one handle (doc 2 §9.2). */
+export const REFRESH_MIN_GAP_MS = 5_000;
+
+/** Weekday names, index 0 = Monday ... 6 = Sunday (ANALYTICS.md, Window). */
+export const WEEKDAYS = [
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+const weekdaySchema = z.enum(WEEKDAYS);
+
+export const ANALYTICS_STATUSES = ['not_available', 'collecting', 'data_ready'] as const;
+export type AnalyticsStatus = (typeof ANALYTICS_STATUSES)[number];
+
+export const TOP_TWEET_SORTS = [
+  'like_count',
+  'retweet_count',
+  'reply_count',
+  'quote_count',
+  'engagement',
+] as const;
+export type TopTweetSort = (typeof TOP_TWEET_SORTS)[number];
+
+export const TIMESERIES_METRICS = [
+  'all',
+  'tweets',
+  'likes',
+  'retweets',
+  'replies',
+  'quotes',
+  'engagement',
+  'engagement_rate',
+] as const;
+export type TimeseriesMetric = (typeof TIMESERIES_METRICS)[number];
+
+/** Engagement buckets of engagement-distribution, in display order. */
+export const ENGAGEMENT_BUCKETS = ['0', '1-9', '10-99', '100-999', '1k-9.9k', '10k+'] as const;
+export type EngagementBucket = (typeof ENGAGEMENT_BUCKETS)[number];
+
+export const CONTENT_TYPES = ['text', 'image', 'video', 'link'] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Query strings
+// ---------------------------------------------------------------------------------------------
+
+export const INVALID_PERIOD_MESSAGE = `Period must be a whole number of days from ${MIN_PERIOD} to ${MAX_PERIOD} (7 = week, 30 = month).`;
+export const INVALID_TIMEZONE_MESSAGE = 'Unknown timezone: use an IANA name such as Europe/Berlin.';
+
+/** `period`: days 1-90, or `week` / `month`; default month. */
+export const periodSchema = z.preprocess(
+  (value) => (value === 'week' ? PERIOD_WEEK : value === 'month' ? PERIOD_MONTH : value),
+  z.coerce
+    .number({ error: INVALID_PERIOD_MESSAGE })
+    .int({ error: INVALID_PERIOD_MESSAGE })
+    .min(MIN_PERIOD, { error: INVALID_PERIOD_MESSAGE })
+    .max(MAX_PERIOD, { error: INVALID_PERIOD_MESSAGE })
+    .default(DEFAULT_PERIOD),
+);
+
+/** True for a time zone this runtime knows (IANA names and their aliases). */
+export function isKnownTimeZone(name: string): boolean {
+  if (name.trim() === '' || name.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `timezone`: an IANA name, default UTC. */
+export const timezoneSchema = z
+  .string({ error: INVALID_TIMEZONE_MESSAGE })
+  .max(64, { error: INVALID_TIMEZONE_MESSAGE })
+  .refine(isKnownTimeZone, { error: INVALID_TIMEZONE_MESSAGE })
+  .default(DEFAULT_TIMEZONE);
+
+export const analyticsQuerySchema = z.object({
+  period: periodSchema,
+  timezone: timezoneSchema,
+});
+export type AnalyticsQuery = z.input<typeof analyticsQuerySchema>;
+
+export const topTweetsQuerySchema = analyticsQuerySchema.extend({
+  sortBy: z.enum(TOP_TWEET_SORTS).default('like_count'),
+  limit: z.coerce.number().int().min(1).max(MAX_TOP_TWEETS_LIMIT).default(TOP_TWEETS_LIMIT),
+});
+
+export const hashtagsQuerySchema = analyticsQuerySchema.extend({
+  limit: z.coerce.number().int().min(1).max(MAX_HASHTAGS_LIMIT).default(HASHTAGS_LIMIT),
+});
+
+export const timeseriesQuerySchema = analyticsQuerySchema.extend({
+  metric: z.enum(TIMESERIES_METRICS).default('all'),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Blocks (ANALYTICS.md, Blocks)
+// ---------------------------------------------------------------------------------------------
+
+const rate = z.number().nullable();
+
+export const peakTimeSchema = z.object({
+  day: weekdaySchema,
+  hour: z.number().int(),
+  count: z.number().int(),
+});
+
+export const summarySchema = z.object({
+  handle: z.string(),
+  twitter_username: z.string(),
+  total_tweets: z.number().int(),
+  total_likes: z.number().int(),
+  total_retweets: z.number().int(),
+  total_replies: z.number().int(),
+  total_quotes: z.number().int(),
+  avg_likes_per_tweet: z.number(),
+  avg_retweets_per_tweet: z.number(),
+  avg_replies_per_tweet: z.number(),
+  avg_engagement: z.number(),
+  /** avg_engagement / followers x 100; null without followers. */
+  engagement_rate: rate,
+  /** As in growth; null with fewer than 2 snapshots. */
+  growth_rate: rate,
+  /** Weekday with most posts (ties: earliest weekday); null without posts. */
+  peak_day: weekdaySchema.nullable(),
+  /** 0-23 with most posts (ties: smallest); null without posts. */
+  peak_hour: z.number().int().nullable(),
+  /** Top 3 heatmap cells with posts, by count, ties by weekday then hour. */
+  peak_times: z.array(peakTimeSchema),
+  followers: z.number().int().nullable(),
+  following: z.number().int().nullable(),
+});
+export type Summary = z.infer<typeof summarySchema>;
+
+/** A post as the top tweets list shows it: the tweet plus its engagement. */
+export const topTweetSchema = tweetSchema.extend({ engagement: z.number().int() });
+export type TopTweet = z.infer<typeof topTweetSchema>;
+
+export const topTweetsSchema = z.object({
+  sort_by: z.enum(TOP_TWEET_SORTS),
+  tweets: z.array(topTweetSchema),
+});
+export type TopTweets = z.infer<typeof topTweetsSchema>;
+
+export const timeseriesPointSchema = z.object({
+  /** YYYY-MM-DD in the requested timezone. */
+  date: z.string(),
+  tweets: z.number().int(),
+  likes: z.number().int(),
+  retweets: z.number().int(),
+  replies: z.number().int(),
+  quotes: z.number().int(),
+  engagement: z.number().int(),
+  /** That day's engagement / posts / followers x 100; 0 without posts, null without followers. */
+  engagement_rate: rate,
+});
+export type TimeseriesPoint = z.infer<typeof timeseriesPointSchema>;
+
+export const timeseriesSchema = z.object({ series: z.array(timeseriesPointSchema) });
+export type Timeseries = z.infer<typeof timeseriesSchema>;
+
+/** GET timeseries with `metric` other than `all`: one value per day. */
+export const timeseriesMetricSchema = z.object({
+  metric: z.enum(TIMESERIES_METRICS),
+  series: z.array(z.object({ date: z.string(), value: z.number().nullable() })),
+});
+
+export const contentTypesSchema = z.object({
+  text: z.number().int(),
+  image: z.number().int(),
+  video: z.number().int(),
+  link: z.number().int(),
+  /** Retweets of the handle in the window (not posts). */
+  retweets: z.number().int(),
+  replies: z.number().int(),
+  quotes: z.number().int(),
+});
+export type ContentTypes = z.infer<typeof contentTypesSchema>;
+
+const byContentType = z.object({
+  text: z.number(),
+  image: z.number(),
+  video: z.number(),
+  link: z.number(),
+});
+
+export const engagementSchema = z.object({
+  engagementRate: rate,
+  averages: z.object({
+    likes: z.number(),
+    retweets: z.number(),
+    replies: z.number(),
+    quote_count: z.number(),
+    engagement_rate: rate,
+  }),
+  /** Average engagement of the posts of each content type. */
+  engagementByType: byContentType,
+});
+export type Engagement = z.infer<typeof engagementSchema>;
+
+export const postingPatternsSchema = z.object({
+  /** [weekday 0 = Monday][hour 0-23] post counts. */
+  heatmap: z.array(z.array(z.number().int())),
+  hourly: z.array(z.number().int()),
+  /** Up to 3 hours with posts, most first (ties: smaller hour). */
+  peak_hours: z.array(z.number().int()),
+  /** All 7 weekdays by post count, most first (ties: earlier weekday). */
+  peak_days: z.array(z.object({ day: weekdaySchema, count: z.number().int() })),
+});
+export type PostingPatterns = z.infer<typeof postingPatternsSchema>;
+
+export const hashtagsSchema = z.object({
+  hashtags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+});
+export type Hashtags = z.infer<typeof hashtagsSchema>;
+
+export const wordsSchema = z.object({
+  words: z.array(z.object({ word: z.string(), count: z.number().int() })),
+});
+export type Words = z.infer<typeof wordsSchema>;
+
+export const languagesSchema = z.object({
+  languages: z.array(
+    z.object({ lang: z.string(), count: z.number().int(), percentage: z.number() }),
+  ),
+});
+export type Languages = z.infer<typeof languagesSchema>;
+
+export const viralSchema = z.object({
+  /** max(10, 3 x median engagement): a post at or above it is viral. */
+  threshold: z.number(),
+  viral_tweet_count: z.number().int(),
+  score: z.number(),
+  amplification_factor: z.number(),
+  coefficient: z.number(),
+  network_amplification: rate,
+});
+export type Viral = z.infer<typeof viralSchema>;
+
+export const velocitySchema = z.object({
+  avg_1h: rate,
+  avg_3h: rate,
+  avg_6h: rate,
+  posts_measured_1h: z.number().int(),
+  posts_measured_3h: z.number().int(),
+  posts_measured_6h: z.number().int(),
+  peak: rate,
+});
+export type Velocity = z.infer<typeof velocitySchema>;
+
+export const threadPerformanceSchema = z.object({
+  thread_count: z.number().int(),
+  avg_thread_length: z.number(),
+  avg_thread_engagement: z.number(),
+  avg_standalone_engagement: z.number(),
+  best_thread: z
+    .object({
+      conversation_id: z.string(),
+      length: z.number().int(),
+      engagement: z.number().int(),
+    })
+    .nullable(),
+});
+export type ThreadPerformance = z.infer<typeof threadPerformanceSchema>;
+
+export const engagementDistributionSchema = z.object({
+  buckets: z.array(z.object({ bucket: z.enum(ENGAGEMENT_BUCKETS), count: z.number().int() })),
+});
+export type EngagementDistribution = z.infer<typeof engagementDistributionSchema>;
+
+export const interactionBreakdownSchema = z.object({
+  likes: z.number(),
+  retweets: z.number(),
+  replies: z.number(),
+  quotes: z.number(),
+});
+export type InteractionBreakdown = z.infer<typeof interactionBreakdownSchema>;
+
+export const mediaStatsSchema = z.object({
+  photos: z.number().int(),
+  videos: z.number().int(),
+  gifs: z.number().int(),
+  posts_with_media: z.number().int(),
+  avg_engagement_with_media: z.number(),
+  avg_engagement_without_media: z.number(),
+});
+export type MediaStats = z.infer<typeof mediaStatsSchema>;
+
+export const enhancedContentSchema = z.object({
+  mediaBreakdown: z.object({
+    photos: z.number().int(),
+    videos: z.number().int(),
+    gifs: z.number().int(),
+    posts_with_media: z.number().int(),
+  }),
+  contentTypes: contentTypesSchema,
+  threadAnalysis: threadPerformanceSchema,
+});
+export type EnhancedContent = z.infer<typeof enhancedContentSchema>;
+
+export const growthSchema = z.object({
+  /** One point per day with a snapshot: that day's last follower count. */
+  series: z.array(z.object({ date: z.string(), followers: z.number().int() })),
+  /** Last - first snapshot in the window; null without snapshots. */
+  net_change: z.number().int().nullable(),
+  growth_rate: rate,
+});
+export type Growth = z.infer<typeof growthSchema>;
+
+/** Every block, as the engine computes them for one (handle, window, timezone). */
+export const analyticsBlocksSchema = z.object({
+  summary: summarySchema,
+  topTweets: topTweetsSchema,
+  timeSeries: timeseriesSchema,
+  contentTypes: contentTypesSchema,
+  engagement: engagementSchema,
+  postingPatterns: postingPatternsSchema,
+  hashtags: hashtagsSchema,
+  words: wordsSchema,
+  languages: languagesSchema,
+  viral: viralSchema,
+  velocity: velocitySchema,
+  threadPerformance: threadPerformanceSchema,
+  engagementDistribution: engagementDistributionSchema,
+  interactionBreakdown: interactionBreakdownSchema,
+  mediaStats: mediaStatsSchema,
+  enhancedContent: enhancedContentSchema,
+  growth: growthSchema,
+});
+export type AnalyticsBlocks = z.infer<typeof analyticsBlocksSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------------------------
+
+export const analyticsProfileSchema = z.object({
+  followersCount: z.number().int().nullable(),
+  followingCount: z.number().int().nullable(),
+  tweetsCount: z.number().int().nullable(),
+  likesCount: z.number().int().nullable(),
+  username: z.string(),
+});
+export type AnalyticsProfile = z.infer<typeof analyticsProfileSchema>;
+
+/** What every analytics response says about the data behind it. */
+export const analyticsMetaSchema = z.object({
+  handle: z.string(),
+  analytics_status: z.enum(ANALYTICS_STATUSES),
+  backfillProgress: backfillProgressSchema,
+  period: z.number().int(),
+  timezone: z.string(),
+  /** [start, end] of the window, ISO-8601 UTC. */
+  window: z.object({ start: z.string(), end: z.string() }),
+  computed_at: z.string(),
+});
+export type AnalyticsMeta = z.infer<typeof analyticsMetaSchema>;
+
+/** GET /analytics/complete/{handle}: every block in one payload. */
+export const completeAnalyticsSchema = analyticsBlocksSchema
+  .extend(analyticsMetaSchema.shape)
+  .extend({ profile: analyticsProfileSchema });
+export type CompleteAnalytics = z.infer<typeof completeAnalyticsSchema>;
+
+/** A single block response: the block's fields next to the meta fields. */
+export function blockResponseSchema<T extends z.ZodObject>(block: T) {
+  return block.extend(analyticsMetaSchema.shape);
+}
+
+export const availabilitySchema = z.object({
+  handle: z.string(),
+  analytics_status: z.enum(ANALYTICS_STATUSES),
+  has_meaningful_data: z.boolean(),
+  backfillProgress: backfillProgressSchema,
+});
+export type Availability = z.infer<typeof availabilitySchema>;
+
+/** The texts of doc 2 §8.4 that both sides use. */
+export const ANALYTICS_MESSAGES = {
+  loadFailed: 'Failed to load analytics data',
+  fetchFailed: 'Failed to fetch analytics data',
+  refreshFailed: 'Failed to refresh analytics data',
+  noData: 'No data available yet for this handle',
+  mismatch: 'Data mismatch detected, please refresh',
+  stuck: 'Collection stuck at 0% - marked as failed',
+  refreshThrottled: 'Please wait a few seconds before refreshing again.',
+  refreshInProgress: 'A refresh is already running.',
+  refreshed: 'Analytics refreshed',
+} as const;
+
+/** The `message` of a response whose handle is still collecting (doc 1 §4: 'being collected'). */
+export function beingCollectedMessage(handle: string, progress: number): string {
+  return `Data for @${handle} is still being collected (${Math.floor(progress)}%).`;
+}
+
+/** '@x data collection completed!' (doc 1 §4, Collecting overlay). */
+export function collectionCompletedMessage(handle: string): string {
+  return `@${handle} data collection completed!`;
+}
