@@ -15,6 +15,7 @@ import {
 import type { Collector } from './collector/collector.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { handlesRoutes } from './modules/handles/handles.routes.js';
@@ -92,6 +93,7 @@ export async function buildApp({
       await api.register(systemRoutes, { config, db, version: VERSION });
       await api.register(authRoutes, { config, db });
       await api.register(handlesRoutes, { db, collector });
+      await api.register(analyticsRoutes, { db, collector });
       // Live updates need something that collects; without a collector there is nothing to send.
       if (collector) {
         await api.register(eventsRoutes, {

@@ -6,8 +6,8 @@ import {
   type Handle,
   type Tweet,
 } from '@perch/shared';
+import { toApiTweet } from '../../analytics/api-tweet.js';
 import { coveredShare } from '../../collector/backfill.js';
-import type { MediaType, ReferenceType } from '../../collector/sources/types.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -24,6 +24,7 @@ import {
   type HandleUpdate,
   type LinkedHandleRow,
 } from './handles.repository.js';
+import { parseTweetRow } from './stored-tweet.js';
 import { countTweets, listTweets, type TweetRow } from './tweets.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -192,55 +193,9 @@ export async function readableHandle(db: Db, user: UserRow, name: string): Promi
   return handle;
 }
 
-interface StoredMedia {
-  type: MediaType;
-  url: string | null;
-  previewUrl: string | null;
-}
-
-function jsonArray<T>(text: string): T[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? (value as T[]) : [];
-  } catch {
-    return [];
-  }
-}
-
 /** Maps a stored tweet to the API's tweet object. */
 export function toTweet(row: TweetRow, username: string): Tweet {
-  const references = jsonArray<ReferenceType>(row.referenced_types);
-  const media = jsonArray<StoredMedia>(row.media);
-  return {
-    id: row.tweet_id,
-    text: row.text,
-    created_at: row.created_at,
-    url: `https://x.com/${username}/status/${row.tweet_id}`,
-    like_count: row.like_count,
-    retweet_count: row.retweet_count,
-    reply_count: row.reply_count,
-    quote_count: row.quote_count,
-    impression_count: row.impression_count,
-    lang: row.lang,
-    is_retweet: references.includes('retweeted'),
-    is_quote: references.includes('quoted'),
-    is_reply: references.includes('replied_to'),
-    has_photo: media.some((item) => item.type === 'photo'),
-    has_video: media.some((item) => item.type === 'video' || item.type === 'animated_gif'),
-    media_urls: media.flatMap((item) => {
-      const url = item.url ?? item.previewUrl;
-      return url ? [url] : [];
-    }),
-    media: media.map((item) => ({
-      type: item.type,
-      url: item.url,
-      preview_url: item.previewUrl,
-    })),
-    hashtags: jsonArray<string>(row.hashtags),
-    urls: jsonArray<string>(row.urls),
-    conversation_id: row.conversation_id,
-    in_reply_to_user_id: row.in_reply_to_user_id,
-  };
+  return toApiTweet(parseTweetRow(row), username);
 }
 
 export interface TweetPage {

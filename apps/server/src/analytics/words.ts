@@ -1,0 +1,67 @@
+import { WORDS_LIMIT, type Words } from '@perch/shared';
+import { compareText } from './stats.js';
+import type { PreparedWindow } from './window.js';
+
+/**
+ * Common English words left out of the word counts: they top every account's list and say
+ * nothing about it. Words under 3 letters are dropped anyway, so none are listed here.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'the and for with that this you are was were but not have has had our out all any can ' +
+    'will just its from they them their there then than what when where who whom which why ' +
+    'how your yours his her hers him she about into over after before more most some such ' +
+    'only own same very too also been being did does doing done would could should may might ' +
+    'must shall these those because while until again further once here each few both other ' +
+    'nor off down under above below between through during against myself yourself itself ' +
+    'ourselves themselves himself herself let get got one now yes yet ever every via don ' +
+    'didn doesn isn wasn aren won'
+  ).split(' '),
+);
+
+/** At least this many letters for a word to count. */
+const MIN_WORD_LETTERS = 3;
+/** URLs, @mentions and #hashtags are removed before words are read. */
+const NOT_WORDS = /https?:\/\/\S+|@\w+|#[\p{L}\p{N}_]+/gu;
+/** A word is a run of letters; apostrophes and digits split words. */
+const WORD = /\p{L}+/gu;
+
+/** Letters (code points) in a word: a few scripts use letters outside the 16-bit range. */
+function letterCount(word: string): number {
+  let count = 0;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    // The first half of a surrogate pair starts a letter; the second half does not.
+    if (code < 0xdc00 || code > 0xdfff) count += 1;
+  }
+  return count;
+}
+
+/** Counts a text's words into `counts`. */
+function countWords(text: string, counts: Map<string, number>): void {
+  const words = text.replace(NOT_WORDS, ' ').toLowerCase().match(WORD);
+  if (!words) return;
+  for (const word of words) {
+    if (word.length < MIN_WORD_LETTERS) continue;
+    // Only a short word can fall under the minimum because of letters taking two code units.
+    if (word.length < 2 * MIN_WORD_LETTERS && letterCount(word) < MIN_WORD_LETTERS) continue;
+    if (STOP_WORDS.has(word)) continue;
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+}
+
+/**
+ * The words block: the most frequent words of the window's posts (lowercased, without URLs,
+ * mentions, hashtags and stop words), most used first, then alphabetically; at most `limit`
+ * (default 30).
+ */
+export function words(prepared: PreparedWindow, limit: number = WORDS_LIMIT): Words {
+  const counts = new Map<string, number>();
+  for (const { tweet } of prepared.posts) countWords(tweet.text, counts);
+  return {
+    words: [...counts]
+      .map(([word, count]) => ({ word, count }))
+      .sort((a, b) => b.count - a.count || compareText(a.word, b.word))
+      .slice(0, limit),
+  };
+}

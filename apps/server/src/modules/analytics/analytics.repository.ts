@@ -1,0 +1,70 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/index.js';
+import type { MetricSnapshot, ProfileSnapshot } from '../../analytics/types.js';
+import type { TweetRow } from '../handles/tweets.repository.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** A handle's tweets created at or after `since` (the window's start), retweets included. */
+export function listTweetsSince(
+  db: Executor,
+  handleId: number,
+  since: string,
+): Promise<TweetRow[]> {
+  return db
+    .selectFrom('tweets')
+    .selectAll()
+    .where('handle_id', '=', handleId)
+    .where('created_at', '>=', since)
+    .execute();
+}
+
+/**
+ * The profile snapshots growth reads (taken at or after `since`) plus the latest one of all,
+ * whose follower count every rate divides by.
+ */
+export async function listProfileSnapshots(
+  db: Executor,
+  handleId: number,
+  since: string,
+): Promise<ProfileSnapshot[]> {
+  const base = db
+    .selectFrom('profile_snapshots')
+    .select(['id', 'taken_at', 'followers', 'following', 'tweet_count', 'like_count'])
+    .where('handle_id', '=', handleId);
+  const [inWindow, latest] = await Promise.all([
+    base.where('taken_at', '>=', since).execute(),
+    base.orderBy('taken_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst(),
+  ]);
+  const rows =
+    latest && !inWindow.some((row) => row.id === latest.id) ? [...inWindow, latest] : inWindow;
+  return rows.map((row) => ({
+    takenAt: Date.parse(row.taken_at),
+    followers: row.followers,
+    following: row.following,
+    tweetCount: row.tweet_count,
+    likeCount: row.like_count,
+  }));
+}
+
+/** Metric snapshots taken at or after `since`: those of every tweet created in the window. */
+export async function listMetricSnapshots(
+  db: Executor,
+  handleId: number,
+  since: string,
+): Promise<MetricSnapshot[]> {
+  const rows = await db
+    .selectFrom('tweet_metric_snapshots')
+    .select(['tweet_id', 'taken_at', 'likes', 'retweets', 'replies', 'quotes'])
+    .where('handle_id', '=', handleId)
+    .where('taken_at', '>=', since)
+    .execute();
+  return rows.map((row) => ({
+    tweetId: row.tweet_id,
+    takenAt: Date.parse(row.taken_at),
+    likes: row.likes,
+    retweets: row.retweets,
+    replies: row.replies,
+    quotes: row.quotes,
+  }));
+}

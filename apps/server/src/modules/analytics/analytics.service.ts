@@ -1,0 +1,338 @@
+import { createHash } from 'node:crypto';
+import {
+  HANDLE_PATTERN,
+  HASHTAGS_LIMIT,
+  REFRESH_MIN_GAP_MS,
+  TOP_TWEETS_LIMIT,
+  ANALYTICS_MESSAGES,
+  beingCollectedMessage,
+  normalizeHandle,
+  type AnalyticsBlocks,
+  type AnalyticsMeta,
+  type AnalyticsStatus,
+  type Availability,
+  type CompleteAnalytics,
+  type Hashtags,
+  type TopTweetSort,
+  type TopTweets,
+} from '@perch/shared';
+import { computeBlocks, hashtags, prepareWindow, topTweets } from '../../analytics/index.js';
+import type { PreparedWindow } from '../../analytics/index.js';
+import type { Db } from '../../db/index.js';
+import { badRequest, tooManyRequests } from '../../lib/errors.js';
+import { findHandleById, type HandleRow } from '../handles/handles.repository.js';
+import { backfillProgress, INVALID_HANDLE, readableHandle } from '../handles/handles.service.js';
+import { parseTweetRow } from '../handles/stored-tweet.js';
+import type { UserRow } from '../users/users.repository.js';
+import {
+  listMetricSnapshots,
+  listProfileSnapshots,
+  listTweetsSince,
+} from './analytics.repository.js';
+
+const DAY_MS = 86_400_000;
+/** A cached computation is reused at most this long, even when no data arrived (doc 2 §9.2). */
+const CACHE_TTL_MS = 5 * 60_000;
+/** Computations kept; the least recently used goes first. */
+const CACHE_ENTRIES = 200;
+/** Longest a refresh waits for its poll before answering with what is stored. */
+const REFRESH_POLL_TIMEOUT_MS = 10_000;
+
+/** Whoever runs collection: asked for an immediate poll by a refresh. */
+export interface PollRequester {
+  pollNow(handleId: number): Promise<void>;
+}
+
+export interface AnalyticsWindowQuery {
+  period: number;
+  timezone: string;
+}
+
+/** One computation of every block for (handle, period, timezone) at one data version. */
+interface Computation {
+  version: number;
+  computedAt: number;
+  window: { start: number; end: number };
+  prepared: PreparedWindow;
+  blocks: AnalyticsBlocks;
+}
+
+/** What an analytics response is made of: the data, the meta, the message and its ETag. */
+export interface AnalyticsResult<T> {
+  data: T;
+  message: string | undefined;
+  etag: string;
+}
+
+/** The analytics status of a handle (ANALYTICS.md, availability). */
+export function analyticsStatus(handle: HandleRow): AnalyticsStatus {
+  if (handle.backfill_status === 'completed') return 'data_ready';
+  if (handle.backfill_status === 'failed') {
+    return handle.total_tweets_collected > 0 ? 'data_ready' : 'not_available';
+  }
+  return 'collecting';
+}
+
+/** 'being collected' while the backfill runs (doc 1 §4), nothing otherwise. */
+function statusMessage(handle: HandleRow): string | undefined {
+  return analyticsStatus(handle) === 'collecting'
+    ? beingCollectedMessage(handle.username, handle.backfill_progress)
+    : undefined;
+}
+
+/**
+ * The handle named in an analytics path: a blank or malformed name is a 400 with the spec's
+ * text, a handle the user does not follow a 404 (admins may read any).
+ */
+export async function analyticsHandle(db: Db, user: UserRow, name: string): Promise<HandleRow> {
+  if (!HANDLE_PATTERN.test(normalizeHandle(name))) throw badRequest(INVALID_HANDLE);
+  return readableHandle(db, user, name);
+}
+
+/**
+ * Computes analytics and keeps the results per (handle, period, timezone). An entry is used
+ * while the handle's data version is the one it was computed at (every stored tweet, metric or
+ * snapshot bumps it) and for at most 5 minutes, since the window moves with the clock.
+ */
+export class AnalyticsService {
+  private readonly cache = new Map<string, Computation>();
+  private readonly refreshes = new Map<number, { startedAt: number; running: boolean }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly collector: PollRequester | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Every block in one payload (GET /analytics/complete/{handle}). */
+  async complete(
+    handle: HandleRow,
+    query: AnalyticsWindowQuery,
+  ): Promise<AnalyticsResult<CompleteAnalytics>> {
+    const computation = await this.computation(handle, query);
+    const meta = this.meta(handle, query, computation);
+    return this.result(handle, query, computation, {
+      ...computation.blocks,
+      ...meta,
+      profile: {
+        followersCount: handle.followers_count,
+        followingCount: handle.following_count,
+        tweetsCount: handle.tweet_count,
+        likesCount: handle.like_count,
+        username: handle.username,
+      },
+    });
+  }
+
+  /** One block with the meta fields beside it (GET /analytics/<block>/{handle}). */
+  async block<K extends keyof AnalyticsBlocks>(
+    handle: HandleRow,
+    query: AnalyticsWindowQuery,
+    key: K,
+  ): Promise<AnalyticsResult<AnalyticsBlocks[K] & AnalyticsMeta>> {
+    const computation = await this.computation(handle, query);
+    return this.result(handle, query, computation, {
+      ...computation.blocks[key],
+      ...this.meta(handle, query, computation),
+    });
+  }
+
+  /** Top tweets by any order and length (the cached block holds the default ones). */
+  async topTweets(
+    handle: HandleRow,
+    query: AnalyticsWindowQuery & { sortBy: TopTweetSort; limit: number },
+  ): Promise<AnalyticsResult<TopTweets & AnalyticsMeta>> {
+    const computation = await this.computation(handle, query);
+    const data =
+      query.sortBy === 'like_count' && query.limit === TOP_TWEETS_LIMIT
+        ? computation.blocks.topTweets
+        : topTweets(computation.prepared, query.sortBy, query.limit);
+    return this.result(
+      handle,
+      query,
+      computation,
+      { ...data, ...this.meta(handle, query, computation) },
+      `${query.sortBy}:${query.limit}`,
+    );
+  }
+
+  /** Hashtags with any limit. */
+  async hashtags(
+    handle: HandleRow,
+    query: AnalyticsWindowQuery & { limit: number },
+  ): Promise<AnalyticsResult<Hashtags & AnalyticsMeta>> {
+    const computation = await this.computation(handle, query);
+    const data =
+      query.limit === HASHTAGS_LIMIT
+        ? computation.blocks.hashtags
+        : hashtags(computation.prepared, query.limit);
+    return this.result(
+      handle,
+      query,
+      computation,
+      { ...data, ...this.meta(handle, query, computation) },
+      String(query.limit),
+    );
+  }
+
+  /** GET /analytics/availability/{handle}. */
+  availability(handle: HandleRow): AnalyticsResult<Availability> {
+    const data: Availability = {
+      handle: handle.username,
+      analytics_status: analyticsStatus(handle),
+      has_meaningful_data: handle.total_tweets_collected > 0,
+      backfillProgress: backfillProgress(handle),
+    };
+    return {
+      data,
+      message: statusMessage(handle),
+      etag: etagOf([handle.id, handle.data_version, handle.updated_at, 'availability']),
+    };
+  }
+
+  /**
+   * POST /analytics/refresh/{handle}: polls the handle now (when its backfill is over) and
+   * recomputes. Refused while a refresh of the handle runs and within 5 s of the last one.
+   */
+  async refresh(
+    handle: HandleRow,
+    query: AnalyticsWindowQuery,
+  ): Promise<AnalyticsResult<CompleteAnalytics>> {
+    const now = this.now();
+    const last = this.refreshes.get(handle.id);
+    if (last?.running) throw tooManyRequests(ANALYTICS_MESSAGES.refreshInProgress, 1);
+    if (last && now - last.startedAt < REFRESH_MIN_GAP_MS) {
+      throw tooManyRequests(
+        ANALYTICS_MESSAGES.refreshThrottled,
+        (REFRESH_MIN_GAP_MS - (now - last.startedAt)) / 1000,
+      );
+    }
+    const entry = { startedAt: now, running: true };
+    this.refreshes.set(handle.id, entry);
+    try {
+      if (this.collector && handle.backfill_status === 'completed') {
+        await withTimeout(this.collector.pollNow(handle.id), REFRESH_POLL_TIMEOUT_MS);
+      }
+      this.forget(handle.id);
+      const fresh = (await findHandleById(this.db.db, handle.id)) ?? handle;
+      const result = await this.complete(fresh, query);
+      return { ...result, message: result.message ?? ANALYTICS_MESSAGES.refreshed };
+    } finally {
+      entry.running = false;
+    }
+  }
+
+  /** Drops every cached computation of a handle. */
+  forget(handleId: number): void {
+    for (const key of this.cache.keys()) {
+      if (key.startsWith(`${handleId}:`)) this.cache.delete(key);
+    }
+  }
+
+  private async computation(handle: HandleRow, query: AnalyticsWindowQuery): Promise<Computation> {
+    const key = `${handle.id}:${query.period}:${query.timezone}`;
+    const now = this.now();
+    const cached = this.cache.get(key);
+    if (
+      cached &&
+      cached.version === handle.data_version &&
+      now - cached.computedAt < CACHE_TTL_MS
+    ) {
+      // Re-inserting keeps the Map in least-recently-used order.
+      this.cache.delete(key);
+      this.cache.set(key, cached);
+      return cached;
+    }
+    const window = { start: now - query.period * DAY_MS, end: now };
+    const since = new Date(window.start).toISOString();
+    const [rows, profileSnapshots, metricSnapshots] = await Promise.all([
+      listTweetsSince(this.db.db, handle.id, since),
+      listProfileSnapshots(this.db.db, handle.id, since),
+      listMetricSnapshots(this.db.db, handle.id, since),
+    ]);
+    const prepared = prepareWindow({
+      handle: handle.username,
+      xUserId: handle.x_user_id,
+      tweets: rows.map(parseTweetRow),
+      profileSnapshots,
+      metricSnapshots,
+      window,
+      timezone: query.timezone,
+    });
+    const computation: Computation = {
+      version: handle.data_version,
+      computedAt: now,
+      window,
+      prepared,
+      blocks: computeBlocks(prepared),
+    };
+    this.cache.delete(key);
+    this.cache.set(key, computation);
+    if (this.cache.size > CACHE_ENTRIES) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    return computation;
+  }
+
+  private meta(
+    handle: HandleRow,
+    query: AnalyticsWindowQuery,
+    computation: Computation,
+  ): AnalyticsMeta {
+    return {
+      handle: handle.username,
+      analytics_status: analyticsStatus(handle),
+      backfillProgress: backfillProgress(handle),
+      period: query.period,
+      timezone: query.timezone,
+      window: {
+        start: new Date(computation.window.start).toISOString(),
+        end: new Date(computation.window.end).toISOString(),
+      },
+      computed_at: new Date(computation.computedAt).toISOString(),
+    };
+  }
+
+  private result<T>(
+    handle: HandleRow,
+    query: AnalyticsWindowQuery,
+    computation: Computation,
+    data: T,
+    variant = '',
+  ): AnalyticsResult<T> {
+    return {
+      data,
+      message: statusMessage(handle),
+      // The meta (status, progress) comes from the handle row, so its last change is part of it.
+      etag: etagOf([
+        handle.id,
+        computation.version,
+        computation.computedAt,
+        handle.updated_at,
+        query.period,
+        query.timezone,
+        variant,
+      ]),
+    };
+  }
+}
+
+function etagOf(parts: readonly (string | number)[]): string {
+  return `W/"${createHash('sha1').update(parts.join('|')).digest('base64url').slice(0, 22)}"`;
+}
+
+/** Waits for `promise` at most `ms`; a late poll still finishes and stores its data. */
+async function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      promise,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
