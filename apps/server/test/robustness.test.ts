@@ -62,151 +62,215 @@ interface RouteCase {
   valid: () => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
-describe.each(DIALECTS)('hostile input to the auth and handle routes [%s]', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect, { DEV_LOGIN: 'true' });
-    await new TestClient(t.app).register(t.db, 'robust_user', 'user', 'Sup3r-secret!');
-  });
-  afterAll(() => t.close());
+describe.each(DIALECTS)(
+  'hostile input to the auth, handle and analytics routes [%s]',
+  (dialect) => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await buildTestApp(dialect, { DEV_LOGIN: 'true' });
+      await new TestClient(t.app).register(t.db, 'robust_user', 'user', 'Sup3r-secret!');
+    });
+    afterAll(() => t.close());
 
-  const routes: RouteCase[] = [
-    { url: '/api/v1/auth/verify-invite', valid: () => ({ code: 'PERCH-AAAA-BBBB-CCCC' }) },
-    {
-      url: '/api/v1/auth/register',
-      valid: async () => ({
-        username: `robust_${Math.random().toString(36).slice(2, 10)}`,
-        email: `robust_${Math.random().toString(36).slice(2, 10)}@example.com`,
-        password: 'Sup3r-secret!',
-        confirmPassword: 'Sup3r-secret!',
-        invitationCode: await inviteCode(t.db),
-        acceptTerms: true,
-        acceptPrivacy: true,
-      }),
-    },
-    {
-      url: '/api/v1/auth/login',
-      valid: () => ({
-        username: 'robust_user',
-        password: 'Wrong-password-1',
-        rememberMe: false,
-        deviceInfo: { userAgent: 'vitest', platform: 'linux', language: 'en' },
-      }),
-    },
-    { url: '/api/v1/auth/logout', valid: () => ({ user_id: 1, action: 'manual_logout' }) },
-    { url: '/api/v1/auth/dev-login', valid: () => ({ username: 'robust_user' }) },
-    {
-      url: '/api/v1/handles',
-      valid: () => ({ username: 'typical_rb', backfill_days: 7, async: true }),
-    },
-    {
-      url: '/api/v1/session/heartbeat',
-      valid: () => ({
-        user_id: 1,
-        client_id: 'tab',
-        timestamp: Date.now(),
-        userAgent: 'vitest',
-        url: 'http://localhost/dashboard/',
-        event: 'unload',
-      }),
-    },
-  ];
+    const routes: RouteCase[] = [
+      { url: '/api/v1/auth/verify-invite', valid: () => ({ code: 'PERCH-AAAA-BBBB-CCCC' }) },
+      {
+        url: '/api/v1/auth/register',
+        valid: async () => ({
+          username: `robust_${Math.random().toString(36).slice(2, 10)}`,
+          email: `robust_${Math.random().toString(36).slice(2, 10)}@example.com`,
+          password: 'Sup3r-secret!',
+          confirmPassword: 'Sup3r-secret!',
+          invitationCode: await inviteCode(t.db),
+          acceptTerms: true,
+          acceptPrivacy: true,
+        }),
+      },
+      {
+        url: '/api/v1/auth/login',
+        valid: () => ({
+          username: 'robust_user',
+          password: 'Wrong-password-1',
+          rememberMe: false,
+          deviceInfo: { userAgent: 'vitest', platform: 'linux', language: 'en' },
+        }),
+      },
+      { url: '/api/v1/auth/logout', valid: () => ({ user_id: 1, action: 'manual_logout' }) },
+      { url: '/api/v1/auth/dev-login', valid: () => ({ username: 'robust_user' }) },
+      {
+        url: '/api/v1/handles',
+        valid: () => ({ username: 'typical_rb', backfill_days: 7, async: true }),
+      },
+      {
+        url: '/api/v1/session/heartbeat',
+        valid: () => ({
+          user_id: 1,
+          client_id: 'tab',
+          timestamp: Date.now(),
+          userAgent: 'vitest',
+          url: 'http://localhost/dashboard/',
+          event: 'unload',
+        }),
+      },
+    ];
 
-  /** What is wrong with a response, or null when it is a proper answer to bad input. */
-  function problemWith(response: LightMyRequestResponse): string | null {
-    if (response.statusCode >= 500) return `status ${response.statusCode}: ${response.body}`;
-    if (looksLikeStackTrace(response.body)) return `stack trace in ${response.body}`;
-    let body: unknown;
-    try {
-      body = JSON.parse(response.body);
-    } catch {
-      return `not JSON: ${response.body.slice(0, 200)}`;
+    /** What is wrong with a response, or null when it is a proper answer to bad input. */
+    function problemWith(response: LightMyRequestResponse): string | null {
+      if (response.statusCode >= 500) return `status ${response.statusCode}: ${response.body}`;
+      if (looksLikeStackTrace(response.body)) return `stack trace in ${response.body}`;
+      let body: unknown;
+      try {
+        body = JSON.parse(response.body);
+      } catch {
+        return `not JSON: ${response.body.slice(0, 200)}`;
+      }
+      if (response.statusCode >= 400) {
+        const parsed = errorEnvelopeSchema.strict().safeParse(body);
+        return parsed.success ? null : `not a failure envelope: ${response.body.slice(0, 300)}`;
+      }
+      const success = (body as { success?: unknown } | null)?.success;
+      return success === true ? null : `2xx without success: true: ${response.body.slice(0, 300)}`;
     }
-    if (response.statusCode >= 400) {
-      const parsed = errorEnvelopeSchema.strict().safeParse(body);
-      return parsed.success ? null : `not a failure envelope: ${response.body.slice(0, 300)}`;
-    }
-    const success = (body as { success?: unknown } | null)?.success;
-    return success === true ? null : `2xx without success: true: ${response.body.slice(0, 300)}`;
-  }
 
-  it.each(routes.map((route) => [route.url, route] as const))(
-    '%s answers every hostile body with a 4xx envelope, never a 500',
-    async (_url, route) => {
-      // Signed in, so routes behind a session run their handlers too.
-      const client = new TestClient(t.app, '10.77.0.1');
+    it.each(routes.map((route) => [route.url, route] as const))(
+      '%s answers every hostile body with a 4xx envelope, never a 500',
+      async (_url, route) => {
+        // Signed in, so routes behind a session run their handlers too.
+        const client = new TestClient(t.app, '10.77.0.1');
+        await client.request({
+          method: 'POST',
+          url: '/api/v1/auth/dev-login',
+          payload: { username: 'robust_user' },
+        });
+        const problems: string[] = [];
+        const send = async (label: string, payload: string) => {
+          const response = await client.request({
+            method: 'POST',
+            url: route.url,
+            payload,
+            headers: { 'content-type': 'application/json' },
+          });
+          const problem = problemWith(response);
+          if (problem) problems.push(`${label}: ${problem}`);
+        };
+
+        for (const [label, raw] of HOSTILE_BODIES) await send(`body ${label}`, raw);
+        const fields = Object.keys(await route.valid());
+        for (const field of fields) {
+          for (const [label, value] of HOSTILE_VALUES) {
+            const body = { ...(await route.valid()), [field]: value };
+            await send(`${field} = ${label}`, JSON.stringify(body));
+          }
+        }
+        // Extra keys, including ones that would pollute prototypes if merged naively.
+        const extra = JSON.stringify({
+          ...(await route.valid()),
+          isAdmin: true,
+          role: 'superadmin',
+        });
+        await send('extra keys', extra.replace(/^\{/, '{"__proto__":{"polluted":true},'));
+
+        expect(problems).toEqual([]);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+      },
+    );
+
+    it('answers hostile path and query values of the handle routes with a 4xx envelope', async () => {
+      const client = new TestClient(t.app, '10.77.0.2');
       await client.request({
         method: 'POST',
         url: '/api/v1/auth/dev-login',
         payload: { username: 'robust_user' },
       });
+      // Lone surrogates cannot be percent-encoded; a broken escape is sent raw below instead.
+      const encode = (text: string) =>
+        encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+      const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
+        ([, text]) => text.length < 5_000,
+      );
       const problems: string[] = [];
-      const send = async (label: string, payload: string) => {
-        const response = await client.request({
-          method: 'POST',
-          url: route.url,
-          payload,
-          headers: { 'content-type': 'application/json' },
-        });
-        const problem = problemWith(response);
-        if (problem) problems.push(`${label}: ${problem}`);
-      };
-
-      for (const [label, raw] of HOSTILE_BODIES) await send(`body ${label}`, raw);
-      const fields = Object.keys(await route.valid());
-      for (const field of fields) {
-        for (const [label, value] of HOSTILE_VALUES) {
-          const body = { ...(await route.valid()), [field]: value };
-          await send(`${field} = ${label}`, JSON.stringify(body));
+      for (const [label, text] of values) {
+        const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
+        const query = `page=${encode(text)}&limit=${encode(text)}`;
+        const requests = [
+          { method: 'GET', url: `/api/v1/handles/${segment}/tweets` },
+          { method: 'GET', url: `/api/v1/handles/typical_rb/tweets?${query}` },
+          { method: 'GET', url: `/api/v1/handles/${segment}/backfill-progress` },
+          { method: 'DELETE', url: `/api/v1/handles/${segment}` },
+        ] as const;
+        for (const request of requests) {
+          const response = await client.request(request);
+          const problem = problemWith(response);
+          if (problem) problems.push(`${request.method} ${label}: ${problem}`);
         }
       }
-      // Extra keys, including ones that would pollute prototypes if merged naively.
-      const extra = JSON.stringify({ ...(await route.valid()), isAdmin: true, role: 'superadmin' });
-      await send('extra keys', extra.replace(/^\{/, '{"__proto__":{"polluted":true},'));
-
       expect(problems).toEqual([]);
-      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
-    },
-  );
-
-  it('answers hostile path and query values of the handle routes with a 4xx envelope', async () => {
-    const client = new TestClient(t.app, '10.77.0.2');
-    await client.request({
-      method: 'POST',
-      url: '/api/v1/auth/dev-login',
-      payload: { username: 'robust_user' },
     });
-    // Lone surrogates cannot be percent-encoded; a broken escape is sent raw below instead.
-    const encode = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
-    const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
-      ([, text]) => text.length < 5_000,
-    );
-    const problems: string[] = [];
-    for (const [label, text] of values) {
-      const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
-      const query = `page=${encode(text)}&limit=${encode(text)}`;
-      const requests = [
-        { method: 'GET', url: `/api/v1/handles/${segment}/tweets` },
-        { method: 'GET', url: `/api/v1/handles/typical_rb/tweets?${query}` },
-        { method: 'GET', url: `/api/v1/handles/${segment}/backfill-progress` },
-        { method: 'DELETE', url: `/api/v1/handles/${segment}` },
-      ] as const;
-      for (const request of requests) {
-        const response = await client.request(request);
-        const problem = problemWith(response);
-        if (problem) problems.push(`${request.method} ${label}: ${problem}`);
-      }
-    }
-    expect(problems).toEqual([]);
-  });
 
-  it('lets nobody become an admin through extra keys', async () => {
-    const admins = await t.db.db
-      .selectFrom('users')
-      .select('username')
-      .where((eb) => eb.or([eb('is_admin', '=', true), eb('is_super_admin', '=', true)]))
-      .execute();
-    expect(admins).toEqual([]);
-  });
-});
+    it('answers hostile path and query values of every analytics route with a 4xx envelope', async () => {
+      const client = new TestClient(t.app, '10.77.0.3');
+      await client.request({
+        method: 'POST',
+        url: '/api/v1/auth/dev-login',
+        payload: { username: 'robust_user' },
+      });
+      await client.post('/api/v1/handles', { username: 'typical_rba', backfill_days: 7 });
+      const blocks = [
+        'summary',
+        'top_tweets',
+        'timeseries',
+        'content_breakdown',
+        'engagement',
+        'viral',
+        'enhanced-content',
+        'engagement-distribution',
+        'interaction-breakdown',
+        'velocity',
+        'thread-performance',
+        'languages',
+        'hashtags',
+        'posting-patterns',
+        'media-stats',
+        'growth',
+        'words',
+        'complete',
+        'availability',
+      ];
+      const encode = (text: string) =>
+        encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+      const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
+        ([, text]) => text.length < 5_000,
+      );
+      const problems: string[] = [];
+      for (const [label, text] of values) {
+        const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
+        const value = encode(text);
+        const query = `period=${value}&timezone=${value}&sortBy=${value}&limit=${value}&metric=${value}`;
+        const requests = [
+          ...blocks.flatMap((block) => [
+            { method: 'GET', url: `/api/v1/analytics/${block}/${segment}` },
+            { method: 'GET', url: `/api/v1/analytics/${block}/typical_rba?${query}` },
+          ]),
+          { method: 'POST', url: `/api/v1/analytics/refresh/${segment}` },
+          { method: 'POST', url: `/api/v1/analytics/refresh/typical_rba?${query}` },
+        ] as const;
+        for (const request of requests) {
+          const response = await client.request(request);
+          const problem = problemWith(response);
+          if (problem) problems.push(`${request.method} ${request.url} (${label}): ${problem}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it('lets nobody become an admin through extra keys', async () => {
+      const admins = await t.db.db
+        .selectFrom('users')
+        .select('username')
+        .where((eb) => eb.or([eb('is_admin', '=', true), eb('is_super_admin', '=', true)]))
+        .execute();
+      expect(admins).toEqual([]);
+    });
+  },
+);
