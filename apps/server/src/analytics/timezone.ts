@@ -117,7 +117,7 @@ export function createZoneCalendar(timeZone: string): ZoneCalendar {
         entry = hourOffset(hour);
         hours.set(hour, entry);
       }
-      return entry.offset;
+      return ms < entry.transitionAt ? entry.offset : entry.offsetAfter;
     },
   };
 }
