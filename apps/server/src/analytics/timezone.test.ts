@@ -6,6 +6,8 @@ import {
   formatDay,
   hourOf,
   localDay,
+  offsetFromParts,
+  parseLongOffset,
   weekdayOf,
   zoneCalendar,
   type ZoneCalendar,
@@ -184,6 +186,24 @@ describe('zone calendar', () => {
     expect(localDay(createZoneCalendar('Asia/Kolkata'), at('2026-03-01T18:30:00.000Z'))).toBe(
       monday,
     );
+  });
+
+  it('reads offsets from longOffset names, and from the printed wall clock otherwise', () => {
+    expect(parseLongOffset('3/1/2026, GMT')).toBe(0);
+    expect(parseLongOffset('3/1/2026, GMT+05:45')).toBe(5.75 * HOUR);
+    expect(parseLongOffset('6/30/1960, GMT-00:44:30')).toBe(-(44 * MINUTE + 30_000));
+    expect(parseLongOffset('3/1/2026, EST')).toBeNull();
+    const wallClock = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Asia/Kathmandu',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    expect(offsetFromParts(wallClock, at('2026-03-01T10:00:00.999Z'))).toBe(5.75 * HOUR);
   });
 
   it('shares one calendar per zone and rejects unknown zones', () => {

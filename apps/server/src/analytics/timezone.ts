@@ -37,7 +37,7 @@ export interface ZoneCalendar {
 const LONG_OFFSET = /GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** The offset encoded in a `longOffset` time zone name, or null when it is not one. */
-function parseLongOffset(text: string): number | null {
+export function parseLongOffset(text: string): number | null {
   const match = LONG_OFFSET.exec(text);
   if (!match) return null;
   const [, sign, hours, minutes, seconds] = match;
@@ -48,7 +48,7 @@ function parseLongOffset(text: string): number | null {
 }
 
 /** The offset from the wall clock Intl prints, for runtimes whose `longOffset` text differs. */
-function offsetFromParts(format: Intl.DateTimeFormat, ms: number): number {
+export function offsetFromParts(format: Intl.DateTimeFormat, ms: number): number {
   const fields: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
   for (const part of format.formatToParts(ms)) fields[part.type] = Number(part.value);
   const wallClock = Date.UTC(
@@ -96,27 +96,47 @@ const MAX_CACHED_HOURS = 100_000;
 /** Builds an uncached calendar for a zone; prefer `zoneCalendar`, which reuses them. */
 export function createZoneCalendar(timeZone: string): ZoneCalendar {
   const read = intlOffsetReader(timeZone);
+  /** Offsets at the start of UTC hours: each is the end of one hour and the start of the next. */
+  const hourStarts = new Map<number, number>();
   const hours = new Map<number, HourOffset>();
 
+  function offsetAtHourStart(hour: number): number {
+    let offset = hourStarts.get(hour);
+    if (offset === undefined) {
+      offset = read(hour * HOUR_MS);
+      hourStarts.set(hour, offset);
+    }
+    return offset;
+  }
+
   function hourOffset(hour: number): HourOffset {
+    const offset = offsetAtHourStart(hour);
+    const offsetAfter = offsetAtHourStart(hour + 1);
     const start = hour * HOUR_MS;
-    const offset = read(start);
-    const offsetAfter = read(start + HOUR_MS);
     const transitionAt =
       offset === offsetAfter ? Infinity : findTransition(read, start, start + HOUR_MS);
     return { offset, transitionAt, offsetAfter };
   }
 
+  // Tweets usually come in time order, so the next one is mostly in the same hour.
+  let lastHour = NaN;
+  let lastEntry: HourOffset = { offset: 0, transitionAt: Infinity, offsetAfter: 0 };
+
   return {
     timeZone,
     offsetAt(ms) {
       const hour = Math.floor(ms / HOUR_MS);
-      let entry = hours.get(hour);
+      let entry = hour === lastHour ? lastEntry : hours.get(hour);
       if (entry === undefined) {
-        if (hours.size >= MAX_CACHED_HOURS) hours.clear();
+        if (hours.size >= MAX_CACHED_HOURS) {
+          hours.clear();
+          hourStarts.clear();
+        }
         entry = hourOffset(hour);
         hours.set(hour, entry);
       }
+      lastHour = hour;
+      lastEntry = entry;
       return ms < entry.transitionAt ? entry.offset : entry.offsetAfter;
     },
   };

@@ -60,7 +60,7 @@ function peakRate(curve: Curve): number | null {
   for (let i = 1; i < curve.times.length; i++) {
     const elapsed = curve.times[i]! - curve.times[i - 1]!;
     if (elapsed === 0) continue;
-    const rate = ((curve.engagements[i]! - curve.engagements[i - 1]!) * HOUR_MS) / elapsed;
+    const rate = (curve.engagements[i]! - curve.engagements[i - 1]!) / (elapsed / HOUR_MS);
     if (peak === null || rate > peak) peak = rate;
   }
   return peak;

@@ -19,7 +19,7 @@ export function viral(prepared: PreparedWindow): Viral {
   return {
     threshold,
     viral_tweet_count: viralCount,
-    score: average(viralCount * 100, posts.length),
+    score: average(viralCount, posts.length) * 100,
     amplification_factor: average(shared, posts.length),
     coefficient: shared / Math.max(1, totals.likes),
     network_amplification: perFollowers(shared, prepared.followers),

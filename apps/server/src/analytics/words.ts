@@ -1,5 +1,6 @@
 import { WORDS_LIMIT, type Words } from '@perch/shared';
 import { compareText } from './stats.js';
+import { RunCounter, scanWords } from './word-scanner.js';
 import type { PreparedWindow } from './window.js';
 
 /**
@@ -21,8 +22,6 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** At least this many letters for a word to count. */
 const MIN_WORD_LETTERS = 3;
-/** URLs, @mentions and #hashtags are removed before words are read. */
-const NOT_WORDS = /https?:\/\/\S+|@\w+|#[\p{L}\p{N}_]+/gu;
 /** A word is a run of letters; apostrophes and digits split words. */
 const WORD = /\p{L}+/gu;
 
@@ -37,17 +36,27 @@ function letterCount(word: string): number {
   return count;
 }
 
-/** Counts a text's words into `counts`. */
-function countWords(text: string, counts: Map<string, number>): void {
-  const words = text.replace(NOT_WORDS, ' ').toLowerCase().match(WORD);
-  if (!words) return;
-  for (const word of words) {
-    if (word.length < MIN_WORD_LETTERS) continue;
-    // Only a short word can fall under the minimum because of letters taking two code units.
-    if (word.length < 2 * MIN_WORD_LETTERS && letterCount(word) < MIN_WORD_LETTERS) continue;
-    if (STOP_WORDS.has(word)) continue;
-    counts.set(word, (counts.get(word) ?? 0) + 1);
+function isCounted(word: string): boolean {
+  if (word.length < MIN_WORD_LETTERS || STOP_WORDS.has(word)) return false;
+  // Only a short word can fall under the minimum because of letters taking two code units.
+  return word.length >= 2 * MIN_WORD_LETTERS || letterCount(word) >= MIN_WORD_LETTERS;
+}
+
+/**
+ * Word counts of texts. Runs of letters are counted as written first and lowercased once per
+ * distinct spelling. Lowercasing can turn a letter into a letter and a mark (U+0130 becomes
+ * i + U+0307), so the lowercased run is split into letter runs again.
+ */
+function countWords(texts: Iterable<string>): Map<string, number> {
+  const written = new RunCounter();
+  for (const text of texts) scanWords(text, written);
+  const counts = new Map<string, number>();
+  for (const [run, count] of written.entries()) {
+    for (const word of run.toLowerCase().match(WORD) ?? []) {
+      if (isCounted(word)) counts.set(word, (counts.get(word) ?? 0) + count);
+    }
   }
+  return counts;
 }
 
 /**
@@ -56,8 +65,7 @@ function countWords(text: string, counts: Map<string, number>): void {
  * (default 30).
  */
 export function words(prepared: PreparedWindow, limit: number = WORDS_LIMIT): Words {
-  const counts = new Map<string, number>();
-  for (const { tweet } of prepared.posts) countWords(tweet.text, counts);
+  const counts = countWords(prepared.posts.map((post) => post.tweet.text));
   return {
     words: [...counts]
       .map(([word, count]) => ({ word, count }))
