@@ -11,6 +11,7 @@ import {
   stubFetch,
   type StubHandler,
 } from '@/test/fetch-stub';
+import { makeCompleteAnalytics } from '@/features/analytics/test/analytics-fixtures';
 import { makeHandle } from '@/features/handles/test/handle-fixtures';
 import { routes } from './router';
 import { theme } from './theme';
@@ -167,25 +168,29 @@ describe('routes', () => {
   });
   it('shows the handle named in ?handle on the dashboard, and the sidebar selects another', async () => {
     const handles = [makeHandle({ handle: 'nasa' }), makeHandle({ handle: 'spacex' })];
-    stubFetch({
+    const fetchMock = stubFetch({
       'GET /api/v1/auth/check': signedIn(),
       'POST /api/v1/session/heartbeat': heartbeat,
       'GET /api/v1/handles': () => ok({ handles }),
       'GET /api/v1/config': () =>
         ok({ supportEmail: 'help@example.com', tweetSource: 'x-api', version: '0.1.0' }),
+      'GET /api/v1/analytics/complete/nasa': () => ok(makeCompleteAnalytics('nasa')),
+      'GET /api/v1/analytics/complete/spacex': () => ok(makeCompleteAnalytics('spacex')),
     });
     const router = renderApp('/?handle=SpaceX');
-    expect(
-      await screen.findByText('Analytics for @spacex arrive with the analytics feature'),
-    ).toBeInTheDocument();
+    const picker = await screen.findByRole('combobox', { name: 'Handle' });
+    await waitFor(() => expect(picker).toHaveValue('spacex'));
+    expect(await screen.findByTestId('summary-card-total_tweets')).toHaveAttribute(
+      'data-value',
+      '1234',
+    );
+    expect(requestsTo(fetchMock, 'GET /api/v1/analytics/complete/spacex')).toHaveLength(1);
     expect(screen.queryByText('Demo data')).not.toBeInTheDocument();
     const sidebar = screen.getByTestId('sidebar-handles');
     const rows = within(sidebar).getAllByTestId('sidebar-handle');
     expect(rows[1]).toHaveAttribute('aria-current', 'true');
     await userEvent.setup().click(rows[0]!);
-    expect(
-      await screen.findByText('Analytics for @nasa arrive with the analytics feature'),
-    ).toBeInTheDocument();
+    await waitFor(() => expect(picker).toHaveValue('nasa'));
     expect(router.state.location.search).toBe('?handle=nasa');
   });
 
@@ -194,10 +199,22 @@ describe('routes', () => {
       'GET /api/v1/auth/check': signedIn(),
       'POST /api/v1/session/heartbeat': heartbeat,
       'GET /api/v1/handles': () => ok({ handles: [makeHandle({ handle: 'nasa' })] }),
+      'GET /api/v1/analytics/complete/nasa': () => ok(makeCompleteAnalytics('nasa')),
     });
     renderApp('/?handle=unknown');
-    expect(
-      await screen.findByText('Analytics for @nasa arrive with the analytics feature'),
-    ).toBeInTheDocument();
+    const picker = await screen.findByRole('combobox', { name: 'Handle' });
+    await waitFor(() => expect(picker).toHaveValue('nasa'));
+  });
+
+  it('shows the analytics of the selected handle from the lazily loaded chunk', async () => {
+    stubFetch({
+      'GET /api/v1/auth/check': signedIn(),
+      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/handles': () => ok({ handles: [] }),
+    });
+    renderApp('/');
+    expect(await screen.findByText('No handle selected')).toBeInTheDocument();
+    expect(screen.getByTestId('analytics-view')).toBeInTheDocument();
+    expect(screen.getByTestId('handle-panel')).toBeInTheDocument();
   });
 });

@@ -1,34 +1,29 @@
-import { Card, EmptyState, Grid, Text } from '@mantine/core';
-import { IconChartLine } from '@tabler/icons-react';
+import { Center, Loader, Stack, Text } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { PageHeader } from '@/components/page-header';
 import { DemoDataNotice } from '@/features/handles/components/demo-data-notice';
 import { HandlePanel } from '@/features/handles/components/handle-panel';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
 
-/** Where the selected handle's analytics will go; honest about what is not built yet. */
-function AnalyticsPlaceholder({ handle }: { handle: string | null }) {
+// The analytics and the charts library load on demand, after the page shell.
+const DashboardAnalytics = lazy(() =>
+  import('./dashboard-analytics').then((module) => ({ default: module.DashboardAnalytics })),
+);
+
+function AnalyticsLoading() {
   return (
-    <Card withBorder radius="lg" p="xl" h="100%" data-testid="analytics-placeholder">
-      {handle ? (
-        <EmptyState
-          icon={<IconChartLine size={28} />}
-          variant="light"
-          title={`Analytics for @${handle} arrive with the analytics feature`}
-          description="Engagement, posting patterns, hashtags, languages, velocity and growth for a week or a month will show here. Until then, the panel shows the backfill progress and the recent tweets."
-        />
-      ) : (
-        <EmptyState
-          icon={<IconChartLine size={28} />}
-          variant="light"
-          title="No handle selected"
-          description="Add a handle, or pick one from the list, to follow its collection here."
-        />
-      )}
-    </Card>
+    <Center mih={240} role="status" aria-live="polite">
+      <Stack align="center" gap="sm">
+        <Loader type="dots" />
+        <Text size="sm" c="dimmed">
+          Loading dashboard...
+        </Text>
+      </Stack>
+    </Center>
   );
 }
 
-/** / (and /dashboard): the handle-management panel next to the selected handle's analytics. */
+/** / (and /dashboard): the selected handle's analytics above the handle-management panel. */
 export function DashboardRoute() {
   const { selectedHandle, selectHandle } = useSelectedHandle();
   return (
@@ -38,7 +33,7 @@ export function DashboardRoute() {
         description={
           selectedHandle ? (
             <>
-              Showing{' '}
+              Analytics for{' '}
               <Text span fw={600} c="var(--mantine-color-text)">
                 @{selectedHandle}
               </Text>
@@ -49,14 +44,17 @@ export function DashboardRoute() {
         }
       />
       <DemoDataNotice />
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <HandlePanel selectedHandle={selectedHandle} onSelect={selectHandle} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <AnalyticsPlaceholder handle={selectedHandle} />
-        </Grid.Col>
-      </Grid>
+      <Stack gap="xl">
+        <Suspense fallback={<AnalyticsLoading />}>
+          <DashboardAnalytics selectedHandle={selectedHandle} onSelect={selectHandle} />
+        </Suspense>
+        {/* The analytics view announces the selected handle's completion; the panel the rest. */}
+        <HandlePanel
+          selectedHandle={selectedHandle}
+          onSelect={selectHandle}
+          announceSelectedCompletion={false}
+        />
+      </Stack>
     </>
   );
 }

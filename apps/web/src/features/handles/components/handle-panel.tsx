@@ -10,6 +10,7 @@ import {
   Modal,
   Progress,
   SegmentedControl,
+  SimpleGrid,
   Stack,
   Text,
   TextInput,
@@ -57,6 +58,11 @@ export interface HandlePanelProps {
   selectedHandle: string | null;
   /** Selects a handle, or none. */
   onSelect: (handle: string | null) => void;
+  /**
+   * Whether the panel announces the selected handle's completed collection too (default). The
+   * dashboard turns it off: its analytics view announces that one above the numbers.
+   */
+  announceSelectedCompletion?: boolean;
 }
 
 interface HandleRowProps {
@@ -158,7 +164,11 @@ function HandleRow({
  * duplicate hint and the 7/15-day choice, an inline status message, the handles with their
  * badges and progress, removal behind a confirmation and a modal of recent tweets.
  */
-export function HandlePanel({ selectedHandle, onSelect }: HandlePanelProps) {
+export function HandlePanel({
+  selectedHandle,
+  onSelect,
+  announceSelectedCompletion = true,
+}: HandlePanelProps) {
   const { data: handles, isPending, isError, error } = useHandlesQuery();
   const list = handles ?? [];
   const form = useAddHandleForm({ handles: list, onAdding: onSelect });
@@ -167,8 +177,10 @@ export function HandlePanel({ selectedHandle, onSelect }: HandlePanelProps) {
   const [tweetsOf, setTweetsOf] = useState<string | null>(null);
   const selected = selectedHandle?.toLowerCase() ?? null;
 
-  const handleCompleted = (name: string) =>
+  const handleCompleted = (name: string) => {
+    if (!announceSelectedCompletion && name.toLowerCase() === selected) return;
     form.showMessage({ kind: 'success', text: HANDLE_TEXTS.completed(name) }, COMPLETED_MESSAGE_MS);
+  };
 
   const handleConfirmRemove = () => {
     const target = pendingRemoval;
@@ -202,24 +214,26 @@ export function HandlePanel({ selectedHandle, onSelect }: HandlePanelProps) {
 
       <form onSubmit={form.handleSubmit} aria-label="Add handle">
         <Stack gap="sm">
-          <TextInput
-            label="Twitter handle"
-            placeholder={HANDLE_TEXTS.inputPlaceholder}
-            value={form.input}
-            onChange={(event) => form.setInput(event.currentTarget.value)}
-            error={form.hint ?? undefined}
-            leftSection={<Text size="sm">@</Text>}
-            autoComplete="off"
-          />
-          <Input.Wrapper label="Historical collection period" id="backfill-days-label">
-            <SegmentedControl
-              fullWidth
-              aria-labelledby="backfill-days-label"
-              data={DAY_OPTIONS}
-              value={String(form.backfillDays)}
-              onChange={(value) => form.setBackfillDays(Number(value))}
+          <SimpleGrid type="container" cols={{ base: 1, '640px': 2 }} spacing="md">
+            <TextInput
+              label="Twitter handle"
+              placeholder={HANDLE_TEXTS.inputPlaceholder}
+              value={form.input}
+              onChange={(event) => form.setInput(event.currentTarget.value)}
+              error={form.hint ?? undefined}
+              leftSection={<Text size="sm">@</Text>}
+              autoComplete="off"
             />
-          </Input.Wrapper>
+            <Input.Wrapper label="Historical collection period" id="backfill-days-label">
+              <SegmentedControl
+                fullWidth
+                aria-labelledby="backfill-days-label"
+                data={DAY_OPTIONS}
+                value={String(form.backfillDays)}
+                onChange={(value) => form.setBackfillDays(Number(value))}
+              />
+            </Input.Wrapper>
+          </SimpleGrid>
           <Group justify="space-between" gap="sm">
             {form.atLimit ? (
               <Text size="sm" c="orange">
@@ -261,7 +275,15 @@ export function HandlePanel({ selectedHandle, onSelect }: HandlePanelProps) {
           </Text>
         ) : null}
         {list.length > 0 ? (
-          <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+          <SimpleGrid
+            type="container"
+            cols={{ base: 1, '640px': 2 }}
+            spacing="xs"
+            component="ul"
+            m={0}
+            p={0}
+            style={{ listStyle: 'none' }}
+          >
             {list.map((handle) => (
               <HandleRow
                 key={handle.id}
@@ -274,7 +296,7 @@ export function HandlePanel({ selectedHandle, onSelect }: HandlePanelProps) {
                 onCompleted={handleCompleted}
               />
             ))}
-          </Stack>
+          </SimpleGrid>
         ) : null}
       </Stack>
 

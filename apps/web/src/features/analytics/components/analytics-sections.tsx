@@ -1,0 +1,47 @@
+import { SimpleGrid, Stack } from '@mantine/core';
+import type { CompleteAnalytics } from '@perch/shared';
+import { ContentTypesCard } from './content-types-card';
+import { EngagementByTypeCard } from './engagement-by-type-card';
+import { EngagementDistributionCard } from './engagement-distribution-card';
+import { FollowerGrowthCard } from './follower-growth-card';
+import { HashtagsCard } from './hashtags-card';
+import { InteractionBreakdownCard } from './interaction-breakdown-card';
+import { LanguagesCard } from './languages-card';
+import { MediaCard } from './media-card';
+import { PeakTimesCard } from './peak-times-card';
+import { PostingHeatmap } from './posting-heatmap';
+import { SummaryCards } from './summary-cards';
+import { ThreadPerformanceCard } from './thread-performance-card';
+import { TimeSeriesCard } from './time-series-card';
+import { TopTweetsCard } from './top-tweets-card';
+import { VelocityCard } from './velocity-card';
+import { ViralityCard } from './virality-card';
+
+/** Columns of the section grid by the width of the analytics area (not the window). */
+export const SECTION_COLUMNS = { base: 1, '720px': 2, '1180px': 3 } as const;
+
+/** Every section of one payload: headline numbers, then the charts and breakdowns. */
+export function AnalyticsSections({ data }: { data: CompleteAnalytics }) {
+  return (
+    <Stack gap="md">
+      <SummaryCards data={data} />
+      <SimpleGrid type="container" cols={SECTION_COLUMNS} spacing="md">
+        <TimeSeriesCard data={data} />
+        <PostingHeatmap data={data} />
+        <PeakTimesCard data={data} />
+        <FollowerGrowthCard data={data} />
+        <InteractionBreakdownCard data={data} />
+        <EngagementByTypeCard data={data} />
+        <ContentTypesCard data={data} />
+        <EngagementDistributionCard data={data} />
+        <HashtagsCard data={data} />
+        <LanguagesCard data={data} />
+        <ViralityCard data={data} />
+        <VelocityCard data={data} />
+        <ThreadPerformanceCard data={data} />
+        <MediaCard data={data} />
+        <TopTweetsCard data={data} />
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,288 @@
+import '@mantine/charts/styles.css';
+import { Alert, Box, Button, Card, EmptyState, Group, Loader, Stack, Text } from '@mantine/core';
+import {
+  ANALYTICS_MESSAGES,
+  DEFAULT_PERIOD,
+  clampProgress,
+  collectionCompletedMessage,
+  isTemporaryHandleId,
+  type CompleteAnalytics,
+  type Handle,
+  type ProgressState,
+} from '@perch/shared';
+import {
+  IconAlertTriangle,
+  IconChartLine,
+  IconCircleCheck,
+  IconClockPause,
+  IconRefresh,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type ReactNode } from 'react';
+import {
+  handleAnalyticsQueryKey,
+  useCompleteAnalyticsQuery,
+  type AnalyticsParams,
+} from '../api/get-complete-analytics';
+import { useAnalyticsRefresh, type RefreshNotice } from '../hooks/use-analytics-refresh';
+import { useCollectingOverlay } from '../hooks/use-collecting-overlay';
+import { useNeighbourPrefetch } from '../hooks/use-neighbour-prefetch';
+import { hasCompleteAnalyticsData, hasNoPosts, isForHandle } from '../utils/analytics-data';
+import type { ProgressReading } from '../utils/collecting-overlay';
+import { plural } from '../utils/format';
+import { browserTimeZone } from '../utils/timezone';
+import { AnalyticsHeader } from './analytics-header';
+import { AnalyticsSections } from './analytics-sections';
+import { AnalyticsSkeleton } from './analytics-skeleton';
+import { AnalyticsToolbar } from './analytics-toolbar';
+import { CollectingOverlay } from './collecting-overlay';
+
+export interface AnalyticsViewProps {
+  /** The user's handles, in list order. */
+  handles: readonly Handle[];
+  /** The handle on screen, or null. */
+  selectedHandle: string | null;
+  onSelectHandle: (handle: string) => void;
+  /** The selected handle's live backfill reading, while it is polled. */
+  progress?: ProgressState;
+}
+
+const NOTICE_COLORS: Record<RefreshNotice['kind'], string> = {
+  success: 'green',
+  info: 'yellow',
+  error: 'red',
+};
+
+function findRecord(handles: readonly Handle[], name: string | null): Handle | undefined {
+  if (!name) return undefined;
+  const wanted = name.toLowerCase();
+  return handles.find((entry) => entry.handle.toLowerCase() === wanted);
+}
+
+function StillCollecting({ handle, data }: { handle: string; data: CompleteAnalytics }) {
+  const { progress, totalTweets } = data.backfillProgress;
+  return (
+    <Alert
+      variant="light"
+      color="blue"
+      radius="md"
+      icon={<Loader size={16} color="blue" />}
+      data-testid="still-collecting"
+    >
+      Still collecting @{handle}: {Math.round(clampProgress(progress))}% done,{' '}
+      {plural(totalTweets, 'tweet')} found. The numbers grow as tweets arrive.
+    </Alert>
+  );
+}
+
+interface BodyProps {
+  handle: string;
+  /** The collecting overlay covers the body: placeholders look better under it than texts. */
+  covered: boolean;
+  data: CompleteAnalytics | undefined;
+  mismatch: boolean;
+  isPending: boolean;
+  error: Error | null;
+  onRetry: () => void;
+}
+
+/** The dashboard under the toolbar, or what stands in for it. */
+function AnalyticsBody({ handle, covered, data, mismatch, isPending, error, onRetry }: BodyProps) {
+  if (mismatch) {
+    return (
+      <Alert
+        variant="light"
+        color="yellow"
+        radius="md"
+        icon={<IconAlertTriangle size={18} />}
+        title={ANALYTICS_MESSAGES.mismatch}
+      >
+        <Text size="sm" mb="sm">
+          The numbers that arrived were not for @{handle}, so they are not shown.
+        </Text>
+        <Button size="xs" variant="light" color="yellow" onClick={onRetry}>
+          Refresh
+        </Button>
+      </Alert>
+    );
+  }
+  if (error && !data) {
+    return (
+      <Alert
+        variant="light"
+        color="red"
+        radius="md"
+        icon={<IconAlertTriangle size={18} />}
+        title={ANALYTICS_MESSAGES.loadFailed}
+        data-testid="analytics-error"
+      >
+        <Text size="sm" mb="sm">
+          {error.message}
+        </Text>
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          leftSection={<IconRefresh size={14} />}
+          onClick={onRetry}
+        >
+          Retry
+        </Button>
+      </Alert>
+    );
+  }
+  if (!data || isPending || (covered && hasNoPosts(data))) return <AnalyticsSkeleton />;
+  if (hasNoPosts(data)) {
+    return (
+      <Card withBorder radius="lg" p="xl" data-testid="analytics-empty">
+        <EmptyState
+          icon={<IconClockPause size={28} />}
+          variant="light"
+          title={ANALYTICS_MESSAGES.noData}
+          description={
+            data.analytics_status === 'collecting'
+              ? 'Tweets are still being collected; the analytics appear as soon as the first posts arrive.'
+              : `@${handle} has no posts in the last ${data.period} days. Try the month view, or come back later.`
+          }
+        />
+      </Card>
+    );
+  }
+  return <AnalyticsSections data={data} />;
+}
+
+/**
+ * The analytics dashboard of one handle (doc 1 §2): pick a handle and a week or month, refresh,
+ * export; every section is drawn from the one `complete` payload. A blurred overlay covers the
+ * numbers while the handle is being collected.
+ */
+export function AnalyticsView({
+  handles,
+  selectedHandle,
+  onSelectHandle,
+  progress,
+}: AnalyticsViewProps) {
+  const queryClient = useQueryClient();
+  const [period, setPeriod] = useState<number>(DEFAULT_PERIOD);
+  const [timezone] = useState(browserTimeZone);
+  const record = findRecord(handles, selectedHandle);
+  const displayName = record?.handle ?? selectedHandle;
+  // An entry still being added has no server record yet: nothing to ask for.
+  const canFetch = selectedHandle !== null && !(record && isTemporaryHandleId(record.id));
+
+  const params = useMemo<AnalyticsParams | null>(
+    () => (canFetch && selectedHandle ? { handle: selectedHandle, period, timezone } : null),
+    [canFetch, selectedHandle, period, timezone],
+  );
+  const query = useCompleteAnalyticsQuery(params);
+  const payload = query.data;
+  const mismatch =
+    payload !== undefined && selectedHandle !== null && !isForHandle(payload, selectedHandle);
+  const data = mismatch ? undefined : payload;
+  const hasData = hasCompleteAnalyticsData(data);
+  const reading: ProgressReading | undefined = progress ?? data?.backfillProgress;
+
+  const overlay = useCollectingOverlay(
+    { handle: selectedHandle, record, progress: reading, hasData },
+    (name) => void queryClient.invalidateQueries({ queryKey: handleAnalyticsQueryKey(name) }),
+  );
+
+  const names = handles
+    .filter((entry) => !isTemporaryHandleId(entry.id))
+    .map((entry) => entry.handle);
+  const loaded = query.isSuccess && !mismatch && !query.isPlaceholderData;
+  useNeighbourPrefetch(names, selectedHandle, period, timezone, loaded);
+
+  const refresh = useAnalyticsRefresh(params);
+  const handleRetry = () => void query.refetch();
+
+  let body: ReactNode;
+  if (!selectedHandle || !displayName) {
+    body = (
+      <Card withBorder radius="lg" p="xl">
+        <EmptyState
+          icon={<IconChartLine size={28} />}
+          variant="light"
+          title="No handle selected"
+          description="Add a handle, or pick one from the list, to see its analytics."
+        />
+      </Card>
+    );
+  } else {
+    body = (
+      <AnalyticsBody
+        handle={displayName}
+        covered={overlay.visible}
+        data={data}
+        mismatch={mismatch}
+        isPending={query.isPending && params !== null}
+        error={query.error}
+        onRetry={handleRetry}
+      />
+    );
+  }
+
+  return (
+    <Stack gap="md" data-testid="analytics-view">
+      <AnalyticsToolbar
+        handles={handles.map((entry) => entry.handle)}
+        selectedHandle={displayName}
+        onSelectHandle={onSelectHandle}
+        period={period}
+        onPeriodChange={setPeriod}
+        onRefresh={refresh.handleRefresh}
+        isRefreshing={refresh.isRefreshing}
+        data={data}
+      />
+      {refresh.notice ? (
+        <Text
+          size="sm"
+          c={`${NOTICE_COLORS[refresh.notice.kind]}.5`}
+          role="status"
+          data-testid="refresh-notice"
+        >
+          {refresh.notice.text}
+        </Text>
+      ) : null}
+      {overlay.completedAt !== null && displayName ? (
+        <Alert
+          variant="light"
+          color="green"
+          radius="md"
+          icon={<IconCircleCheck size={18} />}
+          data-testid="collection-completed"
+        >
+          {collectionCompletedMessage(displayName)}
+        </Alert>
+      ) : null}
+      {overlay.outcome === 'failed' ? (
+        <Alert
+          variant="light"
+          color="red"
+          radius="md"
+          icon={<IconAlertTriangle size={18} />}
+          data-testid="collection-stuck"
+        >
+          {ANALYTICS_MESSAGES.stuck}
+        </Alert>
+      ) : null}
+      {data && displayName ? (
+        <Group gap="xs" wrap="nowrap" align="center">
+          <Box style={{ flex: 1, minWidth: 0 }}>
+            <AnalyticsHeader data={data} />
+          </Box>
+          {query.isFetching ? <Loader size="xs" aria-label="Updating analytics" /> : null}
+        </Group>
+      ) : null}
+      {data && displayName && data.analytics_status === 'collecting' && !overlay.visible ? (
+        <StillCollecting handle={displayName} data={data} />
+      ) : null}
+      <Box pos="relative" mih={overlay.visible ? 440 : undefined}>
+        {body}
+        {overlay.visible && displayName ? (
+          <CollectingOverlay handle={displayName} progress={reading} />
+        ) : null}
+      </Box>
+    </Stack>
+  );
+}

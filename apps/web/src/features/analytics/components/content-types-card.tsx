@@ -1,0 +1,88 @@
+import { DonutChart } from '@mantine/charts';
+import { ColorSwatch, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { CONTENT_TYPES, type CompleteAnalytics, type ContentType } from '@perch/shared';
+import { categoryColor, cssColor } from '../utils/chart-colors';
+import { formatInteger, formatPercent } from '../utils/format';
+import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
+import { SectionCard, SectionEmpty } from './section-card';
+import { StatTile } from './stat-tile';
+
+export const CONTENT_TYPE_LABELS: Record<ContentType, string> = {
+  text: 'Text',
+  image: 'Image',
+  video: 'Video',
+  link: 'Link',
+};
+
+/** Posts by content type (a donut), plus the handle's retweets, replies and quotes. */
+export function ContentTypesCard({ data }: { data: CompleteAnalytics }) {
+  const types = data.contentTypes;
+  const total = CONTENT_TYPES.reduce((sum, type) => sum + types[type], 0);
+  const slices = CONTENT_TYPES.map((type, index) => ({
+    name: CONTENT_TYPE_LABELS[type],
+    value: types[type],
+    color: categoryColor(index),
+  }));
+  return (
+    <SectionCard
+      title="Content types"
+      definition={METRIC_DEFINITIONS.contentTypes}
+      testId="analytics-content-types"
+    >
+      {total === 0 ? (
+        <SectionEmpty>No posts in this period.</SectionEmpty>
+      ) : (
+        <Stack gap="md">
+          <Group gap="lg" wrap="nowrap">
+            <DonutChart
+              data={slices.filter((slice) => slice.value > 0)}
+              size={120}
+              thickness={16}
+              paddingAngle={2}
+              tooltipDataSource="segment"
+              valueFormatter={formatInteger}
+              aria-label="Posts per content type"
+              style={{ flexShrink: 0 }}
+            />
+            <Stack gap={6} style={{ flex: 1 }} component="ul" m={0} p={0}>
+              {slices.map((slice) => (
+                <Group key={slice.name} component="li" gap="xs" wrap="nowrap">
+                  <ColorSwatch color={cssColor(slice.color)} size={10} withShadow={false} />
+                  <Text size="sm" style={{ flex: 1 }}>
+                    {slice.name}
+                  </Text>
+                  <Text size="sm" fw={600}>
+                    {formatInteger(slice.value)}
+                  </Text>
+                  <Text size="xs" c="dimmed" w={44} ta="right">
+                    {formatPercent((slice.value / total) * 100)}
+                  </Text>
+                </Group>
+              ))}
+            </Stack>
+          </Group>
+          <SimpleGrid cols={3} spacing="xs">
+            <StatTile
+              label="Replies"
+              value={formatInteger(types.replies)}
+              rawValue={types.replies}
+              definition={METRIC_DEFINITIONS.contentTypes}
+            />
+            <StatTile
+              label="Quotes"
+              value={formatInteger(types.quotes)}
+              rawValue={types.quotes}
+              definition={METRIC_DEFINITIONS.contentTypes}
+            />
+            <StatTile
+              label="Retweets"
+              value={formatInteger(types.retweets)}
+              rawValue={types.retweets}
+              definition={METRIC_DEFINITIONS.contentTypes}
+            />
+          </SimpleGrid>
+        </Stack>
+      )}
+    </SectionCard>
+  );
+}

@@ -1,0 +1,36 @@
+import { BarsList } from '@mantine/charts';
+import type { CompleteAnalytics } from '@perch/shared';
+import { formatInteger } from '../utils/format';
+import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
+import { SectionCard, SectionEmpty } from './section-card';
+
+/** How many hashtags the card lists (the payload holds up to 20). */
+export const HASHTAGS_SHOWN = 10;
+
+/** The most used hashtags as bars. */
+export function HashtagsCard({ data }: { data: CompleteAnalytics }) {
+  const tags = data.hashtags.hashtags.slice(0, HASHTAGS_SHOWN);
+  return (
+    <SectionCard
+      title="Hashtags"
+      definition={METRIC_DEFINITIONS.hashtags}
+      subtitle={tags.length > 0 ? 'Posts using each tag' : undefined}
+      testId="analytics-hashtags"
+    >
+      {tags.length === 0 ? (
+        <SectionEmpty>No hashtags in this period.</SectionEmpty>
+      ) : (
+        <BarsList
+          data={tags.map((tag) => ({ name: `#${tag.tag}`, value: tag.count }))}
+          valueFormatter={formatInteger}
+          barColor="cyan.8"
+          barHeight={26}
+          barGap={6}
+          barsLabel="Hashtag"
+          valueLabel="Posts"
+          autoContrast
+        />
+      )}
+    </SectionCard>
+  );
+}

@@ -1,0 +1,321 @@
+import {
+  completeAnalyticsSchema,
+  type CompleteAnalytics,
+  type Handle,
+  type TopTweet,
+} from '@perch/shared';
+
+/** A server handle record with sensible defaults (a finished backfill). */
+export function makeHandleRecord(overrides: Partial<Handle> & { handle: string }): Handle {
+  return {
+    id: 1,
+    twitter_username: overrides.handle,
+    username: overrides.handle,
+    created_at: '2025-03-01T00:00:00.000Z',
+    added_at: '2025-03-01T00:00:00.000Z',
+    backfill_days: 15,
+    backfill_status: 'completed',
+    backfill_progress: 100,
+    initial_backfill_complete: true,
+    backfill_completed_at: '2025-03-01T01:00:00.000Z',
+    estimated_completion: null,
+    total_tweets_collected: 1300,
+    tweets_count: 1300,
+    analytics_available: true,
+    followers_count: 56_789,
+    following_count: 321,
+    tweet_count: 9000,
+    telegram_enabled: false,
+    discord_enabled: false,
+    last_error: null,
+    ...overrides,
+  };
+}
+
+/** A top tweet with sensible defaults. */
+export function makeTopTweet(overrides: Partial<TopTweet> & { id: string }): TopTweet {
+  return {
+    text: `Tweet ${overrides.id}`,
+    created_at: '2025-03-09T11:00:00.000Z',
+    url: `https://x.com/nasa/status/${overrides.id}`,
+    like_count: 100,
+    retweet_count: 10,
+    reply_count: 5,
+    quote_count: 1,
+    impression_count: null,
+    lang: 'en',
+    is_retweet: false,
+    is_quote: false,
+    is_reply: false,
+    has_photo: false,
+    has_video: false,
+    media_urls: [],
+    media: [],
+    hashtags: [],
+    urls: [],
+    conversation_id: null,
+    in_reply_to_user_id: null,
+    engagement: 116,
+    ...overrides,
+  };
+}
+
+function emptyHeatmap(): number[][] {
+  return Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
+}
+
+/** Nested parts of a payload to replace, block by block. */
+export type AnalyticsOverrides = {
+  [K in keyof CompleteAnalytics]?: CompleteAnalytics[K] extends unknown[]
+    ? CompleteAnalytics[K]
+    : CompleteAnalytics[K] extends object
+      ? Partial<CompleteAnalytics[K]>
+      : CompleteAnalytics[K];
+};
+
+/**
+ * A complete analytics payload of a busy handle (1,234 posts, 3.4M likes, 3.4 % engagement
+ * rate), checked against the shared contract so that it stays what the API sends.
+ */
+export function makeCompleteAnalytics(
+  handle = 'nasa',
+  overrides: AnalyticsOverrides = {},
+): CompleteAnalytics {
+  const heatmap = emptyHeatmap();
+  heatmap[1]![14] = 9;
+  heatmap[4]![9] = 4;
+  const base: CompleteAnalytics = {
+    handle,
+    analytics_status: 'data_ready',
+    backfillProgress: {
+      progress: 100,
+      status: 'completed',
+      totalTweets: 1300,
+      message: 'Backfill complete',
+      estimatedCompletion: null,
+      hasData: true,
+      lastUpdated: '2025-03-10T12:00:00.000Z',
+      isComplete: true,
+    },
+    period: 30,
+    timezone: 'UTC',
+    window: { start: '2025-02-08T12:00:00.000Z', end: '2025-03-10T12:00:00.000Z' },
+    computed_at: '2025-03-10T12:00:00.000Z',
+    profile: {
+      followersCount: 56_789,
+      followingCount: 321,
+      tweetsCount: 9000,
+      likesCount: null,
+      username: handle,
+    },
+    summary: {
+      handle,
+      twitter_username: handle,
+      total_tweets: 1234,
+      total_likes: 3_400_000,
+      total_retweets: 45_600,
+      total_replies: 789,
+      total_quotes: 12,
+      avg_likes_per_tweet: 2755.3,
+      avg_retweets_per_tweet: 36.95,
+      avg_replies_per_tweet: 0.64,
+      avg_engagement: 1930.87,
+      engagement_rate: 3.4,
+      growth_rate: 1.25,
+      peak_day: 'Tuesday',
+      peak_hour: 14,
+      peak_times: [
+        { day: 'Tuesday', hour: 14, count: 9 },
+        { day: 'Friday', hour: 9, count: 4 },
+      ],
+      followers: 56_789,
+      following: 321,
+    },
+    topTweets: {
+      sort_by: 'like_count',
+      tweets: [
+        makeTopTweet({
+          id: '101',
+          text: 'Liftoff! "Artemis", tonight',
+          like_count: 250_000,
+          engagement: 270_000,
+        }),
+        makeTopTweet({ id: '102', text: 'Second best', like_count: 1200, engagement: 1500 }),
+      ],
+    },
+    timeSeries: {
+      series: [
+        {
+          date: '2025-03-09',
+          tweets: 40,
+          likes: 120_000,
+          retweets: 1500,
+          replies: 30,
+          quotes: 1,
+          engagement: 121_531,
+          engagement_rate: 5.35,
+        },
+        {
+          date: '2025-03-10',
+          tweets: 0,
+          likes: 0,
+          retweets: 0,
+          replies: 0,
+          quotes: 0,
+          engagement: 0,
+          engagement_rate: 0,
+        },
+      ],
+    },
+    contentTypes: {
+      text: 800,
+      image: 300,
+      video: 100,
+      link: 34,
+      retweets: 50,
+      replies: 200,
+      quotes: 20,
+    },
+    engagement: {
+      engagementRate: 3.4,
+      averages: {
+        likes: 2755.3,
+        retweets: 36.95,
+        replies: 0.64,
+        quote_count: 0.01,
+        engagement_rate: 3.4,
+      },
+      engagementByType: { text: 1500, image: 2500, video: 4000, link: 900 },
+    },
+    postingPatterns: {
+      heatmap,
+      hourly: Array.from({ length: 24 }, (_, hour) => (hour === 14 ? 9 : hour === 9 ? 4 : 0)),
+      peak_hours: [14, 9],
+      peak_days: [
+        { day: 'Tuesday', count: 9 },
+        { day: 'Friday', count: 4 },
+        { day: 'Monday', count: 0 },
+        { day: 'Wednesday', count: 0 },
+        { day: 'Thursday', count: 0 },
+        { day: 'Saturday', count: 0 },
+        { day: 'Sunday', count: 0 },
+      ],
+    },
+    hashtags: {
+      hashtags: [
+        { tag: 'Artemis', count: 42 },
+        { tag: 'Moon', count: 7 },
+      ],
+    },
+    words: { words: [] },
+    languages: {
+      languages: [
+        { lang: 'en', count: 1200, percentage: 97.24 },
+        { lang: 'und', count: 34, percentage: 2.76 },
+      ],
+    },
+    viral: {
+      threshold: 5000,
+      viral_tweet_count: 12,
+      score: 0.97,
+      amplification_factor: 36.96,
+      coefficient: 0.013,
+      network_amplification: 80.3,
+    },
+    velocity: {
+      avg_1h: 120.5,
+      avg_3h: 80,
+      avg_6h: 50,
+      posts_measured_1h: 10,
+      posts_measured_3h: 8,
+      posts_measured_6h: 6,
+      peak: 4000,
+    },
+    threadPerformance: {
+      thread_count: 3,
+      avg_thread_length: 4.33,
+      avg_thread_engagement: 9000,
+      avg_standalone_engagement: 1800,
+      best_thread: { conversation_id: '555', length: 6, engagement: 20_000 },
+    },
+    engagementDistribution: {
+      buckets: [
+        { bucket: '0', count: 4 },
+        { bucket: '1-9', count: 30 },
+        { bucket: '10-99', count: 200 },
+        { bucket: '100-999', count: 600 },
+        { bucket: '1k-9.9k', count: 380 },
+        { bucket: '10k+', count: 20 },
+      ],
+    },
+    interactionBreakdown: { likes: 98.3, retweets: 1.3, replies: 0.35, quotes: 0.05 },
+    mediaStats: {
+      photos: 320,
+      videos: 90,
+      gifs: 10,
+      posts_with_media: 400,
+      avg_engagement_with_media: 3000,
+      avg_engagement_without_media: 1400,
+    },
+    enhancedContent: {
+      mediaBreakdown: { photos: 320, videos: 90, gifs: 10, posts_with_media: 400 },
+      contentTypes: {
+        text: 800,
+        image: 300,
+        video: 100,
+        link: 34,
+        retweets: 50,
+        replies: 200,
+        quotes: 20,
+      },
+      threadAnalysis: {
+        thread_count: 3,
+        avg_thread_length: 4.33,
+        avg_thread_engagement: 9000,
+        avg_standalone_engagement: 1800,
+        best_thread: { conversation_id: '555', length: 6, engagement: 20_000 },
+      },
+    },
+    growth: {
+      series: [
+        { date: '2025-03-01', followers: 56_088 },
+        { date: '2025-03-10', followers: 56_789 },
+      ],
+      net_change: 701,
+      growth_rate: 1.25,
+    },
+  };
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overrides)) {
+    const current = merged[key];
+    merged[key] =
+      value &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      current &&
+      typeof current === 'object'
+        ? { ...current, ...value }
+        : value;
+  }
+  return completeAnalyticsSchema.parse(merged);
+}
+
+/** The same payload with no posts in the window (a quiet or brand-new handle). */
+export function makeEmptyAnalytics(handle = 'nasa'): CompleteAnalytics {
+  return makeCompleteAnalytics(handle, {
+    summary: {
+      total_tweets: 0,
+      total_likes: 0,
+      total_retweets: 0,
+      total_replies: 0,
+      total_quotes: 0,
+      avg_engagement: 0,
+      engagement_rate: 0,
+      peak_day: null,
+      peak_hour: null,
+      peak_times: [],
+    },
+    topTweets: { tweets: [] },
+    timeSeries: { series: [] },
+  });
+}
