@@ -353,6 +353,12 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
     ).toBe(201);
     await waitComplete(t, 'typical_paths');
     const whole = await complete(alice, 'typical_paths', '?period=7');
+    // A 7-day backfill covers the week: collection reaches back to its target start.
+    const stored = await findHandleByName(t.db.db, 'typical_paths');
+    expect(whole.collected_since).toBe(stored?.backfill_target_start);
+    expect(Date.parse(whole.collected_since ?? '')).toBeLessThanOrEqual(
+      Date.parse(whole.window.start) + 60_000,
+    );
     const paths: [string, keyof CompleteAnalytics][] = [
       ['summary', 'summary'],
       ['top_tweets', 'topTweets'],

@@ -3,15 +3,16 @@ import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { startPerchServer, type PerchServer } from './perch-server';
 
-// Refreshes docs/screenshots (npm run screenshots): login, register and the shell, desktop and
-// phone widths, default dark theme.
+// Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles and the
+// analytics dashboard, desktop and phone widths, default dark theme.
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
 let server: PerchServer;
 
 test.beforeAll(async () => {
-  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '50' });
+  // Slow enough that a new handle's collecting overlay can be captured.
+  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '300' });
 });
 
 test.afterAll(async () => {
@@ -20,8 +21,20 @@ test.afterAll(async () => {
 
 async function shoot(page: Page, name: string, { fullPage = true } = {}) {
   await page.waitForLoadState('networkidle');
-  // The shell's header is fixed: a full-page capture would paint it mid-page.
-  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage });
+  const file = path.join(OUT, `${name}.png`);
+  if (!fullPage) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: file });
+    return;
+  }
+  // The shell's header is fixed, which a stitched full-page capture paints mid-page: grow the
+  // viewport to the whole page instead, then put it back.
+  const viewport = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (viewport) await page.setViewportSize({ width: viewport.width, height });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: file });
+  if (viewport) await page.setViewportSize(viewport);
 }
 
 test('screenshots', async ({ browser }) => {
@@ -69,6 +82,22 @@ test('screenshots', async ({ browser }) => {
     await expect(page.getByTestId('recent-tweet').first()).toBeVisible();
     await shoot(page, `recent-tweets-${label}`, { fullPage: false });
     await page.keyboard.press('Escape');
+
+    // The analytics of a busy handle: every block, then the toolbar and cards close up.
+    await page.goto(`${server.origin}/dashboard/?handle=prolific_dev`);
+    await expect(page.getByTestId('summary-card-total_tweets')).toBeVisible({ timeout: 30_000 });
+    await page.waitForTimeout(800); // charts animate in
+    await shoot(page, `analytics-${label}`);
+    await shoot(page, `analytics-top-${label}`, { fullPage: false });
+
+    // A handle just added: the blurred overlay with its progress.
+    const panel = page.getByTestId('handle-panel');
+    await panel.getByLabel('Twitter handle').fill(`typical_${label}`);
+    await panel.getByRole('button', { name: 'Add handle' }).click();
+    await expect(page.getByTestId('collecting-overlay')).toContainText(/[1-9]\d*%/, {
+      timeout: 15_000,
+    });
+    await page.screenshot({ path: path.join(OUT, `analytics-collecting-${label}.png`) });
 
     if (label === 'phone') {
       await page.getByRole('button', { name: 'Toggle navigation' }).click();

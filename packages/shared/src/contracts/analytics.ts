@@ -380,6 +380,11 @@ export const analyticsMetaSchema = z.object({
   timezone: z.string(),
   /** [start, end] of the window, ISO-8601 UTC. */
   window: z.object({ start: z.string(), end: z.string() }),
+  /**
+   * Oldest instant the handle's collection covers (ISO-8601), or null before it began: days of
+   * the window before it have no data, rather than no activity.
+   */
+  collected_since: z.string().nullable(),
   computed_at: z.string(),
 });
 export type AnalyticsMeta = z.infer<typeof analyticsMetaSchema>;

@@ -100,6 +100,7 @@ export function makeCompleteAnalytics(
     period: 30,
     timezone: 'UTC',
     window: { start: '2025-02-08T12:00:00.000Z', end: '2025-03-10T12:00:00.000Z' },
+    collected_since: '2025-02-23T12:00:00.000Z',
     computed_at: '2025-03-10T12:00:00.000Z',
     profile: {
       followersCount: 56_789,
