@@ -2,7 +2,6 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { FullPageLoader } from '@/components/full-page-loader';
 import { AuthGate } from './guards/auth-gate';
 import { ProtectedRoute } from './guards/protected-route';
-import { AppLayout } from './layout/app-layout';
 import { RouteErrorPage } from './routes/error-page';
 
 /** Where the server serves the SPA (ARCHITECTURE.md, API conventions). */
@@ -22,7 +21,9 @@ export const routes: RouteObject[] = [
         element: <ProtectedRoute />,
         children: [
           {
-            element: <AppLayout />,
+            // The signed-in shell loads after sign-in: the login page does not carry it.
+            lazy: () =>
+              import('./layout/app-layout').then(({ AppLayout }) => ({ Component: AppLayout })),
             children: [
               { index: true, lazy: () => import('./routes/dashboard') },
               { path: 'dashboard', lazy: () => import('./routes/dashboard') },
