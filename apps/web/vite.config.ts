@@ -1,6 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/**
+ * Writes a .gz and a .br copy next to every text asset of the build, which the server sends to
+ * browsers that accept them (@fastify/static `preCompressed`): Perch is often run without a
+ * compressing proxy in front, and the sign-in page's scripts shrink to a third.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'perch-precompress',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      const files = [...Object.keys(bundle), 'index.html'].filter((file) =>
+        /\.(js|css|html|svg|json)$/.test(file),
+      );
+      await Promise.all(
+        [...new Set(files)].map(async (file) => {
+          const full = path.join(dir, file);
+          if (!fs.existsSync(full)) return;
+          const content = await fs.promises.readFile(full);
+          if (content.length < 1024) return;
+          const [gz, br] = await Promise.all([
+            gzip(content, { level: 9 }),
+            brotli(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+          ]);
+          await Promise.all([
+            fs.promises.writeFile(`${full}.gz`, gz),
+            fs.promises.writeFile(`${full}.br`, br),
+          ]);
+        }),
+      );
+    },
+  };
+}
 
 /**
  * The SPA is served by the API server under /dashboard/. `@perch/source` makes @perch/shared
@@ -8,7 +49,7 @@ import { defaultClientConditions, defineConfig } from 'vite';
  */
 export default defineConfig({
   base: '/dashboard/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
     conditions: ['@perch/source', ...defaultClientConditions],

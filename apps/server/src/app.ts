@@ -113,7 +113,14 @@ export async function buildApp({
       prefix: '/dashboard/',
       redirect: true,
       index: ['index.html'],
+      // The build writes .br and .gz copies of every text asset (apps/web/vite.config.ts).
+      preCompressed: true,
+      // Vite's .vite/manifest.json is for tests, not for browsers.
+      dotfiles: 'ignore',
+      // Our own cache-control below; send's default would overwrite it.
+      cacheControl: false,
       setHeaders(res, filePath) {
+        res.setHeader('vary', 'accept-encoding');
         // Vite fingerprints everything under assets/; index.html must always be revalidated.
         res.setHeader(
           'cache-control',

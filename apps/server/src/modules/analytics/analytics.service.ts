@@ -48,12 +48,14 @@ export interface AnalyticsWindowQuery {
   timezone: string;
 }
 
-/** One computation of every block for (handle, period, timezone) at one data version. */
+/**
+ * One computation of every block for (handle, period, timezone) at one data version. Only the
+ * blocks are kept, not the posts behind them, so the cache stays small whatever the handle.
+ */
 interface Computation {
   version: number;
   computedAt: number;
   window: { start: number; end: number };
-  prepared: PreparedWindow;
   blocks: AnalyticsBlocks;
 }
 
@@ -146,7 +148,11 @@ export class AnalyticsService {
     const data =
       query.sortBy === 'like_count' && query.limit === TOP_TWEETS_LIMIT
         ? computation.blocks.topTweets
-        : topTweets(computation.prepared, query.sortBy, query.limit);
+        : topTweets(
+            await this.prepare(handle, query, computation.window),
+            query.sortBy,
+            query.limit,
+          );
     return this.result(
       handle,
       query,
@@ -165,7 +171,7 @@ export class AnalyticsService {
     const data =
       query.limit === HASHTAGS_LIMIT
         ? computation.blocks.hashtags
-        : hashtags(computation.prepared, query.limit);
+        : hashtags(await this.prepare(handle, query, computation.window), query.limit);
     return this.result(
       handle,
       query,
@@ -244,27 +250,11 @@ export class AnalyticsService {
       return cached;
     }
     const window = { start: now - query.period * DAY_MS, end: now };
-    const since = new Date(window.start).toISOString();
-    const [rows, profileSnapshots, metricSnapshots] = await Promise.all([
-      listTweetsSince(this.db.db, handle.id, since),
-      listProfileSnapshots(this.db.db, handle.id, since),
-      listMetricSnapshots(this.db.db, handle.id, since),
-    ]);
-    const prepared = prepareWindow({
-      handle: handle.username,
-      xUserId: handle.x_user_id,
-      tweets: rows.map(parseTweetRow),
-      profileSnapshots,
-      metricSnapshots,
-      window,
-      timezone: query.timezone,
-    });
     const computation: Computation = {
       version: handle.data_version,
       computedAt: now,
       window,
-      prepared,
-      blocks: computeBlocks(prepared),
+      blocks: computeBlocks(await this.prepare(handle, query, window)),
     };
     this.cache.delete(key);
     this.cache.set(key, computation);
@@ -273,6 +263,29 @@ export class AnalyticsService {
       if (oldest !== undefined) this.cache.delete(oldest);
     }
     return computation;
+  }
+
+  /** Loads a handle's tweets and snapshots of a window and prepares them for the engine. */
+  private async prepare(
+    handle: HandleRow,
+    query: AnalyticsWindowQuery,
+    window: { start: number; end: number },
+  ): Promise<PreparedWindow> {
+    const since = new Date(window.start).toISOString();
+    const [rows, profileSnapshots, metricSnapshots] = await Promise.all([
+      listTweetsSince(this.db.db, handle.id, since),
+      listProfileSnapshots(this.db.db, handle.id, since),
+      listMetricSnapshots(this.db.db, handle.id, since),
+    ]);
+    return prepareWindow({
+      handle: handle.username,
+      xUserId: handle.x_user_id,
+      tweets: rows.map(parseTweetRow),
+      profileSnapshots,
+      metricSnapshots,
+      window,
+      timezone: query.timezone,
+    });
   }
 
   private meta(
