@@ -133,6 +133,8 @@ export interface TweetsTable {
   urls: string;
   /** JSON array of { type, url, previewUrl }. */
   media: string;
+  /** Found by monitoring and not yet fanned out into the notification outbox. */
+  fanout_pending: Generated<Bool>;
   first_seen_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -160,6 +162,69 @@ export interface TweetMetricSnapshotsTable {
   impressions: number | null;
 }
 
+/** A user's notification channels and preferences (one row per user, made on first save). */
+export interface UserSettingsTable {
+  user_id: number;
+  telegram_chat_id: string | null;
+  discord_user_id: string | null;
+  twitter_username: string | null;
+  /** Why delivery to the channel stopped for good, or null while it works. */
+  telegram_stopped_reason: string | null;
+  discord_stopped_reason: string | null;
+  /** JSON object (GET/PUT /settings/notifications). */
+  notification_preferences: Generated<string>;
+  bot_running: Generated<Bool>;
+  updated_at: Timestamp;
+}
+
+export type NotificationChannel = 'telegram' | 'discord';
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled';
+
+/** One delivery: a tweet of a handle to one user on one channel, sent at most once. */
+export interface NotificationOutboxTable {
+  id: Generated<number>;
+  user_id: number;
+  handle_id: number;
+  tweet_id: string;
+  channel: NotificationChannel;
+  status: OutboxStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
+export interface TelegramLinkCodesTable {
+  /** SHA-256 hex of the one-time code. */
+  code_hash: string;
+  user_id: number;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** A user's X account connected with OAuth 2.0 (tokens encrypted at rest). */
+export interface XAccountsTable {
+  user_id: number;
+  x_user_id: string;
+  username: string;
+  access_token: string;
+  refresh_token: string | null;
+  expires_at: Timestamp | null;
+  scope: string | null;
+  connected_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A pending OAuth authorization (PKCE verifier), valid for a few minutes. */
+export interface OauthStatesTable {
+  state: string;
+  user_id: number;
+  code_verifier: string;
+  redirect_uri: string;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   handles: HandlesTable;
   user_handles: UserHandlesTable;
@@ -170,4 +235,9 @@ export interface Database {
   sessions: SessionsTable;
   invitations: InvitationsTable;
   login_attempts: LoginAttemptsTable;
+  user_settings: UserSettingsTable;
+  notification_outbox: NotificationOutboxTable;
+  telegram_link_codes: TelegramLinkCodesTable;
+  x_accounts: XAccountsTable;
+  oauth_states: OauthStatesTable;
 }

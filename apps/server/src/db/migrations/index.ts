@@ -3,6 +3,7 @@ import type { Dialect } from '../index.js';
 import { foundation } from './0001-foundation.js';
 import { collection } from './0002-collection.js';
 import { analytics } from './0003-analytics.js';
+import { notifications } from './0004-notifications.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -36,5 +37,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0001-foundation': foundation(kinds),
     '0002-collection': collection(kinds),
     '0003-analytics': analytics(),
+    '0004-notifications': notifications(kinds),
   };
 }
