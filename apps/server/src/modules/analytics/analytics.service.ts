@@ -303,7 +303,7 @@ export class AnalyticsService {
         start: new Date(computation.window.start).toISOString(),
         end: new Date(computation.window.end).toISOString(),
       },
-      collected_since: handle.oldest_covered_at ?? handle.backfill_target_start,
+      collected_since: handle.oldest_covered_at,
       computed_at: new Date(computation.computedAt).toISOString(),
     };
   }

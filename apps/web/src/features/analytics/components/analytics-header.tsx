@@ -1,6 +1,17 @@
-import { Anchor, Badge, Group, Text } from '@mantine/core';
-import { clampProgress, type CompleteAnalytics } from '@perch/shared';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
+import type { CompleteAnalytics } from '@perch/shared';
+import { collectionGap } from '../utils/collected-range';
+import { progressPercent, type ProgressReading } from '../utils/collecting-overlay';
 import { formatCompact, formatDateTime, formatDayInZone } from '../utils/format';
+
+export interface AnalyticsHeaderProps {
+  data: CompleteAnalytics;
+  /**
+   * The freshest backfill reading: the live poll while there is one, else the payload's own
+   * copy (which can lag behind it).
+   */
+  progress?: ProgressReading;
+}
 
 /** The window's first and last day, in the zone the numbers were computed in. */
 function windowText(data: CompleteAnalytics): string {
@@ -9,32 +20,52 @@ function windowText(data: CompleteAnalytics): string {
   return `${start} – ${end}`;
 }
 
-function StatusBadge({ data }: { data: CompleteAnalytics }) {
+/** 'Collected since Nov 7 — earlier days have no data', when collection starts in the window. */
+export function collectedSinceText(data: CompleteAnalytics): string | null {
+  const gap = collectionGap(data);
+  if (!gap) return null;
+  const since = formatDayInZone(new Date(gap.since).toISOString(), data.timezone);
+  return `Collected since ${since} — earlier days have no data`;
+}
+
+function StatusBadge({ data, progress }: { data: CompleteAnalytics; progress: ProgressReading }) {
   if (data.analytics_status === 'collecting') {
-    const percent = Math.round(clampProgress(data.backfillProgress.progress));
     return (
-      <Badge variant="light" color="blue" radius="sm" tt="none">
-        Collecting {percent}%
+      <Badge
+        variant="light"
+        color="blue"
+        radius="sm"
+        tt="none"
+        data-testid="analytics-status-badge"
+      >
+        Collecting {progressPercent(progress)}%
       </Badge>
     );
   }
   if (data.analytics_status === 'data_ready') {
     return (
-      <Badge variant="light" color="green" radius="sm" tt="none">
+      <Badge
+        variant="light"
+        color="green"
+        radius="sm"
+        tt="none"
+        data-testid="analytics-status-badge"
+      >
         Up to date
       </Badge>
     );
   }
   return (
-    <Badge variant="light" color="gray" radius="sm" tt="none">
+    <Badge variant="light" color="gray" radius="sm" tt="none" data-testid="analytics-status-badge">
       No data yet
     </Badge>
   );
 }
 
-/** Who and which window the numbers are about, and when they were computed. */
-export function AnalyticsHeader({ data }: { data: CompleteAnalytics }) {
+/** Who and which window the numbers are about, what collection covers, and when they were computed. */
+export function AnalyticsHeader({ data, progress }: AnalyticsHeaderProps) {
   const followers = data.profile.followersCount ?? data.summary.followers;
+  const collected = collectedSinceText(data);
   return (
     <Group justify="space-between" gap="xs" wrap="wrap">
       <Group gap="sm" wrap="wrap">
@@ -48,16 +79,29 @@ export function AnalyticsHeader({ data }: { data: CompleteAnalytics }) {
         >
           @{data.profile.username || data.handle}
         </Anchor>
-        <StatusBadge data={data} />
+        <StatusBadge data={data} progress={progress ?? data.backfillProgress} />
         {followers !== null ? (
           <Text size="sm" c="dimmed">
             {formatCompact(followers)} followers
           </Text>
         ) : null}
       </Group>
-      <Text size="xs" c="dimmed">
-        {windowText(data)} · {data.timezone} · computed {formatDateTime(data.computed_at)}
-      </Text>
+      <Stack gap={2}>
+        <Text size="xs" c="dimmed" ta={{ base: 'left', sm: 'right' }}>
+          {windowText(data)} · {data.timezone} · computed {formatDateTime(data.computed_at)}
+        </Text>
+        {collected ? (
+          <Text
+            size="xs"
+            c="dimmed"
+            fs="italic"
+            ta={{ base: 'left', sm: 'right' }}
+            data-testid="collected-since"
+          >
+            {collected}
+          </Text>
+        ) : null}
+      </Stack>
     </Group>
   );
 }

@@ -52,28 +52,36 @@ export function AnalyticsToolbar({
         w={{ base: '100%', xs: 240 }}
         data-testid="handle-picker"
       />
-      <Group gap="xs" wrap="nowrap">
+      {/*
+        On a phone the controls fill their own row under the picker; on the narrowest ones the
+        buttons move under the week/month switch rather than squeezing it.
+      */}
+      <Group gap="xs" wrap="wrap" w={{ base: '100%', xs: 'auto' }}>
         <SegmentedControl
           aria-label="Time range"
+          flex={{ base: '1 0 auto', xs: 'none' }}
           data={PERIOD_OPTIONS}
           value={String(period)}
           onChange={(value) => onPeriodChange(Number(value))}
           data-testid="period-switch"
         />
-        {/* Stays clickable while a refresh runs: a click then says why nothing happens. */}
-        <Button
-          variant="light"
-          leftSection={
-            isRefreshing ? <Loader size={14} color="currentColor" /> : <IconRefresh size={16} />
-          }
-          onClick={onRefresh}
-          aria-busy={isRefreshing}
-          disabled={!selectedHandle}
-          data-testid="refresh-analytics"
-        >
-          Refresh
-        </Button>
-        <ExportMenu data={data} />
+        <Group gap="xs" wrap="nowrap" flex={{ base: '1 0 auto', xs: 'none' }}>
+          {/* Stays clickable while a refresh runs: a click then says why nothing happens. */}
+          <Button
+            variant="light"
+            flex={{ base: 1, xs: 'none' }}
+            leftSection={
+              isRefreshing ? <Loader size={14} color="currentColor" /> : <IconRefresh size={16} />
+            }
+            onClick={onRefresh}
+            aria-busy={isRefreshing}
+            disabled={!selectedHandle}
+            data-testid="refresh-analytics"
+          >
+            Refresh
+          </Button>
+          <ExportMenu data={data} />
+        </Group>
       </Group>
     </Group>
   );

@@ -337,8 +337,10 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
     const overlay = await screen.findByTestId('collecting-overlay');
     expect(within(overlay).getByText('42%')).toBeInTheDocument();
     expect(within(overlay).getByText('17 tweets found')).toBeInTheDocument();
-    expect(within(overlay).getByText('Collecting tweets from March')).toBeInTheDocument();
     expect(within(overlay).getByText('Collecting @nasa')).toBeInTheDocument();
+    // The server's own wording would only repeat the numbers (with its own rounding).
+    expect(within(overlay).queryByText('Collecting tweets from March')).not.toBeInTheDocument();
+    expect(await screen.findByTestId('analytics-status-badge')).toHaveTextContent('Collecting 42%');
     await waitFor(() => expect(searchesOf(fetchMock, completePath('nasa'))).toHaveLength(1));
 
     current = makeCompleteAnalytics('nasa');
@@ -350,5 +352,154 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
       expect(searchesOf(fetchMock, completePath('nasa')).length).toBeGreaterThan(1),
     );
     expect(await screen.findByTestId('summary-card-total_tweets')).toHaveTextContent('1.2K');
+  });
+  describe('collected range', () => {
+    const series = ['2025-02-21', '2025-02-22', '2025-02-23', '2025-02-24'].map((date) => ({
+      date,
+      tweets: date < '2025-02-23' ? 0 : 12,
+      likes: 0,
+      retweets: 0,
+      replies: 0,
+      quotes: 0,
+      engagement: date < '2025-02-23' ? 0 : 300,
+      engagement_rate: 0,
+    }));
+
+    it('says when collection began and marks the earlier days of the chart as not collected', async () => {
+      // The month from Feb 8; the handle was backfilled from Feb 23 only.
+      stubFetch({
+        [completePath('nasa')]: answer(
+          makeCompleteAnalytics('nasa', {
+            window: { start: '2025-02-08T12:00:00.000Z', end: '2025-03-10T12:00:00.000Z' },
+            collected_since: '2025-02-23T12:00:00.000Z',
+            timeSeries: { series },
+          }),
+        ),
+        [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+      });
+      renderView();
+      expect(await screen.findByTestId('collected-since')).toHaveTextContent(
+        'Collected since Feb 23 — earlier days have no data',
+      );
+      const chart = screen.getByTestId('analytics-time-series');
+      expect(
+        within(chart).getByLabelText('Engagement per day; no data before Feb 23'),
+      ).toBeInTheDocument();
+    });
+
+    it('says nothing when collection covers the whole window, or has not begun', async () => {
+      stubFetch({
+        [completePath('nasa')]: answer(
+          makeCompleteAnalytics('nasa', {
+            window: { start: '2025-03-03T12:00:00.000Z', end: '2025-03-10T12:00:00.000Z' },
+            collected_since: '2025-02-23T12:00:00.000Z',
+          }),
+        ),
+        [completePath('spacex')]: answer(
+          makeCompleteAnalytics('spacex', { collected_since: null }),
+        ),
+      });
+      renderView();
+      const chart = await screen.findByTestId('analytics-time-series');
+      expect(within(chart).getByLabelText('Engagement per day')).toBeInTheDocument();
+      expect(screen.queryByTestId('collected-since')).not.toBeInTheDocument();
+
+      const user = person();
+      await user.click(screen.getByRole('combobox', { name: 'Handle' }));
+      await user.click(await screen.findByRole('option', { name: 'spacex' }));
+      await waitFor(() => expect(screen.getByText('@spacex')).toBeInTheDocument());
+      expect(screen.queryByTestId('collected-since')).not.toBeInTheDocument();
+    });
+  });
+
+  describe('collection progress', () => {
+    const collectingRecord = makeHandleRecord({
+      id: 1,
+      handle: 'nasa',
+      backfill_status: 'in_progress',
+      backfill_progress: 2.6,
+      backfill_completed_at: null,
+      total_tweets_collected: 11,
+    });
+    /** The payload was computed before the collection moved on: it still says 0 %. */
+    const computedEarlier = makeCompleteAnalytics('nasa', {
+      ...makeEmptyAnalytics('nasa'),
+      analytics_status: 'collecting',
+      backfillProgress: { progress: 0, status: 'in_progress', totalTweets: 0, isComplete: false },
+    });
+    const live = (overrides: Partial<ProgressState> = {}): ProgressState => ({
+      progress: 2.6,
+      status: 'in_progress',
+      totalTweets: 11,
+      hasData: true,
+      isComplete: false,
+      completionAcknowledged: false,
+      message: 'Collecting 2% (11 tweets found)',
+      estimatedCompletion: null,
+      ...overrides,
+    });
+
+    it('shows the live progress in the header badge and the overlay, rounded alike', async () => {
+      stubFetch({
+        [completePath('nasa')]: answer(computedEarlier),
+        [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+      });
+      renderView({
+        handles: [collectingRecord, spacex],
+        progress: live({ estimatedCompletion: new Date(Date.now() + 24_000).toISOString() }),
+      });
+      const overlay = await screen.findByTestId('collecting-overlay');
+      expect(await screen.findByTestId('analytics-status-badge')).toHaveTextContent(
+        'Collecting 3%',
+      );
+      expect(within(overlay).getByTestId('collecting-percent')).toHaveTextContent('3%');
+      // The tweets found once, the time left, and not the server's message repeating them.
+      expect(within(overlay).getAllByText(/tweets found/)).toHaveLength(1);
+      expect(within(overlay).getByText('11 tweets found')).toBeInTheDocument();
+      expect(within(overlay).getByTestId('collecting-time-left')).toHaveTextContent(
+        /^about (20|25) s left$/,
+      );
+      expect(within(overlay).queryByText(/Collecting 2%/)).not.toBeInTheDocument();
+      expect(within(overlay).queryByTestId('collecting-status')).not.toBeInTheDocument();
+    });
+
+    it("falls back to the payload's progress without a live reading", async () => {
+      stubFetch({
+        [completePath('nasa')]: answer(
+          makeCompleteAnalytics('nasa', {
+            analytics_status: 'collecting',
+            backfillProgress: {
+              progress: 41.6,
+              status: 'in_progress',
+              totalTweets: 640,
+              isComplete: false,
+            },
+          }),
+        ),
+        [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+      });
+      renderView({ handles: [collectingRecord, spacex] });
+      expect(await screen.findByTestId('analytics-status-badge')).toHaveTextContent(
+        'Collecting 42%',
+      );
+      expect(screen.getByTestId('still-collecting')).toHaveTextContent('42% done');
+      expect(screen.getByTestId('still-collecting')).toHaveTextContent('640 tweets found');
+    });
+
+    it("says 'Starting collection...' and 'Scanning...' before anything was found", async () => {
+      stubFetch({
+        [completePath('nasa')]: answer(computedEarlier),
+        [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+      });
+      renderView({
+        handles: [collectingRecord, spacex],
+        progress: live({ progress: 0, status: 'pending', totalTweets: 0, message: '' }),
+      });
+      const overlay = await screen.findByTestId('collecting-overlay');
+      expect(within(overlay).getByTestId('collecting-percent')).toHaveTextContent('0%');
+      expect(within(overlay).getByText('Scanning...')).toBeInTheDocument();
+      expect(within(overlay).getByText('Starting collection...')).toBeInTheDocument();
+      expect(within(overlay).queryByTestId('collecting-time-left')).not.toBeInTheDocument();
+    });
   });
 });

@@ -3,7 +3,6 @@ import { Alert, Box, Button, Card, EmptyState, Group, Loader, Stack, Text } from
 import {
   ANALYTICS_MESSAGES,
   DEFAULT_PERIOD,
-  clampProgress,
   collectionCompletedMessage,
   isTemporaryHandleId,
   type CompleteAnalytics,
@@ -28,7 +27,7 @@ import { useAnalyticsRefresh, type RefreshNotice } from '../hooks/use-analytics-
 import { useCollectingOverlay } from '../hooks/use-collecting-overlay';
 import { useNeighbourPrefetch } from '../hooks/use-neighbour-prefetch';
 import { hasCompleteAnalyticsData, hasNoPosts, isForHandle } from '../utils/analytics-data';
-import type { ProgressReading } from '../utils/collecting-overlay';
+import { progressPercent, type ProgressReading } from '../utils/collecting-overlay';
 import { plural } from '../utils/format';
 import { browserTimeZone } from '../utils/timezone';
 import { AnalyticsHeader } from './analytics-header';
@@ -59,8 +58,7 @@ function findRecord(handles: readonly Handle[], name: string | null): Handle | u
   return handles.find((entry) => entry.handle.toLowerCase() === wanted);
 }
 
-function StillCollecting({ handle, data }: { handle: string; data: CompleteAnalytics }) {
-  const { progress, totalTweets } = data.backfillProgress;
+function StillCollecting({ handle, progress }: { handle: string; progress: ProgressReading }) {
   return (
     <Alert
       variant="light"
@@ -69,8 +67,8 @@ function StillCollecting({ handle, data }: { handle: string; data: CompleteAnaly
       icon={<Loader size={16} color="blue" />}
       data-testid="still-collecting"
     >
-      Still collecting @{handle}: {Math.round(clampProgress(progress))}% done,{' '}
-      {plural(totalTweets, 'tweet')} found. The numbers grow as tweets arrive.
+      Still collecting @{handle}: {progressPercent(progress)}% done,{' '}
+      {plural(progress.totalTweets, 'tweet')} found. The numbers grow as tweets arrive.
     </Alert>
   );
 }
@@ -269,13 +267,13 @@ export function AnalyticsView({
       {data && displayName ? (
         <Group gap="xs" wrap="nowrap" align="center">
           <Box style={{ flex: 1, minWidth: 0 }}>
-            <AnalyticsHeader data={data} />
+            <AnalyticsHeader data={data} progress={reading} />
           </Box>
           {query.isFetching ? <Loader size="xs" aria-label="Updating analytics" /> : null}
         </Group>
       ) : null}
       {data && displayName && data.analytics_status === 'collecting' && !overlay.visible ? (
-        <StillCollecting handle={displayName} data={data} />
+        <StillCollecting handle={displayName} progress={reading ?? data.backfillProgress} />
       ) : null}
       <Box pos="relative" mih={overlay.visible ? 440 : undefined}>
         {body}

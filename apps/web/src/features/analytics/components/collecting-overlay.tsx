@@ -1,27 +1,58 @@
 import { Box, Overlay, Paper, RingProgress, Stack, Text, Title } from '@mantine/core';
-import { clampProgress } from '@perch/shared';
-import type { ProgressReading } from '../utils/collecting-overlay';
-import { plural } from '../utils/format';
+import { STARTING_STATUSES } from '@perch/shared';
+import { useEffect, useState } from 'react';
+import { progressPercent, type ProgressReading } from '../utils/collecting-overlay';
+import { formatTimeLeft, plural } from '../utils/format';
 
 export interface CollectingOverlayProps {
   handle: string;
   progress: ProgressReading | undefined;
 }
 
-/** The status line under the ring: the server's message, else what the progress says. */
-export function collectingStatusText(progress: ProgressReading | undefined): string {
-  const message = progress?.message?.trim();
-  if (message) return message;
-  return (progress?.progress ?? 0) > 0 ? 'Collecting data...' : 'Starting collection...';
+/** How often the time left is worked out again between two readings. */
+const CLOCK_TICK_MS = 1_000;
+
+const STARTING: ReadonlySet<string> = new Set<string>([...STARTING_STATUSES, 'idle']);
+
+/**
+ * The status line under the count, only while the collection has not really begun (no
+ * progress yet, and a pending or starting status): 'Starting collection...'. Once it runs, the
+ * percentage, the tweets found and the time left say it all (the server's message would only
+ * repeat them, with its own rounding).
+ */
+export function collectingStatusText(progress: ProgressReading | undefined): string | null {
+  if (progressPercent(progress) > 0) return null;
+  if (!progress || STARTING.has(progress.status)) return 'Starting collection...';
+  return null;
+}
+
+/** 'N tweets found', or 'Scanning...' before the first one. */
+export function tweetsFoundText(progress: ProgressReading | undefined): string {
+  const tweets = progress?.totalTweets ?? 0;
+  return tweets > 0 ? `${plural(tweets, 'tweet')} found` : 'Scanning...';
+}
+
+/** The current time, moved on every `interval` ms while `enabled`. */
+function useNow(interval: number, enabled: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!enabled) return;
+    const timer = setInterval(() => setNow(Date.now()), interval);
+    return () => clearInterval(timer);
+  }, [interval, enabled]);
+  return now;
 }
 
 /**
  * The blurred cover over the analytics while a handle is being collected (doc 1 §4): the
- * progress in percent, the tweets found so far and the status.
+ * progress in percent, the tweets found so far and, when the server estimates it, the time left.
  */
 export function CollectingOverlay({ handle, progress }: CollectingOverlayProps) {
-  const percent = Math.round(clampProgress(progress?.progress ?? 0));
-  const tweets = progress?.totalTweets ?? 0;
+  const percent = progressPercent(progress);
+  const estimate = progress?.estimatedCompletion ?? null;
+  const now = useNow(CLOCK_TICK_MS, estimate !== null);
+  const timeLeft = formatTimeLeft(estimate, now);
+  const status = collectingStatusText(progress);
   return (
     <Overlay
       blur={6}
@@ -58,12 +89,21 @@ export function CollectingOverlay({ handle, progress }: CollectingOverlayProps) 
             <Title order={3} fz="md" ta="center">
               Collecting @{handle}
             </Title>
-            <Text size="sm" c="dimmed" ta="center">
-              {tweets > 0 ? `${plural(tweets, 'tweet')} found` : 'Scanning...'}
-            </Text>
-            <Text size="sm" ta="center">
-              {collectingStatusText(progress)}
-            </Text>
+            <Stack gap={2} align="center">
+              <Text size="sm" c="dimmed" ta="center" data-testid="collecting-tweets">
+                {tweetsFoundText(progress)}
+              </Text>
+              {timeLeft ? (
+                <Text size="xs" c="dimmed" ta="center" data-testid="collecting-time-left">
+                  {timeLeft}
+                </Text>
+              ) : null}
+            </Stack>
+            {status ? (
+              <Text size="sm" ta="center" data-testid="collecting-status">
+                {status}
+              </Text>
+            ) : null}
           </Stack>
         </Paper>
       </Box>

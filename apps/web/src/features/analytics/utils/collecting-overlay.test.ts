@@ -7,6 +7,7 @@ import {
   isCollectingNow,
   nextOverlayDeadline,
   nextOverlayState,
+  progressPercent,
   type OverlayInput,
   type OverlayState,
   type ProgressReading,
@@ -163,5 +164,16 @@ describe('collecting overlay state machine', () => {
   it('names its next deadline: the forced clear while up', () => {
     expect(nextOverlayDeadline(INITIAL_OVERLAY_STATE)).toBeNull();
     expect(nextOverlayDeadline(run(input({ now: 500 })))).toBe(500 + FORCED_CLEAR_MS);
+  });
+});
+
+describe('progressPercent', () => {
+  it('rounds the clamped progress, as the handle list badge does', () => {
+    expect(progressPercent({ progress: 2.6 })).toBe(3);
+    expect(progressPercent({ progress: 2.4 })).toBe(2);
+    expect(progressPercent({ progress: 140 })).toBe(100);
+    expect(progressPercent({ progress: -5 })).toBe(0);
+    expect(progressPercent({ progress: Number.NaN })).toBe(0);
+    expect(progressPercent(undefined)).toBe(0);
   });
 });

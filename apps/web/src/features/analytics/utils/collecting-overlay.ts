@@ -18,8 +18,16 @@ export const FORCED_READY_MIN_PROGRESS = 50;
 /** The parts of a backfill reading the overlay reads (the live poll or the payload's copy). */
 export type ProgressReading = Pick<
   ProgressState,
-  'progress' | 'status' | 'totalTweets' | 'hasData' | 'isComplete'
+  'progress' | 'status' | 'totalTweets' | 'hasData' | 'isComplete' | 'estimatedCompletion'
 > & { message?: string };
+
+/**
+ * A reading's progress as every badge and ring shows it: the clamped percentage, rounded (as
+ * the handle list's badge does), so that the same reading reads the same everywhere.
+ */
+export function progressPercent(progress: Pick<ProgressReading, 'progress'> | undefined): number {
+  return Math.round(clampProgress(progress?.progress ?? 0));
+}
 
 /** What the overlay decides on, at one moment. */
 export interface OverlayInput {

@@ -11,6 +11,7 @@ import {
   formatPerHour,
   formatSignedCompact,
   formatSignedPercent,
+  formatTimeLeft,
   languageName,
   plural,
   shortWeekday,
@@ -100,5 +101,29 @@ describe('date and name formats', () => {
     expect(languageName('en')).toBe('English');
     expect(languageName('und')).toBe('Undetermined');
     expect(languageName('qme')).toBe('Media only');
+  });
+});
+
+describe('formatTimeLeft', () => {
+  const now = Date.parse('2025-03-10T12:00:00.000Z');
+  const inSeconds = (seconds: number) => new Date(now + seconds * 1_000).toISOString();
+
+  it('rounds the time left for people: seconds, minutes, hours, days', () => {
+    expect(formatTimeLeft(inSeconds(2), now)).toBe('about 5 s left');
+    expect(formatTimeLeft(inSeconds(18), now)).toBe('about 20 s left');
+    expect(formatTimeLeft(inSeconds(20), now)).toBe('about 20 s left');
+    expect(formatTimeLeft(inSeconds(70), now)).toBe('about 1 min left');
+    expect(formatTimeLeft(inSeconds(14 * 60), now)).toBe('about 14 min left');
+    expect(formatTimeLeft(inSeconds(59 * 60 + 50), now)).toBe('about 1 h left');
+    expect(formatTimeLeft(inSeconds(5 * 3_600), now)).toBe('about 5 h left');
+    expect(formatTimeLeft(inSeconds(3 * 86_400), now)).toBe('about 3 days left');
+  });
+
+  it('says nothing without an estimate, or once it has passed', () => {
+    expect(formatTimeLeft(null, now)).toBeNull();
+    expect(formatTimeLeft(undefined, now)).toBeNull();
+    expect(formatTimeLeft('later', now)).toBeNull();
+    expect(formatTimeLeft(inSeconds(0), now)).toBeNull();
+    expect(formatTimeLeft(inSeconds(-30), now)).toBeNull();
   });
 });

@@ -96,6 +96,24 @@ export function formatDateTime(iso: string): string {
   return Number.isNaN(time) ? MISSING : dateTimeFormatter.format(time);
 }
 
+/**
+ * Roughly how long until an instant: 'about 20 s left', 'about 3 min left', 'about 2 h left',
+ * 'about 3 days left'. Null without a valid instant, or once it has passed (an estimate that
+ * ran out says nothing).
+ */
+export function formatTimeLeft(iso: string | null | undefined, now = Date.now()): string | null {
+  if (!iso) return null;
+  const time = Date.parse(iso);
+  if (Number.isNaN(time)) return null;
+  const seconds = (time - now) / 1_000;
+  if (seconds <= 0) return null;
+  if (seconds < 55) return `about ${Math.max(5, Math.ceil(seconds / 5) * 5)} s left`;
+  if (seconds < 3_570) return `about ${Math.max(1, Math.round(seconds / 60))} min left`;
+  const hours = Math.round(seconds / 3_600);
+  if (hours < 48) return `about ${hours} h left`;
+  return `about ${Math.round(hours / 24)} days left`;
+}
+
 /** English singular or plural: '1 post', '3 posts'. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${formatInteger(count)} ${count === 1 ? singular : pluralForm}`;
