@@ -57,7 +57,12 @@ export interface TelegramClient {
   /** Sends HTML text (already escaped) to a chat; returns the message id. */
   sendMessage(chatId: string, html: string, signal?: AbortSignal): Promise<number>;
   /** A photo by URL with an HTML caption (<= 1024 characters after parsing). */
-  sendPhoto(chatId: string, photoUrl: string, captionHtml: string, signal?: AbortSignal): Promise<number>;
+  sendPhoto(
+    chatId: string,
+    photoUrl: string,
+    captionHtml: string,
+    signal?: AbortSignal,
+  ): Promise<number>;
   /** 2-10 photos by URL, the caption on the first. */
   sendMediaGroup(
     chatId: string,
@@ -66,7 +71,11 @@ export interface TelegramClient {
     signal?: AbortSignal,
   ): Promise<number>;
   /** Long-polls updates after `offset` (update_id + 1 of the last one handled). */
-  getUpdates(offset: number, timeoutSeconds: number, signal?: AbortSignal): Promise<TelegramUpdate[]>;
+  getUpdates(
+    offset: number,
+    timeoutSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<TelegramUpdate[]>;
 }
 
 export interface DiscordEmbedMessage {
