@@ -1,0 +1,296 @@
+/**
+ * The Discord client against the loopback fake API (real HTTP, no mocks of our code): headers,
+ * DM channel caching, every error mapping, bucket and global rate limits.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  startFakeDiscordServer,
+  type FakeDiscordServer,
+} from '../../../test/fakes/fake-discord-server.js';
+import { discordMessage } from '../format/discord-format.js';
+import { DeliveryError, type DeliveryErrorKind, type DiscordEmbedMessage } from '../types.js';
+import {
+  DISCORD_BAD_TOKEN,
+  DISCORD_DMS_CLOSED,
+  DISCORD_NOT_SET_UP,
+  DISCORD_UNKNOWN_USER,
+  createDiscordClient,
+  type DiscordClientOptions,
+} from './discord-client.js';
+
+let fake: FakeDiscordServer;
+
+beforeEach(async () => {
+  fake = await startFakeDiscordServer();
+});
+afterEach(() => fake.close());
+
+const ANN = '82198898841029460';
+const BOB = '82198898841029461';
+const hello: DiscordEmbedMessage = { embeds: [{ description: 'hello' }] };
+
+const client = (options: Partial<DiscordClientOptions> = {}) =>
+  createDiscordClient({ token: fake.token, baseUrl: fake.baseUrl, ...options });
+
+async function failure(
+  promise: Promise<unknown>,
+  kind?: DeliveryErrorKind,
+): Promise<DeliveryError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DeliveryError);
+  if (kind) expect((error as DeliveryError).kind).toBe(kind);
+  return error as DeliveryError;
+}
+
+const statuses = () => fake.requests.map((r) => r.status);
+
+describe('discord client', () => {
+  it('opens the DM and posts with the bot token, JSON and a Discord user agent', async () => {
+    const discord = client({ baseUrl: `${fake.baseUrl}/` });
+    expect(discord.available).toBe(true);
+    const channelId = await discord.openDm(ANN);
+    expect(channelId).toBe(fake.dmChannelOf(ANN));
+    const messageId = await discord.send(channelId, hello);
+    expect(messageId).toBe(fake.messages[0]!.id);
+    expect(fake.requests).toMatchObject([
+      {
+        method: 'POST',
+        path: '/api/v10/users/@me/channels',
+        authorization: `Bot ${fake.token}`,
+        contentType: 'application/json',
+        userAgent: 'DiscordBot (https://github.com/perch, 0.1)',
+        status: 200,
+      },
+      { method: 'POST', path: `/api/v10/channels/${channelId}/messages`, status: 200 },
+    ]);
+    expect(fake.messagesTo(ANN)).toMatchObject([
+      { channelId, embeds: [{ description: 'hello' }], allowedMentions: { parse: [] } },
+    ]);
+  });
+
+  it('opens a DM once per user, even for concurrent sends', async () => {
+    const discord = client();
+    const [a, b] = await Promise.all([discord.openDm(ANN), discord.openDm(ANN)]);
+    expect(a).toBe(b);
+    expect(await discord.openDm(ANN)).toBe(a);
+    expect(await discord.openDm(BOB)).not.toBe(a);
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      '/api/v10/users/@me/channels',
+      '/api/v10/users/@me/channels',
+    ]);
+  });
+
+  it('delivers a formatted 5,000-character tweet within every Discord limit', async () => {
+    const discord = client();
+    const message = discordMessage({
+      handle: 'XDevelopers',
+      authorName: 'X Developers',
+      tweetId: '1',
+      text: `<b>&"' ${'x'.repeat(5000)}`,
+      url: 'https://x.com/XDevelopers/status/1',
+      createdAt: '2022-05-12T17:00:00.000Z',
+      likes: 1,
+      retweets: 2,
+      replies: 3,
+      quotes: 4,
+      photoUrls: ['https://pbs.twimg.com/media/a.jpg'],
+      previewUrl: null,
+    });
+    await discord.send(await discord.openDm(ANN), message);
+    const [sent] = fake.messagesTo(ANN);
+    expect(sent!.embeds[0]).toMatchObject({
+      author: { name: 'X Developers (@XDevelopers)' },
+      image: { url: 'https://pbs.twimg.com/media/a.jpg' },
+      footer: { text: '1 like · 2 retweets · 3 replies · 4 quotes' },
+    });
+    expect(String(sent!.embeds[0]!.description).startsWith(`<b>&"' xxx`)).toBe(true);
+  });
+
+  it('is unavailable without a token and refuses every call without a request', async () => {
+    const discord = createDiscordClient({ token: undefined, baseUrl: fake.baseUrl });
+    expect(discord.available).toBe(false);
+    expect((await failure(discord.openDm(ANN), 'permanent')).reason).toBe(DISCORD_NOT_SET_UP);
+    expect((await failure(discord.send('1', hello), 'permanent')).reason).toBe(DISCORD_NOT_SET_UP);
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('reports a user whose DMs are closed, or who shares no server, as permanent', async () => {
+    const discord = client();
+    fake.setUser(ANN, 'dms_closed');
+    const closed = await failure(discord.send(await discord.openDm(ANN), hello), 'permanent');
+    expect(closed.reason).toBe(DISCORD_DMS_CLOSED);
+    expect(closed.message).toBe('Discord: Cannot send messages to this user (50007)');
+    fake.setUser(BOB, 'no_mutual_guild');
+    const noGuild = await failure(discord.send(await discord.openDm(BOB), hello), 'permanent');
+    expect(noGuild.reason).toBe(DISCORD_DMS_CLOSED);
+  });
+
+  it('reports an unknown user, or something that is not a user id, as permanent', async () => {
+    const discord = client();
+    fake.setUser(ANN, 'unknown');
+    const unknown = await failure(discord.openDm(ANN), 'permanent');
+    expect(unknown.reason).toBe(DISCORD_UNKNOWN_USER);
+    expect(unknown.message).toBe('Discord: Unknown User (10013)');
+    const garbage = await failure(discord.openDm('@ann'), 'permanent');
+    expect(garbage.reason).toBe(DISCORD_UNKNOWN_USER);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('stops using a refused token after the first 401', async () => {
+    const discord = createDiscordClient({ token: 'wrong', baseUrl: fake.baseUrl });
+    const first = await failure(discord.openDm(ANN), 'permanent');
+    expect(first.reason).toBe(DISCORD_BAD_TOKEN);
+    expect(first.message).toBe('Discord: 401: Unauthorized');
+    const second = await failure(discord.openDm(BOB), 'permanent');
+    expect(second.reason).toBe(DISCORD_BAD_TOKEN);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('reports an invalid form body as permanent, with the error tree for the log', async () => {
+    const discord = client();
+    const channelId = await discord.openDm(ANN);
+    const error = await failure(
+      discord.send(channelId, {
+        embeds: [{ description: 'd'.repeat(4097), title: 't'.repeat(300) }],
+      }),
+      'permanent',
+    );
+    expect(error.message).toBe(
+      'Discord: Invalid Form Body (50035): embeds.0.title: Must be 256 or fewer in length.; embeds.0.description: Must be 4096 or fewer in length.',
+    );
+    expect(error.reason).toMatch(/^Discord refused the notification as malformed/);
+  });
+
+  it('reports opening DMs too fast (40003) as rate_limited', async () => {
+    fake.dmTooFastNext(1);
+    const error = await failure(client().openDm(ANN), 'rate_limited');
+    expect(error.retryAfterMs).toBe(10_000);
+    expect(error.message).toBe('Discord: You are opening direct messages too fast. (40003)');
+  });
+
+  it('reports 5xx answers, JSON or not, as transient', async () => {
+    const discord = client();
+    fake.failNext(1, 500);
+    expect((await failure(discord.openDm(ANN), 'transient')).message).toBe(
+      'Discord: 500: Internal Server Error',
+    );
+    fake.failNext(1, 502);
+    expect((await failure(discord.openDm(ANN), 'transient')).message).toBe('Discord: HTTP 502');
+    await discord.openDm(ANN);
+  });
+
+  it('reports an unreachable or silent server as transient', async () => {
+    const closed = await startFakeDiscordServer();
+    await closed.close();
+    const gone = createDiscordClient({ token: fake.token, baseUrl: closed.baseUrl });
+    expect((await failure(gone.openDm(ANN), 'transient')).message).toMatch(
+      /^Discord is unreachable: /,
+    );
+    const hang: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal!.reason as Error));
+      });
+    const silent = client({ fetch: hang, requestTimeoutMs: 100 });
+    expect((await failure(silent.openDm(ANN), 'transient')).message).toBe(
+      'Discord did not answer within 0.1 s',
+    );
+  });
+
+  it('forgets a deleted DM channel so the next attempt opens it again', async () => {
+    const discord = client();
+    const old = await discord.openDm(ANN);
+    fake.deleteChannel(old);
+    const error = await failure(discord.send(old, hello), 'transient');
+    expect(error.message).toBe('Discord: Unknown Channel (10003)');
+    const fresh = await discord.openDm(ANN);
+    expect(fresh).not.toBe(old);
+    await discord.send(fresh, hello);
+    expect(fake.messagesTo(ANN)).toHaveLength(1);
+  });
+
+  it('waits for an exhausted bucket to reset instead of hitting a 429', async () => {
+    fake.setBucket('messages', 2, 0.4);
+    const discord = client();
+    const channelId = await discord.openDm(ANN);
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) await discord.send(channelId, hello);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(750);
+    expect(statuses()).toEqual([200, 200, 200, 200, 200, 200]);
+    // Buckets are per channel: another DM is not held back by this one.
+    const other = await discord.openDm(BOB);
+    const before = Date.now();
+    await discord.send(other, hello);
+    expect(Date.now() - before).toBeLessThan(300);
+  });
+
+  it('refuses to wait for a bucket that resets too late', async () => {
+    fake.setBucket('messages', 1, 60);
+    const discord = client();
+    const channelId = await discord.openDm(ANN);
+    await discord.send(channelId, hello);
+    const error = await failure(discord.send(channelId, hello), 'rate_limited');
+    expect(error.retryAfterMs).toBeGreaterThan(59_000);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('waits out a short 429 and sends once more', async () => {
+    const discord = client();
+    const channelId = await discord.openDm(ANN);
+    fake.rateLimitNext(1, { retryAfter: 0.3 });
+    const started = Date.now();
+    await discord.send(channelId, hello);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    expect(statuses()).toEqual([200, 429, 200]);
+  });
+
+  it('reports a second 429, or a long one, as rate_limited with the wait', async () => {
+    const discord = client();
+    const channelId = await discord.openDm(ANN);
+    fake.rateLimitNext(2, { retryAfter: 0.1, scope: 'shared' });
+    const twice = await failure(discord.send(channelId, hello), 'rate_limited');
+    expect(twice.retryAfterMs).toBe(100);
+    expect(statuses()).toEqual([200, 429, 429]);
+
+    fake.rateLimitNext(1, { retryAfter: 64.57 });
+    const long = await failure(discord.send(channelId, hello), 'rate_limited');
+    expect(long.retryAfterMs).toBe(64_570);
+    expect(long.message).toBe('Discord: You are being rate limited.');
+  });
+
+  it('holds every route back after a global 429', async () => {
+    const discord = client();
+    await discord.openDm(ANN);
+    fake.rateLimitNext(1, { retryAfter: 30, scope: 'global' });
+    const error = await failure(discord.openDm(BOB), 'rate_limited');
+    expect(error.retryAfterMs).toBe(30_000);
+    const channelId = fake.dmChannelOf(ANN)!;
+    const blocked = await failure(discord.send(channelId, hello), 'rate_limited');
+    expect(blocked.retryAfterMs).toBeGreaterThan(29_000);
+    expect(statuses()).toEqual([200, 429]);
+  });
+
+  it('keeps to 50 requests a second overall, as the fake enforces', async () => {
+    fake.setBucket('dm', 1000, 1);
+    const discord = client();
+    const users = Array.from({ length: 60 }, (_, i) => String(82198898841029500n + BigInt(i)));
+    const started = Date.now();
+    await Promise.all(users.map(async (user) => discord.send(await discord.openDm(user), hello)));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 1100 - 50);
+    expect(fake.messages).toHaveLength(60);
+    expect(statuses().filter((s) => s !== 200)).toEqual([]);
+  });
+
+  it('rethrows the caller’s abort as is', async () => {
+    fake.setBucket('messages', 1, 5);
+    const discord = client();
+    const channelId = await discord.openDm(ANN);
+    await discord.send(channelId, hello);
+    const controller = new AbortController();
+    const waiting = discord.send(channelId, hello, controller.signal);
+    setTimeout(() => controller.abort(new Error('worker stopping')), 50);
+    await expect(waiting).rejects.toThrow('worker stopping');
+  });
+});

@@ -1,0 +1,313 @@
+/**
+ * The Telegram Bot API client (external-apis.md §2): JSON POSTs to
+ * `${TELEGRAM_API_BASE_URL}/bot${TELEGRAM_BOT_TOKEN}/${method}`, answers unwrapped from the
+ * `{ok, result}` envelope, every failure turned into a DeliveryError:
+ *
+ * - 429 -> rate_limited, waiting `parameters.retry_after` (else the Retry-After header); the
+ *   chat is also paused in the rate gate so other messages to it wait as well.
+ * - 5xx, network failures and our own time limits -> transient.
+ * - A chat that cannot be reached (not found, blocked, never started, deactivated, kicked), a
+ *   refused token (401, or a bare 404 'Not Found') and any other refusal -> permanent, with a
+ *   reason a person can act on.
+ * - "can't parse entities": the client resends the message once as plain text (tags dropped,
+ *   entities decoded), so a formatting slip costs the styling, never the notification.
+ *
+ * Pacing: before every send the client takes a slot from its rate gate (by default Telegram's
+ * 30 msg/s overall and 1 msg/s per chat, keyed by chat id). When the gate would make a send wait
+ * longer than `maxPacingWaitMs` the send is refused as rate_limited instead of blocking the
+ * worker. A worker sharing the gate only reads it (`whenCanSend`): acquiring there as well
+ * would count every message twice.
+ *
+ * A send that times out may still have been delivered: Telegram has no idempotency key, so the
+ * worker's retry can duplicate it. That is preferred to losing it.
+ */
+import { createTelegramRateGate, type RateGate } from '../rate-gate.js';
+import { headerSecondsMs, requestJson } from '../http-json.js';
+import { DeliveryError, type TelegramClient, type TelegramUpdate } from '../types.js';
+import { htmlToPlainText } from '../format/telegram-html.js';
+import type { TelegramOutgoing } from '../format/telegram-format.js';
+
+export interface TelegramClientOptions {
+  /** TELEGRAM_BOT_TOKEN; without it the client is unavailable. */
+  token: string | undefined;
+  /** TELEGRAM_API_BASE_URL, e.g. https://api.telegram.org (a trailing slash is tolerated). */
+  baseUrl: string;
+  /** Injected in tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Time limit of one request other than getUpdates. Default 15,000 ms. */
+  requestTimeoutMs?: number;
+  /** getUpdates may take its long-poll timeout plus this much. Default 10,000 ms. */
+  pollGraceMs?: number;
+  /** Pacing of sends; by default a gate of Telegram's limits of this client's own. */
+  rateGate?: RateGate;
+  /** Longest wait for the rate gate before a send is refused as rate_limited. Default 10,000 ms. */
+  maxPacingWaitMs?: number;
+}
+
+export const TELEGRAM_NOT_SET_UP =
+  'Telegram is not set up on this server (the operator sets TELEGRAM_BOT_TOKEN).';
+export const TELEGRAM_BAD_TOKEN =
+  'The bot token was refused: the operator must check TELEGRAM_BOT_TOKEN';
+
+/** Known refusals, matched on Telegram's description, and what the person can do about them. */
+const REASONS: { match: RegExp; reason: string }[] = [
+  { match: /chat not found/i, reason: 'Telegram says the chat was not found: check the Chat ID' },
+  {
+    match: /bot was blocked by the user/i,
+    reason: 'You blocked the bot in Telegram: unblock it and test again',
+  },
+  {
+    match: /bot can't initiate conversation/i,
+    reason:
+      'The bot cannot write to you first: open the bot in Telegram, press Start and test again',
+  },
+  {
+    match: /user is deactivated/i,
+    reason: 'This Telegram account is deactivated: use the Chat ID of an active account',
+  },
+  {
+    match: /bot was kicked/i,
+    reason: 'The bot was removed from this chat: add it back and test again',
+  },
+  {
+    match: /upgraded to a supergroup/i,
+    reason: 'This group became a supergroup with a new Chat ID: enter the new Chat ID',
+  },
+];
+
+interface Envelope {
+  ok?: boolean;
+  result?: unknown;
+  error_code?: number;
+  description?: string;
+  parameters?: { retry_after?: number; migrate_to_chat_id?: number };
+}
+
+interface WireMessage {
+  message_id: number;
+  chat: { id: number | string };
+  from?: { username?: string };
+  text?: string;
+  caption?: string;
+}
+
+interface WireUpdate {
+  update_id: number;
+  message?: WireMessage;
+  my_chat_member?: { chat: { id: number | string }; new_chat_member?: { status?: string } };
+}
+
+const isParseError = (error: unknown) =>
+  error instanceof DeliveryError && /can't parse entities/i.test(error.message);
+
+/** Maps a failed answer to the DeliveryError the worker acts on. */
+function toDeliveryError(status: number, body: Envelope | null, headers: Headers): DeliveryError {
+  const description = body?.description ?? `HTTP ${status}`;
+  const message = `Telegram: ${description}`;
+  if (status === 429) {
+    const fromBody = body?.parameters?.retry_after;
+    const retryAfterMs =
+      typeof fromBody === 'number' && fromBody >= 0
+        ? fromBody * 1000
+        : (headerSecondsMs(headers, 'retry-after') ?? 1000);
+    return new DeliveryError('rate_limited', message, retryAfterMs);
+  }
+  if (status >= 500) return new DeliveryError('transient', message);
+  if (status === 401 || (status === 404 && /^not found$/i.test(description.trim()))) {
+    return new DeliveryError('permanent', message, undefined, TELEGRAM_BAD_TOKEN);
+  }
+  if (status === 409 && /terminated by other getUpdates/i.test(description)) {
+    // Another process polls with the same token; this one backs off and tries again.
+    return new DeliveryError('transient', message);
+  }
+  const known = REASONS.find((r) => r.match.test(description));
+  const reason = known?.reason ?? `Telegram refused the message: ${description}`;
+  return new DeliveryError('permanent', message, undefined, reason);
+}
+
+/** Creates the client. One instance per bot token: it owns the pacing and the bot's username. */
+export function createTelegramClient(options: TelegramClientOptions): TelegramClient {
+  const token = options.token?.trim() || undefined;
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.requestTimeoutMs ?? 15_000;
+  const pollGraceMs = options.pollGraceMs ?? 10_000;
+  const gate = options.rateGate ?? createTelegramRateGate();
+  const maxPacingWaitMs = options.maxPacingWaitMs ?? 10_000;
+  let username: Promise<string> | null = null;
+
+  function requireToken(): void {
+    if (!token) {
+      throw new DeliveryError('permanent', TELEGRAM_NOT_SET_UP, undefined, TELEGRAM_NOT_SET_UP);
+    }
+  }
+
+  async function call<T>(
+    method: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    limitMs = timeoutMs,
+  ): Promise<T> {
+    requireToken();
+    const reply = await requestJson(doFetch, {
+      service: 'Telegram',
+      url: `${baseUrl}/bot${token}/${method}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: params,
+      timeoutMs: limitMs,
+      signal,
+    });
+    const body = reply.body as Envelope | null;
+    if (reply.status === 200 && body?.ok === true) return body.result as T;
+    throw toDeliveryError(reply.status, body, reply.headers);
+  }
+
+  /** A send to a chat: paced, with one plain-text retry when Telegram cannot parse the HTML. */
+  async function send<T>(
+    method: string,
+    chatId: string,
+    html: Record<string, unknown>,
+    plain: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    requireToken();
+    const paced = async (params: Record<string, unknown>) => {
+      const wait = gate.delayFor(chatId);
+      if (wait > maxPacingWaitMs) {
+        throw new DeliveryError('rate_limited', `Telegram: pacing chat ${chatId}`, wait);
+      }
+      await gate.acquire(chatId, signal);
+      try {
+        return await call<T>(method, { chat_id: chatId, ...params }, signal);
+      } catch (error) {
+        if (error instanceof DeliveryError && error.kind === 'rate_limited') {
+          gate.pause(error.retryAfterMs ?? 1000, chatId);
+        }
+        throw error;
+      }
+    };
+    try {
+      return await paced(html);
+    } catch (error) {
+      if (!isParseError(error)) throw error;
+      return paced(plain);
+    }
+  }
+
+  const caption = (captionHtml: string, asHtml: boolean) =>
+    asHtml
+      ? { caption: captionHtml, parse_mode: 'HTML' }
+      : { caption: htmlToPlainText(captionHtml) };
+
+  return {
+    available: token !== undefined,
+
+    botUsername(signal) {
+      if (username) return username;
+      const lookup = call<{ username?: string }>('getMe', {}, signal).then((me) => {
+        if (!me.username) throw new DeliveryError('transient', 'Telegram: getMe has no username');
+        return me.username;
+      });
+      username = lookup;
+      // A failed look-up is not kept: the next call asks again.
+      lookup.catch(() => {
+        if (username === lookup) username = null;
+      });
+      return lookup;
+    },
+
+    async sendMessage(chatId, html, signal) {
+      const common = { link_preview_options: { is_disabled: true } };
+      const message = await send<WireMessage>(
+        'sendMessage',
+        chatId,
+        { ...common, text: html, parse_mode: 'HTML' },
+        { ...common, text: htmlToPlainText(html) },
+        signal,
+      );
+      return message.message_id;
+    },
+
+    async sendPhoto(chatId, photoUrl, captionHtml, signal) {
+      const message = await send<WireMessage>(
+        'sendPhoto',
+        chatId,
+        { photo: photoUrl, ...caption(captionHtml, true) },
+        { photo: photoUrl, ...caption(captionHtml, false) },
+        signal,
+      );
+      return message.message_id;
+    },
+
+    async sendMediaGroup(chatId, photoUrls, captionHtml, signal) {
+      const media = (asHtml: boolean) =>
+        photoUrls.map((url, index) => ({
+          type: 'photo',
+          media: url,
+          ...(index === 0 ? caption(captionHtml, asHtml) : {}),
+        }));
+      const messages = await send<WireMessage[]>(
+        'sendMediaGroup',
+        chatId,
+        { media: media(true) },
+        { media: media(false) },
+        signal,
+      );
+      const first = messages[0];
+      if (!first) throw new DeliveryError('transient', 'Telegram: sendMediaGroup sent nothing');
+      return first.message_id;
+    },
+
+    async getUpdates(offset, timeoutSeconds, signal) {
+      const updates = await call<WireUpdate[]>(
+        'getUpdates',
+        {
+          offset,
+          timeout: timeoutSeconds,
+          limit: 100,
+          allowed_updates: ['message', 'my_chat_member'],
+        },
+        signal,
+        timeoutSeconds * 1000 + pollGraceMs,
+      );
+      return updates.map(toUpdate);
+    },
+  };
+}
+
+/** Every update is returned, even of kinds not read here, so the caller's offset moves past it. */
+function toUpdate(raw: WireUpdate): TelegramUpdate {
+  const update: TelegramUpdate = { updateId: raw.update_id };
+  if (raw.message) {
+    update.message = {
+      chatId: String(raw.message.chat.id),
+      text: raw.message.text ?? raw.message.caption ?? '',
+      fromUsername: raw.message.from?.username ?? null,
+    };
+  }
+  if (raw.my_chat_member) {
+    update.chatMember = {
+      chatId: String(raw.my_chat_member.chat.id),
+      status: raw.my_chat_member.new_chat_member?.status ?? 'unknown',
+    };
+  }
+  return update;
+}
+
+/** Sends one formatted message (see telegramMessages) with the matching method. */
+export function sendTelegramOutgoing(
+  client: TelegramClient,
+  chatId: string,
+  message: TelegramOutgoing,
+  signal?: AbortSignal,
+): Promise<number> {
+  switch (message.kind) {
+    case 'text':
+      return client.sendMessage(chatId, message.html, signal);
+    case 'photo':
+      return client.sendPhoto(chatId, message.photoUrl, message.captionHtml, signal);
+    case 'media_group':
+      return client.sendMediaGroup(chatId, message.photoUrls, message.captionHtml, signal);
+  }
+}
