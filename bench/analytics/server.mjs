@@ -4,14 +4,7 @@
 // session cookie and the handles, then answers the parent's requests over IPC:
 //   { type: 'bump', handle }      marks the handle's data as changed (the next request recomputes)
 //   { type: 'parts', handle }     times the parts of an uncached request in this process
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { computeBlocks, prepareWindow } from '../../apps/server/dist/analytics/index.js';
-import { buildApp } from '../../apps/server/dist/app.js';
-import { loadConfig } from '../../apps/server/dist/config.js';
-import { createDb } from '../../apps/server/dist/db/index.js';
-import { migrateToLatest } from '../../apps/server/dist/db/migrate.js';
 import {
   listMetricSnapshots,
   listProfileSnapshots,
@@ -29,8 +22,8 @@ import {
   insertProfileSnapshot,
   upsertTweets,
 } from '../../apps/server/dist/modules/handles/tweets.repository.js';
-import { createInvitation } from '../../apps/server/dist/modules/invitations/invitations.service.js';
 import { findUserByLogin } from '../../apps/server/dist/modules/users/users.repository.js';
+import { BENCH_USERNAME, startSignedInApp } from '../lib/signed-in-app.mjs';
 import { generateHandleData } from './synthetic.mjs';
 
 const DAY_MS = 86_400_000;
@@ -39,36 +32,9 @@ const TIMEZONE = process.env.BENCH_TIMEZONE ?? 'America/New_York';
 const PERIOD = 30;
 const X_USER_ID = '4242424242';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-bench-analytics-'));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '0' });
-const db = createDb(config);
-await migrateToLatest(db);
-const app = await buildApp({ config, db });
-await app.listen({ host: '127.0.0.1', port: 0 });
-
-// Sign one user in through the real API to get a session and CSRF cookie.
-const { code } = await createInvitation(db, {
-  role: 'user',
-  maxUses: 1,
-  expiresInDays: null,
-  createdBy: null,
-});
-const check = await app.inject({ method: 'GET', url: '/api/v1/auth/check' });
-const csrf = check.cookies.find((c) => c.name === 'perch_csrf').value;
-const registered = await app.inject({
-  method: 'POST',
-  url: '/api/v1/auth/register',
-  headers: { cookie: `perch_csrf=${csrf}`, 'x-csrf-token': csrf },
-  payload: {
-    username: 'bench',
-    email: 'bench@example.com',
-    password: 'Bench-passw0rd!',
-    confirmPassword: 'Bench-passw0rd!',
-    invitationCode: code,
-  },
-});
-const session = registered.cookies.find((c) => c.name === 'perch_session').value;
-const user = await findUserByLogin(db.db, 'bench');
+const perch = await startSignedInApp({ tmpPrefix: 'perch-bench-analytics-' });
+const db = perch.db;
+const user = await findUserByLogin(db.db, BENCH_USERNAME);
 
 /** Stores one handle with `posts` posts in the last 30 days, as a finished backfill left it. */
 async function seedHandle(username, posts, seed) {
@@ -179,15 +145,13 @@ process.on('message', async (message) => {
 
 process.send({
   ready: true,
-  port: app.server.address().port,
-  cookie: `perch_session=${session}; perch_csrf=${csrf}`,
+  port: perch.port,
+  cookie: perch.cookie,
   handles,
   timezone: TIMEZONE,
   period: PERIOD,
 });
 process.on('disconnect', async () => {
-  await app.close();
-  await db.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await perch.close();
   process.exit(0);
 });

@@ -1,11 +1,16 @@
 import { DonutChart } from '@mantine/charts';
 import { ColorSwatch, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { CONTENT_TYPES, type CompleteAnalytics, type ContentType } from '@perch/shared';
+import {
+  CONTENT_TYPES,
+  type CompleteAnalytics,
+  type ContentType,
+  type ContentTypes,
+} from '@perch/shared';
 import { categoryColor, cssColor } from '../utils/chart-colors';
 import { formatInteger, formatPercent } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
 import { SectionCard, SectionEmpty } from './section-card';
-import { StatTile } from './stat-tile';
+import { StatTileList, type StatItem } from './stat-tile';
 
 export const CONTENT_TYPE_LABELS: Record<ContentType, string> = {
   text: 'Text',
@@ -13,6 +18,21 @@ export const CONTENT_TYPE_LABELS: Record<ContentType, string> = {
   video: 'Video',
   link: 'Link',
 };
+
+/** The handle's replies, quotes and retweets, beside the content types. */
+function otherPostItems(types: ContentTypes): StatItem[] {
+  const item = (label: string, value: number): StatItem => ({
+    label,
+    value,
+    format: formatInteger,
+    definition: METRIC_DEFINITIONS.contentTypes,
+  });
+  return [
+    item('Replies', types.replies),
+    item('Quotes', types.quotes),
+    item('Retweets', types.retweets),
+  ];
+}
 
 /** Posts by content type (a donut), plus the handle's retweets, replies and quotes. */
 export function ContentTypesCard({ data }: { data: CompleteAnalytics }) {
@@ -62,24 +82,7 @@ export function ContentTypesCard({ data }: { data: CompleteAnalytics }) {
             </Stack>
           </Group>
           <SimpleGrid cols={3} spacing="xs">
-            <StatTile
-              label="Replies"
-              value={formatInteger(types.replies)}
-              rawValue={types.replies}
-              definition={METRIC_DEFINITIONS.contentTypes}
-            />
-            <StatTile
-              label="Quotes"
-              value={formatInteger(types.quotes)}
-              rawValue={types.quotes}
-              definition={METRIC_DEFINITIONS.contentTypes}
-            />
-            <StatTile
-              label="Retweets"
-              value={formatInteger(types.retweets)}
-              rawValue={types.retweets}
-              definition={METRIC_DEFINITIONS.contentTypes}
-            />
+            <StatTileList items={otherPostItems(types)} />
           </SimpleGrid>
         </Stack>
       )}

@@ -41,6 +41,33 @@ export function StatTile({ label, value, definition, hint, rawValue, testId }: S
   );
 }
 
+/** One number of a tile list: the raw value, how it reads and what it means. */
+export interface StatItem {
+  label: string;
+  value: number | null;
+  format: (value: number | null) => string;
+  definition: string;
+  hint?: ReactNode;
+}
+
+/** A tile per item: the number formatted, the raw one kept for tests and tools. */
+export function StatTileList({ items }: { items: readonly StatItem[] }) {
+  return (
+    <>
+      {items.map((item) => (
+        <StatTile
+          key={item.label}
+          label={item.label}
+          value={item.format(item.value)}
+          rawValue={item.value}
+          definition={item.definition}
+          hint={item.hint}
+        />
+      ))}
+    </>
+  );
+}
+
 /** Stat tiles side by side: two per row, three where there is room. */
 export function StatTiles({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
   return (

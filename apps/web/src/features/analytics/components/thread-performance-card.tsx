@@ -1,15 +1,47 @@
 import { Anchor, Group, Paper, Text } from '@mantine/core';
-import type { CompleteAnalytics } from '@perch/shared';
+import type { CompleteAnalytics, ThreadPerformance } from '@perch/shared';
 import { IconExternalLink } from '@tabler/icons-react';
 import { formatDecimal, formatInteger, plural } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
 import { MetricInfo } from './metric-info';
 import { SectionCard, SectionEmpty } from './section-card';
-import { StatTile, StatTiles } from './stat-tile';
+import { StatTileList, StatTiles, type StatItem } from './stat-tile';
 
 /** The link of a post on X. */
 export function postUrl(handle: string, id: string): string {
   return `https://x.com/${encodeURIComponent(handle)}/status/${encodeURIComponent(id)}`;
+}
+
+function threadItems(threads: ThreadPerformance): StatItem[] {
+  return [
+    {
+      label: 'Threads',
+      value: threads.thread_count,
+      format: formatInteger,
+      definition: METRIC_DEFINITIONS.threadCount,
+    },
+    {
+      label: 'Avg length',
+      value: threads.avg_thread_length,
+      format: formatDecimal,
+      definition: METRIC_DEFINITIONS.avgThreadLength,
+      hint: 'posts per thread',
+    },
+    {
+      label: 'Thread engagement',
+      value: threads.avg_thread_engagement,
+      format: formatDecimal,
+      definition: METRIC_DEFINITIONS.avgThreadEngagement,
+      hint: 'per thread',
+    },
+    {
+      label: 'Standalone engagement',
+      value: threads.avg_standalone_engagement,
+      format: formatDecimal,
+      definition: METRIC_DEFINITIONS.avgStandaloneEngagement,
+      hint: 'per post outside threads',
+    },
+  ];
 }
 
 /** Threads against standalone posts, and the best thread. */
@@ -27,33 +59,7 @@ export function ThreadPerformanceCard({ data }: { data: CompleteAnalytics }) {
       ) : (
         <>
           <StatTiles>
-            <StatTile
-              label="Threads"
-              value={formatInteger(threads.thread_count)}
-              rawValue={threads.thread_count}
-              definition={METRIC_DEFINITIONS.threadCount}
-            />
-            <StatTile
-              label="Avg length"
-              value={formatDecimal(threads.avg_thread_length)}
-              rawValue={threads.avg_thread_length}
-              definition={METRIC_DEFINITIONS.avgThreadLength}
-              hint="posts per thread"
-            />
-            <StatTile
-              label="Thread engagement"
-              value={formatDecimal(threads.avg_thread_engagement)}
-              rawValue={threads.avg_thread_engagement}
-              definition={METRIC_DEFINITIONS.avgThreadEngagement}
-              hint="per thread"
-            />
-            <StatTile
-              label="Standalone engagement"
-              value={formatDecimal(threads.avg_standalone_engagement)}
-              rawValue={threads.avg_standalone_engagement}
-              definition={METRIC_DEFINITIONS.avgStandaloneEngagement}
-              hint="per post outside threads"
-            />
+            <StatTileList items={threadItems(threads)} />
           </StatTiles>
           {best ? (
             <Paper withBorder radius="md" p="sm" mt="sm">

@@ -2,7 +2,7 @@ import type { CompleteAnalytics, Velocity } from '@perch/shared';
 import { formatPerHour, plural } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
 import { SectionCard, SectionEmpty } from './section-card';
-import { StatTile, StatTiles } from './stat-tile';
+import { StatTileList, StatTiles, type StatItem } from './stat-tile';
 
 /** What the velocity card says when no post has snapshots yet. */
 export const NO_SNAPSHOTS_TEXT = 'Not enough snapshots yet';
@@ -15,6 +15,41 @@ export function hasNoVelocity(velocity: Velocity): boolean {
     velocity.avg_6h === null &&
     velocity.peak === null
   );
+}
+
+const measured = (posts: number) => `${plural(posts, 'post')} measured`;
+
+function velocityItems(velocity: Velocity): StatItem[] {
+  return [
+    {
+      label: 'First hour',
+      value: velocity.avg_1h,
+      format: formatPerHour,
+      definition: METRIC_DEFINITIONS.velocity1h,
+      hint: measured(velocity.posts_measured_1h),
+    },
+    {
+      label: 'First 3 hours',
+      value: velocity.avg_3h,
+      format: formatPerHour,
+      definition: METRIC_DEFINITIONS.velocity3h,
+      hint: measured(velocity.posts_measured_3h),
+    },
+    {
+      label: 'First 6 hours',
+      value: velocity.avg_6h,
+      format: formatPerHour,
+      definition: METRIC_DEFINITIONS.velocity6h,
+      hint: measured(velocity.posts_measured_6h),
+    },
+    {
+      label: 'Peak',
+      value: velocity.peak,
+      format: formatPerHour,
+      definition: METRIC_DEFINITIONS.velocityPeak,
+      hint: 'fastest stretch of any post',
+    },
+  ];
 }
 
 /** How fast posts gather engagement in their first hours. */
@@ -33,34 +68,7 @@ export function VelocityCard({ data }: { data: CompleteAnalytics }) {
         </SectionEmpty>
       ) : (
         <StatTiles>
-          <StatTile
-            label="First hour"
-            value={formatPerHour(velocity.avg_1h)}
-            rawValue={velocity.avg_1h}
-            definition={METRIC_DEFINITIONS.velocity1h}
-            hint={plural(velocity.posts_measured_1h, 'post') + ' measured'}
-          />
-          <StatTile
-            label="First 3 hours"
-            value={formatPerHour(velocity.avg_3h)}
-            rawValue={velocity.avg_3h}
-            definition={METRIC_DEFINITIONS.velocity3h}
-            hint={plural(velocity.posts_measured_3h, 'post') + ' measured'}
-          />
-          <StatTile
-            label="First 6 hours"
-            value={formatPerHour(velocity.avg_6h)}
-            rawValue={velocity.avg_6h}
-            definition={METRIC_DEFINITIONS.velocity6h}
-            hint={plural(velocity.posts_measured_6h, 'post') + ' measured'}
-          />
-          <StatTile
-            label="Peak"
-            value={formatPerHour(velocity.peak)}
-            rawValue={velocity.peak}
-            definition={METRIC_DEFINITIONS.velocityPeak}
-            hint="fastest stretch of any post"
-          />
+          <StatTileList items={velocityItems(velocity)} />
         </StatTiles>
       )}
     </SectionCard>

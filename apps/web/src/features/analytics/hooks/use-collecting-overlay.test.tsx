@@ -1,11 +1,11 @@
 import type { HandleStatusFields } from '@perch/shared';
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeReading } from '../test/analytics-fixtures';
 import {
   COMPLETED_NOTICE_MS,
   FORCED_CLEAR_MS,
   type OverlayInput,
-  type ProgressReading,
 } from '../utils/collecting-overlay';
 import { useCollectingOverlay } from './use-collecting-overlay';
 
@@ -16,17 +16,6 @@ const record: HandleStatusFields = {
   total_tweets_collected: 0,
   last_error: null,
 };
-
-function reading(progress: number, extra: Partial<ProgressReading> = {}): ProgressReading {
-  return {
-    progress,
-    status: 'in_progress',
-    totalTweets: 0,
-    hasData: false,
-    isComplete: false,
-    ...extra,
-  };
-}
 
 type HookInput = Omit<OverlayInput, 'now'>;
 
@@ -47,7 +36,7 @@ describe('useCollectingOverlay', () => {
   });
 
   it('clears a stuck overlay by force after 60 s and marks it failed', () => {
-    const { result } = setup({ handle: 'nasa', record, progress: reading(0), hasData: false });
+    const { result } = setup({ handle: 'nasa', record, progress: makeReading(0), hasData: false });
     expect(result.current.visible).toBe(true);
 
     act(() => vi.advanceTimersByTime(FORCED_CLEAR_MS - 1_000));
@@ -61,10 +50,10 @@ describe('useCollectingOverlay', () => {
     const { result, rerender } = setup({
       handle: 'nasa',
       record,
-      progress: reading(10),
+      progress: makeReading(10),
       hasData: false,
     });
-    rerender({ handle: 'nasa', record, progress: reading(70), hasData: false });
+    rerender({ handle: 'nasa', record, progress: makeReading(70), hasData: false });
     act(() => vi.advanceTimersByTime(FORCED_CLEAR_MS));
     expect(result.current).toMatchObject({ visible: false, outcome: 'data_ready' });
   });
@@ -73,10 +62,10 @@ describe('useCollectingOverlay', () => {
     const { result, rerender } = setup({
       handle: 'nasa',
       record,
-      progress: reading(20),
+      progress: makeReading(20),
       hasData: false,
     });
-    rerender({ handle: 'nasa', record, progress: reading(30), hasData: true });
+    rerender({ handle: 'nasa', record, progress: makeReading(30), hasData: true });
     expect(result.current.visible).toBe(false);
     act(() => vi.advanceTimersByTime(FORCED_CLEAR_MS));
     expect(result.current.outcome).toBeNull();
@@ -86,10 +75,10 @@ describe('useCollectingOverlay', () => {
     const { result, rerender, onCompleted } = setup({
       handle: 'nasa',
       record,
-      progress: reading(40),
+      progress: makeReading(40),
       hasData: false,
     });
-    const done = reading(100, { status: 'completed', isComplete: true, totalTweets: 80 });
+    const done = makeReading(100, { status: 'completed', isComplete: true, totalTweets: 80 });
     rerender({ handle: 'nasa', record, progress: done, hasData: true });
     expect(result.current.completedAt).not.toBeNull();
     expect(result.current.visible).toBe(false);
@@ -108,7 +97,7 @@ describe('useCollectingOverlay', () => {
     const { result, rerender } = setup({
       handle: 'nasa',
       record,
-      progress: reading(10),
+      progress: makeReading(10),
       hasData: false,
     });
     expect(result.current.visible).toBe(true);

@@ -4,6 +4,7 @@ import {
   type Handle,
   type TopTweet,
 } from '@perch/shared';
+import type { ProgressReading } from '../utils/collecting-overlay';
 
 /** A server handle record with sensible defaults (a finished backfill). */
 export function makeHandleRecord(overrides: Partial<Handle> & { handle: string }): Handle {
@@ -60,6 +61,21 @@ export function makeTopTweet(overrides: Partial<TopTweet> & { id: string }): Top
   };
 }
 
+/** A backfill reading in progress, no posts yet; overrides say what differs. */
+export function makeReading(
+  progress: number,
+  overrides: Partial<ProgressReading> = {},
+): ProgressReading {
+  return {
+    progress,
+    status: 'in_progress',
+    totalTweets: 0,
+    hasData: false,
+    isComplete: false,
+    ...overrides,
+  };
+}
+
 function emptyHeatmap(): number[][] {
   return Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
 }
@@ -84,6 +100,23 @@ export function makeCompleteAnalytics(
   const heatmap = emptyHeatmap();
   heatmap[1]![14] = 9;
   heatmap[4]![9] = 4;
+  const contentTypes = {
+    text: 800,
+    image: 300,
+    video: 100,
+    link: 34,
+    retweets: 50,
+    replies: 200,
+    quotes: 20,
+  };
+  const threadPerformance = {
+    thread_count: 3,
+    avg_thread_length: 4.33,
+    avg_thread_engagement: 9000,
+    avg_standalone_engagement: 1800,
+    best_thread: { conversation_id: '555', length: 6, engagement: 20_000 },
+  };
+  const mediaBreakdown = { photos: 320, videos: 90, gifs: 10, posts_with_media: 400 };
   const base: CompleteAnalytics = {
     handle,
     analytics_status: 'data_ready',
@@ -168,15 +201,7 @@ export function makeCompleteAnalytics(
         },
       ],
     },
-    contentTypes: {
-      text: 800,
-      image: 300,
-      video: 100,
-      link: 34,
-      retweets: 50,
-      replies: 200,
-      quotes: 20,
-    },
+    contentTypes,
     engagement: {
       engagementRate: 3.4,
       averages: {
@@ -232,13 +257,7 @@ export function makeCompleteAnalytics(
       posts_measured_6h: 6,
       peak: 4000,
     },
-    threadPerformance: {
-      thread_count: 3,
-      avg_thread_length: 4.33,
-      avg_thread_engagement: 9000,
-      avg_standalone_engagement: 1800,
-      best_thread: { conversation_id: '555', length: 6, engagement: 20_000 },
-    },
+    threadPerformance,
     engagementDistribution: {
       buckets: [
         { bucket: '0', count: 4 },
@@ -251,32 +270,12 @@ export function makeCompleteAnalytics(
     },
     interactionBreakdown: { likes: 98.3, retweets: 1.3, replies: 0.35, quotes: 0.05 },
     mediaStats: {
-      photos: 320,
-      videos: 90,
-      gifs: 10,
-      posts_with_media: 400,
+      ...mediaBreakdown,
       avg_engagement_with_media: 3000,
       avg_engagement_without_media: 1400,
     },
-    enhancedContent: {
-      mediaBreakdown: { photos: 320, videos: 90, gifs: 10, posts_with_media: 400 },
-      contentTypes: {
-        text: 800,
-        image: 300,
-        video: 100,
-        link: 34,
-        retweets: 50,
-        replies: 200,
-        quotes: 20,
-      },
-      threadAnalysis: {
-        thread_count: 3,
-        avg_thread_length: 4.33,
-        avg_thread_engagement: 9000,
-        avg_standalone_engagement: 1800,
-        best_thread: { conversation_id: '555', length: 6, engagement: 20_000 },
-      },
-    },
+    // The server repeats these blocks here; the fixture does the same.
+    enhancedContent: { mediaBreakdown, contentTypes, threadAnalysis: threadPerformance },
     growth: {
       series: [
         { date: '2025-03-01', followers: 56_088 },

@@ -1,5 +1,6 @@
 import { ANALYTICS_MESSAGES, type HandleStatusFields } from '@perch/shared';
 import { describe, expect, it } from 'vitest';
+import { makeReading } from '../test/analytics-fixtures';
 import {
   COMPLETED_NOTICE_MS,
   FORCED_CLEAR_MS,
@@ -29,22 +30,11 @@ const preScraped: HandleStatusFields = {
   last_error: null,
 };
 
-function reading(progress: number, overrides: Partial<ProgressReading> = {}): ProgressReading {
-  return {
-    progress,
-    status: 'in_progress',
-    totalTweets: 0,
-    hasData: false,
-    isComplete: false,
-    ...overrides,
-  };
-}
-
 function input(overrides: Partial<OverlayInput> = {}): OverlayInput {
   return {
     handle: 'nasa',
     record: collectingRecord,
-    progress: reading(10),
+    progress: makeReading(10),
     hasData: false,
     now: 0,
     ...overrides,
@@ -89,13 +79,16 @@ describe('collecting overlay state machine', () => {
   });
 
   it('is cleared by force after 60 s: failed at 0 % without data, with the stuck message', () => {
-    const shown = run(input({ progress: reading(0) }));
+    const shown = run(input({ progress: makeReading(0) }));
     const before = nextOverlayState(
       shown,
-      input({ progress: reading(0), now: FORCED_CLEAR_MS - 1 }),
+      input({ progress: makeReading(0), now: FORCED_CLEAR_MS - 1 }),
     );
     expect(before.visible).toBe(true);
-    const after = nextOverlayState(before, input({ progress: reading(0), now: FORCED_CLEAR_MS }));
+    const after = nextOverlayState(
+      before,
+      input({ progress: makeReading(0), now: FORCED_CLEAR_MS }),
+    );
     expect(after).toMatchObject({ visible: false, outcome: 'failed' });
     expect(ANALYTICS_MESSAGES.stuck).toBe('Collection stuck at 0% - marked as failed');
   });
@@ -103,16 +96,16 @@ describe('collecting overlay state machine', () => {
   it('is cleared by force as data_ready above 50 % or when data exists', () => {
     const at = (progress: ProgressReading) =>
       run(input({ progress }), input({ progress, now: FORCED_CLEAR_MS })).outcome;
-    expect(at(reading(51))).toBe('data_ready');
-    expect(at(reading(50))).toBe('failed');
-    expect(at(reading(5, { hasData: true }))).toBe('data_ready');
-    expect(at(reading(5, { totalTweets: 3 }))).toBe('data_ready');
+    expect(at(makeReading(51))).toBe('data_ready');
+    expect(at(makeReading(50))).toBe('failed');
+    expect(at(makeReading(5, { hasData: true }))).toBe('data_ready');
+    expect(at(makeReading(5, { totalTweets: 3 }))).toBe('data_ready');
   });
 
   it('turns a stuck verdict into data_ready when data arrives after all', () => {
     const stuck = run(
-      input({ progress: reading(0) }),
-      input({ progress: reading(0), now: 60_000 }),
+      input({ progress: makeReading(0) }),
+      input({ progress: makeReading(0), now: 60_000 }),
     );
     expect(nextOverlayState(stuck, input({ hasData: true, now: 61_000 })).outcome).toBe(
       'data_ready',
@@ -123,19 +116,19 @@ describe('collecting overlay state machine', () => {
     const shown = run(input());
     const done = nextOverlayState(
       shown,
-      input({ progress: reading(100, { status: 'completed', isComplete: true }), now: 10_000 }),
+      input({ progress: makeReading(100, { status: 'completed', isComplete: true }), now: 10_000 }),
     );
     expect(done).toMatchObject({ visible: false, watching: false, completedAt: 10_000 });
     expect(nextOverlayDeadline(done)).toBe(10_000 + COMPLETED_NOTICE_MS);
-    const later = nextOverlayState(done, input({ progress: reading(100), now: 15_000 }));
+    const later = nextOverlayState(done, input({ progress: makeReading(100), now: 15_000 }));
     expect(later.completedAt).toBeNull();
   });
 
   it('announces completion once the record turns ready, even without a 100 % reading', () => {
-    const shown = run(input({ progress: reading(80) }));
+    const shown = run(input({ progress: makeReading(80) }));
     const done = nextOverlayState(
       shown,
-      input({ record: preScraped, progress: reading(80), now: 7 }),
+      input({ record: preScraped, progress: makeReading(80), now: 7 }),
     );
     expect(done.completedAt).toBe(7);
   });
@@ -143,7 +136,7 @@ describe('collecting overlay state machine', () => {
   it('does not announce a handle that was already finished when selected', () => {
     const state = run(
       input({ record: preScraped, progress: undefined }),
-      input({ record: preScraped, progress: reading(100, { isComplete: true }), now: 1 }),
+      input({ record: preScraped, progress: makeReading(100, { isComplete: true }), now: 1 }),
     );
     expect(state.completedAt).toBeNull();
   });
