@@ -161,6 +161,19 @@ describe('x-api source', () => {
     });
   });
 
+  it('unescapes the HTML entities X puts in tweet text, once', async () => {
+    const id = fake.addUser({ username: 'amp_user' }).id;
+    fake.addTweets(id, [
+      {
+        id: '1600000000000000000',
+        text: 'Q&amp;A &lt;3 &gt;_&lt; typed: &amp;lt;b&amp;gt; &amp;amp;',
+        created_at: '2022-05-12T17:00:00.000Z',
+      },
+    ]);
+    const page = await source().timeline({ xUserId: id });
+    expect(page.tweets[0]?.text).toBe('Q&A <3 >_< typed: &lt;b&gt; &amp;');
+  });
+
   it('returns an empty page when the window has no tweets', async () => {
     const page = await source().timeline({ xUserId: userId, startTime: '2023-01-01T00:00:00Z' });
     expect(page).toEqual({ tweets: [], nextCursor: null });

@@ -135,6 +135,15 @@ function userProblem(body: WireBody<unknown>, fallback: string): SourceError | n
   return first ? new SourceError('unavailable', first.detail ?? first.title ?? fallback) : null;
 }
 
+/**
+ * X sends tweet text with `&`, `<` and `>` escaped as HTML entities (and nothing else). Perch
+ * keeps the text as written, so it is unescaped once here; `&amp;` last, so a typed "&lt;"
+ * (sent as "&amp;lt;") stays "&lt;".
+ */
+export function unescapeXText(text: string): string {
+  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+}
+
 function toTweet(raw: WireTweet, mediaByKey: Map<string, WireMedia>): SourceTweet {
   const metrics = raw.public_metrics ?? {};
   const media: SourceMedia[] = [];
@@ -149,7 +158,7 @@ function toTweet(raw: WireTweet, mediaByKey: Map<string, WireMedia>): SourceTwee
   }
   return {
     id: raw.id,
-    text: raw.text,
+    text: unescapeXText(raw.text),
     createdAt: raw.created_at ?? new Date(0).toISOString(),
     lang: raw.lang ?? null,
     likeCount: metrics.like_count ?? 0,
