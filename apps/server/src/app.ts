@@ -15,11 +15,14 @@ import {
 import type { Collector } from './collector/collector.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
+import { createNotifyChannels, type NotifyChannels } from './notify/channels.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { handlesRoutes } from './modules/handles/handles.routes.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { xAccountRoutes } from './modules/x-account/x-account.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin } from './plugins/error-handler.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -42,6 +45,11 @@ export interface AppOptions {
    * nothing is collected (tools that only need the API).
    */
   collector?: Collector;
+  /**
+   * The Telegram and Discord clients (main.ts shares them with the delivery worker) and a way to
+   * wake that worker. Without them the clients are made from the config and nothing delivers.
+   */
+  notify?: { channels: NotifyChannels; wakeWorker?: () => void };
   /** Overrides the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built SPA (defaults to apps/web/dist). */
@@ -55,6 +63,7 @@ export async function buildApp({
   config,
   db,
   collector,
+  notify,
   logger,
   webDist = WEB_DIST,
   eventsKeepAliveMs,
@@ -94,6 +103,12 @@ export async function buildApp({
       await api.register(authRoutes, { config, db });
       await api.register(handlesRoutes, { db, collector });
       await api.register(analyticsRoutes, { db, collector });
+      await api.register(settingsRoutes, {
+        db,
+        channels: notify?.channels ?? createNotifyChannels(config),
+        wakeWorker: notify?.wakeWorker,
+      });
+      await api.register(xAccountRoutes, { config, db });
       // Live updates need something that collects; without a collector there is nothing to send.
       if (collector) {
         await api.register(eventsRoutes, {

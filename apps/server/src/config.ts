@@ -43,6 +43,22 @@ const envSchema = z.object({
   X_CLIENT_SECRET: optionalString,
   /** X OAuth 2.0 authorize page. */
   X_OAUTH_AUTHORIZE_URL: url('https://x.com/i/oauth2/authorize'),
+  /**
+   * The URL people reach Perch at (e.g. https://perch.example.com), used for the OAuth redirect
+   * back from X; unset means the protocol and host of the request that starts the connection.
+   */
+  PUBLIC_URL: optionalString
+    .refine((value) => value === undefined || /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(value), {
+      error: 'must be an http:// or https:// URL without query or fragment',
+    })
+    .transform((value) => value?.replace(/\/+$/, '')),
+  /**
+   * Key material (32+ characters) for encrypting stored credentials such as X tokens; unset means
+   * a random key generated once in DATA_DIR/secret.key. Set it when DATA_DIR is not kept (scale-out).
+   */
+  SECRET_KEY: optionalString.refine((value) => value === undefined || value.length >= 32, {
+    error: 'must be at least 32 characters',
+  }),
   /** Seconds between monitoring polls of a handle. */
   MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   /** How many collection jobs (backfill pages, polls) run at once. */
@@ -57,6 +73,17 @@ const envSchema = z.object({
   DISCORD_BOT_TOKEN: optionalString,
   /** Base URL of the Discord API. */
   DISCORD_API_BASE_URL: url('https://discord.com/api/v10'),
+  /**
+   * Notifications the delivery worker sends at once, per channel (each still paced by its
+   * service's rate gate: Telegram 30/s overall and 1/s per chat, Discord 50/s).
+   */
+  NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /**
+   * Long-poll Telegram for updates (one-click linking, `/start`, blocked bots) when
+   * TELEGRAM_BOT_TOKEN is set. Only one process per bot token may do this: turn it off in the
+   * others, or when the bot's updates go elsewhere (a webhook).
+   */
+  TELEGRAM_POLL_UPDATES: bool.default(true),
   /** Address shown to people who need an invitation code. */
   SUPPORT_EMAIL: z.email().default('support@perch.local'),
   /** Enables POST /api/v1/auth/dev-login (never in production). */
@@ -84,6 +111,9 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   const set = (name: string) => (env[name]?.trim() ?? '') !== '';
   if (env.TWEET_SOURCE === 'x-api' && !set('X_BEARER_TOKEN')) {
     problems.push('TWEET_SOURCE: x-api needs X_BEARER_TOKEN');
+  }
+  if (set('X_CLIENT_SECRET') && !set('X_CLIENT_ID')) {
+    problems.push('X_CLIENT_SECRET: needs X_CLIENT_ID');
   }
   const databaseUrl = env.DATABASE_URL?.trim();
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {

@@ -5,6 +5,9 @@ import { ConfigError, loadConfig } from './config.js';
 import { createDb } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureBootstrapInvitation } from './modules/invitations/invitations.service.js';
+import { createNotifyChannels } from './notify/channels.js';
+import { DeliveryWorker } from './notify/delivery-worker.js';
+import { TelegramUpdatesPoller } from './notify/telegram-updates.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -43,7 +46,33 @@ async function main(): Promise<void> {
     monitorIntervalSeconds: config.MONITOR_INTERVAL_SECONDS,
     concurrency: config.COLLECTOR_CONCURRENCY,
   });
-  const app = await buildApp({ config, db, collector });
+  const channels = createNotifyChannels(config);
+  // The worker logs through the app's logger, so it is made after the app; until then a
+  // wake-up has nothing to wake.
+  let wakeWorker = () => {};
+  const app = await buildApp({
+    config,
+    db,
+    collector,
+    notify: { channels, wakeWorker: () => wakeWorker() },
+  });
+  const worker = new DeliveryWorker({
+    db,
+    channels,
+    concurrency: config.NOTIFY_CONCURRENCY,
+    log: app.log.child({ module: 'notify' }),
+  });
+  wakeWorker = () => worker.wake();
+  const updates = config.TELEGRAM_POLL_UPDATES
+    ? new TelegramUpdatesPoller({
+        db,
+        channels,
+        wakeWorker: () => wakeWorker(),
+        log: app.log.child({ module: 'telegram-updates' }),
+      })
+    : undefined;
+  // New tweets are fanned out at once rather than at the worker's next tick.
+  collector.events.on('tweet.new', () => wakeWorker());
   const collectorLog = app.log.child({ module: 'collector' });
   collector.events.on('handle.status', ({ username, status, error }) =>
     collectorLog.info({ handle: username, status, error }, 'handle status'),
@@ -68,6 +97,9 @@ async function main(): Promise<void> {
       clearInterval(sweeper);
       // Running jobs save the page in hand and return; unfinished work resumes at next start.
       await collector.stop();
+      // Sends in flight finish and are recorded; pending deliveries wait in the outbox.
+      await updates?.stop();
+      await worker.stop();
       await db.close();
       process.exit(0);
     } catch (error) {
@@ -84,6 +116,8 @@ async function main(): Promise<void> {
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}/dashboard`;
 
   await collector.start();
+  await worker.start();
+  updates?.start();
 
   const invitation = await ensureBootstrapInvitation(db);
   if (invitation) printFirstStartBanner(url, invitation.code);

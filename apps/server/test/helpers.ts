@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 import { Collector } from '../src/collector/collector.js';
 import { createDemoSource } from '../src/collector/sources/index.js';
 import type { TweetSource } from '../src/collector/sources/types.js';
@@ -88,6 +88,8 @@ export interface TestAppOptions {
   tickMs?: number;
   /** Keep-alive interval of GET /api/v1/events (ms). */
   eventsKeepAliveMs?: number;
+  /** Telegram and Discord clients (default: made from the env, i.e. unavailable). */
+  notify?: AppOptions['notify'];
 }
 
 /** The real app and a started collector on a fresh database, for `inject` calls. */
@@ -109,6 +111,7 @@ export async function buildTestApp(
     collector,
     logger: false,
     eventsKeepAliveMs: options.eventsKeepAliveMs,
+    notify: options.notify,
   });
   await app.ready();
   await collector.start();

@@ -8,3 +8,5 @@ export * from './contracts/auth.js';
 export * from './contracts/system.js';
 export * from './contracts/handles.js';
 export * from './contracts/analytics.js';
+export * from './contracts/x-account.js';
+export * from './contracts/settings.js';

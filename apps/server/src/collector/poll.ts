@@ -63,7 +63,10 @@ export async function runPoll(
       cursor = page.nextCursor;
     }
     const now = ctx.now();
-    const inserted = await upsertTweets(db.db, handle.id, fetched, now.toISOString());
+    // New tweets found by monitoring are marked for notification in the same transaction.
+    const inserted = await upsertTweets(db.db, handle.id, fetched, now.toISOString(), {
+      markForFanout: true,
+    });
     const fresh = fetched.filter((tweet) => inserted.has(tweet.id));
     // A young tweet's first reading is its first metric snapshot: velocity starts from it.
     const metricsSince = now.getTime() - METRICS_WINDOW_MS;

@@ -6,6 +6,8 @@ import type { Role } from '@perch/shared';
  * SQLite statement adapter binds it as 0/1); read back through `Boolean()` in the repositories.
  */
 export type Bool = ColumnType<boolean | number, boolean, boolean>;
+/** A boolean column with a default: may be left out on insert. */
+export type GeneratedBool = ColumnType<boolean | number, boolean | undefined, boolean>;
 
 /** Times are ISO-8601 UTC strings in both dialects (see docs/decisions.md). */
 export type Timestamp = string;
@@ -134,7 +136,7 @@ export interface TweetsTable {
   /** JSON array of { type, url, previewUrl }. */
   media: string;
   /** Found by monitoring and not yet fanned out into the notification outbox. */
-  fanout_pending: Generated<Bool>;
+  fanout_pending: GeneratedBool;
   first_seen_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -173,7 +175,7 @@ export interface UserSettingsTable {
   discord_stopped_reason: string | null;
   /** JSON object (GET/PUT /settings/notifications). */
   notification_preferences: Generated<string>;
-  bot_running: Generated<Bool>;
+  bot_running: GeneratedBool;
   updated_at: Timestamp;
 }
 
@@ -189,6 +191,8 @@ export interface NotificationOutboxTable {
   channel: NotificationChannel;
   status: OutboxStatus;
   attempts: Generated<number>;
+  /** Messages of this notification already accepted by the service (a retry sends the rest). */
+  parts_sent: Generated<number>;
   next_attempt_at: Timestamp;
   last_error: string | null;
   created_at: Timestamp;

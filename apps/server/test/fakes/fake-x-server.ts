@@ -4,8 +4,12 @@
  * codes, problem bodies, pagination and rate limits behave like X's.
  *
  * Routes: GET /2/users/by/username/:u, GET /2/users/:id/tweets, GET /2/tweets?ids=,
- * GET /2/users/me (403 for the app-only token, as X answers).
+ * GET /2/users/me (the user of an OAuth 2.0 user token; 403 for the app-only token, as X
+ * answers), and OAuth 2.0 with PKCE (§1.1): GET /i/oauth2/authorize (redirects straight back
+ * with a code, as if the user consented), POST /2/oauth2/token (authorization_code with the
+ * S256/plain verifier check, refresh_token with rotation), POST /2/oauth2/revoke.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SourceTweet } from '../../src/collector/sources/types.js';
@@ -85,6 +89,8 @@ export interface FakeXRequest {
   query: Record<string, string>;
   /** The Authorization header as received, or null. */
   authorization: string | null;
+  /** The form fields of a POST to the OAuth endpoints. */
+  form?: Record<string, string>;
   endpoint: XEndpoint | null;
   /** The endpoint's remaining budget when the request arrived (after any window reset). */
   remainingBefore: number | null;
@@ -98,6 +104,27 @@ export interface FakeXServerOptions {
   bearerToken?: string;
   /** Clock (epoch ms). Default Date.now. */
   now?: () => number;
+  /** The OAuth 2.0 client the fake knows. Default 'test-client-id'. */
+  clientId?: string;
+  /**
+   * Makes the client confidential: the token and revoke endpoints then require
+   * `Authorization: Basic base64(client_id:client_secret)`. Unset = public client (client_id in
+   * the form).
+   */
+  clientSecret?: string;
+  /** Lifetime of user access tokens. Default 7200 (X: 2 h). */
+  accessTokenTtlSeconds?: number;
+}
+
+export interface FakeXAuthorizeParams {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  codeChallengeMethod?: 'S256' | 'plain';
+  /** Space-separated. Default 'tweet.read users.read offline.access'. */
+  scope?: string;
+  /** The X user (id) who consents. */
+  userId: string;
 }
 
 export interface FakeXServer {
@@ -118,6 +145,24 @@ export interface FakeXServer {
   ): void;
   /** The next `times` requests to `endpoint` answer `status` with X's body for it. */
   failNext(endpoint: XEndpoint, status: number, times?: number): void;
+  /** The OAuth 2.0 client id the fake accepts. */
+  clientId: string;
+  /** Issues an authorization code the way X's consent page does (valid 30 s, once). */
+  authorize(params: FakeXAuthorizeParams): string;
+  /**
+   * Who consents on GET /i/oauth2/authorize (a user id); null: the user cancels, and the page
+   * redirects back with error=access_denied.
+   */
+  setAuthorizingUser(userId: string | null): void;
+  /**
+   * The next `times` token requests answer `status`: a 4xx with X's OAuth body
+   * `{error, error_description}` (error default 'invalid_request'), a 5xx with a problem body.
+   */
+  failNextToken(status: number, error?: string, times?: number): void;
+  /** Revokes every token of an X user, as removing the app in X's settings does. */
+  revokeUserTokens(userId: string): void;
+  /** True while an access or refresh token is live. */
+  isTokenActive(token: string): boolean;
 }
 
 interface Window {
@@ -140,7 +185,9 @@ const MEDIA_PREFIX: Record<string, string> = { photo: '3', video: '7', animated_
 
 /** Converts a SourceTweet to the X wire format, with entities, media keys and includes. */
 export function toWireTweet(tweet: SourceTweet): FakeXTweet {
-  const wire: FakeXTweet = { id: tweet.id, text: tweet.text, created_at: tweet.createdAt };
+  // X escapes &, < and > in tweet text as HTML entities.
+  const text = tweet.text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const wire: FakeXTweet = { id: tweet.id, text, created_at: tweet.createdAt };
   if (tweet.lang !== null) wire.lang = tweet.lang;
   if (tweet.conversationId !== null) wire.conversation_id = tweet.conversationId;
   if (tweet.inReplyToUserId !== null) wire.in_reply_to_user_id = tweet.inReplyToUserId;
@@ -251,6 +298,13 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   const failures = new Map<XEndpoint, { status: number; times: number }[]>();
   const requests: FakeXRequest[] = [];
   let nextUserId = 1_000_001n;
+  const oauth = fakeOAuth({
+    clientId: options.clientId ?? 'test-client-id',
+    clientSecret: options.clientSecret ?? null,
+    accessTokenTtlMs: (options.accessTokenTtlSeconds ?? 7200) * 1000,
+    now,
+    userExists: (id) => users.has(id),
+  });
 
   function windowOf(endpoint: XEndpoint): Window {
     let w = windows.get(endpoint);
@@ -263,9 +317,16 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     return w;
   }
 
-  function send(res: http.ServerResponse, status: number, body: unknown, w: Window | null): number {
+  function send(
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    w: Window | null,
+    /** OAuth errors ({error, error_description}) are plain JSON, not problem documents. */
+    plainJson = false,
+  ): number {
     const headers: Record<string, string> = {
-      'content-type': status >= 400 ? 'application/problem+json' : 'application/json',
+      'content-type': status >= 400 && !plainJson ? 'application/problem+json' : 'application/json',
     };
     if (w) {
       headers['x-rate-limit-limit'] = String(w.limit);
@@ -495,6 +556,45 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     const w = endpoint ? windowOf(endpoint) : null;
     entry.remainingBefore = w ? w.remaining : null;
 
+    if (req.method === 'GET' && path === '/i/oauth2/authorize') {
+      const [status, headers, body] = oauth.authorizePage(url.searchParams);
+      res.writeHead(status, headers);
+      res.end(body);
+      entry.status = status;
+      return;
+    }
+    if (req.method === 'POST' && (path === '/2/oauth2/token' || path === '/2/oauth2/revoke')) {
+      readForm(req)
+        .then((form) => {
+          entry.form = form ?? undefined;
+          const [status, body] =
+            path === '/2/oauth2/token'
+              ? oauth.token(req.headers, form)
+              : oauth.revoke(req.headers, form);
+          entry.status = send(res, status, body, null, status >= 400 && 'error' in body);
+        })
+        .catch(() => {
+          entry.status = send(res, 500, failureBody(500), null);
+        });
+      return;
+    }
+    if (req.method === 'GET' && path === '/2/users/me') {
+      // A user token answers here; the app-only token and unknown ones go on to the checks below.
+      const result = oauth.me(req.headers.authorization);
+      const user = result?.userId ? users.get(result.userId) : undefined;
+      if (result) {
+        entry.status = user
+          ? send(
+              res,
+              200,
+              { data: { id: user.id, name: user.name, username: user.username } },
+              null,
+            )
+          : send(res, result.status, failureBody(result.status), null);
+        return;
+      }
+    }
+
     if (req.method !== 'GET') {
       entry.status = send(res, 405, problem(405, 'Method Not Allowed', 'Method Not Allowed'), w);
       return;
@@ -613,6 +713,285 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
       list.push({ status, times });
       failures.set(endpoint, list);
     },
+    clientId: oauth.clientId,
+    authorize: (params) => oauth.authorize(params),
+    setAuthorizingUser: (userId) => oauth.setAuthorizingUser(userId),
+    failNextToken: (status, error = 'invalid_request', times = 1) =>
+      oauth.failNextToken(status, error, times),
+    revokeUserTokens: (userId) => oauth.revokeUserTokens(userId),
+    isTokenActive: (token) => oauth.isTokenActive(token),
   };
   return fake;
+}
+
+/** The fields of an application/x-www-form-urlencoded body, or null for another content type. */
+async function readForm(req: http.IncomingMessage): Promise<Record<string, string> | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 64 * 1024) return null;
+    chunks.push(chunk as Buffer);
+  }
+  const type = String(req.headers['content-type'] ?? '');
+  if (!type.startsWith('application/x-www-form-urlencoded')) return null;
+  return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+}
+
+interface FakeGrant {
+  userId: string;
+  scope: string[];
+}
+
+interface FakeCode extends FakeGrant {
+  redirectUri: string;
+  challenge: string;
+  method: 'S256' | 'plain';
+  expiresAt: number;
+}
+
+interface FakeOAuthOptions {
+  clientId: string;
+  clientSecret: string | null;
+  accessTokenTtlMs: number;
+  now: () => number;
+  userExists(userId: string): boolean;
+}
+
+/** X's auth code lives 30 s (external-apis.md §1.1). */
+const CODE_TTL_MS = 30_000;
+const DEFAULT_SCOPE = 'tweet.read users.read offline.access';
+/** X's answer for a bad, used or revoked code or token (§1.1). */
+const INVALID_TOKEN = 'Value passed for the token was invalid.';
+
+const oauthError = (error: string, description: string) => ({
+  error,
+  error_description: description,
+});
+
+/** The OAuth 2.0 side of the fake: consent, codes, tokens with rotation, revocation. */
+function fakeOAuth(options: FakeOAuthOptions) {
+  const { clientId, clientSecret, now } = options;
+  const codes = new Map<string, FakeCode>();
+  const accessTokens = new Map<string, FakeGrant & { expiresAt: number }>();
+  const refreshTokens = new Map<string, FakeGrant>();
+  const tokenFailures: { status: number; error: string; times: number }[] = [];
+  let authorizingUser: string | null | undefined;
+
+  const token = (prefix: string) => `${prefix}${randomBytes(24).toString('base64url')}`;
+
+  function issueCode(grant: FakeGrant, redirectUri: string, challenge: string, method: string) {
+    const code = token('code-');
+    codes.set(code, {
+      ...grant,
+      redirectUri,
+      challenge,
+      method: method === 'S256' ? 'S256' : 'plain',
+      expiresAt: now() + CODE_TTL_MS,
+    });
+    return code;
+  }
+
+  function issueTokens(grant: FakeGrant): Record<string, unknown> {
+    const accessToken = token('at-');
+    accessTokens.set(accessToken, { ...grant, expiresAt: now() + options.accessTokenTtlMs });
+    const body: Record<string, unknown> = {
+      token_type: 'bearer',
+      expires_in: Math.round(options.accessTokenTtlMs / 1000),
+      access_token: accessToken,
+      scope: grant.scope.join(' '),
+    };
+    // A refresh token only with offline.access, as at X.
+    if (grant.scope.includes('offline.access')) {
+      const refreshToken = token('rt-');
+      refreshTokens.set(refreshToken, { ...grant });
+      body.refresh_token = refreshToken;
+    }
+    return body;
+  }
+
+  /** Client authentication of the token and revoke endpoints; an error answer, or null. */
+  function clientProblem(
+    headers: http.IncomingHttpHeaders,
+    form: Record<string, string>,
+  ): [number, Record<string, unknown>] | null {
+    const auth = headers.authorization;
+    if (clientSecret !== null) {
+      const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+      if (auth !== expected) {
+        return [401, oauthError('unauthorized_client', 'Missing valid authorization header')];
+      }
+      if (form.client_id !== undefined && form.client_id !== clientId) {
+        return [400, oauthError('invalid_request', 'Value passed for client_id was invalid.')];
+      }
+      return null;
+    }
+    if (form.client_id === undefined) {
+      return [400, oauthError('invalid_request', 'Missing required parameter [client_id].')];
+    }
+    if (form.client_id !== clientId) {
+      return [400, oauthError('invalid_request', 'Value passed for client_id was invalid.')];
+    }
+    return null;
+  }
+
+  const missing = (name: string): [number, Record<string, unknown>] => [
+    400,
+    oauthError('invalid_request', `Missing required parameter [${name}].`),
+  ];
+
+  function codeGrant(form: Record<string, string>): [number, Record<string, unknown>] {
+    for (const name of ['code', 'redirect_uri', 'code_verifier']) {
+      if (!form[name]) return missing(name);
+    }
+    const issued = codes.get(form.code!);
+    // One use only, whatever the outcome.
+    codes.delete(form.code!);
+    if (!issued || issued.expiresAt <= now() || issued.redirectUri !== form.redirect_uri) {
+      return [400, oauthError('invalid_request', INVALID_TOKEN)];
+    }
+    const verifier = form.code_verifier!;
+    const derived =
+      issued.method === 'S256'
+        ? createHash('sha256').update(verifier).digest('base64url')
+        : verifier;
+    if (derived !== issued.challenge) {
+      return [400, oauthError('invalid_request', INVALID_TOKEN)];
+    }
+    return [200, issueTokens({ userId: issued.userId, scope: issued.scope })];
+  }
+
+  function refreshGrant(form: Record<string, string>): [number, Record<string, unknown>] {
+    if (!form.refresh_token) return missing('refresh_token');
+    const grant = refreshTokens.get(form.refresh_token);
+    if (!grant) return [400, oauthError('invalid_request', INVALID_TOKEN)];
+    // Rotation: the refresh token is spent, a new pair is issued.
+    refreshTokens.delete(form.refresh_token);
+    return [200, issueTokens(grant)];
+  }
+
+  return {
+    clientId,
+
+    authorize(params: FakeXAuthorizeParams): string {
+      if (params.clientId !== clientId) throw new Error(`unknown client_id ${params.clientId}`);
+      if (!options.userExists(params.userId)) throw new Error(`unknown user ${params.userId}`);
+      return issueCode(
+        { userId: params.userId, scope: (params.scope ?? DEFAULT_SCOPE).split(' ') },
+        params.redirectUri,
+        params.codeChallenge,
+        params.codeChallengeMethod ?? 'S256',
+      );
+    },
+
+    setAuthorizingUser(userId: string | null) {
+      authorizingUser = userId;
+    },
+
+    /** GET /i/oauth2/authorize: straight back to redirect_uri, as if the user had clicked. */
+    authorizePage(query: URLSearchParams): [number, Record<string, string>, string] {
+      const page = (text: string): [number, Record<string, string>, string] => [
+        400,
+        { 'content-type': 'text/html; charset=utf-8' },
+        `<!doctype html><p>${text}</p>`,
+      ];
+      const redirectUri = query.get('redirect_uri') ?? '';
+      const state = query.get('state') ?? '';
+      const challenge = query.get('code_challenge') ?? '';
+      const method = query.get('code_challenge_method') ?? 'plain';
+      if (query.get('response_type') !== 'code') return page('response_type must be code');
+      if (query.get('client_id') !== clientId) return page('Something went wrong: unknown app');
+      if (!/^https?:\/\//.test(redirectUri)) return page('redirect_uri is not valid');
+      if (!challenge || !['S256', 'plain'].includes(method)) return page('PKCE is required');
+      if (state.length > 500) return page('state is too long');
+      if (authorizingUser === undefined) return page('No X user signs in on the fake');
+      const back = new URL(redirectUri);
+      if (state) back.searchParams.set('state', state);
+      if (authorizingUser === null || !options.userExists(authorizingUser)) {
+        back.searchParams.set('error', 'access_denied');
+      } else {
+        const scope = (query.get('scope') ?? '').split(' ').filter(Boolean);
+        back.searchParams.set(
+          'code',
+          issueCode({ userId: authorizingUser, scope }, redirectUri, challenge, method),
+        );
+      }
+      return [302, { location: back.toString() }, ''];
+    },
+
+    /** POST /2/oauth2/token. */
+    token(
+      headers: http.IncomingHttpHeaders,
+      form: Record<string, string> | null,
+    ): [number, Record<string, unknown>] {
+      if (!form) {
+        return [400, oauthError('invalid_request', 'Content-Type must be form-urlencoded.')];
+      }
+      const failure = tokenFailures[0];
+      if (failure) {
+        failure.times -= 1;
+        if (failure.times <= 0) tokenFailures.shift();
+        if (failure.status >= 500 || failure.status === 429) {
+          return [failure.status, failureBody(failure.status)];
+        }
+        return [failure.status, oauthError(failure.error, INVALID_TOKEN)];
+      }
+      const problem = clientProblem(headers, form);
+      if (problem) return problem;
+      if (form.grant_type === 'authorization_code') return codeGrant(form);
+      if (form.grant_type === 'refresh_token') return refreshGrant(form);
+      if (!form.grant_type) return missing('grant_type');
+      return [400, oauthError('unsupported_grant_type', 'Unsupported grant type.')];
+    },
+
+    /** POST /2/oauth2/revoke: either kind of token; unknown ones are revoked too (RFC 7009). */
+    revoke(
+      headers: http.IncomingHttpHeaders,
+      form: Record<string, string> | null,
+    ): [number, Record<string, unknown>] {
+      if (!form) {
+        return [400, oauthError('invalid_request', 'Content-Type must be form-urlencoded.')];
+      }
+      const problem = clientProblem(headers, form);
+      if (problem) return problem;
+      if (!form.token) return missing('token');
+      accessTokens.delete(form.token);
+      refreshTokens.delete(form.token);
+      return [200, { revoked: true }];
+    },
+
+    /**
+     * GET /2/users/me for a user token: its user, or the status X answers (401 expired, 403 a
+     * scope missing); null when the header holds no user token this fake issued.
+     */
+    me(authorization: string | undefined): { status: number; userId: string | null } | null {
+      const presented = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+      const grant = presented ? accessTokens.get(presented) : undefined;
+      if (!grant) return null;
+      if (grant.expiresAt <= now() || !options.userExists(grant.userId)) {
+        return { status: 401, userId: null };
+      }
+      if (!grant.scope.includes('users.read') || !grant.scope.includes('tweet.read')) {
+        return { status: 403, userId: null };
+      }
+      return { status: 200, userId: grant.userId };
+    },
+
+    failNextToken(status: number, error: string, times: number) {
+      tokenFailures.push({ status, error, times });
+    },
+
+    revokeUserTokens(userId: string) {
+      for (const [key, grant] of accessTokens)
+        if (grant.userId === userId) accessTokens.delete(key);
+      for (const [key, grant] of refreshTokens) {
+        if (grant.userId === userId) refreshTokens.delete(key);
+      }
+    },
+
+    isTokenActive(value: string): boolean {
+      const access = accessTokens.get(value);
+      return (access !== undefined && access.expiresAt > now()) || refreshTokens.has(value);
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { foundation } from './0001-foundation.js';
 import { collection } from './0002-collection.js';
 import { analytics } from './0003-analytics.js';
 import { notifications } from './0004-notifications.js';
+import { deliveryParts } from './0005-delivery-parts.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -38,5 +39,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002-collection': collection(kinds),
     '0003-analytics': analytics(),
     '0004-notifications': notifications(kinds),
+    '0005-delivery-parts': deliveryParts(),
   };
 }

@@ -7,12 +7,12 @@ type Executor = Kysely<Database> | Transaction<Database>;
 export type TweetRow = Selectable<TweetsTable>;
 
 /**
- * Rows per INSERT: 19 parameters each, so 500 rows stay well under SQLite's 32,766 and
+ * Rows per INSERT: 20 parameters each, so 500 rows stay well under SQLite's 32,766 and
  * Postgres's 65,535 bound parameters.
  */
 const INSERT_CHUNK = 500;
 
-function tweetValues(handleId: number, tweet: SourceTweet, now: string) {
+function tweetValues(handleId: number, tweet: SourceTweet, now: string, fanout: boolean) {
   return {
     handle_id: handleId,
     tweet_id: tweet.id,
@@ -30,22 +30,34 @@ function tweetValues(handleId: number, tweet: SourceTweet, now: string) {
     hashtags: JSON.stringify(tweet.hashtags),
     urls: JSON.stringify(tweet.urls),
     media: JSON.stringify(tweet.media),
+    fanout_pending: fanout,
     first_seen_at: now,
     updated_at: now,
   };
 }
 
+export interface UpsertTweetsOptions {
+  /**
+   * Mark the newly inserted tweets for notification fan-out (monitoring only, never backfill).
+   * The marker is written by the same INSERT, so a tweet is never stored without it.
+   */
+  markForFanout?: boolean;
+}
+
 /**
  * Inserts tweets of one handle, or refreshes the metrics of those already stored: one row per
  * (handle, tweet id) whatever retries happen. Runs in one transaction, in multi-row chunks, and
- * returns the ids that are new (so callers know what arrived without asking again).
+ * returns the ids that are new (so callers know what arrived without asking again). A tweet
+ * already stored keeps its fan-out marker: only a first insert can set it.
  */
 export async function upsertTweets(
   db: Kysely<Database>,
   handleId: number,
   tweets: readonly SourceTweet[],
   now: string,
+  options: UpsertTweetsOptions = {},
 ): Promise<Set<string>> {
+  const fanout = options.markForFanout ?? false;
   const inserted = new Set<string>();
   if (tweets.length === 0) return inserted;
   // Postgres refuses an upsert that touches one row twice: keep the latest copy of each id.
@@ -61,7 +73,7 @@ export async function upsertTweets(
       for (const tweet of chunk) if (!known.has(tweet.id)) inserted.add(tweet.id);
       await trx
         .insertInto('tweets')
-        .values(chunk.map((tweet) => tweetValues(handleId, tweet, now)))
+        .values(chunk.map((tweet) => tweetValues(handleId, tweet, now, fanout)))
         .onConflict((oc) =>
           oc.columns(['handle_id', 'tweet_id']).doUpdateSet((eb) => ({
             like_count: eb.ref('excluded.like_count'),

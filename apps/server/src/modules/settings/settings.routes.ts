@@ -1,0 +1,300 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  botStatusSchema,
+  channelTestResponseSchema,
+  deliveryLogQuerySchema,
+  deliveryLogResponseSchema,
+  discordNotificationRequestSchema,
+  discordTestRequestSchema,
+  errorEnvelopeSchema,
+  handleNotificationsRequestSchema,
+  handleNotificationsResponseSchema,
+  idParamSchema,
+  notificationPreferencesResponseSchema,
+  saveSettingsRequestSchema,
+  settingsResponseSchema,
+  SETTINGS_MESSAGES,
+  successEnvelope,
+  telegramByUsernameRequestSchema,
+  telegramLinkSchema,
+  telegramTestAliasRequestSchema,
+  telegramTestRequestSchema,
+  updateNotificationPreferencesSchema,
+} from '@perch/shared';
+import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import {
+  botStatus,
+  createTelegramLink,
+  deliveryLog,
+  getPreferences,
+  getSettings,
+  saveSettings,
+  setHandleNotifications,
+  startBot,
+  testDiscord,
+  testTelegram,
+  updatePreferences,
+  DuplicateTestGuard,
+  type SettingsDeps,
+} from './settings.service.js';
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+};
+/** Tests and links reach Telegram or Discord: they can also be refused, throttled or fail. */
+const upstreamErrors = {
+  ...errors,
+  409: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+  502: errorEnvelopeSchema,
+};
+/** A 400 from validation says what was wrong: the spec's text of the field. */
+const config = { useIssueMessage: true };
+const tags = ['settings'];
+const testAnswer = successEnvelope(channelTestResponseSchema);
+/** POST /test-telegram answers `status: 'ok'` at the top too (doc 2 §7.4). */
+const aliasAnswer = testAnswer.extend({ status: z.literal('ok') });
+
+/**
+ * Settings, notification channels and their tests, one-click Telegram linking, per-handle
+ * toggles, the user's bot and the delivery log (doc 2 §7.3, §7.4).
+ */
+export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, options) => {
+  const deps: SettingsDeps = {
+    ...options,
+    duplicateTests: options.duplicateTests ?? new DuplicateTestGuard(),
+  };
+  // Before validation: a signed-out caller gets 401 whatever the body holds.
+  app.addHook('preValidation', requireAuth);
+
+  app.get(
+    '/settings',
+    { schema: { tags, response: { 200: successEnvelope(settingsResponseSchema), ...errors } } },
+    async (request) => ({
+      success: true as const,
+      data: { settings: await getSettings(deps, currentAuth(request).user) },
+    }),
+  );
+
+  app.post(
+    '/settings',
+    {
+      config,
+      schema: {
+        tags,
+        body: saveSettingsRequestSchema,
+        response: { 200: successEnvelope(settingsResponseSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { settings, message } = await saveSettings(
+        deps,
+        currentAuth(request).user,
+        request.body,
+      );
+      return { success: true as const, message, data: { settings } };
+    },
+  );
+
+  app.get(
+    '/settings/notifications',
+    {
+      schema: {
+        tags,
+        response: { 200: successEnvelope(notificationPreferencesResponseSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { preferences: await getPreferences(deps.db, currentAuth(request).user) },
+    }),
+  );
+
+  app.put(
+    '/settings/notifications',
+    {
+      config,
+      schema: {
+        tags,
+        body: updateNotificationPreferencesSchema,
+        response: { 200: successEnvelope(notificationPreferencesResponseSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: SETTINGS_MESSAGES.preferencesSaved,
+      data: {
+        preferences: await updatePreferences(deps, currentAuth(request).user, request.body),
+      },
+    }),
+  );
+
+  app.post(
+    '/settings/telegram/test',
+    {
+      config,
+      schema: {
+        tags,
+        body: telegramTestRequestSchema,
+        response: { 200: testAnswer, ...upstreamErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      message: await testTelegram(deps, currentAuth(request).user, request.body.chat_id),
+      data: { status: 'ok' as const, channel: 'telegram' as const },
+    }),
+  );
+
+  app.post(
+    '/test-telegram',
+    {
+      config,
+      schema: {
+        tags,
+        body: telegramTestAliasRequestSchema,
+        response: { 200: aliasAnswer, ...upstreamErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      status: 'ok' as const,
+      message: await testTelegram(deps, currentAuth(request).user, request.body.telegram_chat_id),
+      data: { status: 'ok' as const, channel: 'telegram' as const },
+    }),
+  );
+
+  for (const path of ['/settings/discord/test', '/test-discord']) {
+    app.post(
+      path,
+      {
+        config,
+        schema: {
+          tags,
+          body: discordTestRequestSchema,
+          response: { 200: testAnswer, ...upstreamErrors },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        message: await testDiscord(deps, currentAuth(request).user, request.body.discord_user_id),
+        data: { status: 'ok' as const, channel: 'discord' as const },
+      }),
+    );
+  }
+
+  app.post(
+    '/settings/telegram/link',
+    {
+      schema: {
+        tags,
+        response: { 200: successEnvelope(telegramLinkSchema), ...upstreamErrors },
+      },
+    },
+    async (request) => {
+      const link = await createTelegramLink(deps, currentAuth(request).user);
+      return { success: true as const, message: link.instructions, data: link };
+    },
+  );
+
+  app.post(
+    '/notifications/telegram',
+    {
+      config,
+      schema: {
+        tags,
+        body: telegramByUsernameRequestSchema,
+        response: { 200: successEnvelope(telegramLinkSchema), ...upstreamErrors },
+      },
+    },
+    async (request) => {
+      const link = await createTelegramLink(deps, currentAuth(request).user);
+      return { success: true as const, message: link.instructions, data: link };
+    },
+  );
+
+  app.post(
+    '/notifications/discord',
+    {
+      config,
+      schema: {
+        tags,
+        body: discordNotificationRequestSchema,
+        response: { 200: successEnvelope(settingsResponseSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { settings, message } = await saveSettings(deps, currentAuth(request).user, {
+        discord_user_id: request.body.discord_user_id,
+      });
+      return { success: true as const, message, data: { settings } };
+    },
+  );
+
+  app.put(
+    '/handles/:id/notifications',
+    {
+      config,
+      schema: {
+        tags: ['handles'],
+        params: idParamSchema,
+        body: handleNotificationsRequestSchema,
+        response: { 200: successEnvelope(handleNotificationsResponseSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { handle, message } = await setHandleNotifications(
+        deps,
+        currentAuth(request).user,
+        request.params.id,
+        request.body,
+      );
+      return { success: true as const, message, data: { handle } };
+    },
+  );
+
+  app.post(
+    '/bot/start',
+    { schema: { tags, response: { 200: successEnvelope(botStatusSchema), ...errors } } },
+    async (request) => {
+      const { status, message } = await startBot(deps, currentAuth(request).user);
+      return { success: true as const, message, data: status };
+    },
+  );
+
+  app.get(
+    '/bot/status',
+    { schema: { tags, response: { 200: successEnvelope(botStatusSchema), ...errors } } },
+    async (request) => ({
+      success: true as const,
+      data: await botStatus(deps.db, currentAuth(request).user),
+    }),
+  );
+
+  app.get(
+    '/settings/deliveries',
+    {
+      config,
+      schema: {
+        tags,
+        querystring: deliveryLogQuerySchema,
+        response: { 200: successEnvelope(deliveryLogResponseSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: {
+        deliveries: await deliveryLog(
+          deps.db,
+          currentAuth(request).user,
+          request.query.channel,
+          request.query.limit,
+        ),
+      },
+    }),
+  );
+};

@@ -1,0 +1,79 @@
+import type { Config } from '../config.js';
+import type { NotificationChannel } from '../db/types.js';
+import { createDiscordClient } from './discord/discord-client.js';
+import { discordMessage } from './format/discord-format.js';
+import { telegramMessages, type TelegramOutgoing } from './format/telegram-format.js';
+import { createDiscordRateGate, createTelegramRateGate, type RateGate } from './rate-gate.js';
+import { createTelegramClient, sendTelegramOutgoing } from './telegram/telegram-client.js';
+import type { DiscordClient, DiscordEmbedMessage, TelegramClient, TweetNotice } from './types.js';
+
+/**
+ * The two messaging services with the rate gates their clients pace through. The delivery
+ * worker reads the same gates to claim only deliveries that can go out now, so a busy chat
+ * never holds a slot that another chat could use.
+ */
+export interface NotifyChannels {
+  telegram: TelegramClient;
+  discord: DiscordClient;
+  telegramGate?: RateGate;
+  discordGate?: RateGate;
+}
+
+/** The real clients, from TELEGRAM_* and DISCORD_* (unavailable without their tokens). */
+export function createNotifyChannels(
+  config: Pick<
+    Config,
+    'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_API_BASE_URL' | 'DISCORD_BOT_TOKEN' | 'DISCORD_API_BASE_URL'
+  >,
+): NotifyChannels {
+  const telegramGate = createTelegramRateGate();
+  const discordGate = createDiscordRateGate();
+  return {
+    telegram: createTelegramClient({
+      token: config.TELEGRAM_BOT_TOKEN,
+      baseUrl: config.TELEGRAM_API_BASE_URL,
+      rateGate: telegramGate,
+    }),
+    discord: createDiscordClient({
+      token: config.DISCORD_BOT_TOKEN,
+      baseUrl: config.DISCORD_API_BASE_URL,
+      rateGate: discordGate,
+    }),
+    telegramGate,
+    discordGate,
+  };
+}
+
+/** One message of a notification, as its channel sends it. */
+export type NoticePart =
+  | { channel: 'telegram'; message: TelegramOutgoing }
+  | { channel: 'discord'; message: DiscordEmbedMessage };
+
+/**
+ * The messages a notice becomes on a channel, in sending order. Telegram may need several (a
+ * photo and then the text, or a long text in parts); Discord always one embed.
+ */
+export function noticeParts(channel: NotificationChannel, notice: TweetNotice): NoticePart[] {
+  if (channel === 'telegram') {
+    return telegramMessages(notice).map((message) => ({ channel, message }));
+  }
+  return [{ channel, message: discordMessage(notice) }];
+}
+
+/** Sends one part to a user's chat (Telegram) or user id (Discord, through their DM channel). */
+export async function sendPart(
+  channels: NotifyChannels,
+  target: string,
+  part: NoticePart,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (part.channel === 'telegram') {
+    await sendTelegramOutgoing(channels.telegram, target, part.message, signal);
+    return;
+  }
+  const dm = await channels.discord.openDm(target, signal);
+  await channels.discord.send(dm, part.message, signal);
+}
+
+export const channelAvailable = (channels: NotifyChannels, channel: NotificationChannel) =>
+  channels[channel].available;

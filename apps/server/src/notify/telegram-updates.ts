@@ -1,0 +1,142 @@
+/**
+ * The bot's side of Telegram (external-apis.md §2.3): a getUpdates long-poll, run only when
+ * TELEGRAM_BOT_TOKEN is set, in one process.
+ *
+ * - `/start <code>` (the one-click link): links that chat to the code's user, once, and answers
+ *   'Connected! ...'. An unknown, used or expired code is answered with how to get a new one.
+ * - `/start` alone (or `/id`): answers with the chat id, to be typed on the Settings page.
+ * - The user blocks the bot (`my_chat_member` -> kicked): Telegram delivery stops for that chat
+ *   with the reason shown on the Settings page; unblocking (-> member) resumes it.
+ *
+ * The offset of the last handled update is confirmed to Telegram by the next call, so after a
+ * restart Telegram hands over only what was not confirmed; handling an update twice is harmless
+ * (a used code from the same chat answers 'Connected!' again).
+ */
+import { SETTINGS_MESSAGES } from '@perch/shared';
+import type { CollectorLogger } from '../collector/context.js';
+import { sleep } from '../collector/sources/sleep.js';
+import {
+  linkTelegramChat,
+  telegramChatBlocked,
+  telegramChatUnblocked,
+  type SettingsDeps,
+} from '../modules/settings/settings.service.js';
+import { escapeHtml } from './format/telegram-html.js';
+import { DeliveryError, type TelegramUpdate } from './types.js';
+
+export interface TelegramUpdatesOptions extends SettingsDeps {
+  log?: CollectorLogger;
+  /** Long-poll timeout of one getUpdates call (s). Default 25. */
+  timeoutSeconds?: number;
+  /** Wait after a failed call, doubling up to 30 s. Default 1000 ms. */
+  retryBaseMs?: number;
+}
+
+const silentLog: CollectorLogger = { info: () => {}, warn: () => {}, error: () => {} };
+const MAX_RETRY_MS = 30_000;
+/** `/start`, `/start@my_bot`, with an optional payload. */
+const START = /^\/start(?:@\w+)?(?:\s+(\S+))?\s*$/i;
+const CHAT_ID = /^\/(?:id|chatid)(?:@\w+)?\s*$/i;
+
+export class TelegramUpdatesPoller {
+  private readonly options: TelegramUpdatesOptions;
+  private readonly log: CollectorLogger;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private offset = 0;
+
+  constructor(options: TelegramUpdatesOptions) {
+    this.options = options;
+    this.log = options.log ?? silentLog;
+  }
+
+  /** Starts polling (does nothing without a bot token). */
+  start(): void {
+    if (this.loop || !this.options.channels.telegram.available) return;
+    this.loop = this.run();
+  }
+
+  /** Ends the long-poll in flight and waits for the loop to finish. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const { signal } = this.abort;
+    const timeout = this.options.timeoutSeconds ?? 25;
+    const base = this.options.retryBaseMs ?? 1000;
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        const updates = await this.options.channels.telegram.getUpdates(
+          this.offset,
+          timeout,
+          signal,
+        );
+        failures = 0;
+        for (const update of updates) {
+          if (signal.aborted) return;
+          await this.handle(update);
+          this.offset = Math.max(this.offset, update.updateId + 1);
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        failures += 1;
+        const wait =
+          error instanceof DeliveryError && error.kind === 'rate_limited'
+            ? (error.retryAfterMs ?? base)
+            : Math.min(MAX_RETRY_MS, base * 2 ** (failures - 1));
+        this.log.warn({ err: error, retryInMs: wait }, 'telegram getUpdates failed');
+        await sleep(wait, signal).catch(() => undefined);
+      }
+    }
+  }
+
+  /** One update; its own failures are logged, never stop the loop. */
+  private async handle(update: TelegramUpdate): Promise<void> {
+    try {
+      if (update.chatMember) {
+        const { chatId, status } = update.chatMember;
+        if (status === 'kicked') await telegramChatBlocked(this.options, chatId);
+        else if (status === 'member') await telegramChatUnblocked(this.options, chatId);
+        return;
+      }
+      const message = update.message;
+      if (!message) return;
+      const text = message.text.trim();
+      const start = START.exec(text);
+      if (start) {
+        const code = start[1];
+        if (!code) {
+          await this.reply(message.chatId, SETTINGS_MESSAGES.telegramChatIdReply(message.chatId));
+          return;
+        }
+        const outcome = await linkTelegramChat(this.options, code, message.chatId);
+        await this.reply(
+          message.chatId,
+          outcome.status === 'invalid'
+            ? SETTINGS_MESSAGES.telegramLinkInvalid
+            : SETTINGS_MESSAGES.telegramLinkConnected(message.chatId),
+        );
+        if (outcome.status === 'linked') {
+          this.log.info({ user: outcome.userId }, 'telegram chat linked');
+        }
+        return;
+      }
+      if (CHAT_ID.test(text)) {
+        await this.reply(message.chatId, SETTINGS_MESSAGES.telegramChatIdReply(message.chatId));
+      }
+    } catch (error) {
+      this.log.error({ err: error, update: update.updateId }, 'telegram update not handled');
+    }
+  }
+
+  private async reply(chatId: string, text: string): Promise<void> {
+    try {
+      await this.options.channels.telegram.sendMessage(chatId, escapeHtml(text), this.abort.signal);
+    } catch (error) {
+      this.log.warn({ err: error }, 'telegram reply not sent');
+    }
+  }
+}

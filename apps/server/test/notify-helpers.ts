@@ -1,0 +1,242 @@
+import type { TweetSource } from '../src/collector/sources/types.js';
+import type { SourceTweet } from '../src/collector/sources/types.js';
+import type { Dialect } from '../src/db/index.js';
+import { insertHandle, insertLink } from '../src/modules/handles/handles.repository.js';
+import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
+import type { NotifyChannels } from '../src/notify/channels.js';
+import { DeliveryWorker, type DeliveryWorkerOptions } from '../src/notify/delivery-worker.js';
+import { createDiscordClient } from '../src/notify/discord/discord-client.js';
+import {
+  createDiscordRateGate,
+  createRateGate,
+  createTelegramRateGate,
+} from '../src/notify/rate-gate.js';
+import { createTelegramClient } from '../src/notify/telegram/telegram-client.js';
+import { startFakeDiscordServer, type FakeDiscordServer } from './fakes/fake-discord-server.js';
+import { startFakeTelegramServer, type FakeTelegramServer } from './fakes/fake-telegram-server.js';
+import { TestClient, buildTestApp, type TestApp } from './helpers.js';
+
+export interface NotifyTestOptions {
+  /**
+   * Lift the services' rate limits (the fakes' and the clients' gates), so tests of volume do
+   * not wait a second per message and chat. Off: Telegram's and Discord's real limits.
+   */
+  fast?: boolean;
+  /** With `fast`: messages a second each client lets through (default 10,000). */
+  ratePerSecond?: number;
+  /** Leave the bot tokens unset: both channels unavailable. */
+  withoutTokens?: boolean;
+  /** Tweet source of the collector (default: the demo source). */
+  source?: TweetSource;
+  /** Options of the delivery workers this app makes. */
+  worker?: Partial<DeliveryWorkerOptions>;
+}
+
+export interface NotifyTestApp extends TestApp {
+  telegram: FakeTelegramServer;
+  discord: FakeDiscordServer;
+  channels: NotifyChannels;
+  /** The current worker (made, not started, by buildNotifyTestApp; replaced by newWorker). */
+  worker: DeliveryWorker;
+  /** A new worker on the same database and clients (a restarted process), not started. */
+  newWorker(options?: Partial<DeliveryWorkerOptions>): DeliveryWorker;
+}
+
+/** Clients of the fakes; `fast` gives them gates far above the services' limits. */
+export function channelsFor(
+  telegram: FakeTelegramServer,
+  discord: FakeDiscordServer,
+  options: { fast?: boolean; ratePerSecond?: number; withoutTokens?: boolean } = {},
+): NotifyChannels {
+  const rate = options.ratePerSecond ?? 10_000;
+  const telegramGate = options.fast
+    ? createRateGate({ perSecond: rate, perKeyPerSecond: rate })
+    : createTelegramRateGate();
+  const discordGate = options.fast ? createRateGate({ perSecond: rate }) : createDiscordRateGate();
+  return {
+    telegram: createTelegramClient({
+      token: options.withoutTokens ? undefined : telegram.token,
+      baseUrl: telegram.baseUrl,
+      rateGate: telegramGate,
+      requestTimeoutMs: 2_000,
+    }),
+    discord: createDiscordClient({
+      token: options.withoutTokens ? undefined : discord.token,
+      baseUrl: discord.baseUrl,
+      rateGate: discordGate,
+      requestTimeoutMs: 2_000,
+    }),
+    telegramGate,
+    discordGate,
+  };
+}
+
+/** The real app with clients of loopback Telegram and Discord fakes, and a delivery worker. */
+export async function buildNotifyTestApp(
+  dialect: Dialect,
+  options: NotifyTestOptions = {},
+): Promise<NotifyTestApp> {
+  const telegram = await startFakeTelegramServer(options.fast ? { floodLimits: null } : {});
+  const discord = await startFakeDiscordServer(options.fast ? { globalPerSecond: 100_000 } : {});
+  if (options.fast) {
+    discord.setBucket('messages', 100_000, 1);
+    discord.setBucket('dm', 100_000, 1);
+  }
+  const channels = channelsFor(telegram, discord, options);
+  const workers: DeliveryWorker[] = [];
+  const current = () => workers[workers.length - 1];
+  const t = await buildTestApp(
+    dialect,
+    {},
+    {
+      ...(options.source ? { source: options.source } : {}),
+      tickMs: 50,
+      notify: { channels, wakeWorker: () => current()?.wake() },
+    },
+  );
+  const newWorker = (extra: Partial<DeliveryWorkerOptions> = {}) => {
+    const worker = new DeliveryWorker({
+      db: t.db,
+      channels,
+      tickMs: 50,
+      retryDelayMs: () => 100,
+      ...options.worker,
+      ...extra,
+    });
+    workers.push(worker);
+    return worker;
+  };
+  newWorker();
+  t.collector.events.on('tweet.new', () => current()?.wake());
+  const app: NotifyTestApp = {
+    ...t,
+    telegram,
+    discord,
+    channels,
+    get worker() {
+      return current()!;
+    },
+    newWorker,
+    async close() {
+      for (const worker of workers) await worker.stop();
+      await t.close();
+      await telegram.close();
+      await discord.close();
+    },
+  };
+  return app;
+}
+
+/** Registers a user and saves their channels and X username; returns the signed-in client. */
+export async function userWithChannels(
+  t: NotifyTestApp,
+  username: string,
+  channels: { telegram?: string; discord?: string; twitter?: string } = {},
+): Promise<{ client: TestClient; userId: number }> {
+  const client = new TestClient(t.app);
+  const registered = await client.register(t.db, username);
+  const body: Record<string, string> = { twitter_username: channels.twitter ?? `${username}_x` };
+  if (channels.telegram) body.telegram_chat_id = channels.telegram;
+  if (channels.discord) body.discord_user_id = channels.discord;
+  const saved = await client.post('/api/v1/settings', body);
+  if (saved.statusCode !== 200) throw new Error(`settings not saved: ${saved.body}`);
+  return { client, userId: registered.data.user.id };
+}
+
+/** A handle row and links to the given users (no collection: tests store its tweets). */
+export async function handleFollowedBy(
+  t: TestApp,
+  username: string,
+  userIds: number[],
+  toggles: { telegram?: boolean; discord?: boolean } = { telegram: true, discord: true },
+): Promise<number> {
+  const now = new Date().toISOString();
+  const handle = await insertHandle(t.db.db, { username, backfillDays: 7, now });
+  await t.db.db
+    .updateTable('handles')
+    .set({
+      display_name: `${username} & Co <b>`,
+      x_user_id: `90${handle.id}`,
+      backfill_status: 'completed',
+      initial_backfill_complete: true,
+      // Far ahead: the collector leaves this handle alone; tests store its tweets.
+      next_poll_at: '2999-01-01T00:00:00.000Z',
+    })
+    .where('id', '=', handle.id)
+    .execute();
+  for (const userId of userIds) {
+    await insertLink(t.db.db, { userId, handleId: handle.id, backfillDays: 7, now });
+    await t.db.db
+      .updateTable('user_handles')
+      .set({
+        telegram_enabled: toggles.telegram ?? false,
+        discord_enabled: toggles.discord ?? false,
+      })
+      .where('user_id', '=', userId)
+      .where('handle_id', '=', handle.id)
+      .execute();
+  }
+  return handle.id;
+}
+
+let tweetSeq = 1_800_000_000_000_000_000n;
+
+/** A tweet as a source returns it. */
+export function makeTweet(overrides: Partial<SourceTweet> = {}): SourceTweet {
+  tweetSeq += 1n;
+  return {
+    id: String(tweetSeq),
+    text: `Tweet number ${tweetSeq}`,
+    createdAt: new Date().toISOString(),
+    lang: 'en',
+    likeCount: 1,
+    retweetCount: 2,
+    replyCount: 3,
+    quoteCount: 4,
+    impressionCount: 100,
+    conversationId: null,
+    inReplyToUserId: null,
+    referencedTypes: [],
+    hashtags: [],
+    urls: [],
+    media: [],
+    ...overrides,
+  };
+}
+
+/** Stores tweets as monitoring does (marked for fan-out) and wakes the worker. */
+export async function monitorFinds(
+  t: NotifyTestApp,
+  handleId: number,
+  tweets: SourceTweet[],
+): Promise<void> {
+  await upsertTweets(t.db.db, handleId, tweets, new Date().toISOString(), {
+    markForFanout: true,
+  });
+  t.worker.wake();
+}
+
+/** Outbox rows by status. */
+export async function outboxCounts(t: TestApp): Promise<Record<string, number>> {
+  const rows = await t.db.db
+    .selectFrom('notification_outbox')
+    .select(['status'])
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .groupBy('status')
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+}
+
+/** Polls `check` until it returns true (or fails the test after `timeoutMs`). */
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
