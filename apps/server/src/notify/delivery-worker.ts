@@ -109,6 +109,9 @@ export class DeliveryWorker {
   private state: 'created' | 'running' | 'stopped' = 'created';
   private loop: Promise<void> | undefined;
   private woken = false;
+  /** New tweets wait for their fan-out (we were told so). */
+  private fanoutDue = true;
+  private lastFanout = 0;
   private wakeUp: (() => void) | undefined;
   private lastLeaseSweep = 0;
 
@@ -137,6 +140,12 @@ export class DeliveryWorker {
 
   /** Looks for work now (new tweets were stored, a setting changed). */
   wake(): void {
+    this.fanoutDue = true;
+    this.poke();
+  }
+
+  /** Looks for sends to start now (a slot came free); no fan-out needed for that. */
+  private poke(): void {
     this.woken = true;
     this.wakeUp?.();
   }
@@ -147,7 +156,7 @@ export class DeliveryWorker {
     const wasRunning = this.state === 'running';
     this.state = 'stopped';
     if (!wasRunning) return;
-    this.wake();
+    this.poke();
     await this.loop;
     const pending = [...this.inFlight.values()].map((entry) => entry.done);
     const timer = setTimeout(() => this.abort.abort(), this.stopGraceMs);
@@ -170,7 +179,12 @@ export class DeliveryWorker {
       let waitMs = this.tickMs;
       try {
         await this.sweepLeases();
-        await this.fanOut();
+        // Every tick also looks for tweets another process stored.
+        if (this.fanoutDue || Date.now() - this.lastFanout >= this.tickMs) {
+          this.fanoutDue = false;
+          this.lastFanout = Date.now();
+          await this.fanOut();
+        }
         waitMs = Math.min(waitMs, await this.fill());
       } catch (error) {
         this.log.error({ err: error }, 'delivery round failed');
@@ -279,7 +293,7 @@ export class DeliveryWorker {
       )
       .finally(() => {
         this.inFlight.delete(row.id);
-        this.wake();
+        this.poke();
       });
     this.inFlight.set(row.id, { userId: row.user_id, channel: row.channel, done });
   }

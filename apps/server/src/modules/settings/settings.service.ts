@@ -15,6 +15,7 @@ import type { Db } from '../../db/index.js';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import type { NotifyChannels } from '../../notify/channels.js';
+import { DISCORD_BAD_TOKEN, DISCORD_NOT_SET_UP } from '../../notify/discord/discord-client.js';
 import { escapeHtml } from '../../notify/format/telegram-html.js';
 import {
   cancelPendingDeliveries,
@@ -22,6 +23,7 @@ import {
   listDeliveries,
 } from '../../notify/outbox.repository.js';
 import { parsePreferences } from '../../notify/preferences.js';
+import { TELEGRAM_BAD_TOKEN, TELEGRAM_NOT_SET_UP } from '../../notify/telegram/telegram-client.js';
 import { DeliveryError } from '../../notify/types.js';
 import { findLinkedHandle } from '../handles/handles.repository.js';
 import { HANDLE_NOT_FOUND, toHandle } from '../handles/handles.service.js';
@@ -291,11 +293,19 @@ function unavailable(channel: NotificationChannel): AppError {
   );
 }
 
+/** Permanent failures that are the operator's to fix, not the user's. */
+const OPERATOR_REASONS = new Set([
+  TELEGRAM_BAD_TOKEN,
+  TELEGRAM_NOT_SET_UP,
+  DISCORD_BAD_TOKEN,
+  DISCORD_NOT_SET_UP,
+]);
+
 /** A refused token or an unreachable service is not the user's doing: 502, not 400. */
 function upstreamStatus(error: DeliveryError): number {
   if (error.kind === 'rate_limited') return 429;
   if (error.kind === 'transient') return 502;
-  return /token was refused|not set up/i.test(error.reason ?? '') ? 502 : 400;
+  return OPERATOR_REASONS.has(error.reason ?? '') ? 502 : 400;
 }
 
 function retryHeaders(error: DeliveryError): Record<string, string> | undefined {
