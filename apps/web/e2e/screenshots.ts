@@ -1,22 +1,46 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
+import {
+  pickBusyDemoHandle,
+  startFakeDiscordServer,
+  startFakeTelegramServer,
+  type FakeDiscordServer,
+  type FakeTelegramServer,
+} from './notify-fakes';
 import { startPerchServer, type PerchServer } from './perch-server';
 
-// Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles and the
-// analytics dashboard, desktop and phone widths, default dark theme.
+// Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles, the
+// analytics dashboard and Settings, desktop and phone widths, default dark theme.
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
+/** Demo handles starting with `bench` post about 2,000 tweets a day (demo-source.ts). */
+const BUSY_CANDIDATES = Array.from({ length: 24 }, (_, index) => `bench_${index}`);
+
 let server: PerchServer;
+let telegram: FakeTelegramServer;
+let discord: FakeDiscordServer;
 
 test.beforeAll(async () => {
-  // Slow enough that a new handle's collecting overlay can be captured.
-  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '300' });
+  // Telegram and Discord are the server's loopback fakes, so Settings can connect and deliver.
+  telegram = await startFakeTelegramServer({ botUsername: 'perch_alerts_bot' });
+  discord = await startFakeDiscordServer();
+  server = await startPerchServer({
+    // Slow enough that a new handle's collecting overlay can be captured.
+    DEMO_PAGE_DELAY_MS: '300',
+    MONITOR_INTERVAL_SECONDS: '5',
+    TELEGRAM_BOT_TOKEN: telegram.token,
+    TELEGRAM_API_BASE_URL: telegram.baseUrl,
+    DISCORD_BOT_TOKEN: discord.token,
+    DISCORD_API_BASE_URL: discord.baseUrl,
+  });
 });
 
 test.afterAll(async () => {
   await server?.stop();
+  await telegram?.close();
+  await discord?.close();
 });
 
 async function shoot(page: Page, name: string, { fullPage = true } = {}) {
@@ -38,6 +62,8 @@ async function shoot(page: Page, name: string, { fullPage = true } = {}) {
 }
 
 test('screenshots', async ({ browser }) => {
+  // Two widths, each waiting for a real delivery to reach the Settings page's log.
+  test.setTimeout(480_000);
   for (const [label, viewport] of Object.entries(WIDTHS)) {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
@@ -105,6 +131,48 @@ test('screenshots', async ({ browser }) => {
       await page.waitForTimeout(400); // let the slide-in transition finish
       await shoot(page, `shell-menu-${label}`, { fullPage: false });
     }
+
+    // Settings as a new user finds it, then connected, forwarding, with a delivery in the log.
+    const now = Date.now();
+    const busy = await pickBusyDemoHandle(BUSY_CANDIDATES, now + 20_000, now + 200_000);
+    const added = await page.request.post(`${server.origin}/api/v1/handles`, {
+      data: { username: busy.handle, backfill_days: 1, async: true },
+      headers: { 'x-csrf-token': csrf },
+    });
+    expect(added.status()).toBe(201);
+    const { id: busyId } = ((await added.json()) as { data: { handle: { id: number } } }).data
+      .handle;
+    await page.goto(`${server.origin}/dashboard/settings`);
+    await expect(page.getByTestId('delivery-log').getByTestId('deliveries-empty')).toBeVisible();
+    await shoot(page, `settings-setup-${label}`);
+
+    const xCard = page.getByTestId('x-account-card');
+    await xCard.getByLabel('Your X username').fill(`grace_${label}`);
+    await xCard.getByRole('button', { name: 'Save' }).click();
+    await expect(xCard.getByTestId('x-username')).toBeVisible();
+    const telegramCard = page.getByTestId('telegram-card');
+    const chatId = label === 'desktop' ? '512000714' : '512000715';
+    await telegramCard.getByLabel('Telegram Chat ID').fill(chatId);
+    await telegramCard.getByRole('button', { name: 'Save' }).click();
+    await expect(telegramCard.getByText(chatId)).toBeVisible();
+    const discordCard = page.getByTestId('discord-card');
+    await discordCard.getByLabel('Discord User ID').fill('80351110224678912');
+    await discordCard.getByRole('button', { name: 'Save' }).click();
+    await expect(discordCard.getByText('80351110224678912')).toBeVisible();
+    const toggled = await page.request.put(
+      `${server.origin}/api/v1/handles/${busyId}/notifications`,
+      { data: { telegramEnabled: true }, headers: { 'x-csrf-token': csrf } },
+    );
+    expect(toggled.status()).toBe(200);
+    await expect(page.getByTestId('forwarding-status')).toHaveText('Forwarding active', {
+      timeout: 15_000,
+    });
+    await expect(page.getByTestId('delivery-row').filter({ hasText: 'Sent' }).first()).toBeVisible({
+      timeout: 150_000,
+    });
+    await telegramCard.getByRole('button', { name: 'Test' }).click();
+    await expect(page.getByTestId('settings-success')).toBeVisible();
+    await shoot(page, `settings-${label}`);
     await context.close();
   }
 });

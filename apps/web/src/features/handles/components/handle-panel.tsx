@@ -27,11 +27,12 @@ import {
   type Handle,
 } from '@perch/shared';
 import { IconMessage2, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useHandlesQuery } from '../api/get-handles';
 import { useRemoveHandleMutation } from '../api/remove-handle';
 import { useAddHandleForm } from '../hooks/use-add-handle-form';
 import { useLiveHandle } from '../hooks/use-live-handle';
+import { useNotificationToggles, type ToggleOutcome } from '../hooks/use-notification-toggles';
 import {
   COMPLETED_MESSAGE_MS,
   ERROR_MESSAGE_MS,
@@ -41,6 +42,7 @@ import { HANDLE_TEXTS, removeErrorText } from '../utils/handle-messages';
 import { HandleCountBadge } from './handle-count-badge';
 import { HandleFormMessage } from './handle-form-message';
 import { HandleStatusBadge } from './handle-status-badge';
+import { NotificationSwitches, type NotificationSwitchesProps } from './notification-switches';
 import { RecentTweetsModal } from './recent-tweets-modal';
 
 /** Labels of the backfill period choice (doc 1 §2: 7 or 15 days, 15 recommended). */
@@ -73,6 +75,7 @@ interface HandleRowProps {
   onShowTweets: (handle: string) => void;
   onRemove: (handle: Handle) => void;
   onCompleted: (handle: string) => void;
+  notifications: Pick<NotificationSwitchesProps, 'isBusy' | 'onToggle'>;
 }
 
 function HandleRow({
@@ -83,6 +86,7 @@ function HandleRow({
   onShowTweets,
   onRemove,
   onCompleted,
+  notifications,
 }: HandleRowProps) {
   const live = useLiveHandle(handle, onCompleted);
   const temporary = isTemporaryHandleId(handle.id);
@@ -142,9 +146,17 @@ function HandleRow({
           </Tooltip>
         </Group>
       </Group>
-      <Box mt={6}>
-        <HandleStatusBadge handle={live} />
-      </Box>
+      <Group mt={6} justify="space-between" gap="xs" wrap="wrap">
+        <Box>
+          <HandleStatusBadge handle={live} />
+        </Box>
+        <NotificationSwitches
+          handle={handle}
+          disabled={temporary}
+          isBusy={notifications.isBusy}
+          onToggle={notifications.onToggle}
+        />
+      </Group>
       {collecting ? (
         <Progress
           mt="xs"
@@ -176,6 +188,14 @@ export function HandlePanel({
   const [pendingRemoval, setPendingRemoval] = useState<Handle | null>(null);
   const [tweetsOf, setTweetsOf] = useState<string | null>(null);
   const selected = selectedHandle?.toLowerCase() ?? null;
+  const { showMessage } = form;
+  const handleToggleOutcome = useCallback(
+    (outcome: ToggleOutcome) =>
+      showMessage(outcome, outcome.kind === 'error' ? ERROR_MESSAGE_MS : SUCCESS_MESSAGE_MS),
+    [showMessage],
+  );
+  const toggles = useNotificationToggles(handleToggleOutcome);
+  const notifications = { isBusy: toggles.isBusy, onToggle: toggles.toggle };
 
   const handleCompleted = (name: string) => {
     if (!announceSelectedCompletion && name.toLowerCase() === selected) return;
@@ -294,6 +314,7 @@ export function HandlePanel({
                 onShowTweets={setTweetsOf}
                 onRemove={setPendingRemoval}
                 onCompleted={handleCompleted}
+                notifications={notifications}
               />
             ))}
           </SimpleGrid>

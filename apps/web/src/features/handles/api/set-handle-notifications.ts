@@ -1,0 +1,78 @@
+import {
+  handleNotificationsResponseSchema,
+  type Handle,
+  type HandleNotificationsRequest,
+  type NotificationChannel,
+} from '@perch/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '@/lib/api-client';
+import { handlesQueryKey } from './get-handles';
+
+export interface HandleNotificationChange {
+  handle: Handle;
+  channel: NotificationChannel;
+  enabled: boolean;
+}
+
+const FIELD = { telegram: 'telegram_enabled', discord: 'discord_enabled' } as const;
+
+/** Whether a handle notifies on a channel. */
+export function notifiesOn(handle: Handle, channel: NotificationChannel): boolean {
+  return handle[FIELD[channel]];
+}
+
+/** PUT /handles/{id}/notifications: switches one channel on or off for one handle. */
+export async function setHandleNotifications({
+  handle,
+  channel,
+  enabled,
+}: HandleNotificationChange): Promise<Handle> {
+  const body: HandleNotificationsRequest =
+    channel === 'telegram' ? { telegramEnabled: enabled } : { discordEnabled: enabled };
+  const data = await apiClient.put(
+    `/handles/${handle.id}/notifications`,
+    body,
+    handleNotificationsResponseSchema,
+  );
+  return data.handle;
+}
+
+function setFlag(
+  handles: Handle[] | undefined,
+  id: number,
+  channel: NotificationChannel,
+  enabled: boolean,
+): Handle[] | undefined {
+  return handles?.map((entry) =>
+    entry.id === id ? { ...entry, [FIELD[channel]]: enabled } : entry,
+  );
+}
+
+/**
+ * Switches a channel for a handle optimistically (doc 1 §4, Other handle actions): the list
+ * shows the new state at once, the server's handle replaces it, and a refusal puts the switch
+ * back. Only that switch is reverted, so other changes made meanwhile stay.
+ */
+export function useSetHandleNotificationsMutation() {
+  const queryClient = useQueryClient();
+  return useMutation<Handle, Error, HandleNotificationChange>({
+    mutationKey: ['handle-notifications'],
+    mutationFn: setHandleNotifications,
+    onMutate: async ({ handle, channel, enabled }) => {
+      await queryClient.cancelQueries({ queryKey: handlesQueryKey });
+      queryClient.setQueryData<Handle[]>(handlesQueryKey, (handles) =>
+        setFlag(handles, handle.id, channel, enabled),
+      );
+    },
+    onSuccess: (updated, { channel }) => {
+      queryClient.setQueryData<Handle[]>(handlesQueryKey, (handles) =>
+        setFlag(handles, updated.id, channel, notifiesOn(updated, channel)),
+      );
+    },
+    onError: (_error, { handle, channel, enabled }) => {
+      queryClient.setQueryData<Handle[]>(handlesQueryKey, (handles) =>
+        setFlag(handles, handle.id, channel, !enabled),
+      );
+    },
+  });
+}

@@ -1,0 +1,164 @@
+import { SETTINGS_MESSAGES, type Handle } from '@perch/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, ok, requestsTo, stubFetch, type StubHandler } from '@/test/fetch-stub';
+import { renderRoute } from '@/test/render';
+import { deferred, makeHandle, progressStubs } from '../test/handle-fixtures';
+import { HandlePanel } from './handle-panel';
+
+const person = () => userEvent.setup({ delay: null });
+
+function renderPanel(handles: Handle[], put: StubHandler, extra: Record<string, StubHandler> = {}) {
+  const fetchMock = stubFetch({
+    'GET /api/v1/handles': () => ok({ handles }),
+    ...progressStubs(handles),
+    ...Object.fromEntries(
+      handles.map((handle) => [`PUT /api/v1/handles/${handle.id}/notifications`, put]),
+    ),
+    ...extra,
+  });
+  renderRoute('/', <HandlePanel selectedHandle={null} onSelect={() => undefined} />);
+  return fetchMock;
+}
+
+const telegramSwitch = (name: string) =>
+  screen.findByRole('switch', { name: `Telegram notifications for @${name}` });
+const discordSwitch = (name: string) =>
+  screen.findByRole('switch', { name: `Discord notifications for @${name}` });
+
+/** The server's answer: the handle with the change applied. */
+function answerWith(handle: Handle): StubHandler {
+  return (request) => {
+    const body = request.body as { telegramEnabled?: boolean; discordEnabled?: boolean };
+    return ok({
+      handle: {
+        ...handle,
+        telegram_enabled: body.telegramEnabled ?? handle.telegram_enabled,
+        discord_enabled: body.discordEnabled ?? handle.discord_enabled,
+      },
+    });
+  };
+}
+
+describe('per-handle notification switches', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf; path=/';
+  });
+
+  it('shows each handle’s Telegram and Discord state', async () => {
+    const nasa = makeHandle({ id: 11, handle: 'nasa', telegram_enabled: true });
+    renderPanel([nasa], answerWith(nasa));
+    expect(await telegramSwitch('nasa')).toBeChecked();
+    expect(await discordSwitch('nasa')).not.toBeChecked();
+  });
+
+  it('switches on at once, before the server answers, and says so when it does', async () => {
+    const nasa = makeHandle({ id: 12, handle: 'nasa' });
+    const answer = deferred<Response>();
+    const fetchMock = renderPanel([nasa], () => answer.promise);
+    const toggle = await telegramSwitch('nasa');
+    await person().click(toggle);
+    expect(toggle).toBeChecked();
+    expect(requestsTo(fetchMock, 'PUT /api/v1/handles/12/notifications')[0]?.body).toEqual({
+      telegramEnabled: true,
+    });
+    answer.resolve(ok({ handle: { ...nasa, telegram_enabled: true } }));
+    expect(
+      await screen.findByText(SETTINGS_MESSAGES.toggled('telegram', true, 'nasa')),
+    ).toBeVisible();
+    expect(toggle).toBeChecked();
+  });
+
+  it("reverts with the server's reason when the channel is not connected", async () => {
+    const nasa = makeHandle({ id: 13, handle: 'nasa' });
+    renderPanel([nasa], (request) =>
+      (request.body as { telegramEnabled?: boolean }).telegramEnabled !== undefined
+        ? fail(400, SETTINGS_MESSAGES.connectTelegramFirst, 'VALIDATION_ERROR')
+        : fail(400, SETTINGS_MESSAGES.connectDiscordFirst, 'VALIDATION_ERROR'),
+    );
+    const user = person();
+    const telegram = await telegramSwitch('nasa');
+    await user.click(telegram);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      SETTINGS_MESSAGES.connectTelegramFirst,
+    );
+    expect(telegram).not.toBeChecked();
+
+    const discord = await discordSwitch('nasa');
+    await user.click(discord);
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(SETTINGS_MESSAGES.connectDiscordFirst),
+    );
+    expect(discord).not.toBeChecked();
+  });
+
+  it("reverts with 'Failed to toggle … notification' when the server fails", async () => {
+    const nasa = makeHandle({ id: 14, handle: 'nasa', discord_enabled: true });
+    renderPanel([nasa], () => fail(500, 'Internal error', 'INTERNAL'));
+    const discord = await discordSwitch('nasa');
+    await person().click(discord);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      SETTINGS_MESSAGES.toggleFailed('discord'),
+    );
+    expect(SETTINGS_MESSAGES.toggleFailed('discord')).toBe('Failed to toggle discord notification');
+    expect(discord).toBeChecked();
+  });
+
+  it('ignores a second click while the first is in flight for the same handle and channel', async () => {
+    const nasa = makeHandle({ id: 15, handle: 'nasa' });
+    const answers: ReturnType<typeof deferred<Response>>[] = [];
+    const fetchMock = renderPanel([nasa], () => {
+      const answer = deferred<Response>();
+      answers.push(answer);
+      return answer.promise;
+    });
+    const user = person();
+    const telegram = await telegramSwitch('nasa');
+    await user.click(telegram);
+    await user.click(telegram);
+    await user.click(telegram);
+    expect(telegram).toBeChecked();
+    // Another channel of the same handle is not held up.
+    await user.click(await discordSwitch('nasa'));
+    const puts = () => requestsTo(fetchMock, 'PUT /api/v1/handles/15/notifications');
+    await waitFor(() => expect(puts()).toHaveLength(2));
+    expect(puts().map((request) => request.body)).toEqual([
+      { telegramEnabled: true },
+      { discordEnabled: true },
+    ]);
+
+    answers[0]!.resolve(ok({ handle: { ...nasa, telegram_enabled: true } }));
+    answers[1]!.resolve(ok({ handle: { ...nasa, telegram_enabled: true, discord_enabled: true } }));
+    await screen.findByText(SETTINGS_MESSAGES.toggled('discord', true, 'nasa'));
+    // Answered: the switch takes clicks again.
+    await user.click(telegram);
+    await waitFor(() => expect(puts()).toHaveLength(3));
+    expect(puts()[2]?.body).toEqual({ telegramEnabled: false });
+    expect(telegram).not.toBeChecked();
+  });
+
+  it('switches of different handles run side by side', async () => {
+    const nasa = makeHandle({ id: 16, handle: 'nasa' });
+    const esa = makeHandle({ id: 17, handle: 'esa' });
+    const fetchMock = renderPanel([nasa, esa], (request) =>
+      ok({
+        handle: {
+          ...(request.path.includes('/16/') ? nasa : esa),
+          telegram_enabled: true,
+        },
+      }),
+    );
+    const user = person();
+    await user.click(await telegramSwitch('nasa'));
+    await user.click(await telegramSwitch('esa'));
+    await waitFor(() => {
+      expect(requestsTo(fetchMock, 'PUT /api/v1/handles/16/notifications')).toHaveLength(1);
+      expect(requestsTo(fetchMock, 'PUT /api/v1/handles/17/notifications')).toHaveLength(1);
+    });
+    expect(await telegramSwitch('nasa')).toBeChecked();
+    expect(await telegramSwitch('esa')).toBeChecked();
+    const row = screen.getByRole('listitem', { name: '@esa' });
+    expect(within(row).getByRole('switch', { name: /Discord/ })).not.toBeChecked();
+  });
+});

@@ -1,0 +1,228 @@
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import {
+  DISCORD_MESSAGE_CLEAR_MS,
+  SETTINGS_MESSAGES,
+  discordUserIdSchema,
+  type Settings,
+} from '@perch/shared';
+import { IconAlertCircle, IconBrandDiscord, IconCircleCheck, IconSend } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { useSaveSettingsMutation } from '../api/save-settings';
+import { useTestDiscordMutation } from '../api/test-discord';
+import { useSingleFlight } from '../hooks/use-single-flight';
+import { useTimedMessage, type TimedMessage } from '../hooks/use-timed-message';
+import { SETTINGS_TEXTS, discordTestErrorText, refusalOr } from '../utils/settings-messages';
+import { ConnectionBadge, channelState } from './connection-badge';
+import { SavedId } from './saved-id';
+import { SettingsCard } from './settings-card';
+import { StoppedAlert } from './stopped-alert';
+import { UnavailableNote } from './unavailable-note';
+
+/** The Discord user id rule: the trimmed id, or the text saying what is wrong. */
+function checkUserId(input: string, forTest: boolean): { userId: string } | { error: string } {
+  if (forTest && input.trim() === '') {
+    return { error: SETTINGS_MESSAGES.discordUserIdRequiredForTest };
+  }
+  const parsed = discordUserIdSchema.safeParse(input);
+  if (parsed.success) return { userId: parsed.data };
+  return { error: parsed.error.issues[0]?.message ?? SETTINGS_MESSAGES.discordUserIdRequired };
+}
+
+/** The card's own message line (doc 2 §8.5: Discord messages clear after 4 s). */
+function LocalMessage({ message, onClose }: { message: TimedMessage; onClose: () => void }) {
+  const success = message.kind === 'success';
+  return (
+    <Alert
+      color={success ? 'green' : 'red'}
+      variant="light"
+      icon={success ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
+      role={success ? 'status' : 'alert'}
+      withCloseButton
+      closeButtonLabel="Dismiss"
+      onClose={onClose}
+      data-testid="discord-message"
+    >
+      {message.text}
+      {message.details ? (
+        <Text size="xs" c="dimmed" mt={4}>
+          {message.details}
+        </Text>
+      ) : null}
+    </Alert>
+  );
+}
+
+/**
+ * The Discord card (doc 1 §2 Settings): connected (the user id with Change, Test and Disconnect)
+ * or the form (User ID, Save, Test, Cancel only when connected). Its messages stay in the card
+ * and clear after 4 s.
+ */
+export function DiscordCard({ settings }: { settings: Settings }) {
+  const [editing, setEditing] = useState(false);
+  const [input, setInput] = useState('');
+  const [inputError, setInputError] = useState<string | null>(null);
+  const { message, show, clear } = useTimedMessage(DISCORD_MESSAGE_CLEAR_MS);
+  const saveMutation = useSaveSettingsMutation();
+  const testMutation = useTestDiscordMutation();
+  const testFlight = useSingleFlight();
+  const { discord } = settings;
+  const connected = settings.discordConnected && settings.discord_user_id !== null;
+  const showForm = discord.available && (!connected || editing);
+  const state = channelState({ ...discord, connected });
+
+  const sendTest = (userId: string) => {
+    testFlight.run(() =>
+      testMutation.mutateAsync(userId).then(
+        () => show({ kind: 'success', text: SETTINGS_MESSAGES.discordTestSuccess }),
+        (error: unknown) => show({ kind: 'error', ...discordTestErrorText(error) }),
+      ),
+    );
+  };
+
+  const handleSave = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = checkUserId(input, false);
+    if ('error' in checked) {
+      setInputError(checked.error);
+      return;
+    }
+    saveMutation.mutate(
+      { discord_user_id: checked.userId },
+      {
+        onSuccess: () => {
+          setEditing(false);
+          setInput('');
+          show({ kind: 'success', text: SETTINGS_MESSAGES.discordSaved });
+        },
+        onError: (error) =>
+          show({ kind: 'error', text: refusalOr(error, SETTINGS_MESSAGES.discordSaveFailed) }),
+      },
+    );
+  };
+
+  const handleFormTest = () => {
+    const checked = checkUserId(input, true);
+    if ('error' in checked) {
+      setInputError(checked.error);
+      return;
+    }
+    sendTest(checked.userId);
+  };
+
+  const handleDisconnect = () => {
+    saveMutation.mutate(
+      { discord_user_id: '' },
+      {
+        onSuccess: () => {
+          setEditing(false);
+          setInput('');
+          show({ kind: 'success', text: SETTINGS_MESSAGES.discordDisconnected });
+        },
+        onError: () => show({ kind: 'error', text: SETTINGS_MESSAGES.discordDisconnectFailed }),
+      },
+    );
+  };
+
+  const handleChange = () => {
+    setInput(settings.discord_user_id ?? '');
+    setInputError(null);
+    setEditing(true);
+  };
+
+  const handleCancel = () => {
+    setEditing(false);
+    setInput('');
+    setInputError(null);
+  };
+
+  return (
+    <SettingsCard
+      title="Discord"
+      icon={IconBrandDiscord}
+      color="indigo"
+      description="Direct messages from the Perch bot"
+      status={<ConnectionBadge state={state} />}
+      testId="discord-card"
+    >
+      <Stack gap="md">
+        {discord.stoppedReason && connected ? (
+          <StoppedAlert reason={discord.stoppedReason} />
+        ) : null}
+        {!discord.available ? (
+          <UnavailableNote hint={discord.hint ?? SETTINGS_MESSAGES.discordUnavailable} />
+        ) : null}
+        {!showForm && connected ? (
+          <>
+            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+              <SavedId label="User ID" value={settings.discord_user_id ?? ''} />
+              <Button
+                variant="subtle"
+                color="red.5"
+                size="compact-sm"
+                onClick={handleDisconnect}
+                loading={saveMutation.isPending}
+              >
+                Disconnect
+              </Button>
+            </Group>
+            {discord.available ? (
+              <Group gap="xs">
+                <Button variant="default" onClick={handleChange}>
+                  Change
+                </Button>
+                <Button
+                  variant="light"
+                  color="indigo"
+                  leftSection={<IconSend size={16} />}
+                  loading={testFlight.isRunning}
+                  onClick={() => sendTest(settings.discord_user_id ?? '')}
+                >
+                  Test
+                </Button>
+              </Group>
+            ) : null}
+          </>
+        ) : null}
+        {showForm ? (
+          <form onSubmit={handleSave} noValidate>
+            <Stack gap="sm">
+              <TextInput
+                label={SETTINGS_TEXTS.discordUserIdLabel}
+                description={SETTINGS_TEXTS.discordUserIdHelp}
+                placeholder="e.g. 123456789012345678"
+                inputMode="numeric"
+                autoComplete="off"
+                value={input}
+                error={inputError ?? undefined}
+                onChange={(event) => {
+                  setInput(event.currentTarget.value);
+                  setInputError(null);
+                }}
+              />
+              <Group gap="xs">
+                <Button type="submit" color="indigo" loading={saveMutation.isPending}>
+                  Save
+                </Button>
+                <Button
+                  variant="light"
+                  color="indigo"
+                  leftSection={<IconSend size={16} />}
+                  loading={testFlight.isRunning}
+                  onClick={handleFormTest}
+                >
+                  Test
+                </Button>
+                {connected ? (
+                  <Button variant="default" onClick={handleCancel}>
+                    Cancel
+                  </Button>
+                ) : null}
+              </Group>
+            </Stack>
+          </form>
+        ) : null}
+        {message ? <LocalMessage message={message} onClose={clear} /> : null}
+      </Stack>
+    </SettingsCard>
+  );
+}

@@ -1,0 +1,43 @@
+import { SUCCESS_BANNER_MS } from '@perch/shared';
+import { useCallback, useMemo, useState } from 'react';
+import { useTimedMessage } from './use-timed-message';
+
+/** How a card reports an outcome on the page's banners. */
+export interface SettingsNotifier {
+  success: (text: string) => void;
+  error: (text: string) => void;
+}
+
+/**
+ * The page's two banners (doc 1 §2 Settings): a red one that stays until dismissed or replaced,
+ * and a green one that also leaves by itself after 5 s (doc 2 §9.2). A new outcome replaces
+ * the other colour's banner, so the page never shows a success next to a stale failure.
+ */
+export function useSettingsBanners() {
+  const [error, setError] = useState<string | null>(null);
+  const successMessage = useTimedMessage(SUCCESS_BANNER_MS);
+  const { show: showSuccess, clear: clearSuccess } = successMessage;
+
+  const dismissError = useCallback(() => setError(null), []);
+  const notify: SettingsNotifier = useMemo(
+    () => ({
+      success: (text) => {
+        setError(null);
+        showSuccess({ kind: 'success', text });
+      },
+      error: (text) => {
+        clearSuccess();
+        setError(text);
+      },
+    }),
+    [showSuccess, clearSuccess],
+  );
+
+  return {
+    error,
+    success: successMessage.message?.text ?? null,
+    dismissError,
+    dismissSuccess: clearSuccess,
+    notify,
+  };
+}
