@@ -58,12 +58,14 @@ const HOSTILE_BODIES: [string, string][] = [
 
 interface RouteCase {
   url: string;
+  /** POST unless said otherwise. */
+  method?: 'POST' | 'PUT';
   /** A body the route accepts, whose fields are replaced one by one. */
   valid: () => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
 describe.each(DIALECTS)(
-  'hostile input to the auth, handle and analytics routes [%s]',
+  'hostile input to the auth, handle, analytics, settings and notification routes [%s]',
   (dialect) => {
     let t: TestApp;
     beforeAll(async () => {
@@ -100,6 +102,35 @@ describe.each(DIALECTS)(
       {
         url: '/api/v1/handles',
         valid: () => ({ username: 'typical_rb', backfill_days: 7, async: true }),
+      },
+      { url: '/api/v1/settings', valid: () => ({ telegram_chat_id: '12345678' }) },
+      { url: '/api/v1/settings', valid: () => ({ discord_user_id: '80351110224678912' }) },
+      { url: '/api/v1/settings', valid: () => ({ twitter_username: 'robust_x' }) },
+      {
+        url: '/api/v1/settings/notifications',
+        method: 'PUT',
+        valid: () => ({ include_replies: true, include_retweets: false, include_quotes: true }),
+      },
+      { url: '/api/v1/settings/telegram/test', valid: () => ({ chat_id: '12345678' }) },
+      { url: '/api/v1/test-telegram', valid: () => ({ telegram_chat_id: '12345678' }) },
+      {
+        url: '/api/v1/settings/discord/test',
+        valid: () => ({ discord_user_id: '80351110224678912' }),
+      },
+      { url: '/api/v1/test-discord', valid: () => ({ discord_user_id: '80351110224678912' }) },
+      { url: '/api/v1/notifications/telegram', valid: () => ({ username: 'robust_tg' }) },
+      {
+        url: '/api/v1/notifications/discord',
+        valid: () => ({ discord_user_id: '80351110224678912' }),
+      },
+      { url: '/api/v1/settings/telegram/link', valid: () => ({}) },
+      { url: '/api/v1/bot/start', valid: () => ({}) },
+      { url: '/api/v1/auth/twitter/connect', valid: () => ({}) },
+      { url: '/api/v1/auth/twitter/disconnect', valid: () => ({}) },
+      {
+        url: '/api/v1/handles/1/notifications',
+        method: 'PUT',
+        valid: () => ({ telegramEnabled: true, discordEnabled: false }),
       },
       {
         url: '/api/v1/session/heartbeat',
@@ -145,7 +176,7 @@ describe.each(DIALECTS)(
         const problems: string[] = [];
         const send = async (label: string, payload: string) => {
           const response = await client.request({
-            method: 'POST',
+            method: route.method ?? 'POST',
             url: route.url,
             payload,
             headers: { 'content-type': 'application/json' },
