@@ -21,6 +21,7 @@
  * - Wakes at once when told (`wake()`, e.g. after monitoring stored new tweets), otherwise ticks.
  *   `stop()` waits for the sends in flight (and aborts them only after a grace period).
  */
+import { setMaxListeners } from 'node:events';
 import type { Db } from '../db/index.js';
 import type { NotificationChannel } from '../db/types.js';
 import type { CollectorLogger } from '../collector/context.js';
@@ -116,6 +117,8 @@ export class DeliveryWorker {
   private lastLeaseSweep = 0;
 
   constructor(options: DeliveryWorkerOptions) {
+    // Every send in flight (and every pacing wait) listens to this one signal.
+    setMaxListeners(0, this.abort.signal);
     this.db = options.db;
     this.channels = options.channels;
     this.concurrency = Math.max(1, options.concurrency ?? 8);

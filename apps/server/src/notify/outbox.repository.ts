@@ -163,13 +163,17 @@ export async function claimNextDelivery(
   }
   due = due.orderBy('next_attempt_at').orderBy('id').limit(1);
   if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-  return db
-    .updateTable('notification_outbox')
-    .set({ status: 'sending', next_attempt_at: options.leaseUntil })
-    .where('id', 'in', due)
-    .where('status', '=', 'pending')
-    .returningAll()
-    .executeTakeFirst();
+  return (
+    db
+      .updateTable('notification_outbox')
+      .set({ status: 'sending', next_attempt_at: options.leaseUntil })
+      // `=` with the scalar sub-select: SQLite then finds the row by its key; with `in` it walked
+      // every pending row on each claim.
+      .where('id', '=', due)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst()
+  );
 }
 
 /** The service accepted the message: recorded at once, one row at a time. */
