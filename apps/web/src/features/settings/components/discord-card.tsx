@@ -13,7 +13,7 @@ import { useSingleFlight } from '../hooks/use-single-flight';
 import { useTimedMessage, type TimedMessage } from '../hooks/use-timed-message';
 import { SETTINGS_TEXTS, discordTestErrorText, refusalOr } from '../utils/settings-messages';
 import { ConnectionBadge, channelState } from './connection-badge';
-import { SavedId } from './saved-id';
+import { ConnectedChannel } from './connected-channel';
 import { SettingsCard } from './settings-card';
 import { StoppedAlert } from './stopped-alert';
 import { UnavailableNote } from './unavailable-note';
@@ -152,36 +152,17 @@ export function DiscordCard({ settings }: { settings: Settings }) {
           <UnavailableNote hint={discord.hint ?? SETTINGS_MESSAGES.discordUnavailable} />
         ) : null}
         {!showForm && connected ? (
-          <>
-            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-              <SavedId label="User ID" value={settings.discord_user_id ?? ''} />
-              <Button
-                variant="subtle"
-                color="red.5"
-                size="compact-sm"
-                onClick={handleDisconnect}
-                loading={saveMutation.isPending}
-              >
-                Disconnect
-              </Button>
-            </Group>
-            {discord.available ? (
-              <Group gap="xs">
-                <Button variant="default" onClick={handleChange}>
-                  Change
-                </Button>
-                <Button
-                  variant="light"
-                  color="indigo"
-                  leftSection={<IconSend size={16} />}
-                  loading={testFlight.isRunning}
-                  onClick={() => sendTest(settings.discord_user_id ?? '')}
-                >
-                  Test
-                </Button>
-              </Group>
-            ) : null}
-          </>
+          <ConnectedChannel
+            label="User ID"
+            value={settings.discord_user_id ?? ''}
+            color="indigo"
+            available={discord.available}
+            disconnecting={saveMutation.isPending}
+            testing={testFlight.isRunning}
+            onDisconnect={handleDisconnect}
+            onChange={handleChange}
+            onTest={() => sendTest(settings.discord_user_id ?? '')}
+          />
         ) : null}
         {showForm ? (
           <form onSubmit={handleSave} noValidate>

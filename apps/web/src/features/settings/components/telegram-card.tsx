@@ -9,7 +9,7 @@ import { useSingleFlight } from '../hooks/use-single-flight';
 import { useTelegramLink } from '../hooks/use-telegram-link';
 import { SETTINGS_TEXTS, refusalOr, telegramTestErrorText } from '../utils/settings-messages';
 import { ConnectionBadge, channelState } from './connection-badge';
-import { SavedId } from './saved-id';
+import { ConnectedChannel } from './connected-channel';
 import { SettingsCard } from './settings-card';
 import { StoppedAlert } from './stopped-alert';
 import { UnavailableNote } from './unavailable-note';
@@ -136,36 +136,17 @@ export function TelegramCard({ settings, notify }: TelegramCardProps) {
           <UnavailableNote hint={telegram.hint ?? SETTINGS_MESSAGES.telegramUnavailable} />
         ) : null}
         {!showForm && connected ? (
-          <>
-            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-              <SavedId label="Chat ID" value={settings.telegram_chat_id ?? ''} />
-              <Button
-                variant="subtle"
-                color="red.5"
-                size="compact-sm"
-                onClick={handleDisconnect}
-                loading={saveMutation.isPending}
-              >
-                Disconnect
-              </Button>
-            </Group>
-            {telegram.available ? (
-              <Group gap="xs">
-                <Button variant="default" onClick={handleChange}>
-                  Change
-                </Button>
-                <Button
-                  variant="light"
-                  color="blue"
-                  leftSection={<IconSend size={16} />}
-                  loading={testFlight.isRunning}
-                  onClick={() => sendTest(settings.telegram_chat_id ?? '')}
-                >
-                  Test
-                </Button>
-              </Group>
-            ) : null}
-          </>
+          <ConnectedChannel
+            label="Chat ID"
+            value={settings.telegram_chat_id ?? ''}
+            color="blue"
+            available={telegram.available}
+            disconnecting={saveMutation.isPending}
+            testing={testFlight.isRunning}
+            onDisconnect={handleDisconnect}
+            onChange={handleChange}
+            onTest={() => sendTest(settings.telegram_chat_id ?? '')}
+          />
         ) : null}
         {showForm ? (
           <>
