@@ -16,6 +16,7 @@ import type { Collector } from './collector/collector.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { createNotifyChannels, type NotifyChannels } from './notify/channels.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
@@ -109,6 +110,7 @@ export async function buildApp({
         wakeWorker: notify?.wakeWorker,
       });
       await api.register(xAccountRoutes, { config, db });
+      await api.register(adminRoutes, { config, db, collector });
       // Live updates need something that collects; without a collector there is nothing to send.
       if (collector) {
         await api.register(eventsRoutes, {

@@ -10,3 +10,4 @@ export * from './contracts/handles.js';
 export * from './contracts/analytics.js';
 export * from './contracts/x-account.js';
 export * from './contracts/settings.js';
+export * from './contracts/admin.js';

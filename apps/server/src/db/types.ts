@@ -48,6 +48,7 @@ export interface InvitationsTable {
   /** Null for the invitation made at first start or by the CLI. */
   created_by: number | null;
   created_at: Timestamp;
+  revoked_at: Timestamp | null;
 }
 
 export interface LoginAttemptsTable {
@@ -229,6 +230,35 @@ export interface OauthStatesTable {
   expires_at: Timestamp;
 }
 
+export type Severity = 'critical' | 'high' | 'medium' | 'low';
+
+export interface SecurityEventsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  actor_id: number | null;
+  event_type: string;
+  severity: Severity;
+  description: string;
+  ip: string | null;
+  user_agent: string | null;
+  /** JSON object as text. */
+  metadata: ColumnType<string, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export type ChallengeState = 'IDLE' | 'AWAITING_INPUT' | 'CODE_SUBMITTED';
+
+/** The collector account's verification challenge: one row (id 1) or none (never asked). */
+export interface CollectorAccountTable {
+  id: number;
+  status: ChallengeState;
+  challenge_type: string | null;
+  challenge_details: string | null;
+  last_challenge_at: Timestamp | null;
+  submitted_code: string | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   handles: HandlesTable;
   user_handles: UserHandlesTable;
@@ -244,4 +274,6 @@ export interface Database {
   telegram_link_codes: TelegramLinkCodesTable;
   x_accounts: XAccountsTable;
   oauth_states: OauthStatesTable;
+  security_events: SecurityEventsTable;
+  collector_account: CollectorAccountTable;
 }

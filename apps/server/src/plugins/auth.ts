@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { CSRF_COOKIE, CSRF_HEADER, MESSAGES, SESSION_COOKIE } from '@perch/shared';
+import { ADMIN_MESSAGES, CSRF_COOKIE, CSRF_HEADER, MESSAGES, SESSION_COOKIE } from '@perch/shared';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
@@ -85,4 +85,16 @@ export async function requireAuth(request: FastifyRequest): Promise<void> {
 export function currentAuth(request: FastifyRequest): AuthContext {
   if (!request.auth) throw unauthorized(MESSAGES.notAuthenticated);
   return request.auth;
+}
+
+/** preValidation for admin routes: 401 when signed out, 403 for a plain user. */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  const { user } = currentAuth(request);
+  if (!user.is_admin && !user.is_super_admin) throw forbidden(ADMIN_MESSAGES.adminRequired);
+}
+
+/** preValidation for super-admin routes: 401 when signed out, 403 for anyone else. */
+export async function requireSuperAdmin(request: FastifyRequest): Promise<void> {
+  const { user } = currentAuth(request);
+  if (!user.is_super_admin) throw forbidden(ADMIN_MESSAGES.superAdminRequired);
 }

@@ -5,6 +5,7 @@ import { collection } from './0002-collection.js';
 import { analytics } from './0003-analytics.js';
 import { notifications } from './0004-notifications.js';
 import { deliveryParts } from './0005-delivery-parts.js';
+import { admin } from './0006-admin.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -40,5 +41,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0003-analytics': analytics(),
     '0004-notifications': notifications(kinds),
     '0005-delivery-parts': deliveryParts(),
+    '0006-admin': admin(kinds),
   };
 }
