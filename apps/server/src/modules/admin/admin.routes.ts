@@ -3,6 +3,7 @@ import type { Collector } from '../../collector/collector.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { requireAdmin } from '../../plugins/auth.js';
+import { adminCollectorRoutes } from './admin-collector.routes.js';
 
 export interface AdminDeps {
   config: Config;
@@ -17,5 +18,5 @@ export interface AdminDeps {
  */
 export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
   app.addHook('preValidation', requireAdmin);
-  void deps;
+  await app.register(adminCollectorRoutes, deps);
 };
