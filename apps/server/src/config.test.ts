@@ -118,6 +118,15 @@ describe('loadConfig', () => {
     expect(configError({ X_API_BASE_URL: 'not a url' }).problems[0]).toMatch(/^X_API_BASE_URL:/);
   });
 
+  it('reads DEMO_CHALLENGE_CODE trimmed, unset when blank, and refuses one over 64 characters', () => {
+    expect(loadConfig({}).DEMO_CHALLENGE_CODE).toBeUndefined();
+    expect(loadConfig({ DEMO_CHALLENGE_CODE: '   ' }).DEMO_CHALLENGE_CODE).toBeUndefined();
+    expect(loadConfig({ DEMO_CHALLENGE_CODE: ' 424242 ' }).DEMO_CHALLENGE_CODE).toBe('424242');
+    expect(configError({ DEMO_CHALLENGE_CODE: '9'.repeat(65) }).problems).toEqual([
+      'DEMO_CHALLENGE_CODE: must be at most 64 characters',
+    ]);
+  });
+
   it('accepts postgresql:// URLs and refuses other database schemes', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://h/db' }).DATABASE_URL).toBe(
       'postgresql://h/db',

@@ -65,6 +65,14 @@ const envSchema = z.object({
   COLLECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** How slow the demo source pretends the network is, per page (ms). */
   DEMO_PAGE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(400),
+  /**
+   * Demo source only: when set, the demo collector account is challenged for a verification
+   * code at start, and collection pauses until a super admin submits exactly this code
+   * (Admin, Twitter challenge). Unset means the demo account is never challenged.
+   */
+  DEMO_CHALLENGE_CODE: optionalString.refine((value) => value === undefined || value.length <= 64, {
+    error: 'must be at most 64 characters',
+  }),
   /** Telegram bot token for notifications. */
   TELEGRAM_BOT_TOKEN: optionalString,
   /** Base URL of the Telegram Bot API. */

@@ -1,4 +1,8 @@
-import { countFollowers, findHandleById } from '../modules/handles/handles.repository.js';
+import {
+  countFollowers,
+  findHandleById,
+  type HandleRow,
+} from '../modules/handles/handles.repository.js';
 import {
   countTweets,
   insertProfileSnapshot,
@@ -41,7 +45,7 @@ export async function runBackfill(
 ): Promise<void> {
   const { db, source } = ctx;
   let handle = await findHandleById(db.db, handleId);
-  if (!handle || handle.paused) return;
+  if (!handle || handle.paused || ctx.collectionPaused()) return;
   if (handle.backfill_status === 'completed' || handle.backfill_status === 'failed') return;
   if ((await countFollowers(db.db, handleId)) === 0) return;
 
@@ -91,9 +95,10 @@ export async function runBackfill(
       const now = ctx.now();
       total += (await upsertTweets(db.db, handle.id, page.tweets, now.toISOString())).size;
 
-      // Re-read: a follower may have asked for more days, or everybody may have left.
+      // Re-read: a follower may have asked for more days, or everybody may have left; an admin
+      // may have deleted the handle or cleared its data (a fresh backfill then takes over).
       const current = await findHandleById(db.db, handle.id);
-      if (!current) return;
+      if (!current || wasReset(handle, current)) return;
       handle = current;
       let oldest = handle.oldest_covered_at;
       let newest = handle.newest_tweet_id;
@@ -141,7 +146,8 @@ export async function runBackfill(
       });
       emitProgress(ctx, handle);
       if (reachedEnd) return;
-      if ((await countFollowers(db.db, handle.id)) === 0 || handle.paused) return;
+      if ((await countFollowers(db.db, handle.id)) === 0) return;
+      if (handle.paused || ctx.collectionPaused()) return;
       if (widened) {
         targetStart = handle.backfill_target_start ?? targetStart;
         cursor = undefined;
@@ -153,7 +159,9 @@ export async function runBackfill(
   } catch (error) {
     if (signal.aborted) return;
     const now = ctx.now();
-    const fresh = (await findHandleById(db.db, handleId)) ?? handle;
+    // Deleted (a write may have failed with it) or cleared meanwhile: nothing to record.
+    const fresh = await findHandleById(db.db, handleId);
+    if (!fresh || wasReset(handle, fresh)) return;
     if (error instanceof SourceError) {
       const message = permanentErrorMessage(error, fresh.username);
       if (message) {
@@ -177,6 +185,18 @@ export async function runBackfill(
       next_poll_at: msAfter(now, 60_000),
     });
   }
+}
+
+/**
+ * True when the handle's collected data was cleared since `before` was read: the backfill
+ * window, fixed when a backfill begins, is gone or another one. A job of the old walk must
+ * then leave the handle to the fresh backfill rather than write its state over it.
+ */
+function wasReset(before: HandleRow, current: HandleRow): boolean {
+  return (
+    before.backfill_window_end !== null &&
+    current.backfill_window_end !== before.backfill_window_end
+  );
 }
 
 function resumeEnd(oldestCoveredAt: string | null): string | undefined {

@@ -377,6 +377,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       log: { info: () => {}, warn: () => {}, error: () => {} },
       now: () => new Date(clock),
       monitorIntervalMs: 60_000,
+      collectionPaused: () => false,
     };
     await ctx.source.lookupUser('prolific_pia');
     await runPoll(ctx, backfilled.id, new AbortController().signal);

@@ -20,6 +20,11 @@ export interface CollectorContext {
   now: () => Date;
   /** MONITOR_INTERVAL_SECONDS in ms: the base gap between polls of a handle. */
   monitorIntervalMs: number;
+  /**
+   * True while the collector account awaits verification: jobs do not start, and a running
+   * backfill stops after the page in hand (it resumes from there once the account is verified).
+   */
+  collectionPaused: () => boolean;
 }
 
 /** Wait before retrying after an outage that named no time. */
@@ -35,6 +40,9 @@ export function retryAt(error: SourceError, now: Date): string {
   return msAfter(now, wait);
 }
 
+/** The error of a handle whose collection stopped because X refused the credentials. */
+export const CREDENTIALS_REFUSED = 'X API credentials were refused';
+
 /** The message shown for a source error that ends collection of a handle. */
 export function permanentErrorMessage(error: SourceError, username: string): string | null {
   switch (error.kind) {
@@ -45,13 +53,27 @@ export function permanentErrorMessage(error: SourceError, username: string): str
     case 'protected':
       return `@${username} is protected`;
     case 'auth':
-      return 'X API credentials were refused';
+      return CREDENTIALS_REFUSED;
     default:
       return null;
   }
 }
 
-/** Updates a handle and tells listeners when its status or error changed. */
+/**
+ * The handle a job works on was deleted meanwhile (an admin's global delete, possibly from
+ * another process). Not a failure: the collector ends the job quietly.
+ */
+export class HandleGoneError extends Error {
+  constructor(readonly handleId: number) {
+    super(`handle ${handleId} was deleted`);
+    this.name = 'HandleGoneError';
+  }
+}
+
+/**
+ * Updates a handle and tells listeners when its status or error changed; throws HandleGoneError
+ * when the handle no longer exists.
+ */
 export async function saveHandle(
   ctx: CollectorContext,
   before: HandleRow,
@@ -61,7 +83,7 @@ export async function saveHandle(
     ...values,
     updated_at: ctx.now().toISOString(),
   });
-  if (!after) throw new Error(`handle ${before.id} vanished`);
+  if (!after) throw new HandleGoneError(before.id);
   if (after.backfill_status !== before.backfill_status || after.last_error !== before.last_error) {
     ctx.events.emit('handle.status', {
       handleId: after.id,

@@ -45,7 +45,8 @@ export async function runPoll(
 ): Promise<void> {
   const { db, source } = ctx;
   let handle = await findHandleById(db.db, handleId);
-  if (!handle || handle.paused || handle.backfill_status !== 'completed') return;
+  if (!handle || handle.paused || ctx.collectionPaused()) return;
+  if (handle.backfill_status !== 'completed') return;
   const xUserId = handle.x_user_id;
   if (!xUserId) return;
   if ((await countFollowers(db.db, handleId)) === 0) return;
@@ -111,9 +112,12 @@ export async function runPoll(
   } catch (error) {
     if (signal.aborted) return;
     const now = ctx.now();
+    // Deleted or cleared meanwhile (a write may have failed with it): nothing to record.
+    const current = await findHandleById(db.db, handleId);
+    if (!current || current.backfill_status !== 'completed') return;
     if (error instanceof SourceError) {
-      const message = permanentErrorMessage(error, handle.username);
-      await saveHandle(ctx, handle, {
+      const message = permanentErrorMessage(error, current.username);
+      await saveHandle(ctx, current, {
         last_error: message ?? error.message,
         last_poll_at: now.toISOString(),
         next_poll_at: message
@@ -122,8 +126,8 @@ export async function runPoll(
       });
       return;
     }
-    ctx.log.error({ err: error, handle: handle.username }, 'poll failed');
-    await saveHandle(ctx, handle, {
+    ctx.log.error({ err: error, handle: current.username }, 'poll failed');
+    await saveHandle(ctx, current, {
       last_error: 'Collection failed; retrying shortly',
       next_poll_at: msAfter(now, ctx.monitorIntervalMs),
     });

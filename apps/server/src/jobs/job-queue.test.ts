@@ -136,4 +136,53 @@ describe('InProcessJobQueue', () => {
     expect(failures).toHaveLength(1);
     await queue.stop();
   });
+
+  it('cancel(handle) drops its queued jobs, aborts its running one, waits, and leaves the others', async () => {
+    const gates = new Map([2, 3].map((id) => [id, deferred()]));
+    const aborted: number[] = [];
+    const finished: number[] = [];
+    const queue = new InProcessJobQueue({
+      concurrency: 2,
+      handler: async (job, signal) => {
+        if (job.handleId === 1 && job.kind === 'backfill') {
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
+          aborted.push(job.handleId);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        } else {
+          await gates.get(job.handleId)?.promise;
+        }
+        finished.push(job.handleId);
+      },
+    });
+    queue.start();
+    queue.enqueue({ kind: 'backfill', handleId: 1 });
+    queue.enqueue({ kind: 'backfill', handleId: 2 });
+    queue.enqueue({ kind: 'poll', handleId: 1 });
+    queue.enqueue({ kind: 'backfill', handleId: 3 });
+    expect(queue.jobs()).toEqual([
+      { kind: 'backfill', handleId: 1 },
+      { kind: 'backfill', handleId: 2 },
+      { kind: 'poll', handleId: 1 },
+      { kind: 'backfill', handleId: 3 },
+    ]);
+
+    await queue.cancel(1);
+    // Returned before cancel resolved; the queued poll of handle 1 never ran.
+    expect(aborted).toEqual([1]);
+    expect(finished).toEqual([1]);
+    expect(queue.jobs()).toEqual([
+      { kind: 'backfill', handleId: 2 },
+      { kind: 'backfill', handleId: 3 },
+    ]);
+    // The queue keeps running: handle 1 can be queued again, the others finish.
+    expect(queue.enqueue({ kind: 'poll', handleId: 1 })).toBe(true);
+    gates.get(2)?.resolve();
+    gates.get(3)?.resolve();
+    await queue.idle();
+    expect(finished.sort()).toEqual([1, 1, 2, 3]);
+    expect(aborted).toEqual([1]);
+    expect(queue.jobs()).toEqual([]);
+    await queue.cancel(9);
+    await queue.stop();
+  });
 });

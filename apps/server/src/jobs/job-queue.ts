@@ -22,6 +22,13 @@ export interface JobQueue {
   idle(): Promise<void>;
   /** Resolves once this job is neither queued nor running (at once when it is neither). */
   settled(job: Job): Promise<void>;
+  /**
+   * Drops a handle's queued jobs, aborts the signal of its running ones and resolves once they
+   * have returned (the queue itself keeps running).
+   */
+  cancel(handleId: number): Promise<void>;
+  /** Jobs queued or running in this queue now. */
+  jobs(): Job[];
 }
 
 export interface InProcessJobQueueOptions {
@@ -34,6 +41,13 @@ export interface InProcessJobQueueOptions {
 
 const keyOf = (job: Job) => `${job.kind}:${job.handleId}`;
 
+interface RunningJob {
+  job: Job;
+  /** Aborted by stop() for every job, or by cancel() for this job's handle. */
+  controller: AbortController;
+  done: Promise<void>;
+}
+
 /** The embedded-mode queue: an in-memory FIFO worked by `concurrency` slots. */
 export class InProcessJobQueue implements JobQueue {
   private readonly handler: JobHandler;
@@ -41,10 +55,9 @@ export class InProcessJobQueue implements JobQueue {
   private readonly onError: (job: Job, error: unknown) => void;
   private readonly waiting: Job[] = [];
   private readonly keys = new Set<string>();
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly running = new Map<string, RunningJob>();
   private idleWaiters: (() => void)[] = [];
   private readonly settledWaiters = new Map<string, (() => void)[]>();
-  private controller = new AbortController();
   private state: 'created' | 'running' | 'stopped' = 'created';
 
   constructor({ handler, concurrency = 4, onError = () => {} }: InProcessJobQueueOptions) {
@@ -71,14 +84,31 @@ export class InProcessJobQueue implements JobQueue {
 
   async stop(): Promise<void> {
     if (this.state === 'stopped') {
-      await Promise.allSettled([...this.running.values()]);
+      await Promise.allSettled([...this.running.values()].map(({ done }) => done));
       return;
     }
     this.state = 'stopped';
     for (const job of this.waiting.splice(0)) this.release(keyOf(job));
-    this.controller.abort();
-    await Promise.allSettled([...this.running.values()]);
+    const running = [...this.running.values()];
+    for (const { controller } of running) controller.abort();
+    await Promise.allSettled(running.map(({ done }) => done));
     this.notifyIdle();
+  }
+
+  async cancel(handleId: number): Promise<void> {
+    const dropped = this.waiting.filter((job) => job.handleId === handleId);
+    for (const job of dropped) {
+      this.waiting.splice(this.waiting.indexOf(job), 1);
+      this.release(keyOf(job));
+    }
+    const running = [...this.running.values()].filter(({ job }) => job.handleId === handleId);
+    for (const { controller } of running) controller.abort();
+    await Promise.allSettled(running.map(({ done }) => done));
+    this.notifyIdle();
+  }
+
+  jobs(): Job[] {
+    return [...[...this.running.values()].map(({ job }) => job), ...this.waiting];
   }
 
   idle(): Promise<void> {
@@ -129,7 +159,8 @@ export class InProcessJobQueue implements JobQueue {
       const job = this.waiting.shift();
       if (!job) break;
       const key = keyOf(job);
-      const run = this.handler(job, this.controller.signal)
+      const controller = new AbortController();
+      const done = this.handler(job, controller.signal)
         .catch((error: unknown) => this.onError(job, error))
         .finally(() => {
           this.running.delete(key);
@@ -137,7 +168,7 @@ export class InProcessJobQueue implements JobQueue {
           this.pump();
           this.notifyIdle();
         });
-      this.running.set(key, run);
+      this.running.set(key, { job, controller, done });
     }
   }
 }

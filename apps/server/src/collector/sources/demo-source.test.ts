@@ -3,7 +3,9 @@
  * that arrive as time passes, reserved failure handles, and fast page-by-page generation.
  */
 import { describe, expect, it } from 'vitest';
-import { createDemoSource, DEMO_RESERVED_HANDLES } from './demo-source.js';
+import { loadConfig } from '../../config.js';
+import { createDemoSource, DEMO_CHALLENGE, DEMO_RESERVED_HANDLES } from './demo-source.js';
+import { createTweetSource } from './index.js';
 import { SourceError, type SourceTweet, type TimelineQuery, type TweetSource } from './types.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
@@ -195,5 +197,28 @@ describe('demo source', () => {
     expect(pages).toBe(Math.ceil(count / 100));
     // Generous for slow CI machines; locally this is ~1 s including the per-tweet checks above.
     expect(seconds).toBeLessThan(6);
+  });
+});
+
+describe('demo collector account', () => {
+  it('has no account session unless a challenge code is configured', () => {
+    expect(createDemoSource({ pageDelayMs: 0 }).account).toBeUndefined();
+    expect(createTweetSource(loadConfig({})).account).toBeUndefined();
+    expect(createTweetSource(loadConfig({ DEMO_CHALLENGE_CODE: '424242' })).account).toBeDefined();
+  });
+
+  it('is challenged at start until exactly the configured code is accepted', async () => {
+    const account = createDemoSource({ pageDelayMs: 0, challengeCode: '424242' }).account;
+    if (!account) throw new Error('no account');
+    expect(await account.challengeOnStart()).toEqual(DEMO_CHALLENGE);
+    expect(DEMO_CHALLENGE.type).toBe('email_code');
+    expect(await account.verify('424243')).toBe(false);
+    expect(await account.verify('')).toBe(false);
+    expect(await account.challengeOnStart()).toEqual(DEMO_CHALLENGE);
+    expect(await account.verify(' 424242 ')).toBe(true);
+    // A verified session stays verified, and a wrong code is still refused.
+    expect(await account.challengeOnStart()).toBeNull();
+    expect(await account.verify('000000')).toBe(false);
+    expect(await account.challengeOnStart()).toBeNull();
   });
 });

@@ -16,9 +16,11 @@
  */
 import {
   SourceError,
+  type AccountChallenge,
   type RateBudget,
   type ReferenceType,
   type SourceMedia,
+  type SourceAccount,
   type SourceProfile,
   type SourceTweet,
   type TimelinePage,
@@ -48,6 +50,39 @@ export interface DemoSourceOptions {
   pageDelayMs: number;
   /** Clock (epoch ms); tests inject one to move time. */
   now?: () => number;
+  /**
+   * DEMO_CHALLENGE_CODE: when set, the demo account is challenged when collection starts and
+   * accepts exactly this code (so the super admin's challenge flow can be tried).
+   */
+  challengeCode?: string;
+}
+
+/** The challenge the demo account is asked when a challenge code is configured. */
+export const DEMO_CHALLENGE: AccountChallenge = {
+  type: 'email_code',
+  details:
+    'X sent a confirmation code to the email address of the collector account. Enter it to resume collection.',
+};
+
+/**
+ * The demo account's session: challenged at sign-in until the configured code has been
+ * accepted once, as a real session stays verified after a successful check.
+ */
+function demoAccount(challengeCode: string, pause: (signal?: AbortSignal) => Promise<void>) {
+  let verified = false;
+  const account: SourceAccount = {
+    async challengeOnStart() {
+      await pause();
+      return verified ? null : DEMO_CHALLENGE;
+    },
+    async verify(code) {
+      await pause();
+      const accepted = code.trim() === challengeCode;
+      if (accepted) verified = true;
+      return accepted;
+    },
+  };
+  return account;
 }
 
 const HOUR = 3_600_000;
@@ -372,6 +407,7 @@ export function createDemoSource(options: DemoSourceOptions): TweetSource {
 
   return {
     name: 'demo',
+    ...(options.challengeCode ? { account: demoAccount(options.challengeCode, pause) } : {}),
 
     async lookupUser(username, signal): Promise<SourceProfile> {
       await pause(signal);

@@ -12,10 +12,18 @@ export function createTweetSource(config: Config): TweetSource {
     if (!config.X_BEARER_TOKEN) throw new Error('TWEET_SOURCE=x-api needs X_BEARER_TOKEN');
     return createXApiSource({ baseUrl: config.X_API_BASE_URL, bearerToken: config.X_BEARER_TOKEN });
   }
-  return createDemoSource({ pageDelayMs: config.DEMO_PAGE_DELAY_MS });
+  return createDemoSource({
+    pageDelayMs: config.DEMO_PAGE_DELAY_MS,
+    challengeCode: config.DEMO_CHALLENGE_CODE,
+  });
 }
 
-export { createDemoSource, DEMO_RESERVED_HANDLES, demoUserId } from './demo-source.js';
+export {
+  createDemoSource,
+  DEMO_CHALLENGE,
+  DEMO_RESERVED_HANDLES,
+  demoUserId,
+} from './demo-source.js';
 export type { DemoSourceOptions } from './demo-source.js';
 export { createXApiSource } from './x-api-source.js';
 export type { XApiSourceOptions, XEndpoint } from './x-api-source.js';

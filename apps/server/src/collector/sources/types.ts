@@ -102,8 +102,29 @@ export class SourceError extends Error {
   }
 }
 
+/** A verification the collector account must pass before collection may go on. */
+export interface AccountChallenge {
+  /** What kind of proof is asked for, e.g. 'email_code'. */
+  type: string;
+  /** A sentence for the super admin: what was sent where, and what to do. */
+  details: string;
+}
+
+/**
+ * The session of the account a source collects with, for sources that sign in as an account
+ * that X may challenge. Sources that use an app-only token (x-api) have none.
+ */
+export interface SourceAccount {
+  /** Signs in when collection starts: the challenge the account is asked, or null. */
+  challengeOnStart(): Promise<AccountChallenge | null>;
+  /** Tries a verification code; true when the account accepted it. */
+  verify(code: string): Promise<boolean>;
+}
+
 export interface TweetSource {
   readonly name: 'demo' | 'x-api';
+  /** The collector account's session, when the source signs in as one (see SourceAccount). */
+  readonly account?: SourceAccount;
   /** Throws SourceError('not_found' | 'suspended' | ...) */
   lookupUser(username: string, signal?: AbortSignal): Promise<SourceProfile>;
   timeline(query: TimelineQuery, signal?: AbortSignal): Promise<TimelinePage>;

@@ -1,11 +1,197 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ADMIN_MESSAGES,
+  adminClearDataParamSchema,
+  adminHandleIdParamSchema,
+  adminProcessResponseSchema,
+  adminProcessesResponseSchema,
+  challengeStatusResponseSchema,
+  errorEnvelopeSchema,
+  processStartRequestSchema,
+  processStopRequestSchema,
+  submitChallengeCodeRequestSchema,
+  successEnvelope,
+} from '@perch/shared';
+import { requireSuperAdmin } from '../../plugins/auth.js';
+import { logAdminAction } from './admin-events.js';
+import {
+  challengeStatus,
+  clearHandleData,
+  deleteHandleEverywhere,
+  listProcesses,
+  startProcess,
+  stopProcess,
+  submitCode,
+} from './admin-collector.service.js';
 import type { AdminDeps } from './admin.routes.js';
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
+/** A 400 from validation says what was missing: the spec's "... is required ..." texts. */
+const config = { useIssueMessage: true };
+const tags = ['admin'];
+const processAnswer = successEnvelope(adminProcessResponseSchema);
+const deletedHandleSchema = z.object({ id: z.number().int(), handle: z.string() });
 
 /**
  * The collector side of /admin: processes with stop/start, global delete, data clean-up and the
- * collector account's verification challenge. Registered inside `adminRoutes` (admins only).
+ * collector account's verification challenge (doc 2 §7.6). Registered inside `adminRoutes`
+ * (admins only); stop/start, clean-up and the challenge need a super admin
+ * (ARCHITECTURE.md, roles). Every change is recorded in the security log.
  */
 export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
-  void app;
-  void deps;
+  app.get(
+    '/admin/processes',
+    {
+      schema: {
+        tags,
+        response: { 200: successEnvelope(adminProcessesResponseSchema), ...errors },
+      },
+    },
+    async () => ({ success: true as const, data: await listProcesses(deps) }),
+  );
+
+  app.post(
+    '/admin/processes/stop',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: { tags, body: processStopRequestSchema, response: { 200: processAnswer, ...errors } },
+    },
+    async (request) => {
+      const stopped = await stopProcess(deps, request.body.handle_id);
+      await logAdminAction(deps.db, request, {
+        type: 'collector_stopped',
+        severity: 'medium',
+        description: `Stopped collection of @${stopped.handle}`,
+        metadata: { handle_id: stopped.handle_id, handle: stopped.handle },
+      });
+      return {
+        success: true as const,
+        message: ADMIN_MESSAGES.processStopped(stopped.handle),
+        data: { process: stopped },
+      };
+    },
+  );
+
+  app.post(
+    '/admin/processes/start',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        body: processStartRequestSchema,
+        response: { 200: processAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      const resumed = await startProcess(deps, request.body.handle_id);
+      await logAdminAction(deps.db, request, {
+        type: 'collector_started',
+        severity: 'medium',
+        description: `Resumed collection of @${resumed.handle}`,
+        metadata: { handle_id: resumed.handle_id, handle: resumed.handle },
+      });
+      return {
+        success: true as const,
+        message: ADMIN_MESSAGES.processStarted(resumed.handle),
+        data: { process: resumed },
+      };
+    },
+  );
+
+  app.delete(
+    '/admin/handles/:id',
+    {
+      config,
+      schema: {
+        tags,
+        params: adminHandleIdParamSchema,
+        response: { 200: successEnvelope(deletedHandleSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const handle = await deleteHandleEverywhere(deps, request.params.id);
+      await logAdminAction(deps.db, request, {
+        type: 'admin_handle_deleted',
+        severity: 'high',
+        description: `Deleted @${handle.username} for every user, with its data`,
+        metadata: { handle_id: handle.id, handle: handle.username },
+      });
+      return {
+        success: true as const,
+        message: ADMIN_MESSAGES.handleDeleted(handle.username),
+        data: { id: handle.id, handle: handle.username },
+      };
+    },
+  );
+
+  app.delete(
+    '/admin/handles/:id/data',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        params: adminClearDataParamSchema,
+        response: { 200: processAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      const cleared = await clearHandleData(deps, request.params.id);
+      await logAdminAction(deps.db, request, {
+        type: 'admin_handle_data_cleared',
+        severity: 'high',
+        description: `Cleared the collected data of @${cleared.handle}`,
+        metadata: { handle_id: cleared.handle_id, handle: cleared.handle },
+      });
+      return {
+        success: true as const,
+        message: ADMIN_MESSAGES.handleDataCleared(cleared.handle),
+        data: { process: cleared },
+      };
+    },
+  );
+
+  app.get(
+    '/admin/twitter-challenge-status',
+    {
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        response: { 200: successEnvelope(challengeStatusResponseSchema), ...errors },
+      },
+    },
+    async () => ({ success: true as const, data: await challengeStatus(deps) }),
+  );
+
+  app.post(
+    '/admin/submit-twitter-challenge-code',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        body: submitChallengeCodeRequestSchema,
+        response: { 200: successEnvelope(challengeStatusResponseSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const status = await submitCode(deps, request.body.verification_code);
+      // The code itself is never logged.
+      await logAdminAction(deps.db, request, {
+        type: 'challenge_code_submitted',
+        severity: 'medium',
+        description: 'Submitted a verification code for the collector account',
+      });
+      return { success: true as const, message: ADMIN_MESSAGES.codeSubmitted, data: status };
+    },
+  );
 };

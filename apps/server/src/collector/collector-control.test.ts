@@ -1,0 +1,382 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_MESSAGES } from '@perch/shared';
+import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
+import { resetHandleData } from '../modules/admin/admin-collector.repository.js';
+import { findHandleByName, type HandleRow } from '../modules/handles/handles.repository.js';
+import { addHandle } from '../modules/handles/handles.service.js';
+import { insertUser, type UserRow } from '../modules/users/users.repository.js';
+import {
+  raiseChallenge,
+  readChallengeStatus,
+  recordVerification,
+  submitChallengeCode,
+  takeSubmittedCode,
+} from './account.js';
+import { runBackfill } from './backfill.js';
+import { Collector } from './collector.js';
+import type { CollectorContext, CollectorLogger } from './context.js';
+import { CollectorEvents } from './events.js';
+import { createDemoSource, DEMO_CHALLENGE } from './sources/index.js';
+import { abortReason } from './sources/sleep.js';
+import type { TweetSource } from './sources/types.js';
+
+const START = Date.UTC(2026, 5, 1, 12, 0, 0);
+const CODE = '424242';
+
+/** A source that counts its calls and runs `before` ahead of each one (tests inject trouble). */
+function instrumented(inner: TweetSource) {
+  const calls = { lookupUser: 0, timeline: 0, tweetsByIds: 0 };
+  const hooks: { beforeTimeline?: (call: number) => Promise<void> } = {};
+  const source: TweetSource = {
+    name: inner.name,
+    account: inner.account,
+    lookupUser: (username, signal) => {
+      calls.lookupUser += 1;
+      return inner.lookupUser(username, signal);
+    },
+    timeline: async (query, signal) => {
+      calls.timeline += 1;
+      const page = await inner.timeline(query, signal);
+      await hooks.beforeTimeline?.(calls.timeline);
+      return page;
+    },
+    tweetsByIds: (ids, signal) => {
+      calls.tweetsByIds += 1;
+      return inner.tweetsByIds(ids, signal);
+    },
+    rateBudget: () => inner.rateBudget(),
+  };
+  return { source, calls, hooks };
+}
+
+/** A logger that keeps what was logged at error level. */
+function recordingLog() {
+  const errors: unknown[][] = [];
+  const log: CollectorLogger = {
+    info: () => {},
+    warn: () => {},
+    error: (...args: unknown[]) => errors.push(args),
+  } as CollectorLogger;
+  return { log, errors };
+}
+
+async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(DIALECTS)('collector control (%s)', (dialect) => {
+  let db: TestDb;
+  let user: UserRow;
+  const collectors: Collector[] = [];
+  const clock = () => START;
+
+  const demo = (options: { pageDelayMs?: number; challengeCode?: string } = {}) =>
+    createDemoSource({ pageDelayMs: options.pageDelayMs ?? 0, now: clock, ...options });
+  const makeCollector = (source: TweetSource, log?: CollectorLogger) => {
+    const collector = new Collector({
+      db,
+      source,
+      monitorIntervalSeconds: 60,
+      now: () => new Date(clock()),
+      tickMs: 20,
+      log,
+    });
+    collectors.push(collector);
+    return collector;
+  };
+  const handleNamed = async (name: string): Promise<HandleRow> => {
+    const row = await findHandleByName(db.db, name);
+    if (!row) throw new Error(`no handle ${name}`);
+    return row;
+  };
+  const storedIds = async (handleId: number) =>
+    (
+      await db.db
+        .selectFrom('tweets')
+        .select('tweet_id')
+        .where('handle_id', '=', handleId)
+        .execute()
+    )
+      .map((row) => row.tweet_id)
+      .sort();
+  /** Every tweet id of the source in the handle's backfill window. */
+  const sourceWindowIds = async (handle: HandleRow) => {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await demo().timeline({
+        xUserId: handle.x_user_id ?? '',
+        startTime: handle.backfill_target_start ?? undefined,
+        cursor,
+      });
+      ids.push(...page.tweets.map((tweet) => tweet.id));
+      if (!page.nextCursor) return ids.sort();
+      cursor = page.nextCursor;
+    }
+  };
+  const follow = (username: string, backfillDays: number, collector?: Collector) =>
+    addHandle(db, collector, user, { username, backfillDays, now: new Date(clock()) });
+
+  beforeEach(async () => {
+    db = await createTestDb(dialect);
+    user = await insertUser(db.db, {
+      username: 'alice',
+      email: 'alice@example.com',
+      passwordHash: 'x',
+      isAdmin: false,
+      isSuperAdmin: false,
+      createdAt: new Date(START).toISOString(),
+    });
+  });
+
+  afterEach(async () => {
+    for (const collector of collectors.splice(0)) await collector.stop();
+    await db.dispose();
+  });
+
+  it('halt() aborts the running backfill, keeps its pages, and runs nothing meanwhile', async () => {
+    const { source, calls } = instrumented(demo({ pageDelayMs: 20 }));
+    // Once `hang` is set, a page never arrives unless its job is aborted (a stuck network).
+    let hang = false;
+    let hanging = 0;
+    const stuck: TweetSource = {
+      ...source,
+      timeline: (query, signal) => {
+        if (!hang) return source.timeline(query, signal);
+        hanging += 1;
+        return new Promise((_resolve, reject) =>
+          signal?.addEventListener('abort', () => reject(abortReason(signal)), { once: true }),
+        );
+      },
+    };
+    const collector = makeCollector(stuck);
+    let pages = 0;
+    collector.events.on('handle.progress', () => (pages += 1));
+    await collector.start();
+    const { id } = await follow('prolific_hal', 15, collector);
+    await waitFor(
+      () => pages,
+      (n) => n >= 2,
+    );
+    hang = true;
+    await waitFor(
+      () => hanging,
+      (n) => n === 1,
+    );
+    expect(collector.busyHandleIds()).toEqual(new Set([id]));
+    const pagesBefore = pages;
+
+    const during = await collector.halt(id, async () => {
+      hang = false;
+      const before = calls.timeline;
+      // Several ticks find the handle due; none of them may run it.
+      await sleep(150);
+      return { calls: calls.timeline - before, busy: collector.busyHandleIds() };
+    });
+    expect(during.calls).toBe(0);
+    expect(during.busy.has(id)).toBe(false);
+    expect(pages).toBe(pagesBefore);
+    const halted = await handleNamed('prolific_hal');
+    expect(halted.backfill_status).toBe('in_progress');
+    expect(halted.last_error).toBeNull();
+    expect(halted.total_tweets_collected).toBe((await storedIds(id)).length);
+
+    // Released: the scheduler resumes it and nothing is missing or doubled.
+    const done = await waitFor(
+      () => handleNamed('prolific_hal'),
+      (row) => row.backfill_status === 'completed',
+    );
+    const stored = await storedIds(id);
+    expect(stored).toEqual(await sourceWindowIds(done));
+    expect(done.total_tweets_collected).toBe(stored.length);
+  });
+
+  it.each(['backfill', 'poll'] as const)(
+    'a %s whose handle is deleted mid-page (another process) ends quietly',
+    async (kind) => {
+      const name = kind === 'backfill' ? 'prolific_del' : 'quiet_del';
+      const { source, hooks } = instrumented(demo());
+      const { log, errors } = recordingLog();
+      const collector = makeCollector(source, log);
+      let deleted = false;
+      const deleteOnNextPage = () => {
+        hooks.beforeTimeline = async () => {
+          if (deleted) return;
+          deleted = true;
+          await db.db.deleteFrom('handles').where('username', '=', name).execute();
+        };
+      };
+      await collector.start();
+      if (kind === 'backfill') deleteOnNextPage();
+      const { id } = await follow(name, 3, collector);
+      if (kind === 'poll') {
+        await waitFor(
+          () => handleNamed(name),
+          (row) => row.backfill_status === 'completed',
+        );
+        await collector.idle();
+        deleteOnNextPage();
+        await collector.pollNow(id);
+      }
+      await waitFor(
+        () => deleted,
+        (value) => value,
+      );
+      await collector.idle();
+      expect(await findHandleByName(db.db, name)).toBeUndefined();
+      expect(await storedIds(id)).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+  );
+
+  it('a backfill whose data is cleared mid-page (another process) leaves the fresh state alone', async () => {
+    const { id } = await follow('prolific_clr', 5);
+    const { source, hooks } = instrumented(demo());
+    hooks.beforeTimeline = async (call) => {
+      if (call !== 3) return;
+      await db.db
+        .transaction()
+        .execute((trx) => resetHandleData(trx, id, new Date(START).toISOString()));
+    };
+    const { log, errors } = recordingLog();
+    const ctx: CollectorContext = {
+      db,
+      source,
+      events: new CollectorEvents(),
+      log,
+      now: () => new Date(START),
+      monitorIntervalMs: 60_000,
+      collectionPaused: () => false,
+    };
+    await runBackfill(ctx, id, new AbortController().signal);
+    const after = await handleNamed('prolific_clr');
+    expect(after).toMatchObject({
+      backfill_status: 'pending',
+      backfill_progress: 0,
+      backfill_window_end: null,
+      oldest_covered_at: null,
+      total_tweets_collected: 0,
+      last_error: null,
+    });
+    expect(errors).toEqual([]);
+  });
+
+  it('a challenge at start pauses collection until the right code is verified', async () => {
+    const { source, calls } = instrumented(demo({ challengeCode: CODE }));
+    const collector = makeCollector(source);
+    await collector.start();
+    expect(await readChallengeStatus(db.db)).toEqual({
+      status: 'AWAITING_INPUT',
+      challenge_type: DEMO_CHALLENGE.type,
+      challenge_details: DEMO_CHALLENGE.details,
+      last_challenge_at: new Date(START).toISOString(),
+    });
+    await follow('typical_cha', 2, collector);
+    await sleep(150);
+    await collector.idle();
+    expect(calls).toEqual({ lookupUser: 0, timeline: 0, tweetsByIds: 0 });
+    expect((await handleNamed('typical_cha')).backfill_status).toBe('pending');
+
+    expect(await submitChallengeCode(db.db, '999999', new Date(START).toISOString())).toBe(true);
+    const refused = await waitFor(
+      () => readChallengeStatus(db.db),
+      (status) => status.status !== 'CODE_SUBMITTED',
+    );
+    expect(refused).toMatchObject({
+      status: 'AWAITING_INPUT',
+      challenge_details: ADMIN_MESSAGES.codeRejected,
+    });
+    const row = await db.db.selectFrom('collector_account').selectAll().executeTakeFirst();
+    expect(row?.submitted_code).toBeNull();
+    expect(calls.timeline).toBe(0);
+
+    expect(await submitChallengeCode(db.db, CODE, new Date(START).toISOString())).toBe(true);
+    const accepted = await waitFor(
+      () => readChallengeStatus(db.db),
+      (status) => status.status !== 'CODE_SUBMITTED',
+    );
+    expect(accepted).toMatchObject({
+      status: 'IDLE',
+      challenge_type: DEMO_CHALLENGE.type,
+      challenge_details: ADMIN_MESSAGES.codeAccepted,
+    });
+    const done = await waitFor(
+      () => handleNamed('typical_cha'),
+      (handle) => handle.backfill_status === 'completed',
+    );
+    expect(await storedIds(done.id)).toEqual(await sourceWindowIds(done));
+
+    // The verified session is not challenged again when collection starts anew.
+    await collector.stop();
+    await makeCollector(source).start();
+    expect((await readChallengeStatus(db.db)).status).toBe('IDLE');
+  });
+
+  it('a challenge raised elsewhere stops a running backfill at its next page; it resumes once verified', async () => {
+    const collector = makeCollector(demo({ pageDelayMs: 40 }));
+    let pages = 0;
+    collector.events.on('handle.progress', () => (pages += 1));
+    await collector.start();
+    const { id } = await follow('prolific_pau', 15, collector);
+    await waitFor(
+      () => pages,
+      (n) => n >= 2,
+    );
+    await raiseChallenge(db.db, DEMO_CHALLENGE, new Date(START).toISOString());
+    await waitFor(
+      () => collector.busyHandleIds(),
+      (busy) => busy.size === 0,
+    );
+    const paused = await handleNamed('prolific_pau');
+    await sleep(150);
+    const still = await handleNamed('prolific_pau');
+    expect(still.backfill_status).toBe('in_progress');
+    expect(still.backfill_progress).toBe(paused.backfill_progress);
+    expect(still.backfill_progress).toBeLessThan(100);
+    expect(await storedIds(id)).toHaveLength(paused.total_tweets_collected);
+
+    // Another worker, whose source has the account, verifies a code.
+    expect(await submitChallengeCode(db.db, CODE, new Date(START).toISOString())).toBe(true);
+    expect(await takeSubmittedCode(db.db)).toBe(CODE);
+    await recordVerification(db.db, true, new Date(START).toISOString());
+    const done = await waitFor(
+      () => handleNamed('prolific_pau'),
+      (row) => row.backfill_status === 'completed',
+    );
+    const stored = await storedIds(id);
+    expect(stored).toEqual(await sourceWindowIds(done));
+  });
+
+  it('a sign-in without a challenge closes one left open', async () => {
+    await raiseChallenge(db.db, DEMO_CHALLENGE, new Date(START).toISOString());
+    await makeCollector(demo()).start();
+    expect((await readChallengeStatus(db.db)).status).toBe('IDLE');
+  });
+
+  it('the challenge store: never asked is IDLE; a submitted code survives a new challenge and is taken once', async () => {
+    const at = new Date(START).toISOString();
+    expect(await readChallengeStatus(db.db)).toEqual({
+      status: 'IDLE',
+      challenge_type: null,
+      challenge_details: null,
+      last_challenge_at: null,
+    });
+    expect(await submitChallengeCode(db.db, CODE, at)).toBe(false);
+    await raiseChallenge(db.db, DEMO_CHALLENGE, at);
+    expect(await submitChallengeCode(db.db, CODE, at)).toBe(true);
+    // A code is being checked: no second one, and a new sign-in keeps it for the next tick.
+    expect(await submitChallengeCode(db.db, '111111', at)).toBe(false);
+    await raiseChallenge(db.db, DEMO_CHALLENGE, at);
+    expect((await readChallengeStatus(db.db)).status).toBe('CODE_SUBMITTED');
+    expect(await takeSubmittedCode(db.db)).toBe(CODE);
+    expect(await takeSubmittedCode(db.db)).toBeNull();
+  });
+});

@@ -1,0 +1,251 @@
+import {
+  ADMIN_MESSAGES,
+  type AdminProcess,
+  type AdminProcesses,
+  type ChallengeStatus,
+  type ProcessState,
+  type SourceHealth,
+} from '@perch/shared';
+import {
+  isChallengePending,
+  readChallengeStatus,
+  submitChallengeCode,
+} from '../../collector/account.js';
+import type { Collector } from '../../collector/collector.js';
+import { CREDENTIALS_REFUSED } from '../../collector/context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/index.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import type { HandleRow } from '../handles/handles.repository.js';
+import {
+  deleteHandle,
+  findHandleWithUsers,
+  listFollowedHandles,
+  markStarted,
+  markStopped,
+  resetHandleData,
+  type HandleWithUsersRow,
+} from './admin-collector.repository.js';
+
+export interface AdminCollectorDeps {
+  config: Config;
+  db: Db;
+  /** The in-process collector, when this process runs one. */
+  collector?: Collector;
+}
+
+/** The reason shown for a handle an admin stopped (ours). */
+export const STOPPED_BY_ADMIN = 'Stopped by an admin. Start it to resume where it left off.';
+/** Handle errors younger than this make the source look degraded. */
+const RECENT_ERROR_MS = 15 * 60_000;
+const NO_RATE_BUDGET = { limit: null, remaining: null, resetAt: null };
+
+/** What the state of every handle's process depends on besides its own row. */
+interface ProcessContext {
+  challenge: ChallengeStatus;
+  challengePending: boolean;
+  /** Handles with a job queued or running in this process. */
+  busy: Set<number>;
+  now: number;
+}
+
+const isDue = (row: HandleRow, now: number) =>
+  row.next_poll_at === null || Date.parse(row.next_poll_at) <= now;
+
+/** A backfill not finished and not waiting for a retry: it walks on as soon as a slot is free. */
+function backfillWalking(row: HandleRow, now: number): boolean {
+  const unfinished = ['pending', 'starting', 'in_progress'].includes(row.backfill_status);
+  return unfinished && isDue(row, now);
+}
+
+/**
+ * stopped (an admin stopped it) > paused (the collector account awaits a code) > running (a
+ * job in flight here, or a backfill still walking) > idle (waiting for its next poll or retry,
+ * or failed for good).
+ */
+function processState(
+  row: HandleRow,
+  context: ProcessContext,
+): { state: ProcessState; state_reason: string | null } {
+  if (row.paused) return { state: 'stopped', state_reason: STOPPED_BY_ADMIN };
+  if (context.challengePending) {
+    return { state: 'paused', state_reason: ADMIN_MESSAGES.collectionPausedByChallenge };
+  }
+  if (context.busy.has(row.id) || backfillWalking(row, context.now)) {
+    return { state: 'running', state_reason: null };
+  }
+  return { state: 'idle', state_reason: null };
+}
+
+function toProcess(row: HandleWithUsersRow, context: ProcessContext): AdminProcess {
+  return {
+    handle_id: row.id,
+    handle: row.username,
+    ...processState(row, context),
+    job: row.backfill_status === 'completed' ? 'monitor' : 'backfill',
+    backfill_status: row.backfill_status,
+    backfill_progress: row.backfill_progress,
+    last_poll_at: row.last_poll_at,
+    next_poll_at: row.next_poll_at,
+    last_error: row.last_error,
+    tweets_collected: row.total_tweets_collected,
+    users_count: row.users_count,
+  };
+}
+
+/**
+ * A handle whose collection hit an error of the source lately: refused credentials whenever
+ * they happened (nothing is collected until an operator acts), others for 15 minutes.
+ */
+function hasSourceError(row: HandleRow, now: number): boolean {
+  if (row.paused || row.last_error === null) return false;
+  if (row.last_error === CREDENTIALS_REFUSED) return true;
+  return row.backfill_status !== 'failed' && now - Date.parse(row.updated_at) <= RECENT_ERROR_MS;
+}
+
+function sourceHealth(
+  rows: HandleRow[],
+  context: ProcessContext,
+): { health: SourceHealth; health_reason: string | null } {
+  if (context.challengePending) {
+    return { health: 'paused', health_reason: ADMIN_MESSAGES.collectionPausedByChallenge };
+  }
+  const troubled = rows
+    .filter((row) => hasSourceError(row, context.now))
+    .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  const latest = troubled[0];
+  if (!latest) return { health: 'ok', health_reason: null };
+  const handles = troubled.length === 1 ? '1 handle' : `${troubled.length} handles`;
+  return {
+    health: 'degraded',
+    health_reason: `Collection errors on ${handles} (latest, @${latest.username}: ${latest.last_error}).`,
+  };
+}
+
+async function processContext(deps: AdminCollectorDeps): Promise<ProcessContext> {
+  const challenge = await readChallengeStatus(deps.db.db);
+  return {
+    challenge,
+    challengePending: isChallengePending(challenge),
+    busy: deps.collector?.busyHandleIds() ?? new Set(),
+    now: Date.now(),
+  };
+}
+
+/** Every followed handle's collection process, and the state of the tweet source. */
+export async function listProcesses(deps: AdminCollectorDeps): Promise<AdminProcesses> {
+  const rows = await listFollowedHandles(deps.db.db);
+  const context = await processContext(deps);
+  const source = deps.collector?.source;
+  return {
+    source: {
+      name: source?.name ?? deps.config.TWEET_SOURCE,
+      ...sourceHealth(rows, context),
+      rate_budget: source?.rateBudget() ?? NO_RATE_BUDGET,
+      challenge: context.challenge,
+      collector_in_process: deps.collector !== undefined,
+    },
+    processes: rows.map((row) => toProcess(row, context)),
+  };
+}
+
+async function requireHandle(deps: AdminCollectorDeps, id: number): Promise<HandleWithUsersRow> {
+  const handle = await findHandleWithUsers(deps.db.db, id);
+  if (!handle) throw notFound(ADMIN_MESSAGES.handleNotFound, 'HANDLE_NOT_FOUND');
+  return handle;
+}
+
+/** The process of one handle as it is now. */
+async function currentProcess(deps: AdminCollectorDeps, id: number): Promise<AdminProcess> {
+  return toProcess(await requireHandle(deps, id), await processContext(deps));
+}
+
+/** Runs `work` with this process's jobs of the handle halted (see Collector.halt). */
+function withHandleHalted<T>(
+  deps: AdminCollectorDeps,
+  id: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  return deps.collector ? deps.collector.halt(id, work) : work();
+}
+
+/**
+ * Stops collecting a handle: marked stopped (every process's jobs check it after each page),
+ * and this process's job of it aborted and awaited, so every page saved stays and the answer
+ * comes once nothing runs. 409 when it was already stopped.
+ */
+export async function stopProcess(deps: AdminCollectorDeps, id: number): Promise<AdminProcess> {
+  const handle = await requireHandle(deps, id);
+  const alreadyStopped = () =>
+    conflict(ADMIN_MESSAGES.processAlreadyStopped(handle.username), 'PROCESS_ALREADY_STOPPED');
+  if (handle.paused) throw alreadyStopped();
+  const now = new Date().toISOString();
+  const stopped = await withHandleHalted(deps, id, () => markStopped(deps.db.db, id, now));
+  if (!stopped) throw alreadyStopped();
+  return currentProcess(deps, id);
+}
+
+/**
+ * Starts a stopped handle again (it resumes where it stopped) or retries a failed one, due at
+ * once and handed to the collector. 409 when it is neither stopped nor failed.
+ */
+export async function startProcess(deps: AdminCollectorDeps, id: number): Promise<AdminProcess> {
+  const handle = await requireHandle(deps, id);
+  const now = new Date().toISOString();
+  const started = await deps.db.db.transaction().execute((trx) => markStarted(trx, id, now));
+  if (!started) {
+    throw conflict(
+      ADMIN_MESSAGES.processAlreadyRunning(handle.username),
+      'PROCESS_ALREADY_RUNNING',
+    );
+  }
+  const resumed = await requireHandle(deps, id);
+  if (resumed.backfill_status === 'completed') deps.collector?.requestPoll(id);
+  else deps.collector?.requestBackfill(id);
+  return toProcess(resumed, await processContext(deps));
+}
+
+/**
+ * Deletes a handle for every user with all its data, once this process's job of it has
+ * stopped. Returns the handle as it was.
+ */
+export async function deleteHandleEverywhere(
+  deps: AdminCollectorDeps,
+  id: number,
+): Promise<HandleRow> {
+  const handle = await requireHandle(deps, id);
+  const deleted = await withHandleHalted(deps, id, () => deleteHandle(deps.db.db, id));
+  if (!deleted) throw notFound(ADMIN_MESSAGES.handleNotFound, 'HANDLE_NOT_FOUND');
+  return handle;
+}
+
+/**
+ * Deletes what was collected for a handle and starts its backfill over (see resetHandleData),
+ * in one transaction while this process's job of it is halted.
+ */
+export async function clearHandleData(deps: AdminCollectorDeps, id: number): Promise<AdminProcess> {
+  await requireHandle(deps, id);
+  const now = new Date().toISOString();
+  const cleared = await withHandleHalted(deps, id, () =>
+    deps.db.db.transaction().execute((trx) => resetHandleData(trx, id, now)),
+  );
+  if (!cleared) throw notFound(ADMIN_MESSAGES.handleNotFound, 'HANDLE_NOT_FOUND');
+  deps.collector?.requestBackfill(id);
+  return currentProcess(deps, id);
+}
+
+export function challengeStatus(deps: AdminCollectorDeps): Promise<ChallengeStatus> {
+  return readChallengeStatus(deps.db.db);
+}
+
+/**
+ * Hands a super admin's verification code to the collector, which tries it on its next tick.
+ * 409 when no challenge is waiting for a code.
+ */
+export async function submitCode(deps: AdminCollectorDeps, code: string): Promise<ChallengeStatus> {
+  const now = new Date().toISOString();
+  if (!(await submitChallengeCode(deps.db.db, code, now))) {
+    throw conflict(ADMIN_MESSAGES.noChallengePending, 'NO_CHALLENGE_PENDING');
+  }
+  return readChallengeStatus(deps.db.db);
+}
