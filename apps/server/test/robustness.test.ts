@@ -64,6 +64,60 @@ interface RouteCase {
   valid: () => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
+/** What is wrong with a response, or null when it is a proper answer to bad input. */
+function problemWith(response: LightMyRequestResponse): string | null {
+  if (response.statusCode >= 500) return `status ${response.statusCode}: ${response.body}`;
+  if (looksLikeStackTrace(response.body)) return `stack trace in ${response.body}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    return `not JSON: ${response.body.slice(0, 200)}`;
+  }
+  if (response.statusCode >= 400) {
+    const parsed = errorEnvelopeSchema.strict().safeParse(body);
+    return parsed.success ? null : `not a failure envelope: ${response.body.slice(0, 300)}`;
+  }
+  const success = (body as { success?: unknown } | null)?.success;
+  return success === true ? null : `2xx without success: true: ${response.body.slice(0, 300)}`;
+}
+
+/**
+ * Sends `route` every hostile whole body, then its valid body with each field replaced by each
+ * hostile value, then with extra keys; returns what was wrong with the answers.
+ */
+async function hostileBodyProblems(client: TestClient, route: RouteCase): Promise<string[]> {
+  const problems: string[] = [];
+  const send = async (label: string, payload: string) => {
+    const response = await client.request({
+      method: route.method ?? 'POST',
+      url: route.url,
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
+    const problem = problemWith(response);
+    if (problem) problems.push(`${label}: ${problem}`);
+  };
+
+  for (const [label, raw] of HOSTILE_BODIES) await send(`body ${label}`, raw);
+  const fields = Object.keys(await route.valid());
+  for (const field of fields) {
+    for (const [label, value] of HOSTILE_VALUES) {
+      const body = { ...(await route.valid()), [field]: value };
+      await send(`${field} = ${label}`, JSON.stringify(body));
+    }
+  }
+  // Extra keys, including ones that would pollute prototypes if merged naively.
+  const extra = JSON.stringify({
+    ...(await route.valid()),
+    isAdmin: true,
+    role: 'superadmin',
+  });
+  await send('extra keys', extra.replace(/^\{/, '{"__proto__":{"polluted":true},'));
+
+  return problems;
+}
+
 describe.each(DIALECTS)(
   'hostile input to the auth, handle, analytics, settings and notification routes [%s]',
   (dialect) => {
@@ -145,24 +199,6 @@ describe.each(DIALECTS)(
       },
     ];
 
-    /** What is wrong with a response, or null when it is a proper answer to bad input. */
-    function problemWith(response: LightMyRequestResponse): string | null {
-      if (response.statusCode >= 500) return `status ${response.statusCode}: ${response.body}`;
-      if (looksLikeStackTrace(response.body)) return `stack trace in ${response.body}`;
-      let body: unknown;
-      try {
-        body = JSON.parse(response.body);
-      } catch {
-        return `not JSON: ${response.body.slice(0, 200)}`;
-      }
-      if (response.statusCode >= 400) {
-        const parsed = errorEnvelopeSchema.strict().safeParse(body);
-        return parsed.success ? null : `not a failure envelope: ${response.body.slice(0, 300)}`;
-      }
-      const success = (body as { success?: unknown } | null)?.success;
-      return success === true ? null : `2xx without success: true: ${response.body.slice(0, 300)}`;
-    }
-
     it.each(routes.map((route) => [route.url, route] as const))(
       '%s answers every hostile body with a 4xx envelope, never a 500',
       async (_url, route) => {
@@ -173,34 +209,7 @@ describe.each(DIALECTS)(
           url: '/api/v1/auth/dev-login',
           payload: { username: 'robust_user' },
         });
-        const problems: string[] = [];
-        const send = async (label: string, payload: string) => {
-          const response = await client.request({
-            method: route.method ?? 'POST',
-            url: route.url,
-            payload,
-            headers: { 'content-type': 'application/json' },
-          });
-          const problem = problemWith(response);
-          if (problem) problems.push(`${label}: ${problem}`);
-        };
-
-        for (const [label, raw] of HOSTILE_BODIES) await send(`body ${label}`, raw);
-        const fields = Object.keys(await route.valid());
-        for (const field of fields) {
-          for (const [label, value] of HOSTILE_VALUES) {
-            const body = { ...(await route.valid()), [field]: value };
-            await send(`${field} = ${label}`, JSON.stringify(body));
-          }
-        }
-        // Extra keys, including ones that would pollute prototypes if merged naively.
-        const extra = JSON.stringify({
-          ...(await route.valid()),
-          isAdmin: true,
-          role: 'superadmin',
-        });
-        await send('extra keys', extra.replace(/^\{/, '{"__proto__":{"polluted":true},'));
-
+        const problems = await hostileBodyProblems(client, route);
         expect(problems).toEqual([]);
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
         expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
@@ -305,3 +314,65 @@ describe.each(DIALECTS)(
     });
   },
 );
+
+describe.each(DIALECTS)('hostile input to the admin routes [%s]', (dialect) => {
+  let t: TestApp;
+  let superAdmin: TestClient;
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    // Signed in as a super admin, so every admin route runs its validation and handler.
+    superAdmin = new TestClient(t.app, '10.77.1.1');
+    await superAdmin.register(t.db, 'robust_root', 'superadmin');
+    const follower = new TestClient(t.app, '10.77.1.2');
+    await follower.register(t.db, 'robust_follower');
+    await follower.post('/api/v1/handles', { username: 'typical_rad', backfill_days: 7 });
+  });
+  afterAll(() => t.close());
+
+  const routes: RouteCase[] = [
+    {
+      url: '/api/v1/admin/invitations',
+      valid: () => ({ role: 'user', max_uses: 2, expires_in_days: 7 }),
+    },
+    // User 1 is the super admin itself: the valid body keeps its role.
+    { url: '/api/v1/admin/users/1/role', method: 'PUT', valid: () => ({ role: 'superadmin' }) },
+  ];
+
+  it.each(routes.map((route) => [route.url, route] as const))(
+    '%s answers every hostile body with a 4xx envelope, never a 500',
+    async (_url, route) => {
+      expect(await hostileBodyProblems(superAdmin, route)).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
+
+  it('answers hostile ids in the admin paths with a 4xx envelope', async () => {
+    const encode = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+    const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
+      ([, text]) => text.length < 5_000,
+    );
+    const problems: string[] = [];
+    for (const [label, text] of values) {
+      const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
+      const requests = [
+        { method: 'GET', url: `/api/v1/admin/users/${segment}/handles` },
+        { method: 'DELETE', url: `/api/v1/admin/users/${segment}/handles/1` },
+        { method: 'DELETE', url: `/api/v1/admin/users/2/handles/${segment}` },
+        { method: 'PUT', url: `/api/v1/admin/users/${segment}/role`, payload: { role: 'user' } },
+        { method: 'DELETE', url: `/api/v1/admin/invitations/${segment}` },
+      ] as const;
+      for (const request of requests) {
+        const response = await superAdmin.request(request);
+        const problem = problemWith(response);
+        if (problem) problems.push(`${request.method} ${request.url} (${label}): ${problem}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    const superAdmins = await t.db.db
+      .selectFrom('users')
+      .select('username')
+      .where('is_super_admin', '=', true)
+      .execute();
+    expect(superAdmins).toEqual([{ username: 'robust_root' }]);
+  });
+});

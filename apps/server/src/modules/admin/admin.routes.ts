@@ -1,9 +1,38 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ADMIN_MESSAGES,
+  adminHandlesResponseSchema,
+  adminInvitationIdParamSchema,
+  adminInvitationResponseSchema,
+  adminInvitationsResponseSchema,
+  adminRoleParamSchema,
+  adminUserHandleParamSchema,
+  adminUserHandlesResponseSchema,
+  adminUserIdParamSchema,
+  adminUserResponseSchema,
+  adminUsersResponseSchema,
+  changeRoleRequestSchema,
+  createInvitationRequestSchema,
+  errorEnvelopeSchema,
+  roleLabel,
+  successEnvelope,
+} from '@perch/shared';
 import type { Collector } from '../../collector/collector.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
-import { requireAdmin } from '../../plugins/auth.js';
+import { currentAuth, requireAdmin, requireSuperAdmin } from '../../plugins/auth.js';
 import { adminCollectorRoutes } from './admin-collector.routes.js';
+import { logAdminAction } from './admin-events.js';
+import {
+  changeRole,
+  createInvitationAs,
+  listInvitationsFor,
+  listSystemHandles,
+  listUsersForAdmin,
+  removeHandleFromUser,
+  revokeInvitationAs,
+  userHandlesForAdmin,
+} from './admin.service.js';
 
 export interface AdminDeps {
   config: Config;
@@ -12,11 +41,204 @@ export interface AdminDeps {
   collector?: Collector;
 }
 
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+};
+/** A 400 from validation says what was wrong: the spec's text for a missing id. */
+const config = { useIssueMessage: true };
+const tags = ['admin'];
+
 /**
  * /admin/* (doc 2 §7.6): every route needs an admin (401 signed out, 403 for a plain user, before
  * any validation); super-admin routes add `requireSuperAdmin` (ARCHITECTURE.md, roles).
+ * Here: users, their handles, the handles of the system, roles and invitations; the collector
+ * side lives in `adminCollectorRoutes`.
  */
 export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
+  const { db } = deps;
   app.addHook('preValidation', requireAdmin);
+
+  app.get(
+    '/admin/users',
+    { schema: { tags, response: { 200: successEnvelope(adminUsersResponseSchema), ...errors } } },
+    async () => ({ success: true as const, data: { users: await listUsersForAdmin(db) } }),
+  );
+
+  app.get(
+    '/admin/users/:id/handles',
+    {
+      config,
+      schema: {
+        tags,
+        params: adminUserIdParamSchema,
+        response: { 200: successEnvelope(adminUserHandlesResponseSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: {
+        user_id: request.params.id,
+        handles: await userHandlesForAdmin(db, request.params.id),
+      },
+    }),
+  );
+
+  app.delete(
+    '/admin/users/:id/handles/:handleId',
+    {
+      config,
+      schema: {
+        tags,
+        params: adminUserHandleParamSchema,
+        response: { 200: successEnvelope(adminUserHandlesResponseSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { id: userId, handleId } = request.params;
+      const removed = await removeHandleFromUser(db, userId, handleId);
+      await logAdminAction(db, request, {
+        type: 'admin_handle_removed_from_user',
+        severity: 'medium',
+        description: `Removed @${removed.username} from user ${userId}`,
+        userId,
+        metadata: { handle_id: handleId, handle: removed.username },
+      });
+      return {
+        success: true as const,
+        message: ADMIN_MESSAGES.handleRemovedFromUser(removed.username),
+        data: { user_id: userId, handles: await userHandlesForAdmin(db, userId) },
+      };
+    },
+  );
+
+  // The spec names both paths; they answer the same.
+  for (const path of ['/admin/handles', '/admin/all-handles']) {
+    app.get(
+      path,
+      {
+        schema: { tags, response: { 200: successEnvelope(adminHandlesResponseSchema), ...errors } },
+      },
+      async () => ({ success: true as const, data: { handles: await listSystemHandles(db) } }),
+    );
+  }
+
+  app.put(
+    '/admin/users/:id/role',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        params: adminRoleParamSchema,
+        body: changeRoleRequestSchema,
+        response: {
+          200: successEnvelope(adminUserResponseSchema),
+          ...errors,
+          409: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request) => {
+      const { role } = request.body;
+      const { user, previous } = await changeRole(db, request.params.id, role);
+      if (previous !== role) {
+        await logAdminAction(db, request, {
+          type: 'role_changed',
+          severity: 'high',
+          description: `Changed ${user.username} from ${roleLabel(previous)} to ${roleLabel(role)}`,
+          userId: user.id,
+          metadata: { from: previous, to: role },
+        });
+      }
+      return {
+        success: true as const,
+        message: ADMIN_MESSAGES.roleChanged(user.username, role),
+        data: { user },
+      };
+    },
+  );
+
+  app.get(
+    '/admin/invitations',
+    {
+      schema: {
+        tags,
+        response: { 200: successEnvelope(adminInvitationsResponseSchema), ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: { invitations: await listInvitationsFor(db, currentAuth(request).user) },
+    }),
+  );
+
+  app.post(
+    '/admin/invitations',
+    {
+      config,
+      schema: {
+        tags,
+        body: createInvitationRequestSchema,
+        response: { 201: successEnvelope(adminInvitationResponseSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const invitation = await createInvitationAs(db, currentAuth(request).user, request.body);
+      await logAdminAction(db, request, {
+        type: 'invitation_created',
+        severity: invitation.role === 'user' ? 'medium' : 'high',
+        description: `Created an invitation for ${roleLabel(invitation.role)}`,
+        // The code itself stays out of the log: it is a credential while it is active.
+        metadata: {
+          invitation_id: invitation.id,
+          role: invitation.role,
+          max_uses: invitation.max_uses,
+          expires_at: invitation.expires_at,
+        },
+      });
+      reply.code(201);
+      return {
+        success: true as const,
+        message: ADMIN_MESSAGES.invitationCreated,
+        data: { invitation },
+      };
+    },
+  );
+
+  app.delete(
+    '/admin/invitations/:id',
+    {
+      config,
+      schema: {
+        tags,
+        params: adminInvitationIdParamSchema,
+        response: { 200: successEnvelope(adminInvitationResponseSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { invitation, revokedNow } = await revokeInvitationAs(
+        db,
+        currentAuth(request).user,
+        request.params.id,
+      );
+      if (revokedNow) {
+        await logAdminAction(db, request, {
+          type: 'invitation_revoked',
+          severity: invitation.role === 'user' ? 'medium' : 'high',
+          description: `Revoked an invitation for ${roleLabel(invitation.role)}`,
+          metadata: { invitation_id: invitation.id, role: invitation.role },
+        });
+      }
+      return {
+        success: true as const,
+        message: ADMIN_MESSAGES.invitationRevoked,
+        data: { invitation },
+      };
+    },
+  );
+
   await app.register(adminCollectorRoutes, deps);
 };

@@ -19,6 +19,8 @@ import { isoAfter, randomToken, sha256Hex } from '../../lib/tokens.js';
 import {
   consumeInvitationUse,
   findInvitationByCode,
+  findInvitationById,
+  type InvitationRow,
 } from '../invitations/invitations.repository.js';
 import {
   emailExists,
@@ -144,12 +146,26 @@ export async function verifyInvite(
 ): Promise<{ valid: boolean; message: string }> {
   const invitation = await findInvitationByCode(db, code.trim());
   if (!invitation) return { valid: false, message: MESSAGES.registerInviteNotFound };
-  if (invitation.expires_at && invitation.expires_at <= new Date().toISOString()) {
-    return { valid: false, message: MESSAGES.registerInviteExpired };
-  }
-  if (invitation.uses >= invitation.max_uses)
-    return { valid: false, message: MESSAGES.registerInviteUsed };
+  const unusable = whyUnusable(invitation, new Date().toISOString());
+  if (unusable) return { valid: false, message: unusable.message };
   return { valid: true, message: MESSAGES.inviteValid };
+}
+
+/**
+ * Why an invitation can no longer register anybody, or null while it can. A revoked invitation
+ * reads as expired: an admin ended it early, and the person holding it needs a new one either way.
+ */
+function whyUnusable(invitation: InvitationRow, now: string): AppError | null {
+  if (invitation.revoked_at !== null) {
+    return conflict(MESSAGES.registerInviteExpired, 'INVITE_REVOKED');
+  }
+  if (invitation.expires_at !== null && invitation.expires_at <= now) {
+    return conflict(MESSAGES.registerInviteExpired, 'INVITE_EXPIRED');
+  }
+  if (invitation.uses >= invitation.max_uses) {
+    return conflict(MESSAGES.registerInviteUsed, 'INVITE_USED');
+  }
+  return null;
 }
 
 export interface RegisterInput {
@@ -183,11 +199,9 @@ export async function register(
   try {
     row = await db.transaction().execute(async (trx) => {
       if (!(await consumeInvitationUse(trx, invitation.id, now))) {
-        const expired = invitation.expires_at !== null && invitation.expires_at <= now;
-        throw conflict(
-          expired ? MESSAGES.registerInviteExpired : MESSAGES.registerInviteUsed,
-          expired ? 'INVITE_EXPIRED' : 'INVITE_USED',
-        );
+        // Read again: it may have been used up or revoked since it was looked up above.
+        const current = (await findInvitationById(trx, invitation.id)) ?? invitation;
+        throw whyUnusable(current, now) ?? conflict(MESSAGES.registerInviteUsed, 'INVITE_USED');
       }
       return insertUser(trx, {
         username: input.username,

@@ -6,6 +6,10 @@ import type { InvitationsTable } from '../../db/types.js';
 type Executor = Kysely<Database> | Transaction<Database>;
 export type InvitationRow = Selectable<InvitationsTable>;
 
+export function findInvitationById(db: Executor, id: number): Promise<InvitationRow | undefined> {
+  return db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function findInvitationByCode(
   db: Executor,
   code: string,
@@ -39,7 +43,8 @@ export function insertInvitation(db: Executor, invitation: NewInvitation): Promi
 
 /**
  * Takes one use of an invitation in a single conditional UPDATE, so two registrations racing
- * for the last use cannot both win. Returns false when no use is left or it has expired.
+ * for the last use cannot both win. Returns false when no use is left, it has expired or it was
+ * revoked.
  */
 export async function consumeInvitationUse(
   db: Executor,
@@ -50,8 +55,20 @@ export async function consumeInvitationUse(
     .updateTable('invitations')
     .set((eb) => ({ uses: eb('uses', '+', 1) }))
     .where('id', '=', id)
+    .where('revoked_at', 'is', null)
     .where((eb) => eb('uses', '<', eb.ref('max_uses')))
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Revokes an invitation; a second revocation keeps the first time. False when already revoked. */
+export async function revokeInvitation(db: Executor, id: number, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('invitations')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
@@ -60,7 +77,37 @@ export function listInvitations(db: Executor): Promise<InvitationRow[]> {
   return db.selectFrom('invitations').selectAll().orderBy('id').execute();
 }
 
-/** An unused, unexpired super-admin invitation made by the system (first start), if any. */
+/** An invitation with the username of whoever made it (null for first start and the CLI). */
+export interface InvitationWithCreatorRow extends InvitationRow {
+  creator_username: string | null;
+}
+
+function invitationsWithCreator(db: Executor) {
+  return db
+    .selectFrom('invitations')
+    .leftJoin('users', 'users.id', 'invitations.created_by')
+    .selectAll('invitations')
+    .select('users.username as creator_username');
+}
+
+/** Invitations newest first, all of them or only those granting `role`. */
+export function listInvitationsWithCreator(
+  db: Executor,
+  role: Role | null,
+): Promise<InvitationWithCreatorRow[]> {
+  let query = invitationsWithCreator(db);
+  if (role !== null) query = query.where('invitations.role', '=', role);
+  return query.orderBy('invitations.id', 'desc').execute();
+}
+
+export function findInvitationWithCreator(
+  db: Executor,
+  id: number,
+): Promise<InvitationWithCreatorRow | undefined> {
+  return invitationsWithCreator(db).where('invitations.id', '=', id).executeTakeFirst();
+}
+
+/** An open (unused, unexpired, unrevoked) super-admin invitation from the first start, if any. */
 export function findOpenBootstrapInvitation(
   db: Executor,
   now: string,
@@ -70,6 +117,7 @@ export function findOpenBootstrapInvitation(
     .selectAll()
     .where('role', '=', 'superadmin')
     .where('created_by', 'is', null)
+    .where('revoked_at', 'is', null)
     .where((eb) => eb('uses', '<', eb.ref('max_uses')))
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .orderBy('id')

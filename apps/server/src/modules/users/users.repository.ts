@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Database, Dialect } from '../../db/index.js';
 import type { UsersTable } from '../../db/types.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -102,4 +102,19 @@ export async function countSuperAdmins(db: Executor): Promise<number> {
     .where('is_super_admin', '=', true)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * The ids of every super admin, locked until the transaction ends on Postgres, so two role
+ * changes cannot each count the other's super admin and together remove the last one. On SQLite
+ * the one connection runs one transaction at a time, which gives the same guarantee.
+ */
+export async function lockSuperAdminIds(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+): Promise<number[]> {
+  let query = trx.selectFrom('users').select('id').where('is_super_admin', '=', true);
+  if (dialect === 'postgres') query = query.forUpdate();
+  const rows = await query.orderBy('id').execute();
+  return rows.map((row) => row.id);
 }

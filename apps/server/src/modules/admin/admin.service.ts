@@ -1,0 +1,245 @@
+import {
+  ADMIN_MESSAGES,
+  type AdminHandle,
+  type AdminInvitation,
+  type AdminUser,
+  type AdminUserHandle,
+  type Role,
+} from '@perch/shared';
+import type { Db } from '../../db/index.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import {
+  findLinkedHandle,
+  listLinkedHandles,
+  type LinkedHandleRow,
+} from '../handles/handles.repository.js';
+import { removeHandle } from '../handles/handles.service.js';
+import {
+  findInvitationWithCreator,
+  listInvitationsWithCreator,
+  revokeInvitation,
+  type InvitationRow,
+  type InvitationWithCreatorRow,
+} from '../invitations/invitations.repository.js';
+import { createInvitation } from '../invitations/invitations.service.js';
+import {
+  findUserById,
+  lockSuperAdminIds,
+  setRoleFlags,
+  type UserRow,
+} from '../users/users.repository.js';
+import { roleFlags, roleOf } from '../users/users.service.js';
+import {
+  findAdminUser,
+  listAdminUsers,
+  listFollowedHandles,
+  type AdminUserRow,
+  type FollowedHandleRow,
+} from './admin.repository.js';
+
+const userNotFound = () => notFound(ADMIN_MESSAGES.userNotFound, 'USER_NOT_FOUND');
+const invitationNotFound = () =>
+  notFound(ADMIN_MESSAGES.invitationNotFound, 'INVITATION_NOT_FOUND');
+const invitationRoleForbidden = () =>
+  forbidden(ADMIN_MESSAGES.invitationRoleForbidden, 'INVITATION_ROLE_FORBIDDEN');
+
+// ---------------------------------------------------------------- users and their handles
+
+export function toAdminUser(row: AdminUserRow): AdminUser {
+  const role = roleOf(row);
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    created_at: row.created_at,
+    role,
+    isAdmin: role !== 'user',
+    isSuperAdmin: role === 'superadmin',
+    last_login_at: row.last_login_at,
+    last_active_at: row.last_active_at,
+    handles_count: Number(row.handles_count ?? 0),
+  };
+}
+
+export async function listUsersForAdmin({ db }: Db): Promise<AdminUser[]> {
+  return (await listAdminUsers(db)).map(toAdminUser);
+}
+
+async function existingUser({ db }: Db, id: number): Promise<UserRow> {
+  const user = await findUserById(db, id);
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/** A handle as one user follows it, for the admin's per-user list. */
+export function toAdminUserHandle(row: LinkedHandleRow): AdminUserHandle {
+  return {
+    id: row.id,
+    handle: row.username,
+    created_at: row.created_at,
+    added_at: row.added_at,
+    backfill_days: row.backfill_days,
+    backfill_status: row.backfill_status,
+  };
+}
+
+/** The handles a user follows, oldest link first; 404 for an unknown user. */
+export async function userHandlesForAdmin(handle: Db, userId: number): Promise<AdminUserHandle[]> {
+  const user = await existingUser(handle, userId);
+  return (await listLinkedHandles(handle.db, user.id)).map(toAdminUserHandle);
+}
+
+/**
+ * Takes a handle off one user's list, exactly as if they had removed it themselves: other
+ * followers keep it, and once nobody follows it collection stops while its data stays.
+ * Returns the handle as that user followed it.
+ */
+export async function removeHandleFromUser(
+  handle: Db,
+  userId: number,
+  handleId: number,
+): Promise<LinkedHandleRow> {
+  const user = await existingUser(handle, userId);
+  const link = await findLinkedHandle(handle.db, user.id, handleId);
+  if (!link) throw notFound(ADMIN_MESSAGES.userDoesNotFollow, 'NOT_FOLLOWING');
+  await removeHandle(handle, user, handleId);
+  return link;
+}
+
+// ---------------------------------------------------------------- handles of the system
+
+export function toAdminHandle(row: FollowedHandleRow): AdminHandle {
+  return {
+    id: row.id,
+    handle: row.username,
+    created_at: row.created_at,
+    followers_count: row.followers_count,
+    status: row.backfill_status,
+    backfill_progress: row.backfill_progress,
+    tweets: row.total_tweets_collected,
+    users_count: Number(row.users_count),
+    stopped: Boolean(row.paused),
+    last_error: row.last_error,
+  };
+}
+
+/** Every handle somebody follows, by id. */
+export async function listSystemHandles({ db }: Db): Promise<AdminHandle[]> {
+  return (await listFollowedHandles(db)).map(toAdminHandle);
+}
+
+// ---------------------------------------------------------------- roles
+
+export interface RoleChange {
+  user: AdminUser;
+  previous: Role;
+}
+
+/**
+ * Gives a user a role. The super admins are locked and counted in the same transaction as the
+ * change, so no pair of concurrent changes can leave the system without one (409).
+ */
+export async function changeRole(handle: Db, userId: number, role: Role): Promise<RoleChange> {
+  const previous = await handle.db.transaction().execute(async (trx) => {
+    const superAdminIds = await lockSuperAdminIds(trx, handle.dialect);
+    const user = await findUserById(trx, userId);
+    if (!user) throw userNotFound();
+    const current = roleOf(user);
+    const othersRemain = superAdminIds.some((id) => id !== user.id);
+    if (current === 'superadmin' && role !== 'superadmin' && !othersRemain) {
+      throw conflict(ADMIN_MESSAGES.lastSuperAdmin, 'LAST_SUPER_ADMIN');
+    }
+    if (current !== role) await setRoleFlags(trx, user.id, roleFlags(role));
+    return current;
+  });
+  const user = await findAdminUser(handle.db, userId);
+  if (!user) throw userNotFound();
+  return { user: toAdminUser(user), previous };
+}
+
+// ---------------------------------------------------------------- invitations
+
+/** Admins manage invitations for plain users; only a super admin those for admin roles. */
+export function mayManageInvitation(actor: UserRow, role: Role): boolean {
+  return Boolean(actor.is_super_admin) || role === 'user';
+}
+
+export function invitationState(row: InvitationRow, now: string): AdminInvitation['state'] {
+  if (row.revoked_at !== null) return 'revoked';
+  if (row.uses >= row.max_uses) return 'used';
+  if (row.expires_at !== null && row.expires_at <= now) return 'expired';
+  return 'active';
+}
+
+export function toAdminInvitation(row: InvitationWithCreatorRow, now: string): AdminInvitation {
+  return {
+    id: row.id,
+    code: row.code,
+    role: row.role,
+    max_uses: row.max_uses,
+    uses: row.uses,
+    expires_at: row.expires_at,
+    created_at: row.created_at,
+    created_by: row.creator_username,
+    revoked_at: row.revoked_at,
+    state: invitationState(row, now),
+  };
+}
+
+/**
+ * The invitations `actor` may see, newest first: a super admin sees every one, an admin only
+ * those for plain users (so never the first-start super-admin invitation).
+ */
+export async function listInvitationsFor({ db }: Db, actor: UserRow): Promise<AdminInvitation[]> {
+  const rows = await listInvitationsWithCreator(db, actor.is_super_admin ? null : 'user');
+  const now = new Date().toISOString();
+  return rows.map((row) => toAdminInvitation(row, now));
+}
+
+export interface InvitationRequest {
+  role: Role;
+  max_uses: number;
+  /** Null never expires. */
+  expires_in_days: number | null;
+}
+
+async function invitationWithCreator({ db }: Db, id: number): Promise<AdminInvitation> {
+  const row = await findInvitationWithCreator(db, id);
+  if (!row) throw invitationNotFound();
+  return toAdminInvitation(row, new Date().toISOString());
+}
+
+/** Makes an invitation on behalf of `actor` (403 when an admin asks for an admin role). */
+export async function createInvitationAs(
+  handle: Db,
+  actor: UserRow,
+  request: InvitationRequest,
+): Promise<AdminInvitation> {
+  if (!mayManageInvitation(actor, request.role)) throw invitationRoleForbidden();
+  const created = await createInvitation(handle, {
+    role: request.role,
+    maxUses: request.max_uses,
+    expiresInDays: request.expires_in_days,
+    createdBy: actor.id,
+  });
+  return invitationWithCreator(handle, created.id);
+}
+
+export interface Revocation {
+  invitation: AdminInvitation;
+  /** False when it had been revoked before (the first revocation time stays). */
+  revokedNow: boolean;
+}
+
+/** Revokes an invitation so nobody can register with it any more; revoking again is a no-op. */
+export async function revokeInvitationAs(
+  handle: Db,
+  actor: UserRow,
+  id: number,
+): Promise<Revocation> {
+  const row = await findInvitationWithCreator(handle.db, id);
+  if (!row) throw invitationNotFound();
+  if (!mayManageInvitation(actor, row.role)) throw invitationRoleForbidden();
+  const revokedNow = await revokeInvitation(handle.db, id, new Date().toISOString());
+  return { invitation: await invitationWithCreator(handle, id), revokedNow };
+}

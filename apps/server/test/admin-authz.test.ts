@@ -1,0 +1,232 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_MESSAGES, MESSAGES } from '@perch/shared';
+import { insertHandle, insertLink } from '../src/modules/handles/handles.repository.js';
+import { createInvitation } from '../src/modules/invitations/invitations.service.js';
+import { expectError } from './assertions.js';
+import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Rows one route's calls act on, made fresh for each route so no route depends on another. */
+interface Fixtures {
+  /** A plain user. */
+  userId: number;
+  /** A handle that user follows. */
+  handleId: number;
+  /** An active invitation for a plain user. */
+  invitationId: number;
+}
+
+interface AdminRoute {
+  method: Method;
+  /** The route's path as registered (under /api/v1). */
+  path: string;
+  /** Who may call it besides a super admin: admins too, or super admins only. */
+  access: 'admin' | 'superadmin';
+  /** The URL to call, its ids taken from the fixtures (default: the path itself). */
+  url?: (f: Fixtures) => string;
+  /** A body the route accepts, so admin and super admin calls reach the handler. */
+  body?: (f: Fixtures) => unknown;
+}
+
+/**
+ * Every /admin route and who may call it (ARCHITECTURE.md, roles). The matrix below fails for a
+ * route the app has and this list lacks, so a new admin route cannot ship without a decision.
+ */
+const ADMIN_ROUTES: AdminRoute[] = [
+  { method: 'GET', path: '/admin/users', access: 'admin' },
+  {
+    method: 'GET',
+    path: '/admin/users/:id/handles',
+    access: 'admin',
+    url: (f) => `/admin/users/${f.userId}/handles`,
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/users/:id/handles/:handleId',
+    access: 'admin',
+    url: (f) => `/admin/users/${f.userId}/handles/${f.handleId}`,
+  },
+  {
+    method: 'PUT',
+    path: '/admin/users/:id/role',
+    access: 'superadmin',
+    url: (f) => `/admin/users/${f.userId}/role`,
+    body: () => ({ role: 'user' }),
+  },
+  { method: 'GET', path: '/admin/handles', access: 'admin' },
+  { method: 'GET', path: '/admin/all-handles', access: 'admin' },
+  {
+    method: 'DELETE',
+    path: '/admin/handles/:id',
+    access: 'admin',
+    url: (f) => `/admin/handles/${f.handleId}`,
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/handles/:id/data',
+    access: 'superadmin',
+    url: (f) => `/admin/handles/${f.handleId}/data`,
+  },
+  { method: 'GET', path: '/admin/processes', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/admin/processes/stop',
+    access: 'superadmin',
+    body: (f) => ({ handle_id: f.handleId }),
+  },
+  {
+    method: 'POST',
+    path: '/admin/processes/start',
+    access: 'superadmin',
+    body: (f) => ({ handle_id: f.handleId }),
+  },
+  { method: 'GET', path: '/admin/twitter-challenge-status', access: 'superadmin' },
+  {
+    method: 'POST',
+    path: '/admin/submit-twitter-challenge-code',
+    access: 'superadmin',
+    body: () => ({ verification_code: '123456' }),
+  },
+  { method: 'GET', path: '/admin/invitations', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/admin/invitations',
+    access: 'admin',
+    body: () => ({ role: 'user', max_uses: 1, expires_in_days: 7 }),
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/invitations/:id',
+    access: 'admin',
+    url: (f) => `/admin/invitations/${f.invitationId}`,
+  },
+];
+
+const API = '/api/v1';
+
+/** `METHOD /path` with every path parameter written `:param` (the router merges their names). */
+function routeKey(method: string, path: string): string {
+  return `${method} ${path.replace(/:[^/]+/g, ':param')}`;
+}
+
+/**
+ * Every route the app registered under /api/v1/admin, read from Fastify's route tree (HEAD
+ * routes, which Fastify adds for each GET, are left out). Each line of the tree is one segment,
+ * indented four characters per level, with its methods in brackets when a route ends there.
+ */
+function registeredAdminRoutes(app: FastifyInstance): string[] {
+  const prefixes: string[] = [];
+  const keys: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const branch = line.search(/[├└]── /);
+    if (branch < 0) continue;
+    const depth = branch / 4;
+    const match = /^(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line.slice(branch + 4));
+    if (!match) continue;
+    const path = (prefixes[depth - 1] ?? '') + (match[1] ?? '');
+    prefixes[depth] = path;
+    prefixes.length = depth + 1;
+    if (!path.startsWith(`${API}/admin`)) continue;
+    for (const method of (match[2] ?? '').split(', ').filter(Boolean)) {
+      if (method !== 'HEAD') keys.push(routeKey(method, path));
+    }
+  }
+  return [...new Set(keys)].sort();
+}
+
+describe.each(DIALECTS)('admin authorization matrix [%s]', (dialect) => {
+  let t: TestApp;
+  const anonymous = () => new TestClient(t.app);
+  let user: TestClient;
+  let admin: TestClient;
+  let superAdmin: TestClient;
+  let userId: number;
+  let fixtureCount = 0;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    superAdmin = new TestClient(t.app);
+    await superAdmin.register(t.db, 'authz_root', 'superadmin');
+    admin = new TestClient(t.app);
+    await admin.register(t.db, 'authz_admin', 'admin');
+    user = new TestClient(t.app);
+    userId = (await user.register(t.db, 'authz_user')).data.user.id;
+  });
+  afterAll(() => t.close());
+
+  async function freshFixtures(): Promise<Fixtures> {
+    const now = new Date().toISOString();
+    const handle = await insertHandle(t.db.db, {
+      username: `authz_${++fixtureCount}`,
+      backfillDays: 7,
+      now,
+    });
+    await insertLink(t.db.db, { userId, handleId: handle.id, backfillDays: 7, now });
+    const invitation = await createInvitation(t.db, {
+      role: 'user',
+      maxUses: 1,
+      expiresInDays: 7,
+      createdBy: null,
+    });
+    return { userId, handleId: handle.id, invitationId: invitation.id };
+  }
+
+  function call(client: TestClient, route: AdminRoute, f: Fixtures) {
+    const body = route.body?.(f);
+    return client.request({
+      method: route.method,
+      url: API + (route.url?.(f) ?? route.path),
+      ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+    });
+  }
+
+  it('knows every admin route the app has, and the app has every route listed', () => {
+    const registered = registeredAdminRoutes(t.app);
+    const expected = ADMIN_ROUTES.map((route) => routeKey(route.method, API + route.path)).sort();
+    const unlisted = registered.filter((key) => !expected.includes(key));
+    const missing = expected.filter((key) => !registered.includes(key));
+    expect({ unlisted, missing }).toEqual({ unlisted: [], missing: [] });
+  });
+
+  it.each(
+    ADMIN_ROUTES.map((route) => [`${route.method} ${route.path}`, route.access, route] as const),
+  )(
+    '%s (%s): 401 signed out, 403 for a user, and by role after that',
+    async (_name, _access, route) => {
+      const f = await freshFixtures();
+
+      expectError(await call(anonymous(), route, f), 401, { message: MESSAGES.notAuthenticated });
+      expectError(await call(user, route, f), 403, { message: ADMIN_MESSAGES.adminRequired });
+
+      const byAdmin = await call(admin, route, f);
+      if (route.access === 'superadmin') {
+        expectError(byAdmin, 403, { message: ADMIN_MESSAGES.superAdminRequired });
+      } else {
+        expect([400, 401, 403], byAdmin.body).not.toContain(byAdmin.statusCode);
+        expect(byAdmin.statusCode, byAdmin.body).toBeLessThan(500);
+      }
+
+      const bySuperAdmin = await call(superAdmin, route, await freshFixtures());
+      expect([400, 401, 403], bySuperAdmin.body).not.toContain(bySuperAdmin.statusCode);
+      expect(bySuperAdmin.statusCode, bySuperAdmin.body).toBeLessThan(500);
+    },
+  );
+
+  it('checks the role before the input: a bad body or id still gets 401 or 403 first', async () => {
+    const badCalls = [
+      { method: 'PUT', url: `${API}/admin/users/abc/role`, payload: { role: 'god' } },
+      { method: 'POST', url: `${API}/admin/invitations`, payload: { role: 42 } },
+      { method: 'GET', url: `${API}/admin/users/abc/handles` },
+      { method: 'DELETE', url: `${API}/admin/invitations/-1` },
+    ] as const;
+    for (const request of badCalls) {
+      expectError(await anonymous().request(request), 401);
+      expectError(await user.request(request), 403, { message: ADMIN_MESSAGES.adminRequired });
+    }
+    expectError(await admin.request(badCalls[0]), 403, {
+      message: ADMIN_MESSAGES.superAdminRequired,
+    });
+  });
+});
