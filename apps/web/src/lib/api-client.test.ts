@@ -49,6 +49,23 @@ describe('ApiClient', () => {
     client = new ApiClient({ onUnauthorized, redirectToLogin, now: () => now });
   });
 
+  it('returns the envelope message with the data when asked for it', async () => {
+    stubFetch({
+      'GET /api/v1/health': () =>
+        jsonResponse(200, { success: true, data: { status: 'ok' }, message: 'All good.' }),
+      'GET /api/v1/plain': () => ok({ status: 'ok' }),
+    });
+    const schema = z.object({ status: z.literal('ok') });
+    await expect(client.requestWithMessage('/health', { schema })).resolves.toEqual({
+      data: { status: 'ok' },
+      message: 'All good.',
+    });
+    await expect(client.requestWithMessage('/plain', { schema })).resolves.toEqual({
+      data: { status: 'ok' },
+      message: undefined,
+    });
+  });
+
   it('sends credentials, unwraps the envelope and validates data with the schema', async () => {
     const fetchMock = stubFetch({ 'GET /api/v1/health': () => ok({ status: 'ok', extra: 1 }) });
     const data = await client.get('/health', z.object({ status: z.literal('ok') }));

@@ -67,6 +67,12 @@ export interface ApiRequest<T> extends RequestOptions {
   schema?: z.ZodType<T>;
 }
 
+/** The `data` of a success envelope and its `message`, when the server sent one. */
+export interface ApiAnswer<T> {
+  data: T;
+  message?: string;
+}
+
 export interface ApiClientConfig {
   /** The browser boundary; defaults to the global fetch. */
   fetch?: typeof fetch;
@@ -157,6 +163,11 @@ export class ApiClient {
 
   /** Sends one request and returns the `data` of the success envelope. */
   async request<T>(path: string, request: ApiRequest<T> = {}): Promise<T> {
+    return (await this.send(path, request, false)).data;
+  }
+
+  /** Like `request`, with the envelope's `message` too (the server's words for a success). */
+  requestWithMessage<T>(path: string, request: ApiRequest<T> = {}): Promise<ApiAnswer<T>> {
     return this.send(path, request, false);
   }
 
@@ -173,7 +184,11 @@ export class ApiClient {
     return this.config.now ? this.config.now() : Date.now();
   }
 
-  private async send<T>(path: string, request: ApiRequest<T>, isCsrfRetry: boolean): Promise<T> {
+  private async send<T>(
+    path: string,
+    request: ApiRequest<T>,
+    isCsrfRetry: boolean,
+  ): Promise<ApiAnswer<T>> {
     const method = request.method ?? 'GET';
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -211,15 +226,17 @@ export class ApiClient {
       throw error;
     }
 
-    const data = isRecord(payload) && payload.success === true ? payload.data : payload;
+    const enveloped = isRecord(payload) && payload.success === true;
+    const data = isRecord(payload) && enveloped ? payload.data : payload;
+    const message = enveloped ? textField(payload, 'message') : undefined;
     if (isRecord(data) && typeof data.csrfToken === 'string')
       this.rememberCsrfToken(data.csrfToken);
-    if (!request.schema) return data as T;
+    if (!request.schema) return { data: data as T, message };
     const parsed = request.schema.safeParse(data);
     if (!parsed.success) {
       throw new ApiError(response.status, INVALID_RESPONSE_MESSAGE, INVALID_RESPONSE_CODE);
     }
-    return parsed.data;
+    return { data: parsed.data, message };
   }
 
   private async fetchWithTimeout(

@@ -1,60 +1,45 @@
-import { Alert, Card, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
-import { IconDatabaseCog, IconLock, IconUsers, IconWorld } from '@tabler/icons-react';
+import { Alert, Stack } from '@mantine/core';
+import { ADMIN_MESSAGES } from '@perch/shared';
+import { IconLock } from '@tabler/icons-react';
 import { PageHeader } from '@/components/page-header';
+import { AdminBanner } from '@/features/admin/components/admin-banner';
+import { AdminBannerProvider } from '@/features/admin/components/admin-banner-provider';
+import { CollectorsSection } from '@/features/admin/components/collectors-section';
+import { DataCleanupSection } from '@/features/admin/components/data-cleanup-section';
+import { GlobalHandlesSection } from '@/features/admin/components/global-handles-section';
+import { InvitationsSection } from '@/features/admin/components/invitations-section';
+import { UsersSection } from '@/features/admin/components/users-section';
+import { ADMIN_TEXTS } from '@/features/admin/utils/admin-texts';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { HandlesDemoSection } from '@/features/handles/components/demo-panel/handles-demo-section';
 
-export const ADMIN_ACCESS_DENIED = 'Access Denied. Admin privileges required.';
-
-const SECTIONS = [
-  {
-    icon: IconUsers,
-    title: 'Registered Users',
-    text: 'Every account with its ID and join date; select one to see and remove its handles.',
-  },
-  {
-    icon: IconWorld,
-    title: 'Global Handle Management',
-    text: 'All handles in the system, with a global delete that stops collection for everyone.',
-  },
-  {
-    icon: IconDatabaseCog,
-    title: 'Data Cleanup per Handle',
-    text: 'Super admins can clear the collected data of a handle and let it start over.',
-  },
-];
-
-/** /admin: admin tools, filled by the admin work; the server enforces the roles too. */
+/**
+ * /admin: the Admin Dashboard (doc 1 §2), a list of sections under one banner. Admins see it;
+ * super-admin actions are hidden from plain admins, and the server enforces the roles too.
+ */
 export function AdminRoute() {
   const { currentUser } = useAuth();
-  if (!currentUser?.isAdmin && !currentUser?.isSuperAdmin) {
+  if (!currentUser || !(currentUser.isAdmin || currentUser.isSuperAdmin)) {
     return (
       <Alert color="red" variant="light" icon={<IconLock size={18} />}>
-        {ADMIN_ACCESS_DENIED}
+        {ADMIN_MESSAGES.adminRequired}
       </Alert>
     );
   }
+  const { isSuperAdmin } = currentUser;
   return (
-    <>
-      <PageHeader
-        title="Admin Dashboard"
-        description="Users, handles and collectors will be managed here."
-      />
-      <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
-        {SECTIONS.map((section) => (
-          <Card key={section.title} withBorder radius="lg" p="lg">
-            <ThemeIcon variant="light" size="lg" mb="sm" aria-hidden>
-              <section.icon size={20} />
-            </ThemeIcon>
-            <Text fw={600} mb={4}>
-              {section.title}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {section.text}
-            </Text>
-          </Card>
-        ))}
-      </SimpleGrid>
-    </>
+    <AdminBannerProvider>
+      <PageHeader title={ADMIN_TEXTS.pageTitle} description={ADMIN_TEXTS.pageDescription} />
+      <Stack gap="lg">
+        <AdminBanner />
+        <UsersSection currentUserId={currentUser.id} isSuperAdmin={isSuperAdmin} />
+        <GlobalHandlesSection />
+        <CollectorsSection isSuperAdmin={isSuperAdmin} />
+        <InvitationsSection isSuperAdmin={isSuperAdmin} />
+        <DataCleanupSection isSuperAdmin={isSuperAdmin} />
+        <HandlesDemoSection />
+      </Stack>
+    </AdminBannerProvider>
   );
 }
 

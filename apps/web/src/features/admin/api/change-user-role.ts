@@ -1,0 +1,38 @@
+import { adminUserResponseSchema, type AdminUser, type Role } from '@perch/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient, type ApiAnswer } from '@/lib/api-client';
+import { adminQueryKeys } from './admin-query-keys';
+
+export interface ChangeUserRoleInput {
+  userId: number;
+  /** The user's name, for the messages. */
+  username: string;
+  role: Role;
+}
+
+/** PUT /admin/users/{id}/role (super admin): answers the user with the new role. */
+export function changeUserRole({
+  userId,
+  role,
+}: ChangeUserRoleInput): Promise<ApiAnswer<{ user: AdminUser }>> {
+  return apiClient.requestWithMessage(`/admin/users/${userId}/role`, {
+    method: 'PUT',
+    body: { role },
+    schema: adminUserResponseSchema,
+  });
+}
+
+/** Changes a role; the answered user replaces the cached one. */
+export function useChangeUserRoleMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['admin', 'change-role'],
+    mutationFn: changeUserRole,
+    onSuccess: ({ data: { user } }) => {
+      queryClient.setQueryData<AdminUser[]>(adminQueryKeys.users, (current) =>
+        current?.map((entry) => (entry.id === user.id ? user : entry)),
+      );
+      return queryClient.invalidateQueries({ queryKey: adminQueryKeys.users });
+    },
+  });
+}

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient, type ApiAnswer } from '@/lib/api-client';
+import { adminQueryKeys } from './admin-query-keys';
+import type { HandleTarget } from './delete-handle';
+
+/**
+ * DELETE /admin/handles/{id}/data (super admin): drops the handle's tweets and snapshots; its
+ * collector starts the backfill again.
+ */
+export function clearHandleData({ id }: HandleTarget): Promise<ApiAnswer<unknown>> {
+  return apiClient.requestWithMessage(`/admin/handles/${id}/data`, { method: 'DELETE' });
+}
+
+export function useClearHandleDataMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['admin', 'clear-handle-data'],
+    mutationFn: clearHandleData,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminQueryKeys.handles }),
+        queryClient.invalidateQueries({ queryKey: adminQueryKeys.processes }),
+      ]),
+  });
+}

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient, type ApiAnswer } from '@/lib/api-client';
+import { adminQueryKeys } from './admin-query-keys';
+
+export interface HandleTarget {
+  id: number;
+  handle: string;
+}
+
+/** DELETE /admin/handles/{id}: stops the handle's collector and removes it for every user. */
+export function deleteHandleGlobally({ id }: HandleTarget): Promise<ApiAnswer<unknown>> {
+  return apiClient.requestWithMessage(`/admin/handles/${id}`, { method: 'DELETE' });
+}
+
+/** Global delete; every admin list may have shown the handle, so all of them refresh. */
+export function useDeleteHandleMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['admin', 'delete-handle'],
+    mutationFn: deleteHandleGlobally,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminQueryKeys.all }),
+  });
+}

@@ -1,0 +1,21 @@
+import { adminUsersResponseSchema, type AdminUser } from '@perch/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiClient } from '@/lib/api-client';
+import { adminQueryKeys } from './admin-query-keys';
+
+/** GET /admin/users: every registered account with its role and activity. */
+export async function getAdminUsers(signal?: AbortSignal): Promise<AdminUser[]> {
+  const data = await apiClient.get('/admin/users', adminUsersResponseSchema, { signal });
+  return data.users;
+}
+
+export function adminUsersQueryOptions() {
+  return queryOptions({
+    queryKey: adminQueryKeys.users,
+    queryFn: ({ signal }) => getAdminUsers(signal),
+  });
+}
+
+export function useAdminUsersQuery() {
+  return useQuery(adminUsersQueryOptions());
+}

@@ -1,0 +1,309 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Progress,
+  Stack,
+  Table,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
+import { ADMIN_MESSAGES, type AdminProcess, type AdminProcesses } from '@perch/shared';
+import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRobot } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useProcessesQuery } from '../api/get-processes';
+import { useProcessActionMutation, type ProcessAction } from '../api/set-process-state';
+import { useAdminNotifier } from '../hooks/use-admin-banner';
+import { ADMIN_TEXTS } from '../utils/admin-texts';
+import { failureReason } from '../utils/failure';
+import { formatCount, formatDateTime, formatRelative } from '../utils/format';
+import { PROCESS_STATE_LOOK, SOURCE_HEALTH_LOOK, SOURCE_NAME } from '../utils/looks';
+import { AdminSection } from './admin-section';
+import { LookBadge } from './look-badge';
+import { EmptyText, SectionError, SectionSkeleton } from './section-states';
+
+type Source = AdminProcesses['source'];
+
+function RelativeTime({ label, iso, now }: { label: string; iso: string | null; now: number }) {
+  return (
+    <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+      {label}{' '}
+      {iso ? (
+        <Text span inherit c="var(--mantine-color-text)" title={formatDateTime(iso)}>
+          <time dateTime={iso}>{formatRelative(iso, now)}</time>
+        </Text>
+      ) : (
+        ADMIN_TEXTS.none
+      )}
+    </Text>
+  );
+}
+
+function RateBudget({ budget, now }: { budget: Source['rate_budget']; now: number }) {
+  if (budget.limit === null || budget.remaining === null)
+    return <>{ADMIN_TEXTS.rateBudgetUnknown}</>;
+  return (
+    <>
+      {ADMIN_TEXTS.rateBudget(budget.remaining, budget.limit)}
+      {budget.resetAt ? `, resets ${formatRelative(budget.resetAt, now)}` : ''}
+    </>
+  );
+}
+
+/** Which tweet source is in use, how healthy it is and how much of its rate budget is left. */
+function SourceSummary({ source, now }: { source: Source; now: number }) {
+  const health = SOURCE_HEALTH_LOOK[source.health];
+  return (
+    <Stack gap={4} mb="md" data-testid="collector-source">
+      <Group gap="xs" wrap="wrap">
+        <Text size="sm">
+          Source: <strong>{SOURCE_NAME[source.name]}</strong>
+        </Text>
+        <LookBadge color={health.color}>{health.label}</LookBadge>
+        {source.health_reason ? (
+          <Text size="sm" c="dimmed">
+            {source.health_reason}
+          </Text>
+        ) : null}
+      </Group>
+      <Text size="sm" c="dimmed">
+        Rate budget: <RateBudget budget={source.rate_budget} now={now} />
+      </Text>
+      {source.collector_in_process ? null : (
+        <Text size="xs" c="dimmed">
+          {ADMIN_TEXTS.collectorsElsewhere}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The yellow banner while the collector account waits for a verification code. */
+function ChallengeBanner({ isSuperAdmin }: { isSuperAdmin: boolean }) {
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<IconAlertTriangle size={18} />}
+      mb="md"
+      data-testid="challenge-paused"
+    >
+      <Text size="sm">{ADMIN_MESSAGES.collectionPausedByChallenge}</Text>
+      <Text size="sm" mt={4}>
+        {isSuperAdmin ? (
+          <Anchor component={Link} to="/settings" size="sm">
+            {ADMIN_TEXTS.challengeLinkSuperAdmin}
+          </Anchor>
+        ) : (
+          ADMIN_TEXTS.challengeHintAdmin
+        )}
+      </Text>
+    </Alert>
+  );
+}
+
+interface ProcessRowProps {
+  process: AdminProcess;
+  now: number;
+  /** Stop/Start for super admins; null hides the column. */
+  control: {
+    busy: boolean;
+    onAction: (process: AdminProcess, action: ProcessAction) => void;
+  } | null;
+}
+
+function ProcessRow({ process, now, control }: ProcessRowProps) {
+  const state = PROCESS_STATE_LOOK[process.state];
+  const progress = Math.max(0, Math.min(100, Math.round(process.backfill_progress)));
+  const stopped = process.state === 'stopped';
+  return (
+    <Table.Tr data-testid="process-row" aria-label={`@${process.handle}`}>
+      <Table.Td>
+        <Text fw={600} size="sm">
+          @{process.handle}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Stack gap={2} align="flex-start">
+          <LookBadge color={state.color}>{state.label}</LookBadge>
+          {process.state_reason ? (
+            <Text size="xs" c="dimmed" maw={200} lineClamp={2} title={process.state_reason}>
+              {process.state_reason}
+            </Text>
+          ) : null}
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <Stack gap={4}>
+          <Text size="sm">{process.job === 'backfill' ? 'Backfill' : 'Monitor'}</Text>
+          {process.job === 'backfill' ? (
+            <Group gap={6} wrap="nowrap">
+              <Progress
+                value={progress}
+                w={64}
+                size="sm"
+                aria-label={`Backfill of @${process.handle}`}
+              />
+              <Text size="xs">{progress}%</Text>
+            </Group>
+          ) : null}
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <RelativeTime label="last" iso={process.last_poll_at} now={now} />
+        <RelativeTime label="next" iso={stopped ? null : process.next_poll_at} now={now} />
+      </Table.Td>
+      <Table.Td>
+        {process.last_error ? (
+          <Text size="xs" c="red.4" maw={200} lineClamp={2} title={process.last_error}>
+            {process.last_error}
+          </Text>
+        ) : (
+          ADMIN_TEXTS.none
+        )}
+      </Table.Td>
+      <Table.Td ta="right">{formatCount(process.tweets_collected)}</Table.Td>
+      {control ? (
+        <Table.Td>
+          <Group justify="flex-end" wrap="nowrap">
+            {stopped ? (
+              <Button
+                size="xs"
+                color="green"
+                variant="light"
+                leftSection={<IconPlayerPlay size={14} />}
+                aria-label={`Start @${process.handle}`}
+                loading={control.busy}
+                onClick={() => control.onAction(process, 'start')}
+              >
+                Start
+              </Button>
+            ) : (
+              <Button
+                size="xs"
+                color="orange"
+                variant="light"
+                leftSection={<IconPlayerStop size={14} />}
+                aria-label={`Stop @${process.handle}`}
+                loading={control.busy}
+                onClick={() => control.onAction(process, 'stop')}
+              >
+                Stop
+              </Button>
+            )}
+          </Group>
+        </Table.Td>
+      ) : null}
+    </Table.Tr>
+  );
+}
+
+/**
+ * 'Collectors': the tweet source with its health and rate budget, and each handle's collector
+ * (idle, running, paused or stopped) with its job, progress, polls and last error. Fetched every
+ * 10 s while the page is visible. Super admins can stop and start collectors.
+ */
+export function CollectorsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
+  const query = useProcessesQuery();
+  const actionMutation = useProcessActionMutation();
+  const notify = useAdminNotifier();
+  const data = query.data;
+  const now = query.dataUpdatedAt;
+
+  const handleAction = (process: AdminProcess, action: ProcessAction) => {
+    const { handle, handle_id: handleId } = process;
+    actionMutation.mutate(
+      { action, handleId, handle },
+      {
+        onSuccess: ({ message }) =>
+          notify.success(
+            message ??
+              (action === 'stop'
+                ? ADMIN_MESSAGES.processStopped(handle)
+                : ADMIN_MESSAGES.processStarted(handle)),
+          ),
+        onError: (error) =>
+          action === 'stop'
+            ? notify.error(
+                ADMIN_TEXTS.stopFailed(handle),
+                failureReason(error, ADMIN_MESSAGES.stopProcessFailed(handleId)),
+              )
+            : notify.error(
+                ADMIN_TEXTS.startFailed(handle),
+                failureReason(error, ADMIN_MESSAGES.startProcessFailed(handleId)),
+              ),
+      },
+    );
+  };
+
+  return (
+    <AdminSection
+      title={ADMIN_TEXTS.collectorsTitle}
+      icon={IconRobot}
+      color="violet"
+      description={ADMIN_TEXTS.collectorsDescription}
+      testId="collectors"
+    >
+      {query.isPending ? <SectionSkeleton label="Loading collectors" /> : null}
+      {query.isError && !data ? (
+        <SectionError
+          title={ADMIN_TEXTS.loadProcessesFailed}
+          reason={failureReason(query.error, ADMIN_MESSAGES.fetchProcessesFailed)}
+          retrying={query.isFetching}
+          onRetry={() => void query.refetch()}
+          testId="collectors-error"
+        />
+      ) : null}
+      {data ? (
+        <>
+          {data.source.challenge.status === 'IDLE' ? null : (
+            <ChallengeBanner isSuperAdmin={isSuperAdmin} />
+          )}
+          <SourceSummary source={data.source} now={now} />
+          {data.processes.length === 0 ? <EmptyText>{ADMIN_TEXTS.noProcesses}</EmptyText> : null}
+          {data.processes.length > 0 ? (
+            <Table.ScrollContainer minWidth={isSuperAdmin ? 780 : 700} type="native">
+              <Table verticalSpacing="xs" aria-label="Collectors">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Handle</Table.Th>
+                    <Table.Th>State</Table.Th>
+                    <Table.Th>Job</Table.Th>
+                    <Table.Th>Polls</Table.Th>
+                    <Table.Th>Last error</Table.Th>
+                    <Table.Th ta="right">Tweets</Table.Th>
+                    {isSuperAdmin ? (
+                      <Table.Th>
+                        <VisuallyHidden>Actions</VisuallyHidden>
+                      </Table.Th>
+                    ) : null}
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.processes.map((process) => (
+                    <ProcessRow
+                      key={process.handle_id}
+                      process={process}
+                      now={now}
+                      control={
+                        isSuperAdmin
+                          ? {
+                              busy:
+                                actionMutation.isPending &&
+                                actionMutation.variables.handleId === process.handle_id,
+                              onAction: handleAction,
+                            }
+                          : null
+                      }
+                    />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          ) : null}
+        </>
+      ) : null}
+    </AdminSection>
+  );
+}

@@ -1,0 +1,156 @@
+import { Alert, Button, Group, Table, Text, TextInput } from '@mantine/core';
+import { ADMIN_MESSAGES, normalizeHandle, type AdminHandle } from '@perch/shared';
+import { IconDatabaseCog, IconEraser, IconLock, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useClearHandleDataMutation } from '../api/clear-handle-data';
+import { useAllHandlesQuery } from '../api/get-all-handles';
+import { useAdminNotifier } from '../hooks/use-admin-banner';
+import { ADMIN_TEXTS } from '../utils/admin-texts';
+import { failureReason } from '../utils/failure';
+import { formatDateTime } from '../utils/format';
+import { AdminSection } from './admin-section';
+import { ConfirmDialog } from './confirm-dialog';
+import { EmptyText, SectionError, SectionSkeleton } from './section-states';
+
+/** Handles whose name or ID contains the search text (a leading @ is ignored). */
+export function filterHandles(handles: readonly AdminHandle[], search: string): AdminHandle[] {
+  const wanted = normalizeHandle(search).toLowerCase();
+  if (!wanted) return [...handles];
+  return handles.filter(
+    (handle) => handle.handle.toLowerCase().includes(wanted) || String(handle.id).includes(wanted),
+  );
+}
+
+function CleanupTable() {
+  const query = useAllHandlesQuery();
+  const clearMutation = useClearHandleDataMutation();
+  const notify = useAdminNotifier();
+  const [search, setSearch] = useState('');
+  const [pending, setPending] = useState<AdminHandle | null>(null);
+  const handles = query.data;
+  const shown = handles ? filterHandles(handles, search) : [];
+
+  const handleConfirm = () => {
+    const target = pending;
+    setPending(null);
+    if (!target) return;
+    clearMutation.mutate(
+      { id: target.id, handle: target.handle },
+      {
+        onSuccess: ({ message }) =>
+          notify.success(message ?? ADMIN_MESSAGES.handleDataCleared(target.handle)),
+        onError: (error) =>
+          notify.error(
+            ADMIN_MESSAGES.clearDataForHandleFailed(target.handle),
+            failureReason(error, ADMIN_MESSAGES.clearDataFailed(target.id)),
+          ),
+      },
+    );
+  };
+
+  return (
+    <>
+      <TextInput
+        placeholder="Search by handle or ID"
+        aria-label={ADMIN_TEXTS.searchHandles}
+        leftSection={<IconSearch size={16} />}
+        value={search}
+        onChange={(event) => setSearch(event.currentTarget.value)}
+        mb="sm"
+        maw={360}
+      />
+      {query.isPending ? <SectionSkeleton label="Loading handles for clean-up" /> : null}
+      {query.isError && !handles ? (
+        <SectionError
+          title={ADMIN_MESSAGES.fetchHandlesFailed}
+          reason={failureReason(query.error, ADMIN_MESSAGES.fetchAllHandlesFailed)}
+          retrying={query.isFetching}
+          onRetry={() => void query.refetch()}
+          testId="cleanup-error"
+        />
+      ) : null}
+      {handles && handles.length === 0 ? (
+        <EmptyText>{ADMIN_MESSAGES.noSystemHandles}</EmptyText>
+      ) : null}
+      {handles && handles.length > 0 && shown.length === 0 ? (
+        <EmptyText>{ADMIN_TEXTS.noMatchingHandles(search.trim())}</EmptyText>
+      ) : null}
+      {shown.length > 0 ? (
+        <Table.ScrollContainer minWidth={520} type="native">
+          <Table verticalSpacing="xs" aria-label="Handles for data clean-up">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>ID</Table.Th>
+                <Table.Th>Handle</Table.Th>
+                <Table.Th>Created At</Table.Th>
+                <Table.Th ta="right">Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {shown.map((handle) => (
+                <Table.Tr key={handle.id} data-testid="cleanup-row">
+                  <Table.Td>{handle.id}</Table.Td>
+                  <Table.Td>
+                    <Text fw={600} size="sm">
+                      @{handle.handle}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(handle.created_at)}</Table.Td>
+                  <Table.Td>
+                    <Group justify="flex-end" wrap="nowrap">
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="light"
+                        leftSection={<IconEraser size={14} />}
+                        aria-label={`${ADMIN_TEXTS.clearData} @${handle.handle}`}
+                        loading={
+                          clearMutation.isPending && clearMutation.variables.id === handle.id
+                        }
+                        onClick={() => setPending(handle)}
+                      >
+                        {ADMIN_TEXTS.clearData}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : null}
+
+      <ConfirmDialog
+        title={ADMIN_TEXTS.clearDataTitle}
+        message={pending ? ADMIN_MESSAGES.confirmClearData(pending.handle) : null}
+        confirmLabel={ADMIN_TEXTS.clearData}
+        onConfirm={handleConfirm}
+        onCancel={() => setPending(null)}
+      />
+    </>
+  );
+}
+
+/**
+ * 'Data Cleanup per Handle' (super admin only): a searchable table of handles with 'Clear Data'
+ * behind a confirmation that warns it cannot be undone. Others see the access-denied text.
+ */
+export function DataCleanupSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
+  return (
+    <AdminSection
+      title={ADMIN_TEXTS.dataCleanupTitle}
+      icon={IconDatabaseCog}
+      color="red"
+      description={isSuperAdmin ? ADMIN_TEXTS.dataCleanupDescription : undefined}
+      testId="data-cleanup"
+    >
+      {isSuperAdmin ? (
+        <CleanupTable />
+      ) : (
+        <Alert color="red" variant="light" icon={<IconLock size={18} />}>
+          {ADMIN_MESSAGES.superAdminRequired}
+        </Alert>
+      )}
+    </AdminSection>
+  );
+}

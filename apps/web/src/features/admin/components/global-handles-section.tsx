@@ -1,0 +1,169 @@
+import { Box, Button, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ADMIN_MESSAGES, type AdminHandle } from '@perch/shared';
+import { IconRefresh, IconTrash, IconWorld } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useDeleteHandleMutation } from '../api/delete-handle';
+import { useAllHandlesQuery } from '../api/get-all-handles';
+import { useAdminNotifier } from '../hooks/use-admin-banner';
+import { ADMIN_TEXTS } from '../utils/admin-texts';
+import { failureReason } from '../utils/failure';
+import { formatCount, formatDate, formatStatus } from '../utils/format';
+import { backfillColor } from '../utils/looks';
+import { AdminSection } from './admin-section';
+import { LookBadge } from './look-badge';
+import { ConfirmDialog } from './confirm-dialog';
+import { EmptyText, SectionError, SectionSkeleton } from './section-states';
+
+function HandleStatus({ handle }: { handle: AdminHandle }) {
+  const badge = handle.stopped ? (
+    <LookBadge color="red">stopped</LookBadge>
+  ) : (
+    <LookBadge color={backfillColor(handle.status)}>
+      {formatStatus(handle.status)}
+      {handle.status === 'in_progress' || handle.status === 'collecting'
+        ? ` ${Math.round(handle.backfill_progress)}%`
+        : ''}
+    </LookBadge>
+  );
+  if (!handle.last_error) return badge;
+  return (
+    <Tooltip label={handle.last_error} multiline maw={320}>
+      <Box component="span" display="inline-block">
+        {badge}
+      </Box>
+    </Tooltip>
+  );
+}
+
+/**
+ * 'Global Handle Management': every handle of the system with a 'Global Delete' that stops its
+ * collector and removes it for all users, and a 'Refresh System Handles' button.
+ */
+export function GlobalHandlesSection() {
+  const query = useAllHandlesQuery();
+  const deleteMutation = useDeleteHandleMutation();
+  const notify = useAdminNotifier();
+  const [pending, setPending] = useState<AdminHandle | null>(null);
+  const handles = query.data;
+
+  const handleConfirm = () => {
+    const target = pending;
+    setPending(null);
+    if (!target) return;
+    deleteMutation.mutate(
+      { id: target.id, handle: target.handle },
+      {
+        onSuccess: ({ message }) =>
+          notify.success(message ?? ADMIN_MESSAGES.handleDeleted(target.handle)),
+        onError: (error) =>
+          notify.error(
+            ADMIN_MESSAGES.deleteHandleFailed(target.handle),
+            failureReason(error, ADMIN_MESSAGES.globalDeleteFailed(target.id)),
+          ),
+      },
+    );
+  };
+
+  return (
+    <AdminSection
+      title={ADMIN_TEXTS.globalHandlesTitle}
+      icon={IconWorld}
+      color="indigo"
+      description={ADMIN_TEXTS.globalHandlesDescription}
+      testId="global-handles"
+      actions={
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<IconRefresh size={14} />}
+          loading={query.isFetching && !query.isPending}
+          onClick={() => void query.refetch()}
+        >
+          {ADMIN_TEXTS.refreshSystemHandles}
+        </Button>
+      }
+    >
+      {query.isPending ? <SectionSkeleton label="Loading system handles" /> : null}
+      {query.isError && !handles ? (
+        <SectionError
+          title={ADMIN_MESSAGES.loadSystemHandlesFailed}
+          reason={failureReason(query.error, ADMIN_MESSAGES.fetchAllHandlesFailed)}
+          retrying={query.isFetching}
+          onRetry={() => void query.refetch()}
+          testId="global-handles-error"
+        />
+      ) : null}
+      {handles && handles.length === 0 ? (
+        <EmptyText testId="global-handles-empty">{ADMIN_MESSAGES.noSystemHandles}</EmptyText>
+      ) : null}
+      {handles && handles.length > 0 ? (
+        <Table.ScrollContainer minWidth={760} type="native">
+          <Table verticalSpacing="xs" highlightOnHover aria-label="System handles">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Handle</Table.Th>
+                <Table.Th>ID</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th ta="right">Followers</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th ta="right">Tweets</Table.Th>
+                <Table.Th ta="right">Users</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {handles.map((handle) => (
+                <Table.Tr key={handle.id} data-testid="system-handle-row">
+                  <Table.Td>
+                    <Text fw={600} size="sm">
+                      @{handle.handle}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{handle.id}</Table.Td>
+                  <Table.Td>{formatDate(handle.created_at)}</Table.Td>
+                  <Table.Td ta="right">
+                    {handle.followers_count === null
+                      ? ADMIN_TEXTS.none
+                      : formatCount(handle.followers_count)}
+                  </Table.Td>
+                  <Table.Td>
+                    <HandleStatus handle={handle} />
+                  </Table.Td>
+                  <Table.Td ta="right">{formatCount(handle.tweets)}</Table.Td>
+                  <Table.Td ta="right">{handle.users_count}</Table.Td>
+                  <Table.Td>
+                    <Group justify="flex-end" wrap="nowrap">
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="light"
+                        leftSection={<IconTrash size={14} />}
+                        aria-label={`${ADMIN_TEXTS.globalDelete} @${handle.handle}`}
+                        loading={
+                          deleteMutation.isPending && deleteMutation.variables.id === handle.id
+                        }
+                        onClick={() => setPending(handle)}
+                      >
+                        {ADMIN_TEXTS.globalDelete}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      ) : null}
+
+      <ConfirmDialog
+        title={ADMIN_TEXTS.globalDelete}
+        message={pending ? ADMIN_MESSAGES.confirmGlobalDelete(pending.handle, pending.id) : null}
+        confirmLabel={ADMIN_TEXTS.globalDelete}
+        onConfirm={handleConfirm}
+        onCancel={() => setPending(null)}
+      />
+    </AdminSection>
+  );
+}

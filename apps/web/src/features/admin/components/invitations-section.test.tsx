@@ -1,0 +1,182 @@
+import { ADMIN_MESSAGES, INVITATION_DEFAULT_EXPIRY_DAYS } from '@perch/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
+import { adminServer, makeInvitation, sampleAdminServer } from '../test/admin-fixtures';
+import { renderAdmin } from '../test/render-admin';
+
+const person = () => userEvent.setup({ delay: null });
+const invitations = () => screen.getByRole('region', { name: 'Invitations' });
+const row = (code: string) =>
+  within(invitations()).getByRole('row', { name: `Invitation ${code}` });
+
+describe('Invitations', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf; path=/';
+  });
+
+  it('lists codes in monospace with role, uses, expiry, creator and state', async () => {
+    stubFetch(
+      adminServer({
+        invitations: [
+          makeInvitation({ id: 7, code: 'WELCOME-7', uses: 1, max_uses: 3 }),
+          makeInvitation({
+            id: 8,
+            code: 'OLD-8',
+            role: 'admin',
+            state: 'expired',
+            expires_at: '2025-01-02T00:00:00.000Z',
+            created_by: null,
+          }),
+        ],
+      }).handlers,
+    );
+    renderAdmin();
+    await within(invitations()).findAllByTestId('invitation-row');
+    expect(within(row('WELCOME-7')).getByText('WELCOME-7').tagName).toBe('CODE');
+    expect(row('WELCOME-7')).toHaveTextContent('User');
+    expect(row('WELCOME-7')).toHaveTextContent('1/3');
+    expect(row('WELCOME-7')).toHaveTextContent('Mar 17, 2025');
+    expect(row('WELCOME-7')).toHaveTextContent('ada');
+    expect(row('WELCOME-7')).toHaveTextContent('Active');
+    expect(row('OLD-8')).toHaveTextContent('Admin');
+    expect(row('OLD-8')).toHaveTextContent('Expired');
+    expect(row('OLD-8')).toHaveTextContent('system');
+    expect(within(row('OLD-8')).queryByRole('button', { name: /^Revoke/ })).toBeNull();
+  });
+
+  it('creates an invitation that never expires and shows it first', async () => {
+    const server = sampleAdminServer();
+    const fetchMock = stubFetch(server.handlers);
+    renderAdmin({ isSuperAdmin: true });
+    await within(invitations()).findAllByTestId('invitation-row');
+    const user = person();
+    const form = within(screen.getByRole('form', { name: 'Create invitation' }));
+
+    await user.selectOptions(form.getByRole('combobox', { name: 'Role' }), 'admin');
+    const uses = form.getByRole('textbox', { name: 'Uses (1-100)' });
+    await user.clear(uses);
+    await user.type(uses, '5');
+    await user.click(form.getByRole('checkbox', { name: 'Never expires' }));
+    expect(form.getByRole('textbox', { name: 'Expires after days (1-365)' })).toBeDisabled();
+    await user.click(form.getByRole('button', { name: 'Create invitation' }));
+
+    expect(await screen.findByTestId('admin-success')).toHaveTextContent(
+      ADMIN_MESSAGES.invitationCreated,
+    );
+    expect(requestsTo(fetchMock, 'POST /api/v1/admin/invitations')[0]?.body).toEqual({
+      role: 'admin',
+      max_uses: 5,
+      expires_in_days: null,
+    });
+    await waitFor(() =>
+      expect(within(invitations()).getAllByTestId('invitation-row')[0]).toHaveTextContent(
+        'INV-100',
+      ),
+    );
+    expect(row('INV-100')).toHaveTextContent('Never');
+    expect(form.getByRole('textbox', { name: 'Expires after days (1-365)' })).toHaveValue(
+      String(INVITATION_DEFAULT_EXPIRY_DAYS),
+    );
+  });
+
+  it('offers a plain admin the user role only', async () => {
+    const fetchMock = stubFetch(sampleAdminServer().handlers);
+    renderAdmin({ isSuperAdmin: false });
+    await within(invitations()).findAllByTestId('invitation-row');
+    const form = within(screen.getByRole('form', { name: 'Create invitation' }));
+    const role = form.getByRole('combobox', { name: 'Role' });
+    expect(
+      within(role)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['User']);
+    expect(form.getByText(ADMIN_MESSAGES.invitationRoleForbidden)).toBeVisible();
+    await person().click(form.getByRole('button', { name: 'Create invitation' }));
+    await screen.findByTestId('admin-success');
+    expect(requestsTo(fetchMock, 'POST /api/v1/admin/invitations')[0]?.body).toEqual({
+      role: 'user',
+      max_uses: 1,
+      expires_in_days: INVITATION_DEFAULT_EXPIRY_DAYS,
+    });
+  });
+
+  it('checks the form with the request schema before sending', async () => {
+    const fetchMock = stubFetch(sampleAdminServer().handlers);
+    renderAdmin();
+    await within(invitations()).findAllByTestId('invitation-row');
+    const user = person();
+    const form = within(screen.getByRole('form', { name: 'Create invitation' }));
+    await user.clear(form.getByRole('textbox', { name: 'Uses (1-100)' }));
+    await user.click(form.getByRole('button', { name: 'Create invitation' }));
+    expect(await form.findByText(ADMIN_MESSAGES.invitationUsesInvalid)).toBeVisible();
+    expect(requestsTo(fetchMock, 'POST /api/v1/admin/invitations')).toHaveLength(0);
+  });
+
+  it("reports a refused creation with the server's reason", async () => {
+    stubFetch({
+      ...sampleAdminServer().handlers,
+      'POST /api/v1/admin/invitations': () =>
+        fail(403, ADMIN_MESSAGES.invitationRoleForbidden, 'FORBIDDEN'),
+    });
+    renderAdmin();
+    await within(invitations()).findAllByTestId('invitation-row');
+    await person().click(screen.getByRole('button', { name: 'Create invitation' }));
+    const banner = await screen.findByTestId('admin-error');
+    expect(banner).toHaveTextContent('Failed to create the invitation.');
+    expect(banner).toHaveTextContent(ADMIN_MESSAGES.invitationRoleForbidden);
+  });
+
+  it("copies a code to the clipboard and says 'Copied'", async () => {
+    stubFetch(sampleAdminServer().handlers);
+    renderAdmin();
+    await within(invitations()).findAllByTestId('invitation-row');
+    const user = person();
+    await user.click(within(row('WELCOME-7')).getByRole('button', { name: 'Copy WELCOME-7' }));
+    expect(
+      await within(row('WELCOME-7')).findByRole('button', { name: 'Copied WELCOME-7' }),
+    ).toHaveTextContent('Copied');
+    expect(await navigator.clipboard.readText()).toBe('WELCOME-7');
+  });
+
+  it('revokes an active code after a confirmation', async () => {
+    const fetchMock = stubFetch(sampleAdminServer().handlers);
+    renderAdmin();
+    await within(invitations()).findAllByTestId('invitation-row');
+    const user = person();
+    await user.click(within(row('WELCOME-7')).getByRole('button', { name: 'Revoke WELCOME-7' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke invitation' });
+    expect(dialog).toHaveTextContent(
+      'Revoke invitation WELCOME-7? Nobody will be able to register with it any more.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    expect(await screen.findByTestId('admin-success')).toHaveTextContent(
+      ADMIN_MESSAGES.invitationRevoked,
+    );
+    await waitFor(() => expect(row('WELCOME-7')).toHaveTextContent('Revoked'));
+    expect(within(row('WELCOME-7')).queryByRole('button', { name: /^Revoke/ })).toBeNull();
+    expect(requestsTo(fetchMock, 'DELETE /api/v1/admin/invitations/7')).toHaveLength(1);
+  });
+
+  it('keeps a plain admin from revoking an admin invitation', async () => {
+    stubFetch(
+      adminServer({ invitations: [makeInvitation({ id: 9, code: 'BOSS-9', role: 'admin' })] })
+        .handlers,
+    );
+    renderAdmin({ isSuperAdmin: false });
+    await within(invitations()).findAllByTestId('invitation-row');
+    expect(within(row('BOSS-9')).getByRole('button', { name: 'Revoke BOSS-9' })).toBeDisabled();
+  });
+
+  it("shows 'Failed to load invitations.' when the list cannot load", async () => {
+    stubFetch({
+      ...sampleAdminServer().handlers,
+      'GET /api/v1/admin/invitations': () => fail(500, 'Database unavailable', 'INTERNAL'),
+    });
+    renderAdmin();
+    const error = await screen.findByTestId('invitations-error');
+    expect(error).toHaveTextContent('Failed to load invitations.');
+    expect(error).toHaveTextContent('Database unavailable');
+  });
+});

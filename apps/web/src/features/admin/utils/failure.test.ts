@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, NETWORK_ERROR_CODE } from '@/lib/api-client';
+import { failureReason } from './failure';
+
+describe('failureReason', () => {
+  it("prefers the server's words, then the spec's fallback, then the client's text", () => {
+    const fallback = 'Failed to fetch users';
+    expect(
+      failureReason(
+        new ApiError(500, 'Database down', 'INTERNAL', undefined, 'Database down'),
+        fallback,
+      ),
+    ).toBe('Database down');
+    expect(
+      failureReason(new ApiError(502, 'Request failed with status 502', 'HTTP_502'), fallback),
+    ).toBe(fallback);
+    expect(failureReason(new ApiError(0, 'Network error.', NETWORK_ERROR_CODE), fallback)).toBe(
+      'Network error.',
+    );
+    expect(failureReason(new TypeError('boom'), fallback)).toBe(fallback);
+  });
+});
