@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   pickBusyDemoHandle,
   startFakeDiscordServer,
@@ -11,7 +11,7 @@ import {
 import { startPerchServer, type PerchServer } from './perch-server';
 
 // Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles, the
-// analytics dashboard and Settings, desktop and phone widths, default dark theme.
+// analytics dashboard, Settings and Admin, desktop and phone widths, default dark theme.
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
@@ -58,6 +58,28 @@ async function shoot(page: Page, name: string, { fullPage = true } = {}) {
   if (viewport) await page.setViewportSize({ width: viewport.width, height });
   await page.waitForTimeout(300);
   await page.screenshot({ path: file });
+  if (viewport) await page.setViewportSize(viewport);
+}
+
+/** One part of the page, with the viewport grown to the whole page so the header stays clear. */
+async function shootPart(page: Page, part: Locator, name: string) {
+  await page.waitForLoadState('networkidle');
+  const viewport = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (viewport) await page.setViewportSize({ width: viewport.width, height });
+  await page.waitForTimeout(300);
+  const box = await part.boundingBox();
+  if (!box) throw new Error(`${name}: nothing to capture`);
+  const margin = 12;
+  await page.screenshot({
+    path: path.join(OUT, `${name}.png`),
+    clip: {
+      x: Math.max(0, box.x - margin),
+      y: Math.max(0, box.y - margin),
+      width: box.width + 2 * margin,
+      height: box.height + 2 * margin,
+    },
+  });
   if (viewport) await page.setViewportSize(viewport);
 }
 
@@ -174,5 +196,80 @@ test('screenshots', async ({ browser }) => {
     await expect(page.getByTestId('settings-success')).toBeVisible();
     await shoot(page, `settings-${label}`);
     await context.close();
+  }
+});
+
+test('admin screenshots', async ({ browser }) => {
+  test.setTimeout(300_000);
+  // Its own server: the demo collector account asks for a code until the super admin gives it.
+  const challengeCode = '246810';
+  const adminServer = await startPerchServer({
+    DEMO_CHALLENGE_CODE: challengeCode,
+    DEMO_PAGE_DELAY_MS: '300',
+  });
+  try {
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      const username = `ada_${label}`;
+      await page.goto(`${adminServer.origin}/dashboard/register`);
+      await page.getByLabel('Username').fill(username);
+      await page.getByLabel('Email').fill(`${username}@example.com`);
+      await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+      await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+      const code =
+        label === 'desktop' ? adminServer.firstStartCode : await adminServer.invite('superadmin');
+      await page.getByLabel('Invitation code').fill(code);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await expect(page.getByTestId('user-badge')).toHaveText(username);
+
+      if (label === 'desktop') {
+        // The challenge waits once per server: both widths are captured before it is answered.
+        await page.goto(`${adminServer.origin}/dashboard/settings`);
+        const challenge = page.getByTestId('challenge-panel');
+        await expect(challenge.getByTestId('challenge-awaiting')).toBeVisible();
+        await shoot(page, 'settings-challenge-desktop', { fullPage: false });
+        await page.setViewportSize(WIDTHS.phone);
+        await shoot(page, 'settings-challenge-phone', { fullPage: false });
+        await page.setViewportSize(viewport);
+        await challenge.getByRole('textbox', { name: 'Verification code' }).fill(challengeCode);
+        await challenge.getByRole('button', { name: 'Submit code' }).click();
+        await expect(challenge.getByText('No verification needed')).toBeVisible({
+          timeout: 20_000,
+        });
+      }
+
+      const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+      for (const handle of ['nasa', `typical_${label}`]) {
+        const response = await page.request.post(`${adminServer.origin}/api/v1/handles`, {
+          data: { username: handle, backfill_days: 3, async: true },
+          headers: { 'x-csrf-token': csrf },
+        });
+        expect(response.status()).toBe(201);
+      }
+
+      await page.goto(`${adminServer.origin}/dashboard/admin`);
+      await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+      await expect(page.getByRole('region', { name: /^Registered Users/ })).toBeVisible();
+      const demo = page.getByTestId('handles-demo');
+      await demo.getByRole('button', { name: 'Show TanStack Query Demo' }).click();
+      const rows = demo.getByTestId('demo-handle-row');
+      await expect(rows).toHaveCount(2);
+      for (const status of await rows.getByTestId('demo-handle-status').all()) {
+        await expect(status).toHaveText('Ready', { timeout: 60_000 });
+      }
+      await expect(demo.getByText('Analytics Available: Yes')).toBeVisible();
+      await page.reload();
+      await expect(page.getByRole('region', { name: 'Global Handle Management' })).toBeVisible();
+      await shoot(page, `admin-${label}`);
+
+      await demo.getByRole('button', { name: 'Show TanStack Query Demo' }).click();
+      await expect(demo.getByText('Analytics Available: Yes')).toBeVisible();
+      await demo.getByRole('button', { name: 'Record Activity' }).click();
+      await shootPart(page, demo, `admin-demo-${label}`);
+      await context.close();
+    }
+  } finally {
+    await adminServer.stop();
   }
 });
