@@ -21,21 +21,13 @@ import {
   DIALECTS,
   TestClient,
   buildTestApp,
+  storedTweetIds,
+  waitFor,
   type TestApp,
   type TestAppOptions,
 } from './helpers.js';
 
 const CODE = '424242';
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -97,10 +89,6 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
       .executeTakeFirstOrThrow();
     return { total: Number(row.total), distinct: Number(row.distinct) };
   };
-  const storedIds = async (id: number) =>
-    (await t.db.db.selectFrom('tweets').select('tweet_id').where('handle_id', '=', id).execute())
-      .map((row) => row.tweet_id)
-      .sort();
   /** Every tweet id the demo source has in the handle's backfill window. */
   const expectedIds = async (id: number) => {
     const handle = await handleRow(id);
@@ -277,7 +265,7 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
     const counts = await tweetCounts(handle.id);
     expect(counts.distinct).toBe(counts.total);
     expect(counts.total).toBeGreaterThan(atStop.total);
-    expect(await storedIds(handle.id)).toEqual(await expectedIds(handle.id));
+    expect(await storedTweetIds(t.db, handle.id)).toEqual(await expectedIds(handle.id));
     expect(done?.total_tweets_collected).toBe(counts.total);
 
     const [stopEvent] = await securityEvents('collector_stopped');
@@ -365,7 +353,7 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
       () => handleRow(handle.id),
       (row) => (row?.total_tweets_collected ?? 0) > 0,
     );
-    const [tweet] = await storedIds(handle.id);
+    const [tweet] = await storedTweetIds(t.db, handle.id);
     await queueDelivery(handle.id, tweet ?? '1');
 
     // An admin may delete globally; a plain user may not.
@@ -495,7 +483,7 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
     expect(done?.backfill_window_end).not.toBe(before?.backfill_window_end);
     const counts = await tweetCounts(handle.id);
     expect(counts.distinct).toBe(counts.total);
-    expect(await storedIds(handle.id)).toEqual(await expectedIds(handle.id));
+    expect(await storedTweetIds(t.db, handle.id)).toEqual(await expectedIds(handle.id));
     expect(await rowsOf('tweet_metric_snapshots', handle.id)).toBe(0);
     expect(await rowsOf('profile_snapshots', handle.id)).toBe(0);
     expect(await outboxRows(handle.id)).toBe(0);
@@ -552,7 +540,7 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
       (await root.post('/api/v1/admin/processes/start', { handle_id: handle.id })).statusCode,
     ).toBe(200);
     await completed(handle.id);
-    expect(await storedIds(handle.id)).toEqual(await expectedIds(handle.id));
+    expect(await storedTweetIds(t.db, handle.id)).toEqual(await expectedIds(handle.id));
   });
 
   it('the collector account challenge: collection waits for the right code', async () => {
@@ -621,7 +609,7 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
       challenge_details: 'Verification complete. Collection has resumed.',
     });
     await completed(handle.id);
-    expect(await storedIds(handle.id)).toEqual(await expectedIds(handle.id));
+    expect(await storedTweetIds(t.db, handle.id)).toEqual(await expectedIds(handle.id));
     expect((await processes()).source).toMatchObject({
       health: 'ok',
       challenge: { status: 'IDLE' },

@@ -10,6 +10,7 @@ import type { TweetSource } from '../src/collector/sources/types.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db, type Dialect } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { findHandleByName, type HandleRow } from '../src/modules/handles/handles.repository.js';
 import { createInvitation } from '../src/modules/invitations/invitations.service.js';
 import type { Role } from '@perch/shared';
 
@@ -126,6 +127,38 @@ export async function buildTestApp(
       await db.dispose();
     },
   };
+}
+
+/** Reads until `done` accepts the value and returns it; fails the test after `ms`. */
+export async function waitFor<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  ms = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The stored handle of that name; throws when there is none. */
+export async function handleNamed({ db }: Db, name: string): Promise<HandleRow> {
+  const row = await findHandleByName(db, name);
+  if (!row) throw new Error(`no handle ${name}`);
+  return row;
+}
+
+/** The ids of the tweets stored for a handle, sorted. */
+export async function storedTweetIds({ db }: Db, handleId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tweets')
+    .select('tweet_id')
+    .where('handle_id', '=', handleId)
+    .execute();
+  return rows.map((row) => row.tweet_id).sort();
 }
 
 /** Makes an invitation and returns its code. */

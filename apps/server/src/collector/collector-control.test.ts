@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '@perch/shared';
-import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
+import {
+  DIALECTS,
+  createTestDb,
+  handleNamed,
+  storedTweetIds,
+  waitFor,
+  type TestDb,
+} from '../../test/helpers.js';
 import { resetHandleData } from '../modules/admin/admin-collector.repository.js';
 import { findHandleByName, type HandleRow } from '../modules/handles/handles.repository.js';
 import { addHandle } from '../modules/handles/handles.service.js';
@@ -60,16 +67,6 @@ function recordingLog() {
   return { log, errors };
 }
 
-async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolean, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(DIALECTS)('collector control (%s)', (dialect) => {
@@ -92,21 +89,6 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
     collectors.push(collector);
     return collector;
   };
-  const handleNamed = async (name: string): Promise<HandleRow> => {
-    const row = await findHandleByName(db.db, name);
-    if (!row) throw new Error(`no handle ${name}`);
-    return row;
-  };
-  const storedIds = async (handleId: number) =>
-    (
-      await db.db
-        .selectFrom('tweets')
-        .select('tweet_id')
-        .where('handle_id', '=', handleId)
-        .execute()
-    )
-      .map((row) => row.tweet_id)
-      .sort();
   /** Every tweet id of the source in the handle's backfill window. */
   const sourceWindowIds = async (handle: HandleRow) => {
     const ids: string[] = [];
@@ -184,17 +166,17 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
     expect(during.calls).toBe(0);
     expect(during.busy.has(id)).toBe(false);
     expect(pages).toBe(pagesBefore);
-    const halted = await handleNamed('prolific_hal');
+    const halted = await handleNamed(db, 'prolific_hal');
     expect(halted.backfill_status).toBe('in_progress');
     expect(halted.last_error).toBeNull();
-    expect(halted.total_tweets_collected).toBe((await storedIds(id)).length);
+    expect(halted.total_tweets_collected).toBe((await storedTweetIds(db, id)).length);
 
     // Released: the scheduler resumes it and nothing is missing or doubled.
     const done = await waitFor(
-      () => handleNamed('prolific_hal'),
+      () => handleNamed(db, 'prolific_hal'),
       (row) => row.backfill_status === 'completed',
     );
-    const stored = await storedIds(id);
+    const stored = await storedTweetIds(db, id);
     expect(stored).toEqual(await sourceWindowIds(done));
     expect(done.total_tweets_collected).toBe(stored.length);
   });
@@ -219,7 +201,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       const { id } = await follow(name, 3, collector);
       if (kind === 'poll') {
         await waitFor(
-          () => handleNamed(name),
+          () => handleNamed(db, name),
           (row) => row.backfill_status === 'completed',
         );
         await collector.idle();
@@ -232,7 +214,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       );
       await collector.idle();
       expect(await findHandleByName(db.db, name)).toBeUndefined();
-      expect(await storedIds(id)).toEqual([]);
+      expect(await storedTweetIds(db, id)).toEqual([]);
       expect(errors).toEqual([]);
     },
   );
@@ -257,7 +239,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       collectionPaused: () => false,
     };
     await runBackfill(ctx, id, new AbortController().signal);
-    const after = await handleNamed('prolific_clr');
+    const after = await handleNamed(db, 'prolific_clr');
     expect(after).toMatchObject({
       backfill_status: 'pending',
       backfill_progress: 0,
@@ -283,7 +265,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
     await sleep(150);
     await collector.idle();
     expect(calls).toEqual({ lookupUser: 0, timeline: 0, tweetsByIds: 0 });
-    expect((await handleNamed('typical_cha')).backfill_status).toBe('pending');
+    expect((await handleNamed(db, 'typical_cha')).backfill_status).toBe('pending');
 
     expect(await submitChallengeCode(db.db, '999999', new Date(START).toISOString())).toBe(true);
     const refused = await waitFor(
@@ -309,10 +291,10 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       challenge_details: ADMIN_MESSAGES.codeAccepted,
     });
     const done = await waitFor(
-      () => handleNamed('typical_cha'),
+      () => handleNamed(db, 'typical_cha'),
       (handle) => handle.backfill_status === 'completed',
     );
-    expect(await storedIds(done.id)).toEqual(await sourceWindowIds(done));
+    expect(await storedTweetIds(db, done.id)).toEqual(await sourceWindowIds(done));
 
     // The verified session is not challenged again when collection starts anew.
     await collector.stop();
@@ -335,23 +317,23 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       () => collector.busyHandleIds(),
       (busy) => busy.size === 0,
     );
-    const paused = await handleNamed('prolific_pau');
+    const paused = await handleNamed(db, 'prolific_pau');
     await sleep(150);
-    const still = await handleNamed('prolific_pau');
+    const still = await handleNamed(db, 'prolific_pau');
     expect(still.backfill_status).toBe('in_progress');
     expect(still.backfill_progress).toBe(paused.backfill_progress);
     expect(still.backfill_progress).toBeLessThan(100);
-    expect(await storedIds(id)).toHaveLength(paused.total_tweets_collected);
+    expect(await storedTweetIds(db, id)).toHaveLength(paused.total_tweets_collected);
 
     // Another worker, whose source has the account, verifies a code.
     expect(await submitChallengeCode(db.db, CODE, new Date(START).toISOString())).toBe(true);
     expect(await takeSubmittedCode(db.db)).toBe(CODE);
     await recordVerification(db.db, true, new Date(START).toISOString());
     const done = await waitFor(
-      () => handleNamed('prolific_pau'),
+      () => handleNamed(db, 'prolific_pau'),
       (row) => row.backfill_status === 'completed',
     );
-    const stored = await storedIds(id);
+    const stored = await storedTweetIds(db, id);
     expect(stored).toEqual(await sourceWindowIds(done));
   });
 

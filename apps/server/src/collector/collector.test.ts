@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
-import { findHandleByName, type HandleRow } from '../modules/handles/handles.repository.js';
+import {
+  DIALECTS,
+  createTestDb,
+  handleNamed,
+  storedTweetIds,
+  waitFor,
+  type TestDb,
+} from '../../test/helpers.js';
+import type { HandleRow } from '../modules/handles/handles.repository.js';
 import { addHandle, removeHandle } from '../modules/handles/handles.service.js';
 import { upsertTweets } from '../modules/handles/tweets.repository.js';
 import { insertUser, type UserRow } from '../modules/users/users.repository.js';
@@ -57,16 +64,6 @@ function rateLimited(inner: TweetSource, failures: number, retryAfterMs: number)
   return source;
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Every tweet id the source has in [startTime, now], walked page by page. */
 /** The pages a single walk of the handle's backfill window takes from the source. */
 async function sourceWindowPages(source: TweetSource, handle: HandleRow): Promise<string[][]> {
@@ -107,21 +104,6 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     collectors.push(collector);
     return collector;
   };
-  const handleNamed = async (name: string) => {
-    const row = await findHandleByName(db.db, name);
-    if (!row) throw new Error(`no handle ${name}`);
-    return row;
-  };
-  const storedIds = async (handleId: number) =>
-    (
-      await db.db
-        .selectFrom('tweets')
-        .select('tweet_id')
-        .where('handle_id', '=', handleId)
-        .execute()
-    )
-      .map((row) => row.tweet_id)
-      .sort();
   const makeUser = (username: string) =>
     insertUser(db.db, {
       username,
@@ -154,7 +136,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       now: new Date(clock),
     });
     const done = await waitFor(
-      () => handleNamed('prolific_ann'),
+      () => handleNamed(db, 'prolific_ann'),
       (row) => row.backfill_status === 'completed',
     );
     expect(done.backfill_progress).toBe(100);
@@ -166,7 +148,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
 
     const expected = await sourceWindowIds(demo(), done);
     expect(expected.length).toBeGreaterThan(300);
-    expect(await storedIds(done.id)).toEqual(expected);
+    expect(await storedTweetIds(db, done.id)).toEqual(expected);
     expect(done.total_tweets_collected).toBe(expected.length);
     expect(BigInt(done.newest_tweet_id ?? '0')).toBe(
       expected.map((id) => BigInt(id)).reduce((a, b) => (b > a ? b : a)),
@@ -203,12 +185,12 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       (n) => n >= 3,
     );
     await stopping;
-    const halfway = await handleNamed('prolific_bob');
+    const halfway = await handleNamed(db, 'prolific_bob');
     expect(halfway.backfill_status).toBe('in_progress');
     expect(halfway.backfill_progress).toBeGreaterThan(0);
     expect(halfway.backfill_progress).toBeLessThan(100);
     expect(halfway.total_tweets_collected).toBeGreaterThan(0);
-    expect(halfway.total_tweets_collected).toBe((await storedIds(halfway.id)).length);
+    expect(halfway.total_tweets_collected).toBe((await storedTweetIds(db, halfway.id)).length);
     expect(halfway.oldest_covered_at).not.toBeNull();
 
     // A new engine on the same database (a new process, in effect) finds the work and resumes.
@@ -216,12 +198,12 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     const second = makeCollector(source);
     await second.start();
     const done = await waitFor(
-      () => handleNamed('prolific_bob'),
+      () => handleNamed(db, 'prolific_bob'),
       (row) => row.backfill_status === 'completed',
     );
     expect(calls.lookupUser).toBe(0);
     const expected = await sourceWindowIds(demo(), done);
-    const stored = await storedIds(done.id);
+    const stored = await storedTweetIds(db, done.id);
     expect(stored).toEqual(expected);
     expect(new Set(stored).size).toBe(stored.length);
     expect(done.total_tweets_collected).toBe(expected.length);
@@ -247,10 +229,10 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     const started = Date.now();
     await collector.stop();
     expect(Date.now() - started).toBeLessThan(250);
-    const stopped = await handleNamed('prolific_sam');
+    const stopped = await handleNamed(db, 'prolific_sam');
     expect(stopped.backfill_status).toBe('in_progress');
     expect(stopped.total_tweets_collected).toBeGreaterThan(0);
-    expect(stopped.total_tweets_collected).toBe((await storedIds(stopped.id)).length);
+    expect(stopped.total_tweets_collected).toBe((await storedTweetIds(db, stopped.id)).length);
     expect(stopped.last_error).toBeNull();
   });
 
@@ -271,14 +253,14 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     });
     expect(b.id).toBe(a.id);
     await waitFor(
-      () => handleNamed('typical_tom'),
+      () => handleNamed(db, 'typical_tom'),
       (row) => row.backfill_status === 'completed',
     );
     await collector.idle();
     const handles = await db.db.selectFrom('handles').selectAll().execute();
     expect(handles).toHaveLength(1);
     expect(calls.lookupUser).toBe(1);
-    const done = await handleNamed('typical_tom');
+    const done = await handleNamed(db, 'typical_tom');
     expect(calls.timeline).toBe((await sourceWindowPages(demo(), done)).length);
 
     // A third user adding it later gets the data at once, already complete.
@@ -302,7 +284,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       now: new Date(clock),
     });
     const short = await waitFor(
-      () => handleNamed('typical_tia'),
+      () => handleNamed(db, 'typical_tia'),
       (row) => row.backfill_status === 'completed',
     );
     const bob = await makeUser('bob');
@@ -314,13 +296,13 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(added.backfill_status).toBe('pending');
     expect(added.backfill_progress).toBeCloseTo(33.33, 1);
     const long = await waitFor(
-      () => handleNamed('typical_tia'),
+      () => handleNamed(db, 'typical_tia'),
       (row) => row.backfill_status === 'completed',
     );
     expect(long.backfill_days_covered).toBe(9);
     expect(long.backfill_target_start).toBe(new Date(START - 9 * DAY).toISOString());
     expect(long.total_tweets_collected).toBeGreaterThan(short.total_tweets_collected);
-    expect(await storedIds(long.id)).toEqual(await sourceWindowIds(demo(), long));
+    expect(await storedTweetIds(db, long.id)).toEqual(await sourceWindowIds(demo(), long));
   });
 
   it('re-adding after everybody unlinked is instant and complete, and data stayed', async () => {
@@ -331,16 +313,16 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       backfillDays: 3,
     });
     const done = await waitFor(
-      () => handleNamed('typical_una'),
+      () => handleNamed(db, 'typical_una'),
       (row) => row.backfill_status === 'completed',
     );
     await removeHandle(db, user, first.id);
-    expect(await storedIds(done.id)).toHaveLength(done.total_tweets_collected);
+    expect(await storedTweetIds(db, done.id)).toHaveLength(done.total_tweets_collected);
     // Nobody follows it: the scheduler leaves it alone even when a poll would be due.
     clock += 10 * 60_000;
     await collector.tick();
     await collector.idle();
-    expect((await handleNamed('typical_una')).last_poll_at).toBeNull();
+    expect((await handleNamed(db, 'typical_una')).last_poll_at).toBeNull();
 
     const again = await addHandle(db, collector, user, {
       username: 'typical_una',
@@ -362,7 +344,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       now: new Date(clock),
     });
     const backfilled = await waitFor(
-      () => handleNamed('prolific_pia'),
+      () => handleNamed(db, 'prolific_pia'),
       (row) => row.backfill_status === 'completed',
     );
     expect(backfilled.next_poll_at).toBe(new Date(START + 60_000).toISOString());
@@ -381,7 +363,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     };
     await ctx.source.lookupUser('prolific_pia');
     await runPoll(ctx, backfilled.id, new AbortController().signal);
-    const polled = await handleNamed('prolific_pia');
+    const polled = await handleNamed(db, 'prolific_pia');
     const added = polled.total_tweets_collected - backfilled.total_tweets_collected;
     expect(added).toBeGreaterThan(0);
     expect(fresh).toHaveLength(added);
@@ -394,11 +376,11 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(metricRows.length).toBeGreaterThan(0);
     expect((await db.db.selectFrom('profile_snapshots').selectAll().execute()).length).toBe(2);
     // Every new tweet since the backfill is there: the window plus the poll match the source.
-    expect(await storedIds(polled.id)).toEqual(await sourceWindowIds(demo(), polled));
+    expect(await storedTweetIds(db, polled.id)).toEqual(await sourceWindowIds(demo(), polled));
 
     // Same instant again: nothing new, nothing changed, so no new metric snapshot; slower next.
     await runPoll(ctx, polled.id, new AbortController().signal);
-    const quiet = await handleNamed('prolific_pia');
+    const quiet = await handleNamed(db, 'prolific_pia');
     expect(quiet.quiet_polls).toBe(1);
     expect(quiet.next_poll_at).toBe(new Date(clock + 60_000).toISOString());
     expect(await db.db.selectFrom('tweet_metric_snapshots').selectAll().execute()).toHaveLength(
@@ -417,14 +399,14 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       now: new Date(clock),
     });
     await waitFor(
-      () => handleNamed('quiet_quinn'),
+      () => handleNamed(db, 'quiet_quinn'),
       (row) => row.backfill_status === 'completed',
     );
     await collector.idle();
     expect(calls.tweetsByIds).toBe(0);
     clock += 61_000;
     const polled = await waitFor(
-      () => handleNamed('quiet_quinn'),
+      () => handleNamed(db, 'quiet_quinn'),
       (row) => row.last_poll_at !== null,
     );
     expect(polled.last_poll_at).toBe(new Date(clock).toISOString());
@@ -440,7 +422,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     await collector.start();
     await addHandle(db, collector, user, { username: name, backfillDays: 7, now: new Date(clock) });
     const failed = await waitFor(
-      () => handleNamed(name),
+      () => handleNamed(db, name),
       (row) => row.backfill_status === 'failed',
     );
     expect(failed.last_error).toBe(message);
@@ -462,7 +444,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       now: new Date(clock),
     });
     const limited = await waitFor(
-      () => handleNamed('typical_rita'),
+      () => handleNamed(db, 'typical_rita'),
       (row) => row.last_error !== null,
     );
     expect(limited.backfill_status).toBe('starting');
@@ -475,7 +457,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     clock += 60_000;
     await collector.tick();
     await collector.idle();
-    const done = await handleNamed('typical_rita');
+    const done = await handleNamed(db, 'typical_rita');
     expect(done.backfill_status).toBe('completed');
     expect(done.last_error).toBeNull();
     expect(calls.timeline).toBe(before + (await sourceWindowPages(demo(), done)).length);
@@ -488,7 +470,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       backfillDays: 1,
       now: new Date(clock),
     });
-    const handle = await handleNamed('typical_ida');
+    const handle = await handleNamed(db, 'typical_ida');
     const profile = await demo().lookupUser('typical_ida');
     const page = await demo().timeline({
       xUserId: profile.xUserId,

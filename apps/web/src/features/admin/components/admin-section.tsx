@@ -1,6 +1,7 @@
-import { Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Group } from '@mantine/core';
 import type { Icon } from '@tabler/icons-react';
 import { useId, type ReactNode } from 'react';
+import { IconHeading, SectionFrame } from '@/components/section-frame';
 
 export interface AdminSectionProps {
   title: string;
@@ -18,7 +19,7 @@ export interface AdminSectionProps {
 /** One section of the admin page: a landmark named by its title, with an icon and actions. */
 export function AdminSection({
   title,
-  icon: SectionIcon,
+  icon,
   color,
   description,
   actions,
@@ -27,31 +28,16 @@ export function AdminSection({
 }: AdminSectionProps) {
   const titleId = useId();
   return (
-    <Card
-      component="section"
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'lg' }}
-      aria-labelledby={titleId}
-      data-testid={testId}
-      miw={0}
-    >
+    <SectionFrame titleId={titleId} testId={testId} shrink>
       <Group justify="space-between" align="flex-start" gap="sm" mb="md">
-        <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 16rem' }}>
-          <ThemeIcon variant="light" color={color} size="lg" radius="md" aria-hidden>
-            <SectionIcon size={20} />
-          </ThemeIcon>
-          <Stack gap={0} miw={0}>
-            <Title order={3} fz="md" fw={600} id={titleId}>
-              {title}
-            </Title>
-            {description ? (
-              <Text size="xs" c="dimmed">
-                {description}
-              </Text>
-            ) : null}
-          </Stack>
-        </Group>
+        <IconHeading
+          id={titleId}
+          title={title}
+          icon={icon}
+          color={color}
+          description={description}
+          grow
+        />
         {actions ? (
           <Group gap="xs" wrap="wrap">
             {actions}
@@ -59,6 +45,6 @@ export function AdminSection({
         ) : null}
       </Group>
       {children}
-    </Card>
+    </SectionFrame>
   );
 }

@@ -2,8 +2,8 @@ import { Alert, Badge, Button, Group, Loader, Stack, Text, TextInput } from '@ma
 import { ADMIN_MESSAGES, type ChallengeState, type ChallengeStatus } from '@perch/shared';
 import { IconAlertTriangle, IconCircleCheck, IconShieldLock } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
+import { formatDateTime } from '@/lib/format-date-time';
 import { useChallengeStatus } from '../hooks/use-challenge-status';
-import { formatDateTime } from '../utils/format';
 import { AdminSection } from './admin-section';
 import { SectionError, SectionSkeleton } from './section-states';
 

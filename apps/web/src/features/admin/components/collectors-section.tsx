@@ -12,16 +12,17 @@ import {
 import { ADMIN_MESSAGES, type AdminProcess, type AdminProcesses } from '@perch/shared';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRobot } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { formatDateTime } from '@/lib/format-date-time';
 import { useProcessesQuery } from '../api/get-processes';
 import { useProcessActionMutation, type ProcessAction } from '../api/set-process-state';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { failureReason } from '../utils/failure';
-import { formatCount, formatDateTime, formatRelative } from '../utils/format';
+import { formatCount, formatRelative } from '../utils/format';
 import { PROCESS_STATE_LOOK, SOURCE_HEALTH_LOOK, SOURCE_NAME } from '../utils/looks';
 import { AdminSection } from './admin-section';
 import { LookBadge } from './look-badge';
-import { EmptyText, SectionError, SectionSkeleton } from './section-states';
+import { EmptyText, QueryStates } from './section-states';
 
 type Source = AdminProcesses['source'];
 
@@ -245,16 +246,13 @@ export function CollectorsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
       description={ADMIN_TEXTS.collectorsDescription}
       testId="collectors"
     >
-      {query.isPending ? <SectionSkeleton label="Loading collectors" /> : null}
-      {query.isError && !data ? (
-        <SectionError
-          title={ADMIN_TEXTS.loadProcessesFailed}
-          reason={failureReason(query.error, ADMIN_MESSAGES.fetchProcessesFailed)}
-          retrying={query.isFetching}
-          onRetry={() => void query.refetch()}
-          testId="collectors-error"
-        />
-      ) : null}
+      <QueryStates
+        query={query}
+        loadingLabel="Loading collectors"
+        errorTitle={ADMIN_TEXTS.loadProcessesFailed}
+        errorFallback={ADMIN_MESSAGES.fetchProcessesFailed}
+        errorTestId="collectors-error"
+      />
       {data ? (
         <>
           {data.source.challenge.status === 'IDLE' ? null : (

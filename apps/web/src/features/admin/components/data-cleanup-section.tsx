@@ -1,16 +1,16 @@
-import { Alert, Button, Group, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Group, Table, Text, TextInput } from '@mantine/core';
 import { ADMIN_MESSAGES, normalizeHandle, type AdminHandle } from '@perch/shared';
 import { IconDatabaseCog, IconEraser, IconLock, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
+import { formatDateTime } from '@/lib/format-date-time';
 import { useClearHandleDataMutation } from '../api/clear-handle-data';
 import { useAllHandlesQuery } from '../api/get-all-handles';
-import { useAdminNotifier } from '../hooks/use-admin-banner';
+import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '../utils/failure';
-import { formatDateTime } from '../utils/format';
 import { AdminSection } from './admin-section';
 import { ConfirmDialog } from './confirm-dialog';
-import { EmptyText, SectionError, SectionSkeleton } from './section-states';
+import { DangerButton } from './danger-button';
+import { EmptyText, QueryStates } from './section-states';
 
 /** Handles whose name or ID contains the search text (a leading @ is ignored). */
 export function filterHandles(handles: readonly AdminHandle[], search: string): AdminHandle[] {
@@ -24,29 +24,16 @@ export function filterHandles(handles: readonly AdminHandle[], search: string): 
 function CleanupTable() {
   const query = useAllHandlesQuery();
   const clearMutation = useClearHandleDataMutation();
-  const notify = useAdminNotifier();
+  const clearData = useConfirmedAction(clearMutation, {
+    variables: (target: AdminHandle) => ({ id: target.id, handle: target.handle }),
+    successText: (target) => ADMIN_MESSAGES.handleDataCleared(target.handle),
+    failureText: (target) => ADMIN_MESSAGES.clearDataForHandleFailed(target.handle),
+    failureFallback: (target) => ADMIN_MESSAGES.clearDataFailed(target.id),
+  });
   const [search, setSearch] = useState('');
-  const [pending, setPending] = useState<AdminHandle | null>(null);
   const handles = query.data;
   const shown = handles ? filterHandles(handles, search) : [];
-
-  const handleConfirm = () => {
-    const target = pending;
-    setPending(null);
-    if (!target) return;
-    clearMutation.mutate(
-      { id: target.id, handle: target.handle },
-      {
-        onSuccess: ({ message }) =>
-          notify.success(message ?? ADMIN_MESSAGES.handleDataCleared(target.handle)),
-        onError: (error) =>
-          notify.error(
-            ADMIN_MESSAGES.clearDataForHandleFailed(target.handle),
-            failureReason(error, ADMIN_MESSAGES.clearDataFailed(target.id)),
-          ),
-      },
-    );
-  };
+  const pending = clearData.pending;
 
   return (
     <>
@@ -59,19 +46,14 @@ function CleanupTable() {
         mb="sm"
         maw={360}
       />
-      {query.isPending ? <SectionSkeleton label="Loading handles for clean-up" /> : null}
-      {query.isError && !handles ? (
-        <SectionError
-          title={ADMIN_MESSAGES.fetchHandlesFailed}
-          reason={failureReason(query.error, ADMIN_MESSAGES.fetchAllHandlesFailed)}
-          retrying={query.isFetching}
-          onRetry={() => void query.refetch()}
-          testId="cleanup-error"
-        />
-      ) : null}
-      {handles && handles.length === 0 ? (
-        <EmptyText>{ADMIN_MESSAGES.noSystemHandles}</EmptyText>
-      ) : null}
+      <QueryStates
+        query={query}
+        loadingLabel="Loading handles for clean-up"
+        errorTitle={ADMIN_MESSAGES.fetchHandlesFailed}
+        errorFallback={ADMIN_MESSAGES.fetchAllHandlesFailed}
+        errorTestId="cleanup-error"
+        emptyText={ADMIN_MESSAGES.noSystemHandles}
+      />
       {handles && handles.length > 0 && shown.length === 0 ? (
         <EmptyText>{ADMIN_TEXTS.noMatchingHandles(search.trim())}</EmptyText>
       ) : null}
@@ -98,19 +80,13 @@ function CleanupTable() {
                   <Table.Td>{formatDateTime(handle.created_at)}</Table.Td>
                   <Table.Td>
                     <Group justify="flex-end" wrap="nowrap">
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="light"
-                        leftSection={<IconEraser size={14} />}
+                      <DangerButton
+                        icon={IconEraser}
+                        label={ADMIN_TEXTS.clearData}
                         aria-label={`${ADMIN_TEXTS.clearData} @${handle.handle}`}
-                        loading={
-                          clearMutation.isPending && clearMutation.variables.id === handle.id
-                        }
-                        onClick={() => setPending(handle)}
-                      >
-                        {ADMIN_TEXTS.clearData}
-                      </Button>
+                        busy={clearMutation.isPending && clearMutation.variables.id === handle.id}
+                        onClick={() => clearData.ask(handle)}
+                      />
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -124,8 +100,8 @@ function CleanupTable() {
         title={ADMIN_TEXTS.clearDataTitle}
         message={pending ? ADMIN_MESSAGES.confirmClearData(pending.handle) : null}
         confirmLabel={ADMIN_TEXTS.clearData}
-        onConfirm={handleConfirm}
-        onCancel={() => setPending(null)}
+        onConfirm={clearData.confirm}
+        onCancel={clearData.cancel}
       />
     </>
   );

@@ -1,18 +1,17 @@
 import { Box, Button, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminHandle } from '@perch/shared';
 import { IconRefresh, IconTrash, IconWorld } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useDeleteHandleMutation } from '../api/delete-handle';
 import { useAllHandlesQuery } from '../api/get-all-handles';
-import { useAdminNotifier } from '../hooks/use-admin-banner';
+import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '../utils/failure';
 import { formatCount, formatDate, formatStatus } from '../utils/format';
 import { backfillColor } from '../utils/looks';
 import { AdminSection } from './admin-section';
 import { LookBadge } from './look-badge';
 import { ConfirmDialog } from './confirm-dialog';
-import { EmptyText, SectionError, SectionSkeleton } from './section-states';
+import { DangerButton } from './danger-button';
+import { QueryStates } from './section-states';
 
 function HandleStatus({ handle }: { handle: AdminHandle }) {
   const badge = handle.stopped ? (
@@ -42,27 +41,14 @@ function HandleStatus({ handle }: { handle: AdminHandle }) {
 export function GlobalHandlesSection() {
   const query = useAllHandlesQuery();
   const deleteMutation = useDeleteHandleMutation();
-  const notify = useAdminNotifier();
-  const [pending, setPending] = useState<AdminHandle | null>(null);
+  const globalDelete = useConfirmedAction(deleteMutation, {
+    variables: (target: AdminHandle) => ({ id: target.id, handle: target.handle }),
+    successText: (target) => ADMIN_MESSAGES.handleDeleted(target.handle),
+    failureText: (target) => ADMIN_MESSAGES.deleteHandleFailed(target.handle),
+    failureFallback: (target) => ADMIN_MESSAGES.globalDeleteFailed(target.id),
+  });
   const handles = query.data;
-
-  const handleConfirm = () => {
-    const target = pending;
-    setPending(null);
-    if (!target) return;
-    deleteMutation.mutate(
-      { id: target.id, handle: target.handle },
-      {
-        onSuccess: ({ message }) =>
-          notify.success(message ?? ADMIN_MESSAGES.handleDeleted(target.handle)),
-        onError: (error) =>
-          notify.error(
-            ADMIN_MESSAGES.deleteHandleFailed(target.handle),
-            failureReason(error, ADMIN_MESSAGES.globalDeleteFailed(target.id)),
-          ),
-      },
-    );
-  };
+  const pending = globalDelete.pending;
 
   return (
     <AdminSection
@@ -83,19 +69,15 @@ export function GlobalHandlesSection() {
         </Button>
       }
     >
-      {query.isPending ? <SectionSkeleton label="Loading system handles" /> : null}
-      {query.isError && !handles ? (
-        <SectionError
-          title={ADMIN_MESSAGES.loadSystemHandlesFailed}
-          reason={failureReason(query.error, ADMIN_MESSAGES.fetchAllHandlesFailed)}
-          retrying={query.isFetching}
-          onRetry={() => void query.refetch()}
-          testId="global-handles-error"
-        />
-      ) : null}
-      {handles && handles.length === 0 ? (
-        <EmptyText testId="global-handles-empty">{ADMIN_MESSAGES.noSystemHandles}</EmptyText>
-      ) : null}
+      <QueryStates
+        query={query}
+        loadingLabel="Loading system handles"
+        errorTitle={ADMIN_MESSAGES.loadSystemHandlesFailed}
+        errorFallback={ADMIN_MESSAGES.fetchAllHandlesFailed}
+        errorTestId="global-handles-error"
+        emptyText={ADMIN_MESSAGES.noSystemHandles}
+        emptyTestId="global-handles-empty"
+      />
       {handles && handles.length > 0 ? (
         <Table.ScrollContainer minWidth={760} type="native">
           <Table verticalSpacing="xs" highlightOnHover aria-label="System handles">
@@ -135,19 +117,13 @@ export function GlobalHandlesSection() {
                   <Table.Td ta="right">{handle.users_count}</Table.Td>
                   <Table.Td>
                     <Group justify="flex-end" wrap="nowrap">
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="light"
-                        leftSection={<IconTrash size={14} />}
+                      <DangerButton
+                        icon={IconTrash}
+                        label={ADMIN_TEXTS.globalDelete}
                         aria-label={`${ADMIN_TEXTS.globalDelete} @${handle.handle}`}
-                        loading={
-                          deleteMutation.isPending && deleteMutation.variables.id === handle.id
-                        }
-                        onClick={() => setPending(handle)}
-                      >
-                        {ADMIN_TEXTS.globalDelete}
-                      </Button>
+                        busy={deleteMutation.isPending && deleteMutation.variables.id === handle.id}
+                        onClick={() => globalDelete.ask(handle)}
+                      />
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -161,8 +137,8 @@ export function GlobalHandlesSection() {
         title={ADMIN_TEXTS.globalDelete}
         message={pending ? ADMIN_MESSAGES.confirmGlobalDelete(pending.handle, pending.id) : null}
         confirmLabel={ADMIN_TEXTS.globalDelete}
-        onConfirm={handleConfirm}
-        onCancel={() => setPending(null)}
+        onConfirm={globalDelete.confirm}
+        onCancel={globalDelete.cancel}
       />
     </AdminSection>
   );

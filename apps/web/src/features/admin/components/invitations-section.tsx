@@ -1,20 +1,21 @@
-import { Button, Code, Divider, Group, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Code, Divider, Group, Table, Text, VisuallyHidden } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminInvitation } from '@perch/shared';
 import { IconBan, IconTicket } from '@tabler/icons-react';
-import { useState } from 'react';
+import { formatDateTime } from '@/lib/format-date-time';
 import { useInvitationsQuery } from '../api/get-invitations';
 import { useRevokeInvitationMutation } from '../api/revoke-invitation';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
+import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '../utils/failure';
-import { formatDate, formatDateTime } from '../utils/format';
+import { formatDate } from '../utils/format';
 import { INVITATION_STATE_LOOK, ROLE_LOOK } from '../utils/looks';
 import { AdminSection } from './admin-section';
 import { LookBadge } from './look-badge';
 import { ConfirmDialog } from './confirm-dialog';
 import { CopyCodeButton } from './copy-code-button';
+import { DangerButton } from './danger-button';
 import { InvitationForm } from './invitation-form';
-import { EmptyText, SectionError, SectionSkeleton } from './section-states';
+import { QueryStates } from './section-states';
 
 /**
  * 'Invitations': a form to create codes and the list of codes with their role, uses, expiry and
@@ -24,25 +25,14 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
   const query = useInvitationsQuery();
   const revokeMutation = useRevokeInvitationMutation();
   const notify = useAdminNotifier();
-  const [pending, setPending] = useState<AdminInvitation | null>(null);
+  const revoke = useConfirmedAction(revokeMutation, {
+    variables: (target: AdminInvitation) => ({ id: target.id, code: target.code }),
+    successText: () => ADMIN_MESSAGES.invitationRevoked,
+    failureText: (target) => ADMIN_TEXTS.revokeInvitationFailed(target.code),
+    failureFallback: (target) => ADMIN_TEXTS.revokeInvitationFailed(target.code),
+  });
   const invitations = query.data;
-
-  const handleConfirmRevoke = () => {
-    const target = pending;
-    setPending(null);
-    if (!target) return;
-    revokeMutation.mutate(
-      { id: target.id, code: target.code },
-      {
-        onSuccess: ({ message }) => notify.success(message ?? ADMIN_MESSAGES.invitationRevoked),
-        onError: (error) =>
-          notify.error(
-            ADMIN_TEXTS.revokeInvitationFailed(target.code),
-            failureReason(error, ADMIN_TEXTS.revokeInvitationFailed(target.code)),
-          ),
-      },
-    );
-  };
+  const pending = revoke.pending;
 
   const canRevoke = (invitation: AdminInvitation) =>
     invitation.state === 'active' && (isSuperAdmin || invitation.role === 'user');
@@ -57,19 +47,14 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
     >
       <InvitationForm isSuperAdmin={isSuperAdmin} />
       <Divider my="md" />
-      {query.isPending ? <SectionSkeleton label="Loading invitations" /> : null}
-      {query.isError && !invitations ? (
-        <SectionError
-          title={ADMIN_TEXTS.loadInvitationsFailed}
-          reason={failureReason(query.error, ADMIN_TEXTS.loadInvitationsFailed)}
-          retrying={query.isFetching}
-          onRetry={() => void query.refetch()}
-          testId="invitations-error"
-        />
-      ) : null}
-      {invitations && invitations.length === 0 ? (
-        <EmptyText>{ADMIN_TEXTS.noInvitations}</EmptyText>
-      ) : null}
+      <QueryStates
+        query={query}
+        loadingLabel="Loading invitations"
+        errorTitle={ADMIN_TEXTS.loadInvitationsFailed}
+        errorFallback={ADMIN_TEXTS.loadInvitationsFailed}
+        errorTestId="invitations-error"
+        emptyText={ADMIN_TEXTS.noInvitations}
+      />
       {invitations && invitations.length > 0 ? (
         <Table.ScrollContainer minWidth={760} type="native">
           <Table verticalSpacing="xs" aria-label="Invitation codes">
@@ -127,22 +112,18 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
                           onFailed={() => notify.error(ADMIN_TEXTS.copyFailed)}
                         />
                         {invitation.state === 'active' ? (
-                          <Button
-                            size="xs"
-                            color="red"
-                            variant="light"
-                            leftSection={<IconBan size={14} />}
+                          <DangerButton
+                            icon={IconBan}
+                            label="Revoke"
                             aria-label={`Revoke ${invitation.code}`}
                             disabled={!canRevoke(invitation)}
                             title={canRevoke(invitation) ? undefined : ADMIN_TEXTS.revokeLocked}
-                            loading={
+                            busy={
                               revokeMutation.isPending &&
                               revokeMutation.variables.id === invitation.id
                             }
-                            onClick={() => setPending(invitation)}
-                          >
-                            Revoke
-                          </Button>
+                            onClick={() => revoke.ask(invitation)}
+                          />
                         ) : null}
                       </Group>
                     </Table.Td>
@@ -158,8 +139,8 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
         title={ADMIN_TEXTS.revokeTitle}
         message={pending ? ADMIN_TEXTS.confirmRevoke(pending.code) : null}
         confirmLabel="Revoke"
-        onConfirm={handleConfirmRevoke}
-        onCancel={() => setPending(null)}
+        onConfirm={revoke.confirm}
+        onCancel={revoke.cancel}
       />
     </AdminSection>
   );

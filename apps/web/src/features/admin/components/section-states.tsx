@@ -1,7 +1,9 @@
 import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
+import { failureReason } from '../utils/failure';
 
 export interface SectionErrorProps {
   /** The spec's text, e.g. 'Failed to load users.'. */
@@ -50,5 +52,54 @@ export function EmptyText({ children, testId }: { children: ReactNode; testId?: 
     <Text size="sm" c="dimmed" py="sm" data-testid={testId}>
       {children}
     </Text>
+  );
+}
+
+export interface QueryStatesProps {
+  query: Pick<
+    UseQueryResult<unknown>,
+    'data' | 'error' | 'isPending' | 'isError' | 'isFetching' | 'refetch'
+  >;
+  /** The name of the skeleton during the first load. */
+  loadingLabel: string;
+  /** The error's title when nothing could be loaded. */
+  errorTitle: string;
+  /** Why, when the server does not say (the spec's client fallback). */
+  errorFallback: string;
+  errorTestId?: string;
+  /** The line of a list that arrived empty; leave it out for data that is not a list. */
+  emptyText?: ReactNode;
+  emptyTestId?: string;
+}
+
+/**
+ * A section's loading skeleton, its error with a retry while there is nothing to show, and the
+ * line of an empty list.
+ */
+export function QueryStates({
+  query,
+  loadingLabel,
+  errorTitle,
+  errorFallback,
+  errorTestId,
+  emptyText,
+  emptyTestId,
+}: QueryStatesProps) {
+  return (
+    <>
+      {query.isPending ? <SectionSkeleton label={loadingLabel} /> : null}
+      {query.isError && !query.data ? (
+        <SectionError
+          title={errorTitle}
+          reason={failureReason(query.error, errorFallback)}
+          retrying={query.isFetching}
+          onRetry={() => void query.refetch()}
+          testId={errorTestId}
+        />
+      ) : null}
+      {emptyText !== undefined && Array.isArray(query.data) && query.data.length === 0 ? (
+        <EmptyText testId={emptyTestId}>{emptyText}</EmptyText>
+      ) : null}
+    </>
   );
 }

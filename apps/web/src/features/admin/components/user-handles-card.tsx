@@ -1,10 +1,9 @@
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Group, Paper, Stack, Text } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminUser, type AdminUserHandle } from '@perch/shared';
 import { IconAt, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useAdminUserHandlesQuery } from '../api/get-user-handles';
 import { useRemoveUserHandleMutation } from '../api/remove-user-handle';
-import { useAdminNotifier } from '../hooks/use-admin-banner';
+import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { failureReason } from '../utils/failure';
 import { formatDate, formatStatus } from '../utils/format';
@@ -12,6 +11,7 @@ import { backfillColor } from '../utils/looks';
 import { AdminSection } from './admin-section';
 import { LookBadge } from './look-badge';
 import { ConfirmDialog } from './confirm-dialog';
+import { DangerButton } from './danger-button';
 import { EmptyText, SectionError, SectionSkeleton } from './section-states';
 
 export interface UserHandlesCardProps {
@@ -25,26 +25,14 @@ export interface UserHandlesCardProps {
 export function UserHandlesCard({ userId, user }: UserHandlesCardProps) {
   const query = useAdminUserHandlesQuery(userId);
   const removeMutation = useRemoveUserHandleMutation();
-  const notify = useAdminNotifier();
-  const [pending, setPending] = useState<AdminUserHandle | null>(null);
-
-  const handleConfirm = () => {
-    const target = pending;
-    setPending(null);
-    if (!target || userId === null) return;
-    removeMutation.mutate(
-      { userId, handleId: target.id, handle: target.handle },
-      {
-        onSuccess: ({ message }) =>
-          notify.success(message ?? ADMIN_MESSAGES.handleRemovedFromUser(target.handle)),
-        onError: (error) =>
-          notify.error(
-            ADMIN_MESSAGES.removeHandleFromUserFailed(target.handle),
-            failureReason(error, ADMIN_MESSAGES.removeHandleFromUserFailed(target.handle)),
-          ),
-      },
-    );
-  };
+  const removal = useConfirmedAction(removeMutation, {
+    variables: (target: AdminUserHandle) =>
+      userId === null ? null : { userId, handleId: target.id, handle: target.handle },
+    successText: (target) => ADMIN_MESSAGES.handleRemovedFromUser(target.handle),
+    failureText: (target) => ADMIN_MESSAGES.removeHandleFromUserFailed(target.handle),
+    failureFallback: (target) => ADMIN_MESSAGES.removeHandleFromUserFailed(target.handle),
+  });
+  const pending = removal.pending;
 
   const isRemoving = (handleId: number) =>
     removeMutation.isPending &&
@@ -104,18 +92,14 @@ export function UserHandlesCard({ userId, user }: UserHandlesCardProps) {
                     </LookBadge>
                   </Group>
                 </Stack>
-                <Button
-                  size="xs"
-                  color="red"
-                  variant="light"
-                  leftSection={<IconTrash size={14} />}
+                <DangerButton
+                  icon={IconTrash}
+                  label="Delete"
                   aria-label={`Delete @${handle.handle}`}
-                  loading={isRemoving(handle.id)}
-                  onClick={() => setPending(handle)}
+                  busy={isRemoving(handle.id)}
+                  onClick={() => removal.ask(handle)}
                   style={{ flexShrink: 0 }}
-                >
-                  Delete
-                </Button>
+                />
               </Group>
             </Paper>
           ))}
@@ -130,8 +114,8 @@ export function UserHandlesCard({ userId, user }: UserHandlesCardProps) {
             : null
         }
         confirmLabel="Delete"
-        onConfirm={handleConfirm}
-        onCancel={() => setPending(null)}
+        onConfirm={removal.confirm}
+        onCancel={removal.cancel}
       />
     </AdminSection>
   );

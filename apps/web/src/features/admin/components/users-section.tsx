@@ -4,12 +4,11 @@ import { IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useChangeUserRoleMutation } from '../api/change-user-role';
 import { useAdminUsersQuery } from '../api/get-users';
-import { useAdminNotifier } from '../hooks/use-admin-banner';
+import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '../utils/failure';
 import { AdminSection } from './admin-section';
 import { ConfirmDialog } from './confirm-dialog';
-import { EmptyText, SectionError, SectionSkeleton } from './section-states';
+import { QueryStates } from './section-states';
 import { UserHandlesCard } from './user-handles-card';
 import { UserRow } from './user-row';
 
@@ -31,36 +30,23 @@ interface RoleChange {
 export function UsersSection({ currentUserId, isSuperAdmin }: UsersSectionProps) {
   const query = useAdminUsersQuery();
   const roleMutation = useChangeUserRoleMutation();
-  const notify = useAdminNotifier();
+  const roleChange = useConfirmedAction(roleMutation, {
+    variables: ({ user, role }: RoleChange) => ({ userId: user.id, username: user.username, role }),
+    successText: (_change, { data: { user: updated } }) =>
+      ADMIN_MESSAGES.roleChanged(updated.username, updated.role),
+    failureText: ({ user }) => ADMIN_TEXTS.changeRoleFailed(user.username),
+    failureFallback: ({ user }) => ADMIN_TEXTS.changeRoleFailed(user.username),
+  });
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [roleChange, setRoleChange] = useState<RoleChange | null>(null);
   const users = query.data;
   const selectedUser = users?.find((user) => user.id === selectedId) ?? null;
+  const pendingChange = roleChange.pending;
 
   const handleToggle = (user: AdminUser) =>
     setSelectedId((current) => (current === user.id ? null : user.id));
 
   const handleRoleChange = (user: AdminUser, role: Role) => {
-    if (role !== user.role) setRoleChange({ user, role });
-  };
-
-  const handleConfirmRole = () => {
-    const change = roleChange;
-    setRoleChange(null);
-    if (!change) return;
-    const { user, role } = change;
-    roleMutation.mutate(
-      { userId: user.id, username: user.username, role },
-      {
-        onSuccess: ({ data: { user: updated }, message }) =>
-          notify.success(message ?? ADMIN_MESSAGES.roleChanged(updated.username, updated.role)),
-        onError: (error) =>
-          notify.error(
-            ADMIN_TEXTS.changeRoleFailed(user.username),
-            failureReason(error, ADMIN_TEXTS.changeRoleFailed(user.username)),
-          ),
-      },
-    );
+    if (role !== user.role) roleChange.ask({ user, role });
   };
 
   return (
@@ -73,17 +59,14 @@ export function UsersSection({ currentUserId, isSuperAdmin }: UsersSectionProps)
           description={ADMIN_TEXTS.usersDescription}
           testId="registered-users"
         >
-          {query.isPending ? <SectionSkeleton label="Loading users" /> : null}
-          {query.isError && !users ? (
-            <SectionError
-              title={ADMIN_MESSAGES.loadUsersFailed}
-              reason={failureReason(query.error, ADMIN_MESSAGES.fetchUsersFailed)}
-              retrying={query.isFetching}
-              onRetry={() => void query.refetch()}
-              testId="users-error"
-            />
-          ) : null}
-          {users && users.length === 0 ? <EmptyText>{ADMIN_TEXTS.noUsers}</EmptyText> : null}
+          <QueryStates
+            query={query}
+            loadingLabel="Loading users"
+            errorTitle={ADMIN_MESSAGES.loadUsersFailed}
+            errorFallback={ADMIN_MESSAGES.fetchUsersFailed}
+            errorTestId="users-error"
+            emptyText={ADMIN_TEXTS.noUsers}
+          />
           {users && users.length > 0 ? (
             <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
               {users.map((user) => (
@@ -114,14 +97,14 @@ export function UsersSection({ currentUserId, isSuperAdmin }: UsersSectionProps)
       <ConfirmDialog
         title={ADMIN_TEXTS.changeRoleTitle}
         message={
-          roleChange
-            ? ADMIN_TEXTS.confirmRoleChange(roleChange.user.username, roleChange.role)
+          pendingChange
+            ? ADMIN_TEXTS.confirmRoleChange(pendingChange.user.username, pendingChange.role)
             : null
         }
         confirmLabel="Change role"
         confirmColor="blue"
-        onConfirm={handleConfirmRole}
-        onCancel={() => setRoleChange(null)}
+        onConfirm={roleChange.confirm}
+        onCancel={roleChange.cancel}
       />
     </>
   );

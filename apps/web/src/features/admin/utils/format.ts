@@ -10,19 +10,6 @@ export function formatDate(iso: string): string {
   return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** A local date and time, e.g. 'Mar 10, 2025, 12:04 PM' (tooltips of relative times). */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
-}
-
 function span(ms: number): string {
   if (ms < MINUTE) return `${Math.floor(ms / SECOND)} s`;
   if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min`;

@@ -1,5 +1,6 @@
-import { Card, Group, Text, Title } from '@mantine/core';
+import { Group, Text, Title } from '@mantine/core';
 import { useId, type ReactNode } from 'react';
+import { SectionFrame } from '@/components/section-frame';
 import { MetricInfo } from './metric-info';
 
 export interface SectionCardProps {
@@ -28,15 +29,7 @@ export function SectionCard({
 }: SectionCardProps) {
   const titleId = useId();
   return (
-    <Card
-      component="section"
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'lg' }}
-      aria-labelledby={titleId}
-      data-testid={testId}
-      style={fullWidth ? { gridColumn: '1 / -1' } : undefined}
-    >
+    <SectionFrame titleId={titleId} testId={testId} fullWidth={fullWidth}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm" mb="md">
         <div style={{ minWidth: 0 }}>
           <Group gap={6} wrap="nowrap">
@@ -54,7 +47,7 @@ export function SectionCard({
         {actions}
       </Group>
       {children}
-    </Card>
+    </SectionFrame>
   );
 }
 

@@ -1,13 +1,10 @@
 import {
   ActionIcon,
-  Alert,
   Box,
   Button,
   Card,
   Group,
   Input,
-  Loader,
-  Modal,
   Progress,
   SegmentedControl,
   SimpleGrid,
@@ -41,9 +38,11 @@ import {
 import { HANDLE_TEXTS, removeErrorText } from '../utils/handle-messages';
 import { HandleCountBadge } from './handle-count-badge';
 import { HandleFormMessage } from './handle-form-message';
+import { HandleListStates } from './handle-list-states';
 import { HandleStatusBadge } from './handle-status-badge';
 import { NotificationSwitches, type NotificationSwitchesProps } from './notification-switches';
 import { RecentTweetsModal } from './recent-tweets-modal';
+import { RemoveHandleModal } from './remove-handle-modal';
 
 /** Labels of the backfill period choice (doc 1 §2: 7 or 15 days, 15 recommended). */
 export function backfillDaysLabel(days: number): string {
@@ -181,7 +180,7 @@ export function HandlePanel({
   onSelect,
   announceSelectedCompletion = true,
 }: HandlePanelProps) {
-  const { data: handles, isPending, isError, error } = useHandlesQuery();
+  const { data: handles, isPending, error } = useHandlesQuery();
   const list = handles ?? [];
   const form = useAddHandleForm({ handles: list, onAdding: onSelect });
   const removeMutation = useRemoveHandleMutation();
@@ -276,24 +275,12 @@ export function HandlePanel({
       </form>
 
       <Stack gap="xs" mt="lg">
-        {isPending ? (
-          <Group gap="xs">
-            <Loader size="sm" />
-            <Text size="sm" c="dimmed">
-              Loading handles...
-            </Text>
-          </Group>
-        ) : null}
-        {isError ? (
-          <Alert color="red" variant="light" title="Failed to load handles">
-            {error.message}
-          </Alert>
-        ) : null}
-        {!isPending && !isError && list.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No handles yet. Add your first handle above.
-          </Text>
-        ) : null}
+        <HandleListStates
+          isPending={isPending}
+          error={error}
+          isEmpty={list.length === 0}
+          emptyText="No handles yet. Add your first handle above."
+        />
         {list.length > 0 ? (
           <SimpleGrid
             type="container"
@@ -321,27 +308,12 @@ export function HandlePanel({
         ) : null}
       </Stack>
 
-      <Modal
-        opened={pendingRemoval !== null}
-        onClose={() => setPendingRemoval(null)}
-        title="Remove handle"
-        centered
-      >
-        <Text mb="xs">{HANDLE_TEXTS.removeConfirm}</Text>
-        {pendingRemoval ? (
-          <Text size="sm" c="dimmed" mb="lg">
-            @{pendingRemoval.handle} will no longer be monitored for you.
-          </Text>
-        ) : null}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={() => setPendingRemoval(null)}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={handleConfirmRemove}>
-            Remove
-          </Button>
-        </Group>
-      </Modal>
+      <RemoveHandleModal
+        handle={pendingRemoval}
+        explained
+        onConfirm={handleConfirmRemove}
+        onCancel={() => setPendingRemoval(null)}
+      />
 
       <RecentTweetsModal handle={tweetsOf} onClose={() => setTweetsOf(null)} />
     </Card>

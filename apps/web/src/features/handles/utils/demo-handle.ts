@@ -16,7 +16,6 @@ export const DEMO_TEXTS = {
   limitReached: `Handle limit reached (${MAX_HANDLES_PER_USER} max)`,
   alreadyExists: 'Handle already exists',
   empty: 'No handles added yet. Add your first Twitter handle above.',
-  removeConfirm: 'Are you sure you want to remove this handle?',
   listTitle: (count: number) => `Handles (${count}/${MAX_HANDLES_PER_USER})`,
   counts: (tweets: number, followers: number) =>
     `Tweets: ${tweets.toLocaleString('en-US')} | Followers: ${followers.toLocaleString('en-US')}`,

@@ -23,9 +23,10 @@ import {
   IconRefresh,
 } from '@tabler/icons-react';
 import { useState } from 'react';
+import { formatDateTime } from '@/lib/format-date-time';
 import { useDeliveriesQuery } from '../api/get-deliveries';
 import { SETTINGS_TEXTS } from '../utils/settings-messages';
-import { formatDateTime, formatTime, formatWhen } from '../utils/format';
+import { formatTime, formatWhen } from '../utils/format';
 import { SettingsCard } from './settings-card';
 
 const STATUS_LOOK: Record<DeliveryStatus, { label: string; color: string }> = {

@@ -1,6 +1,7 @@
-import { Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Group } from '@mantine/core';
 import type { Icon } from '@tabler/icons-react';
 import { useId, type ReactNode } from 'react';
+import { IconHeading, SectionFrame } from '@/components/section-frame';
 
 export interface SettingsCardProps {
   title: string;
@@ -20,7 +21,7 @@ export interface SettingsCardProps {
 /** One card of the Settings page: an icon, a title, its state badge and the body. */
 export function SettingsCard({
   title,
-  icon: CardIcon,
+  icon,
   color,
   status,
   description,
@@ -30,34 +31,18 @@ export function SettingsCard({
 }: SettingsCardProps) {
   const titleId = useId();
   return (
-    <Card
-      component="section"
-      withBorder
-      radius="lg"
-      p={{ base: 'md', sm: 'lg' }}
-      aria-labelledby={titleId}
-      data-testid={testId}
-      style={fullWidth ? { gridColumn: '1 / -1' } : undefined}
-    >
+    <SectionFrame titleId={titleId} testId={testId} fullWidth={fullWidth}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm" mb="md">
-        <Group gap="sm" wrap="nowrap" miw={0}>
-          <ThemeIcon variant="light" color={color} size="lg" radius="md" aria-hidden>
-            <CardIcon size={20} />
-          </ThemeIcon>
-          <Stack gap={0} miw={0}>
-            <Title order={3} fz="md" fw={600} id={titleId}>
-              {title}
-            </Title>
-            {description ? (
-              <Text size="xs" c="dimmed">
-                {description}
-              </Text>
-            ) : null}
-          </Stack>
-        </Group>
+        <IconHeading
+          id={titleId}
+          title={title}
+          icon={icon}
+          color={color}
+          description={description}
+        />
         {status}
       </Group>
       {children}
-    </Card>
+    </SectionFrame>
   );
 }

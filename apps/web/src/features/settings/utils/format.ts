@@ -1,3 +1,5 @@
+import { formatDateTime } from '@/lib/format-date-time';
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -11,19 +13,6 @@ export function formatWhen(iso: string, now: number = Date.now()): string {
   if (age > 0 && age < HOUR) return `${Math.floor(age / MINUTE)} min ago`;
   if (age > 0 && age < DAY) return `${Math.floor(age / HOUR)} h ago`;
   return formatDateTime(iso);
-}
-
-/** The full local date and time, e.g. 'Mar 10, 2025, 12:04 PM'. */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
 }
 
 /** The local time of day, e.g. '12:04:30 PM'. */

@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { isTemporaryHandleId, type Handle } from '@perch/shared';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { DEMO_BADGE_COLORS, DEMO_TEXTS, demoBadge, toDemoHandle } from '../../utils/demo-handle';
+import { HandleListStates } from '../handle-list-states';
 import { NotificationSwitches, type NotificationSwitchesProps } from '../notification-switches';
 
 export interface DemoHandleListProps {
@@ -124,24 +125,12 @@ export function DemoHandleList({
           Refresh All
         </Button>
       </Group>
-      {isPending ? (
-        <Group gap="xs">
-          <Loader size="sm" />
-          <Text size="sm" c="dimmed">
-            Loading handles...
-          </Text>
-        </Group>
-      ) : null}
-      {error ? (
-        <Alert color="red" variant="light" title="Failed to load handles">
-          {error.message}
-        </Alert>
-      ) : null}
-      {!isPending && !error && handles.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          {DEMO_TEXTS.empty}
-        </Text>
-      ) : null}
+      <HandleListStates
+        isPending={isPending}
+        error={error}
+        isEmpty={handles.length === 0}
+        emptyText={DEMO_TEXTS.empty}
+      />
       {handles.length > 0 ? (
         <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
           {handles.map((handle) => (

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { SimpleGrid, Stack, Text } from '@mantine/core';
 import { isHandleCollecting, type Handle } from '@perch/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
@@ -13,9 +13,9 @@ import {
   useTimedMessage,
   type TimedMessage,
 } from '../../hooks/use-timed-message';
-import { DEMO_TEXTS } from '../../utils/demo-handle';
 import { HANDLE_TEXTS, findHandle, removeErrorText } from '../../utils/handle-messages';
 import { HandleFormMessage } from '../handle-form-message';
+import { RemoveHandleModal } from '../remove-handle-modal';
 import { DemoAddForm } from './demo-add-form';
 import { DemoHandleList } from './demo-handle-list';
 import { DemoPollingStatus } from './demo-polling-status';
@@ -122,22 +122,11 @@ export function DemoPanel() {
         )}
       </SimpleGrid>
 
-      <Modal
-        opened={pendingRemoval !== null}
-        onClose={() => setPendingRemoval(null)}
-        title="Remove handle"
-        centered
-      >
-        <Text mb="lg">{DEMO_TEXTS.removeConfirm}</Text>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={() => setPendingRemoval(null)}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={handleConfirmRemove}>
-            Remove
-          </Button>
-        </Group>
-      </Modal>
+      <RemoveHandleModal
+        handle={pendingRemoval}
+        onConfirm={handleConfirmRemove}
+        onCancel={() => setPendingRemoval(null)}
+      />
     </Stack>
   );
 }
