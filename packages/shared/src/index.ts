@@ -11,3 +11,4 @@ export * from './contracts/analytics.js';
 export * from './contracts/x-account.js';
 export * from './contracts/settings.js';
 export * from './contracts/admin.js';
+export * from './contracts/security.js';

@@ -23,6 +23,13 @@ export interface UsersTable {
   profile: string | null;
   created_at: Timestamp;
   last_login_at: Timestamp | null;
+  /** Sealed TOTP secret; null while two-factor sign-in is off. */
+  totp_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_enabled_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  totp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
+  /** JSON object as text. */
+  security_settings: ColumnType<string, string | undefined, string>;
 }
 
 export interface SessionsTable {
@@ -259,6 +266,26 @@ export interface CollectorAccountTable {
   updated_at: Timestamp;
 }
 
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** A password accepted for a two-factor account, waiting for its code (cookie perch_2fa). */
+export interface PendingLoginsTable {
+  id: string;
+  user_id: number;
+  remember_me: GeneratedBool;
+  ip: string | null;
+  user_agent: string | null;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   handles: HandlesTable;
   user_handles: UserHandlesTable;
@@ -276,4 +303,6 @@ export interface Database {
   oauth_states: OauthStatesTable;
   security_events: SecurityEventsTable;
   collector_account: CollectorAccountTable;
+  recovery_codes: RecoveryCodesTable;
+  pending_logins: PendingLoginsTable;
 }

@@ -6,6 +6,7 @@ import { analytics } from './0003-analytics.js';
 import { notifications } from './0004-notifications.js';
 import { deliveryParts } from './0005-delivery-parts.js';
 import { admin } from './0006-admin.js';
+import { security } from './0007-security.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -42,5 +43,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0004-notifications': notifications(kinds),
     '0005-delivery-parts': deliveryParts(),
     '0006-admin': admin(kinds),
+    '0007-security': security(kinds),
   };
 }
