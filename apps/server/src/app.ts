@@ -21,6 +21,8 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { handlesRoutes } from './modules/handles/handles.routes.js';
+import { securityRoutes } from './modules/security/security.routes.js';
+import { twoFactorRoutes } from './modules/security/two-factor.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { xAccountRoutes } from './modules/x-account/x-account.routes.js';
@@ -111,6 +113,8 @@ export async function buildApp({
       });
       await api.register(xAccountRoutes, { config, db });
       await api.register(adminRoutes, { config, db, collector });
+      await api.register(securityRoutes, { config, db });
+      await api.register(twoFactorRoutes, { config, db });
       // Live updates need something that collects; without a collector there is nothing to send.
       if (collector) {
         await api.register(eventsRoutes, {
