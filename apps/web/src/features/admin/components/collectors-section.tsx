@@ -1,14 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Progress,
-  Stack,
-  Table,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminProcess, type AdminProcesses } from '@perch/shared';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRobot } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -22,6 +12,7 @@ import { formatCount, formatRelative } from '../utils/format';
 import { PROCESS_STATE_LOOK, SOURCE_HEALTH_LOOK, SOURCE_NAME } from '../utils/looks';
 import { AdminSection } from './admin-section';
 import { LookBadge } from './look-badge';
+import { type ListColumn, ResponsiveList } from './responsive-list';
 import { EmptyText, QueryStates } from './section-states';
 
 type Source = AdminProcesses['source'];
@@ -104,99 +95,98 @@ function ChallengeBanner({ isSuperAdmin }: { isSuperAdmin: boolean }) {
   );
 }
 
-interface ProcessRowProps {
-  process: AdminProcess;
-  now: number;
-  /** Stop/Start for super admins; null hides the column. */
-  control: {
-    busy: boolean;
-    onAction: (process: AdminProcess, action: ProcessAction) => void;
-  } | null;
-}
-
-function ProcessRow({ process, now, control }: ProcessRowProps) {
+function ProcessState({ process }: { process: AdminProcess }) {
   const state = PROCESS_STATE_LOOK[process.state];
   const progress = Math.max(0, Math.min(100, Math.round(process.backfill_progress)));
+  return (
+    <Stack gap={2} align="flex-start">
+      <LookBadge color={state.color}>{state.label}</LookBadge>
+      <Group gap={6} wrap="nowrap">
+        <Text size="xs">{process.job === 'backfill' ? 'Backfill' : 'Monitor'}</Text>
+        {process.job === 'backfill' ? (
+          <>
+            <Progress
+              value={progress}
+              w={48}
+              size="sm"
+              aria-label={`Backfill of @${process.handle}`}
+            />
+            <Text size="xs">{progress}%</Text>
+          </>
+        ) : null}
+      </Group>
+      {process.state_reason ? (
+        <Text size="xs" c="dimmed" maw={200} lineClamp={2} title={process.state_reason}>
+          {process.state_reason}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+const PROCESS_COLUMNS: readonly ListColumn<{ process: AdminProcess; now: number }>[] = [
+  {
+    header: 'Handle',
+    card: 'title',
+    cell: ({ process }) => (
+      <Text fw={600} size="sm">
+        @{process.handle}
+      </Text>
+    ),
+  },
+  { header: 'State', cell: ({ process }) => <ProcessState process={process} /> },
+  {
+    header: 'Polls',
+    cell: ({ process, now }) => (
+      <>
+        <RelativeTime label="last" iso={process.last_poll_at} now={now} />
+        <RelativeTime
+          label="next"
+          iso={process.state === 'stopped' ? null : process.next_poll_at}
+          now={now}
+        />
+      </>
+    ),
+  },
+  {
+    header: 'Last error',
+    cell: ({ process }) =>
+      process.last_error ? (
+        <Text size="xs" c="red.4" maw={220} lineClamp={2} title={process.last_error}>
+          {process.last_error}
+        </Text>
+      ) : (
+        ADMIN_TEXTS.none
+      ),
+  },
+  {
+    header: 'Tweets',
+    align: 'right',
+    cell: ({ process }) => formatCount(process.tweets_collected),
+  },
+];
+
+interface ProcessButtonProps {
+  process: AdminProcess;
+  busy: boolean;
+  onAction: (process: AdminProcess, action: ProcessAction) => void;
+}
+
+/** Stop for a running collector, Start for a stopped one (super admins only). */
+function ProcessButton({ process, busy, onAction }: ProcessButtonProps) {
   const stopped = process.state === 'stopped';
   return (
-    <Table.Tr data-testid="process-row" aria-label={`@${process.handle}`}>
-      <Table.Td>
-        <Text fw={600} size="sm">
-          @{process.handle}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        <Stack gap={2} align="flex-start">
-          <LookBadge color={state.color}>{state.label}</LookBadge>
-          {process.state_reason ? (
-            <Text size="xs" c="dimmed" maw={200} lineClamp={2} title={process.state_reason}>
-              {process.state_reason}
-            </Text>
-          ) : null}
-        </Stack>
-      </Table.Td>
-      <Table.Td>
-        <Stack gap={4}>
-          <Text size="sm">{process.job === 'backfill' ? 'Backfill' : 'Monitor'}</Text>
-          {process.job === 'backfill' ? (
-            <Group gap={6} wrap="nowrap">
-              <Progress
-                value={progress}
-                w={64}
-                size="sm"
-                aria-label={`Backfill of @${process.handle}`}
-              />
-              <Text size="xs">{progress}%</Text>
-            </Group>
-          ) : null}
-        </Stack>
-      </Table.Td>
-      <Table.Td>
-        <RelativeTime label="last" iso={process.last_poll_at} now={now} />
-        <RelativeTime label="next" iso={stopped ? null : process.next_poll_at} now={now} />
-      </Table.Td>
-      <Table.Td>
-        {process.last_error ? (
-          <Text size="xs" c="red.4" maw={200} lineClamp={2} title={process.last_error}>
-            {process.last_error}
-          </Text>
-        ) : (
-          ADMIN_TEXTS.none
-        )}
-      </Table.Td>
-      <Table.Td ta="right">{formatCount(process.tweets_collected)}</Table.Td>
-      {control ? (
-        <Table.Td>
-          <Group justify="flex-end" wrap="nowrap">
-            {stopped ? (
-              <Button
-                size="xs"
-                color="green"
-                variant="light"
-                leftSection={<IconPlayerPlay size={14} />}
-                aria-label={`Start @${process.handle}`}
-                loading={control.busy}
-                onClick={() => control.onAction(process, 'start')}
-              >
-                Start
-              </Button>
-            ) : (
-              <Button
-                size="xs"
-                color="orange"
-                variant="light"
-                leftSection={<IconPlayerStop size={14} />}
-                aria-label={`Stop @${process.handle}`}
-                loading={control.busy}
-                onClick={() => control.onAction(process, 'stop')}
-              >
-                Stop
-              </Button>
-            )}
-          </Group>
-        </Table.Td>
-      ) : null}
-    </Table.Tr>
+    <Button
+      size="xs"
+      color={stopped ? 'green' : 'orange'}
+      variant="light"
+      leftSection={stopped ? <IconPlayerPlay size={14} /> : <IconPlayerStop size={14} />}
+      aria-label={`${stopped ? 'Start' : 'Stop'} @${process.handle}`}
+      loading={busy}
+      onClick={() => onAction(process, stopped ? 'start' : 'stop')}
+    >
+      {stopped ? 'Start' : 'Stop'}
+    </Button>
   );
 }
 
@@ -261,44 +251,29 @@ export function CollectorsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
           <SourceSummary source={data.source} now={now} />
           {data.processes.length === 0 ? <EmptyText>{ADMIN_TEXTS.noProcesses}</EmptyText> : null}
           {data.processes.length > 0 ? (
-            <Table.ScrollContainer minWidth={isSuperAdmin ? 780 : 700} type="native">
-              <Table verticalSpacing="xs" aria-label="Collectors">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Handle</Table.Th>
-                    <Table.Th>State</Table.Th>
-                    <Table.Th>Job</Table.Th>
-                    <Table.Th>Polls</Table.Th>
-                    <Table.Th>Last error</Table.Th>
-                    <Table.Th ta="right">Tweets</Table.Th>
-                    {isSuperAdmin ? (
-                      <Table.Th>
-                        <VisuallyHidden>Actions</VisuallyHidden>
-                      </Table.Th>
-                    ) : null}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.processes.map((process) => (
-                    <ProcessRow
-                      key={process.handle_id}
-                      process={process}
-                      now={now}
-                      control={
-                        isSuperAdmin
-                          ? {
-                              busy:
-                                actionMutation.isPending &&
-                                actionMutation.variables.handleId === process.handle_id,
-                              onAction: handleAction,
-                            }
-                          : null
-                      }
-                    />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ResponsiveList
+              label="Collectors"
+              items={data.processes.map((process) => ({ process, now }))}
+              itemKey={({ process }) => process.handle_id}
+              itemTestId="process-row"
+              itemLabel={({ process }) => `@${process.handle}`}
+              columns={PROCESS_COLUMNS}
+              minWidth={isSuperAdmin ? 700 : 620}
+              actions={
+                isSuperAdmin
+                  ? ({ process }) => (
+                      <ProcessButton
+                        process={process}
+                        busy={
+                          actionMutation.isPending &&
+                          actionMutation.variables.handleId === process.handle_id
+                        }
+                        onAction={handleAction}
+                      />
+                    )
+                  : undefined
+              }
+            />
           ) : null}
         </>
       ) : null}

@@ -1,4 +1,4 @@
-import { Alert, Group, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Text, TextInput } from '@mantine/core';
 import { ADMIN_MESSAGES, normalizeHandle, type AdminHandle } from '@perch/shared';
 import { IconDatabaseCog, IconEraser, IconLock, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { AdminSection } from './admin-section';
 import { ConfirmDialog } from './confirm-dialog';
 import { DangerButton } from './danger-button';
+import { type ListColumn, ResponsiveList } from './responsive-list';
 import { EmptyText, QueryStates } from './section-states';
 
 /** Handles whose name or ID contains the search text (a leading @ is ignored). */
@@ -20,6 +21,20 @@ export function filterHandles(handles: readonly AdminHandle[], search: string): 
     (handle) => handle.handle.toLowerCase().includes(wanted) || String(handle.id).includes(wanted),
   );
 }
+
+const CLEANUP_COLUMNS: readonly ListColumn<AdminHandle>[] = [
+  { header: 'ID', cell: (handle) => handle.id },
+  {
+    header: 'Handle',
+    card: 'title',
+    cell: (handle) => (
+      <Text fw={600} size="sm">
+        @{handle.handle}
+      </Text>
+    ),
+  },
+  { header: 'Created At', cell: (handle) => formatDateTime(handle.created_at) },
+];
 
 function CleanupTable() {
   const query = useAllHandlesQuery();
@@ -58,42 +73,24 @@ function CleanupTable() {
         <EmptyText>{ADMIN_TEXTS.noMatchingHandles(search.trim())}</EmptyText>
       ) : null}
       {shown.length > 0 ? (
-        <Table.ScrollContainer minWidth={520} type="native">
-          <Table verticalSpacing="xs" aria-label="Handles for data clean-up">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>ID</Table.Th>
-                <Table.Th>Handle</Table.Th>
-                <Table.Th>Created At</Table.Th>
-                <Table.Th ta="right">Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {shown.map((handle) => (
-                <Table.Tr key={handle.id} data-testid="cleanup-row">
-                  <Table.Td>{handle.id}</Table.Td>
-                  <Table.Td>
-                    <Text fw={600} size="sm">
-                      @{handle.handle}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{formatDateTime(handle.created_at)}</Table.Td>
-                  <Table.Td>
-                    <Group justify="flex-end" wrap="nowrap">
-                      <DangerButton
-                        icon={IconEraser}
-                        label={ADMIN_TEXTS.clearData}
-                        aria-label={`${ADMIN_TEXTS.clearData} @${handle.handle}`}
-                        busy={clearMutation.isPending && clearMutation.variables.id === handle.id}
-                        onClick={() => clearData.ask(handle)}
-                      />
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveList
+          label="Handles for data clean-up"
+          items={shown}
+          itemKey={(handle) => handle.id}
+          itemTestId="cleanup-row"
+          columns={CLEANUP_COLUMNS}
+          minWidth={520}
+          showActionsHeader
+          actions={(handle) => (
+            <DangerButton
+              icon={IconEraser}
+              label={ADMIN_TEXTS.clearData}
+              aria-label={`${ADMIN_TEXTS.clearData} @${handle.handle}`}
+              busy={clearMutation.isPending && clearMutation.variables.id === handle.id}
+              onClick={() => clearData.ask(handle)}
+            />
+          )}
+        />
       ) : null}
 
       <ConfirmDialog

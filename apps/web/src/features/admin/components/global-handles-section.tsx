@@ -1,4 +1,4 @@
-import { Box, Button, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Box, Button, Text, Tooltip } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminHandle } from '@perch/shared';
 import { IconRefresh, IconTrash, IconWorld } from '@tabler/icons-react';
 import { useDeleteHandleMutation } from '../api/delete-handle';
@@ -11,6 +11,7 @@ import { AdminSection } from './admin-section';
 import { LookBadge } from './look-badge';
 import { ConfirmDialog } from './confirm-dialog';
 import { DangerButton } from './danger-button';
+import { type ListColumn, ResponsiveList } from './responsive-list';
 import { QueryStates } from './section-states';
 
 function HandleStatus({ handle }: { handle: AdminHandle }) {
@@ -33,6 +34,29 @@ function HandleStatus({ handle }: { handle: AdminHandle }) {
     </Tooltip>
   );
 }
+
+const HANDLE_COLUMNS: readonly ListColumn<AdminHandle>[] = [
+  {
+    header: 'Handle',
+    card: 'title',
+    cell: (handle) => (
+      <Text fw={600} size="sm">
+        @{handle.handle}
+      </Text>
+    ),
+  },
+  { header: 'ID', cell: (handle) => handle.id },
+  { header: 'Created', cell: (handle) => formatDate(handle.created_at) },
+  {
+    header: 'Followers',
+    align: 'right',
+    cell: (handle) =>
+      handle.followers_count === null ? ADMIN_TEXTS.none : formatCount(handle.followers_count),
+  },
+  { header: 'Status', card: 'aside', cell: (handle) => <HandleStatus handle={handle} /> },
+  { header: 'Tweets', align: 'right', cell: (handle) => formatCount(handle.tweets) },
+  { header: 'Users', align: 'right', cell: (handle) => handle.users_count },
+];
 
 /**
  * 'Global Handle Management': every handle of the system with a 'Global Delete' that stops its
@@ -79,58 +103,24 @@ export function GlobalHandlesSection() {
         emptyTestId="global-handles-empty"
       />
       {handles && handles.length > 0 ? (
-        <Table.ScrollContainer minWidth={760} type="native">
-          <Table verticalSpacing="xs" highlightOnHover aria-label="System handles">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Handle</Table.Th>
-                <Table.Th>ID</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th ta="right">Followers</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th ta="right">Tweets</Table.Th>
-                <Table.Th ta="right">Users</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {handles.map((handle) => (
-                <Table.Tr key={handle.id} data-testid="system-handle-row">
-                  <Table.Td>
-                    <Text fw={600} size="sm">
-                      @{handle.handle}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{handle.id}</Table.Td>
-                  <Table.Td>{formatDate(handle.created_at)}</Table.Td>
-                  <Table.Td ta="right">
-                    {handle.followers_count === null
-                      ? ADMIN_TEXTS.none
-                      : formatCount(handle.followers_count)}
-                  </Table.Td>
-                  <Table.Td>
-                    <HandleStatus handle={handle} />
-                  </Table.Td>
-                  <Table.Td ta="right">{formatCount(handle.tweets)}</Table.Td>
-                  <Table.Td ta="right">{handle.users_count}</Table.Td>
-                  <Table.Td>
-                    <Group justify="flex-end" wrap="nowrap">
-                      <DangerButton
-                        icon={IconTrash}
-                        label={ADMIN_TEXTS.globalDelete}
-                        aria-label={`${ADMIN_TEXTS.globalDelete} @${handle.handle}`}
-                        busy={deleteMutation.isPending && deleteMutation.variables.id === handle.id}
-                        onClick={() => globalDelete.ask(handle)}
-                      />
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveList
+          label="System handles"
+          items={handles}
+          itemKey={(handle) => handle.id}
+          itemTestId="system-handle-row"
+          columns={HANDLE_COLUMNS}
+          minWidth={760}
+          highlightOnHover
+          actions={(handle) => (
+            <DangerButton
+              icon={IconTrash}
+              label={ADMIN_TEXTS.globalDelete}
+              aria-label={`${ADMIN_TEXTS.globalDelete} @${handle.handle}`}
+              busy={deleteMutation.isPending && deleteMutation.variables.id === handle.id}
+              onClick={() => globalDelete.ask(handle)}
+            />
+          )}
+        />
       ) : null}
 
       <ConfirmDialog

@@ -1,4 +1,4 @@
-import { Code, Divider, Group, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Code, Divider, Text } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminInvitation } from '@perch/shared';
 import { IconBan, IconTicket } from '@tabler/icons-react';
 import { formatDateTime } from '@/lib/format-date-time';
@@ -15,7 +15,48 @@ import { ConfirmDialog } from './confirm-dialog';
 import { CopyCodeButton } from './copy-code-button';
 import { DangerButton } from './danger-button';
 import { InvitationForm } from './invitation-form';
+import { type ListColumn, ResponsiveList } from './responsive-list';
 import { QueryStates } from './section-states';
+
+const INVITATION_COLUMNS: readonly ListColumn<AdminInvitation>[] = [
+  {
+    header: 'Code',
+    card: 'title',
+    cell: (invitation) => (
+      <Code fz="sm" style={{ whiteSpace: 'nowrap' }}>
+        {invitation.code}
+      </Code>
+    ),
+  },
+  {
+    header: 'Role',
+    cell: (invitation) => {
+      const role = ROLE_LOOK[invitation.role];
+      return <LookBadge color={role.color}>{role.label}</LookBadge>;
+    },
+  },
+  { header: 'Uses', cell: (invitation) => `${invitation.uses}/${invitation.max_uses}` },
+  {
+    header: 'Expires',
+    cell: (invitation) =>
+      invitation.expires_at ? (
+        <Text size="sm" title={formatDateTime(invitation.expires_at)}>
+          {formatDate(invitation.expires_at)}
+        </Text>
+      ) : (
+        ADMIN_TEXTS.never
+      ),
+  },
+  { header: 'Created by', cell: (invitation) => invitation.created_by ?? 'system' },
+  {
+    header: 'State',
+    card: 'aside',
+    cell: (invitation) => {
+      const state = INVITATION_STATE_LOOK[invitation.state];
+      return <LookBadge color={state.color}>{state.label}</LookBadge>;
+    },
+  },
+];
 
 /**
  * 'Invitations': a form to create codes and the list of codes with their role, uses, expiry and
@@ -56,83 +97,34 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
         emptyText={ADMIN_TEXTS.noInvitations}
       />
       {invitations && invitations.length > 0 ? (
-        <Table.ScrollContainer minWidth={760} type="native">
-          <Table verticalSpacing="xs" aria-label="Invitation codes">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Code</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Uses</Table.Th>
-                <Table.Th>Expires</Table.Th>
-                <Table.Th>Created by</Table.Th>
-                <Table.Th>State</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {invitations.map((invitation) => {
-                const state = INVITATION_STATE_LOOK[invitation.state];
-                const role = ROLE_LOOK[invitation.role];
-                return (
-                  <Table.Tr
-                    key={invitation.id}
-                    data-testid="invitation-row"
-                    aria-label={`Invitation ${invitation.code}`}
-                  >
-                    <Table.Td>
-                      <Code fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {invitation.code}
-                      </Code>
-                    </Table.Td>
-                    <Table.Td>
-                      <LookBadge color={role.color}>{role.label}</LookBadge>
-                    </Table.Td>
-                    <Table.Td>
-                      {invitation.uses}/{invitation.max_uses}
-                    </Table.Td>
-                    <Table.Td>
-                      {invitation.expires_at ? (
-                        <Text size="sm" title={formatDateTime(invitation.expires_at)}>
-                          {formatDate(invitation.expires_at)}
-                        </Text>
-                      ) : (
-                        ADMIN_TEXTS.never
-                      )}
-                    </Table.Td>
-                    <Table.Td>{invitation.created_by ?? 'system'}</Table.Td>
-                    <Table.Td>
-                      <LookBadge color={state.color}>{state.label}</LookBadge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" justify="flex-end" wrap="nowrap">
-                        <CopyCodeButton
-                          code={invitation.code}
-                          onFailed={() => notify.error(ADMIN_TEXTS.copyFailed)}
-                        />
-                        {invitation.state === 'active' ? (
-                          <DangerButton
-                            icon={IconBan}
-                            label="Revoke"
-                            aria-label={`Revoke ${invitation.code}`}
-                            disabled={!canRevoke(invitation)}
-                            title={canRevoke(invitation) ? undefined : ADMIN_TEXTS.revokeLocked}
-                            busy={
-                              revokeMutation.isPending &&
-                              revokeMutation.variables.id === invitation.id
-                            }
-                            onClick={() => revoke.ask(invitation)}
-                          />
-                        ) : null}
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveList
+          label="Invitation codes"
+          items={invitations}
+          itemKey={(invitation) => invitation.id}
+          itemTestId="invitation-row"
+          itemLabel={(invitation) => `Invitation ${invitation.code}`}
+          columns={INVITATION_COLUMNS}
+          minWidth={760}
+          actions={(invitation) => (
+            <>
+              <CopyCodeButton
+                code={invitation.code}
+                onFailed={() => notify.error(ADMIN_TEXTS.copyFailed)}
+              />
+              {invitation.state === 'active' ? (
+                <DangerButton
+                  icon={IconBan}
+                  label="Revoke"
+                  aria-label={`Revoke ${invitation.code}`}
+                  disabled={!canRevoke(invitation)}
+                  title={canRevoke(invitation) ? undefined : ADMIN_TEXTS.revokeLocked}
+                  busy={revokeMutation.isPending && revokeMutation.variables.id === invitation.id}
+                  onClick={() => revoke.ask(invitation)}
+                />
+              ) : null}
+            </>
+          )}
+        />
       ) : null}
 
       <ConfirmDialog

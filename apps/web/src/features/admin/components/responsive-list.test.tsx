@@ -1,0 +1,70 @@
+import { within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '@/test/fetch-stub';
+import { sampleAdminServer } from '../test/admin-fixtures';
+import { renderAdmin, section } from '../test/render-admin';
+
+/** A phone: every max-width query matches. */
+function phoneScreen() {
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query: string) =>
+      ({
+        matches: query.includes('max-width'),
+        media: query,
+        onchange: null,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        dispatchEvent: () => false,
+      }) as MediaQueryList,
+  );
+}
+
+describe('admin lists', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf; path=/';
+  });
+
+  it('are tables on wide screens', async () => {
+    stubFetch(sampleAdminServer().handlers);
+    renderAdmin({ isSuperAdmin: true });
+    await within(section('Global Handle Management')).findAllByTestId('system-handle-row');
+    expect(within(section('Global Handle Management')).getByRole('table')).toBeInTheDocument();
+    expect(within(section('Collectors')).getByRole('row', { name: '@nasa' })).toBeInTheDocument();
+  });
+
+  it('are cards with their buttons on phones', async () => {
+    phoneScreen();
+    stubFetch(sampleAdminServer().handlers);
+    renderAdmin({ isSuperAdmin: true });
+
+    const handles = section('Global Handle Management');
+    const handleCards = await within(handles).findAllByTestId('system-handle-row');
+    expect(within(handles).queryByRole('table')).toBeNull();
+    expect(handleCards[0]).toHaveTextContent('@nasa');
+    expect(handleCards[0]).toHaveTextContent('Followers1,200');
+    expect(
+      within(handleCards[0]!).getByRole('button', { name: 'Global Delete @nasa' }),
+    ).toBeVisible();
+
+    const collectors = section('Collectors');
+    const nasa = await within(collectors).findByRole('listitem', { name: '@nasa' });
+    expect(within(collectors).queryByRole('table')).toBeNull();
+    expect(within(nasa).getByRole('button', { name: 'Stop @nasa' })).toBeVisible();
+
+    const invitations = section('Invitations');
+    const invitation = await within(invitations).findByRole('listitem', {
+      name: 'Invitation WELCOME-7',
+    });
+    expect(within(invitation).getByRole('button', { name: 'Copy WELCOME-7' })).toBeVisible();
+    expect(within(invitation).getByRole('button', { name: 'Revoke WELCOME-7' })).toBeVisible();
+
+    const cleanup = section('Data Cleanup per Handle');
+    const cleanupCards = await within(cleanup).findAllByTestId('cleanup-row');
+    expect(within(cleanup).queryByRole('table')).toBeNull();
+    expect(
+      within(cleanupCards[0]!).getByRole('button', { name: 'Clear Data @nasa' }),
+    ).toBeVisible();
+  });
+});
