@@ -185,7 +185,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
     'a %s whose handle is deleted mid-page (another process) ends quietly',
     async (kind) => {
       const name = kind === 'backfill' ? 'prolific_del' : 'quiet_del';
-      const { source, hooks } = instrumented(demo());
+      const { source, hooks } = instrumented(demo({ pageDelayMs: 20 }));
       const { log, errors } = recordingLog();
       const collector = makeCollector(source, log);
       let deleted = false;
@@ -197,8 +197,9 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
         };
       };
       await collector.start();
-      if (kind === 'backfill') deleteOnNextPage();
       const { id } = await follow(name, 3, collector);
+      // Armed once the follow has answered, so the delete lands on a later page of the walk.
+      if (kind === 'backfill') deleteOnNextPage();
       if (kind === 'poll') {
         await waitFor(
           () => handleNamed(db, name),
