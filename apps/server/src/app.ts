@@ -5,7 +5,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -21,14 +26,15 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { handlesRoutes } from './modules/handles/handles.routes.js';
+import { refusalEventsPlugin } from './modules/security/refusal-events.js';
 import { securityRoutes } from './modules/security/security.routes.js';
 import { twoFactorRoutes } from './modules/security/two-factor.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { xAccountRoutes } from './modules/x-account/x-account.routes.js';
 import { authPlugin } from './plugins/auth.js';
-import { errorHandlerPlugin } from './plugins/error-handler.js';
-import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { errorHandlerPlugin, routerErrorEnvelope } from './plugins/error-handler.js';
+import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 
 /** The built SPA: apps/web/dist, found the same way from src/ (tests) and dist/ (production). */
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -80,6 +86,17 @@ export async function buildApp({
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
     }),
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own errors skip every hook and the error handler: answer them here, in the
+    // envelope and with the API's security headers.
+    frameworkErrors: (error, request, reply) => {
+      const { status, body } = routerErrorEnvelope(error);
+      if (status >= 500) request.log.error({ err: error }, 'request failed');
+      return (reply as FastifyReply)
+        .code(status)
+        .headers(apiSecurityHeaders(config))
+        .type('application/json; charset=utf-8')
+        .send(body);
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -88,6 +105,7 @@ export async function buildApp({
   await app.register(securityHeadersPlugin, { config });
   await app.register(fastifyCookie);
   await app.register(authPlugin, { config, db });
+  await app.register(refusalEventsPlugin, { db });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -119,7 +119,7 @@ async function hostileBodyProblems(client: TestClient, route: RouteCase): Promis
 }
 
 describe.each(DIALECTS)(
-  'hostile input to the auth, handle, analytics, settings and notification routes [%s]',
+  'hostile input to the auth, handle, analytics, settings, notification and security routes [%s]',
   (dialect) => {
     let t: TestApp;
     beforeAll(async () => {
@@ -186,6 +186,16 @@ describe.each(DIALECTS)(
         method: 'PUT',
         valid: () => ({ telegramEnabled: true, discordEnabled: false }),
       },
+      {
+        url: '/api/v1/security/incidents',
+        valid: () => ({ type: 'phishing', description: 'A robust report', severity: 'low' }),
+      },
+      {
+        url: '/api/v1/security/settings',
+        method: 'PUT',
+        valid: () => ({ alertOnNewDevice: true, alertOnFailedLogins: true }),
+      },
+      { url: '/api/v1/security/sessions/revoke-others', valid: () => ({}) },
       {
         url: '/api/v1/session/heartbeat',
         valid: () => ({
@@ -294,6 +304,43 @@ describe.each(DIALECTS)(
           ]),
           { method: 'POST', url: `/api/v1/analytics/refresh/${segment}` },
           { method: 'POST', url: `/api/v1/analytics/refresh/typical_rba?${query}` },
+        ] as const;
+        for (const request of requests) {
+          const response = await client.request(request);
+          const problem = problemWith(response);
+          if (problem) problems.push(`${request.method} ${request.url} (${label}): ${problem}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it('answers hostile path and query values of the security routes with a 4xx envelope', async () => {
+      const client = new TestClient(t.app, '10.77.0.4');
+      await client.request({
+        method: 'POST',
+        url: '/api/v1/auth/dev-login',
+        payload: { username: 'robust_user' },
+      });
+      const encode = (text: string) =>
+        encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+      const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
+        ([, text]) => text.length < 5_000,
+      );
+      const problems: string[] = [];
+      for (const [label, text] of values) {
+        const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
+        const value = encode(text);
+        const requests = [
+          {
+            method: 'GET',
+            url: `/api/v1/security/events?eventType=${value}&severity=${value}&startDate=${value}&endDate=${value}&limit=${value}&offset=${value}&userId=${value}`,
+          },
+          { method: 'GET', url: `/api/v1/security/events?startDate=${value}` },
+          { method: 'GET', url: `/api/v1/security/events?eventType=${value}` },
+          { method: 'GET', url: `/api/v1/security/stats?timeRange=${value}&userId=${value}` },
+          { method: 'GET', url: `/api/v1/security/login-history?limit=${value}&userId=${value}` },
+          { method: 'GET', url: `/api/v1/security/export?format=${value}&userId=${value}` },
+          { method: 'DELETE', url: `/api/v1/security/sessions/${segment}` },
         ] as const;
         for (const request of requests) {
           const response = await client.request(request);

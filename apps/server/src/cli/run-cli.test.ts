@@ -117,6 +117,62 @@ describe.each(DIALECTS)('operator CLI [%s]', (dialect) => {
     });
     expect(fresh.statusCode).toBe(200);
     await app.close();
+
+    const events = await db.db
+      .selectFrom('security_events')
+      .selectAll()
+      .where('event_type', '=', 'password_changed')
+      .execute();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ severity: 'high', ip: null });
+    expect(JSON.stringify(events)).not.toContain(reset.lastLine);
+  });
+
+  it('turns two-factor sign-in off for a user who lost it', async () => {
+    const carol = await db.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'carol')
+      .executeTakeFirstOrThrow();
+    const notOn = await cli(db, 'user', 'disable-2fa', 'carol');
+    expect(notOn.code).toBe(1);
+    expect(notOn.stderr).toContain('carol has no two-factor sign-in');
+
+    await db.db
+      .updateTable('users')
+      .set({ totp_secret: 'sealed', totp_enabled_at: new Date().toISOString(), totp_last_step: 1 })
+      .where('id', '=', carol.id)
+      .execute();
+    await db.db
+      .insertInto('recovery_codes')
+      .values({ user_id: carol.id, code_hash: 'hash', created_at: new Date().toISOString() })
+      .execute();
+    const off = await cli(db, 'user', 'disable-2fa', 'Carol');
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain('Two-factor sign-in is off for carol');
+    const row = await db.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', carol.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ totp_secret: null, totp_enabled_at: null, totp_last_step: null });
+    const codes = await db.db
+      .selectFrom('recovery_codes')
+      .select('id')
+      .where('user_id', '=', carol.id)
+      .execute();
+    expect(codes).toHaveLength(0);
+    const events = await db.db
+      .selectFrom('security_events')
+      .selectAll()
+      .where('event_type', '=', 'two_factor_disabled')
+      .where('user_id', '=', carol.id)
+      .execute();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ severity: 'high' });
+
+    expect((await cli(db, 'user', 'disable-2fa')).code).toBe(2);
+    expect((await cli(db, 'user', 'disable-2fa', 'nobody')).stderr).toContain('no user named');
   });
 
   it('rejects bad arguments with usage and exit code 2', async () => {

@@ -4,8 +4,10 @@ import { ROLES, type Role } from '@perch/shared';
 import { ConfigError, loadConfig } from '../config.js';
 import { createDb, type Db } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { recordAuthEvent } from '../modules/auth/auth-events.js';
 import { revokeUserSessions } from '../modules/auth/sessions.repository.js';
 import { hashPassword } from '../modules/auth/passwords.js';
+import { deletePendingLoginsOf, disableTotp } from '../modules/security/two-factor.repository.js';
 import { listInvitations } from '../modules/invitations/invitations.repository.js';
 import { createInvitation } from '../modules/invitations/invitations.service.js';
 import {
@@ -28,6 +30,9 @@ Usage: npm run cli -- <command>
   user set-role <username> <user|admin|superadmin>
   user reset-password <username>
                         set a new random password (printed) and sign the user out everywhere
+  user disable-2fa <username>
+                        turn two-factor sign-in off (for a user who lost the authenticator
+                        and the recovery codes)
 
 It works on the database the server uses (DATA_DIR or DATABASE_URL), also while it runs.`;
 
@@ -151,10 +156,38 @@ async function run(handle: Db, args: string[]): Promise<void> {
       const user = await findUserByLogin(handle.db, username);
       if (!user) throw new CommandError(`no user named ${username}`);
       const password = randomBytes(12).toString('base64url');
-      await setPasswordHash(handle.db, user.id, await hashPassword(password));
-      await revokeUserSessions(handle.db, user.id, new Date().toISOString());
+      const passwordHash = await hashPassword(password);
+      await handle.db.transaction().execute(async (trx) => {
+        await setPasswordHash(trx, user.id, passwordHash);
+        await deletePendingLoginsOf(trx, user.id);
+        await revokeUserSessions(trx, user.id, new Date().toISOString());
+      });
+      await recordAuthEvent(handle, null, {
+        type: 'password_changed',
+        severity: 'high',
+        description: 'Password reset by an operator with the CLI; every session was signed out.',
+        userId: user.id,
+        metadata: { source: 'cli' },
+      });
       console.log(`New password for ${user.username} (all their sessions were signed out):`);
       console.log(password);
+      return;
+    }
+    case 'user disable-2fa': {
+      const [username] = positionals;
+      if (!username) throw new UsageError('user disable-2fa needs a username');
+      const user = await findUserByLogin(handle.db, username);
+      if (!user) throw new CommandError(`no user named ${username}`);
+      if (!user.totp_secret) throw new CommandError(`${user.username} has no two-factor sign-in`);
+      await handle.db.transaction().execute((trx) => disableTotp(trx, user.id));
+      await recordAuthEvent(handle, null, {
+        type: 'two_factor_disabled',
+        severity: 'high',
+        description: 'Two-factor sign-in was turned off by an operator with the CLI.',
+        userId: user.id,
+        metadata: { source: 'cli' },
+      });
+      console.log(`Two-factor sign-in is off for ${user.username}; the password alone signs in.`);
       return;
     }
     default:

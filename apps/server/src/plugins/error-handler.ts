@@ -45,6 +45,31 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: 
 };
 
 /**
+ * The errors Fastify's router raises before any hook runs, which app.ts routes here through
+ * `frameworkErrors`: a path that is not valid percent-encoding, and a path parameter longer
+ * than the router accepts (100 characters; no id or handle comes close). Fastify's own answer
+ * has another shape and echoes the whole path.
+ */
+export function routerErrorEnvelope(error: FastifyError): { status: number; body: ErrorEnvelope } {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return {
+      status: 400,
+      body: { success: false, message: MESSAGES.invalidRequest, code: 'INVALID_URL' },
+    };
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return {
+      status: 414,
+      body: { success: false, message: MESSAGES.invalidRequest, code: 'URI_TOO_LONG' },
+    };
+  }
+  return {
+    status: 500,
+    body: { success: false, message: MESSAGES.internalError, code: 'INTERNAL_ERROR' },
+  };
+}
+
+/**
  * Postgres cannot store text with a NUL character and refuses the whole query (22021). Such
  * text only ever comes from the client, so it is bad input, not a server fault.
  */

@@ -19,6 +19,11 @@ const API_HEADERS = {
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
+/** The headers of every JSON answer: the fixed API set, and HSTS when served over HTTPS. */
+export function apiSecurityHeaders(config: Pick<Config, 'COOKIE_SECURE'>): Record<string, string> {
+  return config.COOKIE_SECURE ? { ...API_HEADERS, 'strict-transport-security': HSTS } : API_HEADERS;
+}
+
 /**
  * Security headers: the fixed API set on /api, Helmet's full set with a CSP under which the SPA
  * works everywhere else. Helmet's middleware is built once (@fastify/helmet rebuilds it on every
@@ -46,12 +51,12 @@ export const securityHeadersPlugin = fp(
       strictTransportSecurity: config.COOKIE_SECURE,
     }) as (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
+    const apiHeaders = apiSecurityHeaders(config);
     app.addHook('onRequest', (request, reply, done) => {
       // Swagger UI serves its own page with its own CSP.
       if (request.url.startsWith('/api/docs')) return done();
       if (request.url.startsWith('/api/')) {
-        reply.headers(API_HEADERS);
-        if (config.COOKIE_SECURE) reply.header('strict-transport-security', HSTS);
+        reply.headers(apiHeaders);
         return done();
       }
       applyHeaders(request.raw, reply.raw, () => done());

@@ -103,6 +103,25 @@ export const loginResponseSchema = z.object({
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
+/**
+ * The answer to a right password for an account with two-factor sign-in: no session yet; the
+ * code goes to POST /auth/login/2fa (the pending step rides in an HttpOnly cookie).
+ */
+export const loginTwoFactorChallengeSchema = z.object({
+  requires2fa: z.literal(true),
+  message: z.string(),
+});
+export type LoginTwoFactorChallenge = z.infer<typeof loginTwoFactorChallengeSchema>;
+
+/** POST /auth/login answers a signed-in session, or asks for the second step. */
+export const loginResultSchema = z.union([loginResponseSchema, loginTwoFactorChallengeSchema]);
+export type LoginResult = z.infer<typeof loginResultSchema>;
+
+/** True when a sign-in answer asks for the two-factor code. */
+export function requiresTwoFactor(result: LoginResult): result is LoginTwoFactorChallenge {
+  return 'requires2fa' in result && result.requires2fa;
+}
+
 export const registerResponseSchema = z.object({
   user: userSchema,
   message: z.string(),

@@ -19,5 +19,10 @@ export function successEnvelope<T extends z.ZodType>(data: T) {
   });
 }
 
-/** Integer id as it travels in a path segment. */
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive() });
+/**
+ * Integer id as it travels in a path segment; at most what a Postgres `integer` column holds, so
+ * a larger number is a 400 rather than a database error.
+ */
+export const idParamSchema = z.object({
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+});

@@ -91,6 +91,7 @@ export const SECURITY_MESSAGES = {
   twoFactorLoginExpired: 'Your sign-in took too long. Please enter your password again.',
   passwordChanged: 'Password changed. Other sessions were signed out.',
   currentPasswordWrong: 'Your current password is not correct.',
+  tooManyAttempts: 'Too many wrong attempts. Please wait a few minutes and try again.',
   settingsSaved: 'Security settings saved.',
   incidentReported: 'Thank you. The incident was recorded.',
   incidentDescriptionRequired: 'Describe what happened (up to 2,000 characters).',
@@ -106,6 +107,12 @@ export const SECURITY_MESSAGES = {
   alertNewDevice: (device: string, ip: string) => `New sign-in from ${device} at ${ip}.`,
   alertManyIps: (count: number) => `Your account is signed in from ${count} IP addresses at once.`,
   alertInsecureTransport: 'This server is reached over plain HTTP: sign-ins can be intercepted.',
+  riskFailedLoginsThreat: (count: number) =>
+    `${count} failed sign-in attempts in this period: more than ${FAILED_LOGINS_THREAT} is a threat.`,
+  riskFailedLoginsMedium: (count: number) =>
+    `${count} failed sign-in attempts in this period: more than ${FAILED_LOGINS_MEDIUM} is a medium risk.`,
+  riskLocalHttp: 'Plain HTTP, but only on this machine: fine for a local install.',
+  riskNoneFound: 'No risk found: few failed sign-ins and a secure connection.',
 } as const;
 
 // ---------------------------------------------------------------- shared pieces
@@ -292,6 +299,8 @@ export const changePasswordRequestSchema = z.object({
   currentPassword: z.string().min(1, SECURITY_MESSAGES.currentPasswordWrong).max(1024),
   newPassword: z.string().max(1024),
 });
+/** POST /auth/change-password: how many other sessions were signed out. */
+export const changePasswordResponseSchema = z.object({ revokedSessions: z.number().int() });
 
 // ---------------------------------------------------------------- incidents, history, alerts
 

@@ -1,14 +1,20 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  DEVICE_INFO_MAX_LENGTH,
   MESSAGES,
+  SECURITY_MESSAGES,
+  TWO_FACTOR_COOKIE,
+  TWO_FACTOR_LOGIN_TTL_MS,
   authCheckFromUser,
   authCheckResponseSchema,
+  changePasswordRequestSchema,
+  changePasswordResponseSchema,
   errorEnvelopeSchema,
   loginRequestSchema,
   loginResponseSchema,
+  loginResultSchema,
+  loginTwoFactorRequestSchema,
   logoutRequestSchema,
   registerRequestSchema,
   registerResponseSchema,
@@ -20,29 +26,56 @@ import {
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { forbidden } from '../../lib/errors.js';
+import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { createTwoFactorCipher } from '../security/two-factor.service.js';
 import { findUserByLogin } from '../users/users.repository.js';
 import { toUser } from '../users/users.service.js';
+import { clientOf } from './auth-events.js';
 import {
-  closeSession,
+  changePassword,
+  completeTwoFactorLogin,
   login,
+  logout,
   openSession,
   register,
   verifyInvite,
-  type ClientInfo,
+  type SignedIn,
 } from './auth.service.js';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
 
-function clientInfo(request: FastifyRequest, deviceUserAgent?: string): ClientInfo {
-  const agent = deviceUserAgent ?? request.headers['user-agent'] ?? null;
-  return { ip: request.ip, userAgent: agent ? agent.slice(0, DEVICE_INFO_MAX_LENGTH) : null };
+/** The pending second sign-in step is only ever sent to the sign-in routes. */
+const TWO_FACTOR_COOKIE_PATH = '/api/v1/auth';
+
+/** The answer of a finished sign-in (password alone, or password and code). */
+function signedInData(request: FastifyRequest, { user, session }: SignedIn, message: string) {
+  return {
+    user,
+    session: {
+      authMethod: 'cookie' as const,
+      rememberMe: session.rememberMe,
+      expiresAt: session.expiresAt,
+    },
+    message,
+    csrfToken: request.csrfToken,
+  };
 }
 
-/** Sign-in, registration and session routes (doc 2 §7.2). */
+/** Sign-in, registration and session routes (doc 2 §7.2), with the two-factor step. */
 export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = async (
   app,
   { config, db },
 ) => {
+  const cipher = createTwoFactorCipher(config);
+  const twoFactorCookie = {
+    path: TWO_FACTOR_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.COOKIE_SECURE,
+  } as const;
+  const clearTwoFactorCookie = (reply: FastifyReply) =>
+    reply.clearCookie(TWO_FACTOR_COOKIE, twoFactorCookie);
+
   app.post(
     '/auth/verify-invite',
     {
@@ -75,7 +108,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       },
     },
     async (request, reply) => {
-      const { user, session } = await register(db, request.body, clientInfo(request));
+      const { user, session } = await register(db, request.body, clientOf(request));
       reply.setSessionCookie(session).code(201);
       const message = 'Registration successful. Welcome to Perch!';
       return {
@@ -92,7 +125,52 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       config: { invalidMessage: MESSAGES.loginInvalidData },
       schema: {
         tags: ['auth'],
+        description:
+          'Signs in. For an account with two-factor sign-in, answers `requires2fa` and sets the ' +
+          'perch_2fa cookie instead of a session: POST /auth/login/2fa finishes it.',
         body: loginRequestSchema,
+        response: {
+          200: successEnvelope(loginResultSchema),
+          ...errors,
+          429: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { username, password, rememberMe, deviceInfo } = request.body;
+      const outcome = await login(
+        db,
+        { username, password, rememberMe },
+        clientOf(request, deviceInfo?.userAgent),
+      );
+      if (outcome.status === 'two-factor') {
+        reply.setCookie(TWO_FACTOR_COOKIE, outcome.pendingToken, {
+          ...twoFactorCookie,
+          maxAge: TWO_FACTOR_LOGIN_TTL_MS / 1000,
+        });
+        const message = SECURITY_MESSAGES.twoFactorRequired;
+        return {
+          success: true as const,
+          message,
+          data: { requires2fa: true as const, message },
+        };
+      }
+      reply.setSessionCookie(outcome.session);
+      const message = 'Login successful';
+      return { success: true as const, message, data: signedInData(request, outcome, message) };
+    },
+  );
+
+  app.post(
+    '/auth/login/2fa',
+    {
+      config: { useIssueMessage: true },
+      schema: {
+        tags: ['auth'],
+        description:
+          'The second sign-in step: a code from the authenticator app or a recovery code, for ' +
+          'the sign-in the perch_2fa cookie holds.',
+        body: loginTwoFactorRequestSchema,
         response: {
           200: successEnvelope(loginResponseSchema),
           ...errors,
@@ -101,24 +179,44 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       },
     },
     async (request, reply) => {
-      const { username, password, rememberMe, deviceInfo } = request.body;
-      const { user, session } = await login(
+      const outcome = await completeTwoFactorLogin(
         db,
-        { username, password, rememberMe },
-        clientInfo(request, deviceInfo?.userAgent),
+        cipher,
+        request.cookies[TWO_FACTOR_COOKIE],
+        request.body.code,
+        clientOf(request),
       );
-      reply.setSessionCookie(session);
+      if (outcome.status === 'failed') {
+        if (outcome.pendingGone) clearTwoFactorCookie(reply);
+        throw outcome.error;
+      }
+      clearTwoFactorCookie(reply);
+      reply.setSessionCookie(outcome.session);
       const message = 'Login successful';
-      return {
-        success: true as const,
-        message,
-        data: {
-          user,
-          session: { authMethod: 'cookie' as const, rememberMe, expiresAt: session.expiresAt },
-          message,
-          csrfToken: request.csrfToken,
+      return { success: true as const, message, data: signedInData(request, outcome, message) };
+    },
+  );
+
+  app.post(
+    '/auth/change-password',
+    {
+      preHandler: requireAuth,
+      config: { useIssueMessage: true },
+      schema: {
+        tags: ['auth'],
+        description:
+          "Changes the signed-in user's password; every other session of the user is signed out.",
+        body: changePasswordRequestSchema,
+        response: {
+          200: successEnvelope(changePasswordResponseSchema),
+          ...errors,
+          429: errorEnvelopeSchema,
         },
-      };
+      },
+    },
+    async (request) => {
+      const data = await changePassword(db, currentAuth(request), request.body, clientOf(request));
+      return { success: true as const, message: SECURITY_MESSAGES.passwordChanged, data };
     },
   );
 
@@ -151,7 +249,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       },
     },
     async (request, reply) => {
-      if (request.auth) await closeSession(db, request.auth.sessionIdHash);
+      if (request.auth) await logout(db, request.auth, clientOf(request));
       reply.clearSessionCookie();
       return { success: true as const, message: 'Logged out', data: { loggedOut: true as const } };
     },
@@ -173,7 +271,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         const row = await findUserByLogin(db.db, request.body.username);
         if (!row)
           throw forbidden('No such user for development sign-in.', 'DEV_LOGIN_UNKNOWN_USER');
-        const session = await openSession(db, row.id, false, clientInfo(request));
+        const session = await openSession(db, row.id, false, clientOf(request));
         reply.setSessionCookie(session);
         const message = 'Development login successful';
         return {

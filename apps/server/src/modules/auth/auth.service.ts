@@ -1,21 +1,16 @@
 import {
-  LOGIN_FAILURE_WINDOW_MS,
   LOGIN_MAX_FAILURES,
   MESSAGES,
   REMEMBER_ME_MS,
+  SECURITY_MESSAGES,
   SESSION_IDLE_MS,
+  TWO_FACTOR_LOGIN_TTL_MS,
+  passwordSchema,
   type User,
 } from '@perch/shared';
 import type { Db } from '../../db/index.js';
-import {
-  AppError,
-  conflict,
-  isUniqueViolation,
-  notFound,
-  tooManyRequests,
-  unauthorized,
-} from '../../lib/errors.js';
-import { isoAfter, randomToken, sha256Hex } from '../../lib/tokens.js';
+import { AppError, conflict, isUniqueViolation, notFound, unauthorized } from '../../lib/errors.js';
+import { isoAfter, nowIso, randomToken, sha256Hex } from '../../lib/tokens.js';
 import {
   consumeInvitationUse,
   findInvitationByCode,
@@ -23,27 +18,39 @@ import {
   type InvitationRow,
 } from '../invitations/invitations.repository.js';
 import {
+  twoFactorErrors,
+  useSecondFactor,
+  type SecondFactor,
+} from '../security/two-factor.service.js';
+import {
+  addPendingLoginAttempt,
+  deletePendingLogin,
+  deletePendingLoginsOf,
+  findLivePendingLogin,
+  insertPendingLogin,
+} from '../security/two-factor.repository.js';
+import type { TokenCipher } from '../x-account/token-cipher.js';
+import {
   emailExists,
+  findUserById,
   findUserByLogin,
   insertUser,
   setLastLogin,
+  setPasswordHash,
   usernameExists,
   type UserRow,
 } from '../users/users.repository.js';
 import { roleFlags, toUser } from '../users/users.service.js';
-import { insertLoginAttempt, recentFailures } from './login-attempts.repository.js';
+import { recordAuthEvent, type ClientInfo } from './auth-events.js';
+import { assertNotLocked, countAttempt } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import {
   findLiveSession,
   insertSession,
   revokeSession,
+  revokeUserSessions,
   touchSession,
 } from './sessions.repository.js';
-
-export interface ClientInfo {
-  ip: string;
-  userAgent: string | null;
-}
 
 export interface NewSessionResult {
   /** Raw session id for the cookie; only its hash is stored. */
@@ -100,44 +107,228 @@ export async function closeSession({ db }: Db, sessionIdHash: string): Promise<v
   await revokeSession(db, sessionIdHash, new Date().toISOString());
 }
 
+/** Signs out: ends the session and records 'logout'. */
+export async function logout(handle: Db, auth: AuthContext, client: ClientInfo): Promise<void> {
+  await closeSession(handle, auth.sessionIdHash);
+  await recordAuthEvent(handle, client, {
+    type: 'logout',
+    severity: 'low',
+    description: 'Signed out.',
+    userId: auth.user.id,
+  });
+}
+
 export interface LoginInput {
   username: string;
   password: string;
   rememberMe: boolean;
 }
 
+export interface SignedIn {
+  user: User;
+  session: NewSessionResult;
+}
+
+/** A right password for an account with two-factor sign-in: the code is still to come. */
+export interface SecondStepDue {
+  /** Raw value for the perch_2fa cookie; only its hash is stored. */
+  pendingToken: string;
+}
+
+export type LoginOutcome =
+  ({ status: 'signed-in' } & SignedIn) | ({ status: 'two-factor' } & SecondStepDue);
+
 /**
  * Checks credentials. Wrong password and unknown user fail alike (same text, same work);
  * after LOGIN_MAX_FAILURES failures for one name from one IP in the window, answers 429.
+ * An account with two-factor sign-in gets no session yet: a pending sign-in waits for its code
+ * (completeTwoFactorLogin), and no attempt is counted until then, so a known password does not
+ * reset the count of wrong codes.
  */
 export async function login(
   handle: Db,
   input: LoginInput,
   client: ClientInfo,
-): Promise<{ user: User; session: NewSessionResult }> {
-  const { db } = handle;
-  const now = Date.now();
-  const since = new Date(now - LOGIN_FAILURE_WINDOW_MS).toISOString();
-  const failures = await recentFailures(db, input.username, client.ip, since);
-  if (failures.count >= LOGIN_MAX_FAILURES) {
-    const liftsAt = Date.parse(failures.oldest ?? since) + LOGIN_FAILURE_WINDOW_MS;
-    throw tooManyRequests(MESSAGES.loginTooManyAttempts, (liftsAt - now) / 1000);
-  }
-  const row = await findUserByLogin(db, input.username);
-  const valid = await verifyPassword(row?.password_hash, input.password);
-  const at = new Date().toISOString();
-  await insertLoginAttempt(db, {
-    login: input.username,
+): Promise<LoginOutcome> {
+  const row = await findUserByLogin(handle.db, input.username);
+  await assertNotLocked(handle, input.username, client, {
     userId: row?.id ?? null,
-    ip: client.ip,
-    userAgent: client.userAgent,
-    success: valid,
-    createdAt: at,
+    message: MESSAGES.loginTooManyAttempts,
   });
-  if (!row || !valid) throw unauthorized(MESSAGES.loginWrongCredentials, 'INVALID_CREDENTIALS');
-  await setLastLogin(db, row.id, at);
-  const session = await openSession(handle, row.id, input.rememberMe, client);
+  const valid = await verifyPassword(row?.password_hash, input.password);
+  if (!row || !valid) {
+    await countAttempt(handle, input.username, row?.id ?? null, client, false);
+    await recordAuthEvent(handle, client, {
+      type: 'login_failed',
+      severity: 'medium',
+      description: row
+        ? 'Failed sign-in: wrong password.'
+        : 'Failed sign-in: no account has this username or email.',
+      userId: row?.id ?? null,
+      metadata: { login: input.username },
+    });
+    throw unauthorized(MESSAGES.loginWrongCredentials, 'INVALID_CREDENTIALS');
+  }
+  if (row.totp_secret) {
+    const pendingToken = randomToken();
+    const now = Date.now();
+    await insertPendingLogin(handle.db, {
+      idHash: sha256Hex(pendingToken),
+      userId: row.id,
+      rememberMe: input.rememberMe,
+      ip: client.ip,
+      userAgent: client.userAgent,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: isoAfter(TWO_FACTOR_LOGIN_TTL_MS, now),
+    });
+    return { status: 'two-factor', pendingToken };
+  }
+  const signedIn = await signIn(handle, row, input.username, input.rememberMe, client, null);
+  return { status: 'signed-in', ...signedIn };
+}
+
+/** The end of every sign-in: the attempt, the last-login time, the session and the event. */
+async function signIn(
+  handle: Db,
+  row: UserRow,
+  login: string,
+  rememberMe: boolean,
+  client: ClientInfo,
+  secondFactor: SecondFactor | null,
+): Promise<SignedIn> {
+  await countAttempt(handle, login, row.id, client, true);
+  const at = nowIso();
+  await setLastLogin(handle.db, row.id, at);
+  const session = await openSession(handle, row.id, rememberMe, client);
+  await recordAuthEvent(handle, client, {
+    type: 'login_success',
+    severity: 'low',
+    description: !secondFactor
+      ? 'Signed in.'
+      : secondFactor.method === 'totp'
+        ? 'Signed in with a two-factor code.'
+        : 'Signed in with a recovery code.',
+    userId: row.id,
+    metadata: { method: secondFactor ? secondFactor.method : 'password' },
+  });
   return { user: toUser({ ...row, last_login_at: at }), session };
+}
+
+export type TwoFactorLoginOutcome =
+  | ({ status: 'signed-in' } & SignedIn)
+  /** `pendingGone`: the pending sign-in is over (expired, used up), so its cookie can go. */
+  | { status: 'failed'; error: AppError; pendingGone: boolean };
+
+const loginExpired = () =>
+  unauthorized(SECURITY_MESSAGES.twoFactorLoginExpired, 'TWO_FACTOR_LOGIN_EXPIRED');
+
+/**
+ * The second sign-in step: the pending sign-in of the perch_2fa cookie and a TOTP or recovery
+ * code. A wrong code counts as a failed sign-in of the account (so the password's lock applies to
+ * codes too) and after LOGIN_MAX_FAILURES wrong codes the pending sign-in is dropped.
+ */
+export async function completeTwoFactorLogin(
+  handle: Db,
+  cipher: TokenCipher,
+  token: string | undefined,
+  code: string,
+  requestClient: ClientInfo,
+): Promise<TwoFactorLoginOutcome> {
+  const { db } = handle;
+  const failed = (error: AppError, pendingGone: boolean) =>
+    ({ status: 'failed', error, pendingGone }) as const;
+  if (!token || token.length > 128) return failed(loginExpired(), true);
+  const idHash = sha256Hex(token);
+  const pending = await findLivePendingLogin(db, idHash, nowIso());
+  if (!pending) return failed(loginExpired(), true);
+  const row = await findUserById(db, pending.user_id);
+  if (!row?.totp_secret) {
+    await deletePendingLogin(db, idHash);
+    return failed(loginExpired(), true);
+  }
+  // The browser the password came from (its device info), seen at this request's address.
+  const client = { ip: requestClient.ip, userAgent: pending.user_agent ?? requestClient.userAgent };
+  await assertNotLocked(handle, row.username, client, {
+    userId: row.id,
+    message: MESSAGES.loginTooManyAttempts,
+  });
+
+  const used = await useSecondFactor(handle, cipher, row.id, row, code, client, 'sign-in');
+  if (!used) {
+    await countAttempt(handle, row.username, row.id, client, false);
+    const attempts = await addPendingLoginAttempt(db, idHash);
+    const dropped = attempts >= LOGIN_MAX_FAILURES;
+    if (dropped) await deletePendingLogin(db, idHash);
+    await recordAuthEvent(handle, client, {
+      type: 'two_factor_failed',
+      severity: 'medium',
+      description: dropped
+        ? 'A wrong two-factor code was given at sign-in; the sign-in was dropped.'
+        : 'A wrong two-factor code was given at sign-in.',
+      userId: row.id,
+      metadata: { purpose: 'sign-in', attempts },
+    });
+    return failed(twoFactorErrors.codeInvalid(401), dropped);
+  }
+  // Of two requests finishing one pending sign-in, one wins.
+  if (!(await deletePendingLogin(db, idHash))) return failed(loginExpired(), true);
+  const signedIn = await signIn(
+    handle,
+    row,
+    row.username,
+    Boolean(pending.remember_me),
+    client,
+    used,
+  );
+  return { status: 'signed-in', ...signedIn };
+}
+
+/**
+ * Changes the signed-in user's password: the new one must pass the registration rules and the
+ * current one must be right (wrong ones count as failed sign-ins). Every other session of the
+ * user ends, and so does any sign-in waiting for its two-factor code.
+ */
+export async function changePassword(
+  handle: Db,
+  auth: AuthContext,
+  input: { currentPassword: string; newPassword: string },
+  client: ClientInfo,
+): Promise<{ revokedSessions: number }> {
+  const { user } = auth;
+  const checked = passwordSchema.safeParse(input.newPassword);
+  if (!checked.success) {
+    throw new AppError(
+      400,
+      'INVALID_PASSWORD',
+      checked.error.issues[0]?.message ?? MESSAGES.invalidRequest,
+    );
+  }
+  await assertNotLocked(handle, user.username, client, {
+    userId: user.id,
+    message: SECURITY_MESSAGES.tooManyAttempts,
+  });
+  if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
+    await countAttempt(handle, user.username, user.id, client, false);
+    throw new AppError(400, 'CURRENT_PASSWORD_WRONG', SECURITY_MESSAGES.currentPasswordWrong);
+  }
+  const passwordHash = await hashPassword(checked.data);
+  const at = nowIso();
+  const revokedSessions = await handle.db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, user.id, passwordHash);
+    await deletePendingLoginsOf(trx, user.id);
+    return revokeUserSessions(trx, user.id, at, auth.sessionIdHash);
+  });
+  await recordAuthEvent(handle, client, {
+    type: 'password_changed',
+    severity: 'high',
+    description:
+      revokedSessions === 1
+        ? 'Password changed; 1 other session was signed out.'
+        : `Password changed; ${revokedSessions} other sessions were signed out.`,
+    userId: user.id,
+    metadata: { revokedSessions },
+  });
+  return { revokedSessions };
 }
 
 export async function verifyInvite(
@@ -184,7 +375,7 @@ export async function register(
   handle: Db,
   input: RegisterInput,
   client: ClientInfo,
-): Promise<{ user: User; session: NewSessionResult }> {
+): Promise<SignedIn> {
   const { db } = handle;
   const invitation = await findInvitationByCode(db, input.invitationCode.trim());
   if (!invitation) throw notFound(MESSAGES.registerInviteNotFound, 'INVITE_NOT_FOUND');
@@ -225,5 +416,12 @@ export async function register(
   }
   await setLastLogin(db, row.id, now);
   const session = await openSession(handle, row.id, false, client);
+  await recordAuthEvent(handle, client, {
+    type: 'registration',
+    severity: 'low',
+    description: `Account created with an invitation (${invitation.role}).`,
+    userId: row.id,
+    metadata: { invitationId: invitation.id, role: invitation.role },
+  });
   return { user: toUser({ ...row, last_login_at: now }), session };
 }

@@ -100,11 +100,20 @@ export async function revokeSession(db: Executor, idHash: string, at: string): P
     .execute();
 }
 
-export async function revokeUserSessions(db: Executor, userId: number, at: string): Promise<void> {
-  await db
+/** Ends every live session of a user, or every one but `exceptIdHash`; answers how many. */
+export async function revokeUserSessions(
+  db: Executor,
+  userId: number,
+  at: string,
+  exceptIdHash?: string,
+): Promise<number> {
+  let query = db
     .updateTable('sessions')
     .set({ revoked_at: at })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-    .execute();
+    .where('expires_at', '>', at);
+  if (exceptIdHash !== undefined) query = query.where('id', '!=', exceptIdHash);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -19,9 +19,9 @@ export interface NewSecurityEvent {
   at: string;
 }
 
-/** Appends one event to the security log. */
-export async function recordSecurityEvent(db: Executor, event: NewSecurityEvent): Promise<void> {
-  await db
+/** Appends one event to the security log; answers its id. */
+export async function recordSecurityEvent(db: Executor, event: NewSecurityEvent): Promise<number> {
+  const row = await db
     .insertInto('security_events')
     .values({
       user_id: event.userId,
@@ -34,7 +34,9 @@ export async function recordSecurityEvent(db: Executor, event: NewSecurityEvent)
       metadata: JSON.stringify(event.metadata ?? {}),
       created_at: event.at,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
 /** Newest events first, of one user or (null) of everybody. */
@@ -46,4 +48,83 @@ export function listSecurityEvents(
   let query = db.selectFrom('security_events').selectAll();
   if (userId !== null) query = query.where('user_id', '=', userId);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** Which events of one user's record to read. Times are ISO-8601 UTC. */
+export interface SecurityEventFilter {
+  /**
+   * Whose record: events on that account, and the system-wide events (no account) that user
+   * did, such as an admin stopping a collector.
+   */
+  userId: number;
+  eventType?: string;
+  severity?: Severity;
+  /** Inclusive lower bound. */
+  from?: string;
+  /** Exclusive upper bound. */
+  before?: string;
+}
+
+/** An event with the username of whoever acted on the account, when somebody else did. */
+export type SecurityEventWithActorRow = SecurityEventRow & { actor_username: string | null };
+
+function filteredEvents(db: Executor, filter: SecurityEventFilter) {
+  let query = db
+    .selectFrom('security_events as e')
+    .where((eb) =>
+      eb.or([
+        eb('e.user_id', '=', filter.userId),
+        eb.and([eb('e.user_id', 'is', null), eb('e.actor_id', '=', filter.userId)]),
+      ]),
+    );
+  if (filter.eventType !== undefined) query = query.where('e.event_type', '=', filter.eventType);
+  if (filter.severity !== undefined) query = query.where('e.severity', '=', filter.severity);
+  if (filter.from !== undefined) query = query.where('e.created_at', '>=', filter.from);
+  if (filter.before !== undefined) query = query.where('e.created_at', '<', filter.before);
+  return query;
+}
+
+/** One page of a user's record, newest first. */
+export function findSecurityEvents(
+  db: Executor,
+  filter: SecurityEventFilter,
+  page: { limit: number; offset: number },
+): Promise<SecurityEventWithActorRow[]> {
+  return filteredEvents(db, filter)
+    .leftJoin('users as a', 'a.id', 'e.actor_id')
+    .selectAll('e')
+    .select('a.username as actor_username')
+    .orderBy('e.created_at', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** How many events of a user's record match the filter. */
+export async function countSecurityEvents(
+  db: Executor,
+  filter: SecurityEventFilter,
+): Promise<number> {
+  const row = await filteredEvents(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** How many events of these types are on one account since `since`. */
+export async function countEventsOfTypes(
+  db: Executor,
+  userId: number,
+  types: readonly string[],
+  since: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('security_events')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .where('event_type', 'in', types)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

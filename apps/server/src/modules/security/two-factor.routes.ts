@@ -1,8 +1,51 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  errorEnvelopeSchema,
+  successEnvelope,
+  twoFactorRequestSchema,
+  twoFactorResponseSchema,
+} from '@perch/shared';
+import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { clientOf } from '../auth/auth-events.js';
 import type { SecurityDeps } from './security.routes.js';
+import { changeTwoFactor, createTwoFactorCipher } from './two-factor.service.js';
 
 /** POST /security/2fa: two-factor sign-in set-up and switch-off (doc 2 §7.7). */
-export const twoFactorRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, deps) => {
-  void app;
-  void deps;
+export const twoFactorRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, { config, db }) => {
+  const cipher = createTwoFactorCipher(config);
+
+  app.post(
+    '/security/2fa',
+    {
+      preHandler: requireAuth,
+      config: { useIssueMessage: true },
+      schema: {
+        tags: ['security'],
+        description:
+          '`{enabled: true}` starts the set-up (secret, otpauth URL, QR code); ' +
+          '`{enabled: true, totpSecret, code}` finishes it (recovery codes, shown once); ' +
+          '`{enabled: false, code}` turns it off with a current code or a recovery code.',
+        body: twoFactorRequestSchema,
+        response: {
+          200: successEnvelope(twoFactorResponseSchema),
+          400: errorEnvelopeSchema,
+          401: errorEnvelopeSchema,
+          403: errorEnvelopeSchema,
+          409: errorEnvelopeSchema,
+          429: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request) => {
+      const { user } = currentAuth(request);
+      const { data, message } = await changeTwoFactor(
+        db,
+        cipher,
+        user,
+        request.body,
+        clientOf(request),
+      );
+      return { success: true as const, message, data };
+    },
+  );
 };

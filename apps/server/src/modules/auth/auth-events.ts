@@ -1,0 +1,46 @@
+import type { FastifyRequest } from 'fastify';
+import { DEVICE_INFO_MAX_LENGTH, type SecurityEventType, type Severity } from '@perch/shared';
+import type { Db } from '../../db/index.js';
+import { recordSecurityEvent } from '../security/security-events.repository.js';
+
+/** Where a request came from: the IP and the browser's user agent (cut to 100 characters). */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+}
+
+/** The client of a request; `deviceUserAgent` (the sign-in form's device info) wins. */
+export function clientOf(request: FastifyRequest, deviceUserAgent?: string): ClientInfo {
+  const agent = deviceUserAgent ?? request.headers['user-agent'] ?? null;
+  return { ip: request.ip, userAgent: agent ? agent.slice(0, DEVICE_INFO_MAX_LENGTH) : null };
+}
+
+export interface AuthEvent {
+  type: SecurityEventType;
+  severity: Severity;
+  description: string;
+  /** The account it concerns; null when the name given matched none. */
+  userId: number | null;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Records a sign-in, sign-out, password or two-factor event in the security log, with the IP and
+ * browser it came from. Never pass a password or a code in it.
+ */
+export async function recordAuthEvent(
+  { db }: Db,
+  client: ClientInfo | null,
+  event: AuthEvent,
+): Promise<void> {
+  await recordSecurityEvent(db, {
+    userId: event.userId,
+    type: event.type,
+    severity: event.severity,
+    description: event.description,
+    ip: client?.ip ?? null,
+    userAgent: client?.userAgent ?? null,
+    metadata: event.metadata,
+    at: new Date().toISOString(),
+  });
+}

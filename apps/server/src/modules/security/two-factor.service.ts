@@ -1,0 +1,243 @@
+/**
+ * Two-factor sign-in (doc 2 §7.7 POST /security/2fa): set-up with a TOTP secret confirmed by a
+ * code, one-time recovery codes, switching it off, and checking a code at sign-in. Secrets are
+ * sealed with the stored-credentials key (token-cipher.ts); recovery codes are kept as hashes.
+ */
+import { SECURITY_MESSAGES, type TwoFactorResponse } from '@perch/shared';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/index.js';
+import { AppError, conflict } from '../../lib/errors.js';
+import { nowIso, safeEqual } from '../../lib/tokens.js';
+import { recordAuthEvent, type ClientInfo } from '../auth/auth-events.js';
+import { assertNotLocked, countAttempt } from '../auth/login-throttle.js';
+import { createTokenCipher, type TokenCipher } from '../x-account/token-cipher.js';
+import {
+  looksLikeTotp,
+  newRecoveryCodes,
+  newTotpSecret,
+  normaliseSecret,
+  otpauthUrl,
+  qrCodeDataUrl,
+  recoveryCodeHash,
+  verifyTotp,
+} from './totp.js';
+import {
+  claimTotpStep,
+  countUnusedRecoveryCodes,
+  disableTotp,
+  enableTotp,
+  findTwoFactorState,
+  replaceRecoveryCodes,
+  setPendingSecret,
+  useRecoveryCode,
+  type TwoFactorState,
+} from './two-factor.repository.js';
+
+/** The cipher of the TOTP secrets: the same key as the other stored credentials. */
+export function createTwoFactorCipher(
+  config: Pick<Config, 'SECRET_KEY' | 'DATA_DIR'>,
+): TokenCipher {
+  return createTokenCipher({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
+}
+
+/** Where each sealed secret lives; bound into its ciphertext. */
+const sealedAt = {
+  secret: (userId: number) => `users.totp_secret:${userId}`,
+  pending: (userId: number) => `users.totp_pending_secret:${userId}`,
+};
+
+export const twoFactorErrors = {
+  alreadyEnabled: () =>
+    conflict(SECURITY_MESSAGES.twoFactorAlreadyEnabled, 'TWO_FACTOR_ALREADY_ENABLED'),
+  notEnabled: () => conflict(SECURITY_MESSAGES.twoFactorNotEnabled, 'TWO_FACTOR_NOT_ENABLED'),
+  codeRequired: () =>
+    new AppError(400, 'TWO_FACTOR_CODE_REQUIRED', SECURITY_MESSAGES.twoFactorCodeRequired),
+  codeInvalid: (status: 400 | 401) =>
+    new AppError(status, 'TWO_FACTOR_CODE_INVALID', SECURITY_MESSAGES.twoFactorCodeInvalid),
+  secretMismatch: () =>
+    new AppError(400, 'TWO_FACTOR_SECRET_MISMATCH', SECURITY_MESSAGES.twoFactorSecretMismatch),
+};
+
+export interface TwoFactorUser {
+  id: number;
+  username: string;
+}
+
+export type SecondFactor = { method: 'totp' } | { method: 'recovery_code'; remaining: number };
+
+/**
+ * Checks and uses up a code of a user with two-factor sign-in on: a TOTP code of a step not used
+ * before, or an unused recovery code (marked used, 'recovery_code_used' recorded). Null when the
+ * code is neither.
+ */
+export async function useSecondFactor(
+  handle: Db,
+  cipher: TokenCipher,
+  userId: number,
+  state: TwoFactorState,
+  code: string,
+  client: ClientInfo,
+  purpose: 'sign-in' | 'switch-off',
+): Promise<SecondFactor | null> {
+  if (!state.totp_secret) return null;
+  if (looksLikeTotp(code)) {
+    const secret = cipher.decrypt(state.totp_secret, sealedAt.secret(userId));
+    const step = await verifyTotp(secret, code, state.totp_last_step);
+    if (step === null || !(await claimTotpStep(handle.db, userId, step))) return null;
+    return { method: 'totp' };
+  }
+  const hash = recoveryCodeHash(code);
+  if (!hash || !(await useRecoveryCode(handle.db, userId, hash, nowIso()))) return null;
+  const remaining = await countUnusedRecoveryCodes(handle.db, userId);
+  await recordAuthEvent(handle, client, {
+    type: 'recovery_code_used',
+    severity: 'medium',
+    description: `A recovery code was used to ${purpose === 'sign-in' ? 'sign in' : 'turn two-factor sign-in off'} (${remaining} left).`,
+    userId,
+    metadata: { purpose, remaining },
+  });
+  return { method: 'recovery_code', remaining };
+}
+
+export interface TwoFactorChange {
+  enabled: boolean;
+  totpSecret?: string;
+  code?: string;
+}
+
+export interface TwoFactorOutcome {
+  data: TwoFactorResponse;
+  message: string;
+}
+
+/** POST /security/2fa: starts or finishes the set-up, or switches two-factor sign-in off. */
+export async function changeTwoFactor(
+  handle: Db,
+  cipher: TokenCipher,
+  user: TwoFactorUser,
+  change: TwoFactorChange,
+  client: ClientInfo,
+): Promise<TwoFactorOutcome> {
+  const state = await findTwoFactorState(handle.db, user.id);
+  if (!state) throw twoFactorErrors.notEnabled();
+  const code = change.code?.trim() ?? '';
+  if (!change.enabled) return switchOff(handle, cipher, user, state, code, client);
+  if (state.totp_secret) throw twoFactorErrors.alreadyEnabled();
+  if (change.totpSecret === undefined && change.code === undefined) {
+    return startSetup(handle, cipher, user);
+  }
+  return finishSetup(handle, cipher, user, state, change.totpSecret ?? '', code, client);
+}
+
+/** A new secret, kept as the pending one until a code confirms it; replaces an earlier one. */
+async function startSetup(
+  handle: Db,
+  cipher: TokenCipher,
+  user: TwoFactorUser,
+): Promise<TwoFactorOutcome> {
+  const secret = newTotpSecret();
+  await setPendingSecret(handle.db, user.id, cipher.encrypt(secret, sealedAt.pending(user.id)));
+  const url = otpauthUrl(user.username, secret);
+  return {
+    message: SECURITY_MESSAGES.twoFactorSetupStarted,
+    data: {
+      status: 'pending',
+      totpSecret: secret,
+      otpauthUrl: url,
+      qrCodeDataUrl: await qrCodeDataUrl(url),
+    },
+  };
+}
+
+async function finishSetup(
+  handle: Db,
+  cipher: TokenCipher,
+  user: TwoFactorUser,
+  state: TwoFactorState,
+  totpSecret: string,
+  code: string,
+  client: ClientInfo,
+): Promise<TwoFactorOutcome> {
+  if (!code) throw twoFactorErrors.codeRequired();
+  const pendingSealed = state.totp_pending_secret;
+  if (!pendingSealed) throw twoFactorErrors.secretMismatch();
+  const secret = cipher.decrypt(pendingSealed, sealedAt.pending(user.id));
+  if (!safeEqual(normaliseSecret(totpSecret), secret)) throw twoFactorErrors.secretMismatch();
+  const step = await verifyTotp(secret, code, null);
+  if (step === null) throw twoFactorErrors.codeInvalid(400);
+
+  const recoveryCodes = newRecoveryCodes();
+  const hashes = recoveryCodes.map((recoveryCode) => recoveryCodeHash(recoveryCode) ?? '');
+  const at = nowIso();
+  const enabled = await handle.db.transaction().execute(async (trx) => {
+    const changed = await enableTotp(trx, user.id, {
+      pendingSealed,
+      sealed: cipher.encrypt(secret, sealedAt.secret(user.id)),
+      step,
+      at,
+    });
+    if (changed) await replaceRecoveryCodes(trx, user.id, hashes, at);
+    return changed;
+  });
+  // Another request finished (or restarted) this set-up meanwhile.
+  if (!enabled) {
+    const current = await findTwoFactorState(handle.db, user.id);
+    throw current?.totp_secret
+      ? twoFactorErrors.alreadyEnabled()
+      : twoFactorErrors.secretMismatch();
+  }
+  await recordAuthEvent(handle, client, {
+    type: 'two_factor_enabled',
+    severity: 'high',
+    description: 'Two-factor sign-in was turned on.',
+    userId: user.id,
+  });
+  return {
+    message: SECURITY_MESSAGES.twoFactorEnabled,
+    data: { status: 'enabled', recoveryCodes },
+  };
+}
+
+/**
+ * Switches two-factor sign-in off with a current code or a recovery code. Wrong codes count as
+ * failed sign-ins of the account, so a stolen session cannot try codes without end.
+ */
+async function switchOff(
+  handle: Db,
+  cipher: TokenCipher,
+  user: TwoFactorUser,
+  state: TwoFactorState,
+  code: string,
+  client: ClientInfo,
+): Promise<TwoFactorOutcome> {
+  if (!state.totp_secret) throw twoFactorErrors.notEnabled();
+  if (!code) throw twoFactorErrors.codeRequired();
+  await assertNotLocked(handle, user.username, client, {
+    userId: user.id,
+    message: SECURITY_MESSAGES.tooManyAttempts,
+  });
+  const used = await useSecondFactor(handle, cipher, user.id, state, code, client, 'switch-off');
+  if (!used) {
+    await countAttempt(handle, user.username, user.id, client, false);
+    await recordAuthEvent(handle, client, {
+      type: 'two_factor_failed',
+      severity: 'medium',
+      description: 'A wrong two-factor code was given to turn two-factor sign-in off.',
+      userId: user.id,
+      metadata: { purpose: 'switch-off' },
+    });
+    throw twoFactorErrors.codeInvalid(400);
+  }
+  await handle.db.transaction().execute((trx) => disableTotp(trx, user.id));
+  await recordAuthEvent(handle, client, {
+    type: 'two_factor_disabled',
+    severity: 'high',
+    description:
+      used.method === 'totp'
+        ? 'Two-factor sign-in was turned off.'
+        : 'Two-factor sign-in was turned off with a recovery code.',
+    userId: user.id,
+    metadata: { method: used.method },
+  });
+  return { message: SECURITY_MESSAGES.twoFactorDisabled, data: { status: 'disabled' } };
+}
