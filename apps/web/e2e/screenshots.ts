@@ -9,9 +9,10 @@ import {
   type FakeTelegramServer,
 } from './notify-fakes';
 import { startPerchServer, type PerchServer } from './perch-server';
+import { authenticator, failSignIns } from './security-helpers';
 
 // Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles, the
-// analytics dashboard, Settings and Admin, desktop and phone widths, default dark theme.
+// analytics dashboard, Settings, Admin and Security, desktop and phone widths, default dark theme.
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
@@ -271,5 +272,77 @@ test('admin screenshots', async ({ browser }) => {
     }
   } finally {
     await adminServer.stop();
+  }
+});
+
+test('security screenshots', async ({ browser, playwright }) => {
+  // Waits for fresh authenticator steps; the proxy setting lets the failed sign-ins come from
+  // several addresses and the alert panel see a connection that is not local.
+  test.setTimeout(240_000);
+  const securityServer = await startPerchServer({ TRUST_PROXY: 'true' });
+  try {
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      const username = `ada_${label}`;
+      const password = 'Corr3ct-Horse-Battery!';
+      await page.goto(`${securityServer.origin}/dashboard/register`);
+      await page.getByLabel('Username').fill(username);
+      await page.getByLabel('Email').fill(`${username}@example.com`);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByLabel('Confirm password').fill(password);
+      const code =
+        label === 'desktop' ? securityServer.firstStartCode : await securityServer.invite();
+      await page.getByLabel('Invitation code').fill(code);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await expect(page.getByTestId('user-badge')).toHaveText(username);
+
+      // Someone tries passwords: 'repeated failed sign-ins'.
+      const request = await playwright.request.newContext();
+      await failSignIns(request, securityServer.origin, username, 6);
+      await request.dispose();
+
+      // Two-factor sign-in on, then the second step of the sign-in page.
+      await page.goto(`${securityServer.origin}/dashboard/security`);
+      const card = page.getByTestId('security-two-factor');
+      await card.getByRole('button', { name: 'Turn on' }).click();
+      const secret = (await card.getByTestId('totp-secret').innerText()).replace(/\s+/g, '');
+      const nextCode = authenticator(secret);
+      await card.getByLabel('6-digit code').fill(await nextCode());
+      await card.getByRole('button', { name: 'Verify and turn on' }).click();
+      await card.getByRole('button', { name: 'I have saved them' }).click();
+      if (label === 'phone') await page.getByRole('button', { name: 'Toggle navigation' }).click();
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await expect(page).toHaveURL(/\/dashboard\/login$/);
+      await page.getByLabel('Username').fill(username);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const step = page.getByRole('form', { name: 'Two-factor sign-in' });
+      await expect(step.getByLabel('Authentication code')).toBeFocused();
+      await shoot(page, `security-login-2fa-${label}`);
+      await step.getByLabel('Authentication code').fill(await nextCode());
+      await step.getByRole('button', { name: 'Verify' }).click();
+      await expect(page.getByTestId('user-badge')).toHaveText(username);
+
+      // The alert panel, reached through a proxy over plain HTTP: a critical alert, and the
+      // others opened from their count.
+      await context.setExtraHTTPHeaders({ 'x-forwarded-host': 'perch.example.net' });
+      await page.reload();
+      const panel = page.getByRole('region', { name: 'Security alerts' });
+      await expect(panel.getByTestId('security-alert')).toHaveCount(1);
+      await panel.getByRole('button', { name: /security alert/ }).click();
+      await expect(panel.getByTestId('security-alert')).toHaveCount(2);
+      await shoot(page, `security-alerts-${label}`, { fullPage: false });
+      await context.setExtraHTTPHeaders({});
+
+      // The Security Dashboard with a record to show.
+      await page.goto(`${securityServer.origin}/dashboard/security`);
+      await expect(page.getByRole('heading', { name: 'Security Dashboard' })).toBeVisible();
+      await expect(page.getByTestId('two-factor-status')).toHaveText('On');
+      await shoot(page, `security-${label}`);
+      await context.close();
+    }
+  } finally {
+    await securityServer.stop();
   }
 });

@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
               { path: 'dashboard', lazy: () => import('./routes/dashboard') },
               { path: 'settings', lazy: () => import('./routes/settings') },
               { path: 'admin', lazy: () => import('./routes/admin') },
+              { path: 'security', lazy: () => import('./routes/security') },
             ],
           },
         ],

@@ -4,6 +4,8 @@ import { vi, type Mock } from 'vitest';
 export interface StubRequest {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   headers: Headers;
   body: unknown;
 }
@@ -40,6 +42,7 @@ export function stubFetch(handlers: Record<string, StubHandler>): Mock<typeof fe
     const request: StubRequest = {
       method,
       path: url.pathname,
+      query: url.searchParams,
       headers: new Headers(init?.headers),
       body: typeof rawBody === 'string' ? (JSON.parse(rawBody) as unknown) : undefined,
     };
@@ -61,6 +64,7 @@ export function requestsTo(mock: Mock<typeof fetch>, key: string): StubRequest[]
       return {
         method: (init?.method ?? 'GET').toUpperCase(),
         path: url.pathname,
+        query: url.searchParams,
         headers: new Headers(init?.headers),
         body: typeof rawBody === 'string' ? (JSON.parse(rawBody) as unknown) : undefined,
       };

@@ -34,6 +34,7 @@ import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useHeartbeat } from '@/features/auth/hooks/use-heartbeat';
 import { HandlesSidebarList } from '@/features/handles/components/handles-sidebar-list';
 import { useLiveEvents } from '@/features/handles/hooks/use-live-events';
+import { SecurityAlertPanel } from '@/features/security-alerts/components/security-alert-panel';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
 
 export const HEADER_TEXT = 'X Monitoring and Analytics System';
@@ -53,7 +54,8 @@ function isActive(entry: MenuEntry, pathname: string): boolean {
 
 /**
  * The signed-in shell (doc 1 §2, Layout): header with the user's badge, a 320 px sidebar that
- * hides behind a burger below the `sm` breakpoint, and the page in the main area.
+ * hides behind a burger below the `sm` breakpoint, the security alert panel, and the page in the
+ * main area.
  */
 export function AppLayout() {
   const [navbarOpened, { toggle: toggleNavbar, close: closeNavbar }] = useDisclosure(false);
@@ -183,6 +185,7 @@ export function AppLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main>
+        {currentUser ? <SecurityAlertPanel userId={currentUser.id} /> : null}
         <Box maw={1200} mx="auto">
           <Outlet />
         </Box>

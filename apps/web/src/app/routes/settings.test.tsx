@@ -47,4 +47,10 @@ describe('Settings route', () => {
     expect(screen.queryByText('Twitter account verification')).toBeNull();
     expect(requestsTo(fetchMock, 'GET /api/v1/admin/twitter-challenge-status')).toHaveLength(0);
   });
+
+  it('links to the Security Dashboard, which the menu does not list', async () => {
+    renderSettingsRoute({ isAdmin: false, isSuperAdmin: false });
+    expect(await screen.findByTestId('telegram-card')).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Security' })).toHaveAttribute('href', '/security');
+  });
 });

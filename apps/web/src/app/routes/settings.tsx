@@ -1,4 +1,5 @@
-import { Stack } from '@mantine/core';
+import { Anchor, Stack } from '@mantine/core';
+import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { ChallengePanel } from '@/features/admin/components/challenge-panel';
 import { useAuth } from '@/features/auth/hooks/use-auth';
@@ -7,13 +8,26 @@ import { SETTINGS_TEXTS } from '@/features/settings/utils/settings-messages';
 
 /**
  * /settings: the user's notification channels, X account, forwarding and delivery log; a super
- * admin also answers the collector account's verification challenge here (doc 1 §2).
+ * admin also answers the collector account's verification challenge here (doc 1 §2). The
+ * Security Dashboard is not in the menu (doc 1 §2), so its link sits in the description.
  */
 export function SettingsRoute() {
   const { currentUser } = useAuth();
   return (
     <>
-      <PageHeader title="Settings" description={SETTINGS_TEXTS.pageDescription} />
+      <PageHeader
+        title="Settings"
+        description={
+          <>
+            {SETTINGS_TEXTS.pageDescription} Sessions, sign-in history and two-factor sign-in are on
+            the{' '}
+            <Anchor component={Link} to="/security" inherit>
+              Security
+            </Anchor>{' '}
+            page.
+          </>
+        }
+      />
       <Stack gap="md">
         {currentUser?.isSuperAdmin ? <ChallengePanel /> : null}
         <SettingsView />

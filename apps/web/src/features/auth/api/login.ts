@@ -1,12 +1,19 @@
 import {
   DEVICE_INFO_MAX_LENGTH,
-  loginResponseSchema,
+  loginResultSchema,
+  requiresTwoFactor,
   type LoginRequest,
   type LoginResponse,
+  type LoginResult,
 } from '@perch/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { authCheckQueryKey, signedInCheck } from './get-auth-check';
+
+/** Makes the signed-in user the current user (both sign-in steps end here). */
+export function rememberSignedIn(queryClient: QueryClient, answer: LoginResponse): void {
+  queryClient.setQueryData(authCheckQueryKey, signedInCheck(answer.user, answer.csrfToken));
+}
 
 export interface LoginInput {
   /** Username or email. */
@@ -24,24 +31,27 @@ export function buildDeviceInfo(): NonNullable<LoginRequest['deviceInfo']> {
   };
 }
 
-/** POST /auth/login: opens a cookie session. */
-export function login(input: LoginInput): Promise<LoginResponse> {
+/**
+ * POST /auth/login: opens a cookie session, or, for an account with two-factor sign-in, asks for
+ * the code (POST /auth/login/2fa then opens the session).
+ */
+export function login(input: LoginInput): Promise<LoginResult> {
   const body: LoginRequest = {
     username: input.username.trim(),
     password: input.password,
     rememberMe: input.rememberMe,
     deviceInfo: buildDeviceInfo(),
   };
-  return apiClient.post('/auth/login', body, loginResponseSchema);
+  return apiClient.post('/auth/login', body, loginResultSchema);
 }
 
-/** Signs in and makes the returned user the current user. */
+/** Signs in and makes the returned user the current user (unless a second step is due). */
 export function useLoginMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: login,
-    onSuccess: (data) => {
-      queryClient.setQueryData(authCheckQueryKey, signedInCheck(data.user, data.csrfToken));
+    onSuccess: (answer) => {
+      if (!requiresTwoFactor(answer)) rememberSignedIn(queryClient, answer);
     },
   });
 }

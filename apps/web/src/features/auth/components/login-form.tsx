@@ -1,7 +1,13 @@
-import { Button, Checkbox, Stack, TextInput } from '@mantine/core';
-import { LOGIN_ERROR_CLEAR_MS, LOGIN_REDIRECT_DELAY_MS, loginRequestSchema } from '@perch/shared';
+import { Button, Center, Checkbox, Loader, Stack, TextInput } from '@mantine/core';
+import {
+  LOGIN_ERROR_CLEAR_MS,
+  LOGIN_REDIRECT_DELAY_MS,
+  loginRequestSchema,
+  requiresTwoFactor,
+  type LoginTwoFactorChallenge,
+} from '@perch/shared';
 import { IconLock, IconUser } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useEffect, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FormMessages } from '@/components/form-messages';
 import { useLoginMutation } from '../api/login';
@@ -11,6 +17,11 @@ import { loginErrorMessage } from '../utils/auth-errors';
 import { PasswordField } from './password-field';
 
 export const LOGIN_SUCCESS_MESSAGE = 'Login successful! Redirecting...';
+
+// Few accounts have two-factor sign-in on: its step loads only when the server asks for it.
+const TwoFactorStep = lazy(() =>
+  import('./two-factor-step').then((module) => ({ default: module.TwoFactorStep })),
+);
 
 const usernameSchema = loginRequestSchema.shape.username;
 const passwordSchema = loginRequestSchema.shape.password;
@@ -22,6 +33,7 @@ function firstIssue(result: { success: boolean; error?: { issues: { message: str
 /**
  * Sign-in form (doc 1 §2 and §5): username or email, password, remember me. The banner shows
  * the catalogue text for the failure and clears after 10 s; success leads home after 300 ms.
+ * An account with two-factor sign-in gets a second step for its code before that.
  */
 export function LoginForm() {
   const { isAuthenticated } = useAuth();
@@ -33,6 +45,8 @@ export function LoginForm() {
   const [hasSubmitted, setHasSubmitted] = useState(false);
   const [errorMessage, setErrorMessage] = useState<string | null>(null);
   const [successMessage, setSuccessMessage] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState<LoginTwoFactorChallenge | null>(null);
+  const [cameBack, setCameBack] = useState(false);
 
   useEffect(() => {
     if (!errorMessage) return;
@@ -59,11 +73,47 @@ export function LoginForm() {
     loginMutation.mutate(
       { username, password, rememberMe },
       {
-        onSuccess: () => setSuccessMessage(LOGIN_SUCCESS_MESSAGE),
+        onSuccess: (answer) => {
+          if (!requiresTwoFactor(answer)) {
+            setSuccessMessage(LOGIN_SUCCESS_MESSAGE);
+            return;
+          }
+          // The password has done its part; the second step needs only the code.
+          setPassword('');
+          setSecondStep(answer);
+        },
         onError: (error) => setErrorMessage(loginErrorMessage(error)),
       },
     );
   };
+
+  const returnToPassword = (message: string | null) => {
+    setSecondStep(null);
+    setHasSubmitted(false);
+    setTouched((previous) => ({ ...previous, password: false }));
+    setCameBack(true);
+    setErrorMessage(message);
+  };
+
+  if (secondStep) {
+    return (
+      <Suspense
+        fallback={
+          <Center py="xl">
+            <Loader size="sm" aria-label="Loading" />
+          </Center>
+        }
+      >
+        <TwoFactorStep
+          message={secondStep.message}
+          success={successMessage}
+          onSignedIn={() => setSuccessMessage(LOGIN_SUCCESS_MESSAGE)}
+          onExpired={returnToPassword}
+          onBack={() => returnToPassword(null)}
+        />
+      </Suspense>
+    );
+  }
 
   return (
     <form onSubmit={handleSubmit} noValidate>
@@ -91,6 +141,7 @@ export function LoginForm() {
           label="Password"
           placeholder="Your password"
           autoComplete="current-password"
+          autoFocus={cameBack}
           leftSection={<IconLock size={16} />}
           value={password}
           onChange={(event) => setPassword(event.currentTarget.value)}

@@ -1,0 +1,22 @@
+import { PageHeader } from '@/components/page-header';
+import { PasswordStrengthMeter } from '@/features/auth/components/password-strength-meter';
+import { SecurityView } from '@/features/security/components/security-view';
+import { SECURITY_TEXTS } from '@/features/security/utils/security-texts';
+
+const passwordStrength = (password: string) => <PasswordStrengthMeter password={password} />;
+
+/**
+ * /security: the Security Dashboard (doc 1 §2). Not in the menu: the security alert and the
+ * Settings page link to it. The change-password form shows the registration page's strength
+ * meter, composed here because it belongs to the auth feature.
+ */
+export function SecurityRoute() {
+  return (
+    <>
+      <PageHeader title={SECURITY_TEXTS.pageTitle} description={SECURITY_TEXTS.pageDescription} />
+      <SecurityView passwordStrength={passwordStrength} />
+    </>
+  );
+}
+
+export { SecurityRoute as Component };

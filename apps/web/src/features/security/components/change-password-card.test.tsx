@@ -1,0 +1,76 @@
+import { MESSAGES, SECURITY_MESSAGES } from '@perch/shared';
+import { within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { requestsTo, stubFetch } from '@/test/fetch-stub';
+import { CURRENT_PASSWORD, securityServer } from '../test/security-fixtures';
+import { card, renderSecurity } from '../test/render-security';
+import { ChangePasswordCard } from './change-password-card';
+
+const person = () => userEvent.setup({ delay: null });
+const passwordCard = () => card('Change password');
+const field = (name: string) => within(passwordCard()).getByLabelText(name);
+const submit = () => within(passwordCard()).getByRole('button', { name: 'Change password' });
+
+describe('Change password', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf; path=/';
+  });
+
+  it('checks the fields before sending anything', async () => {
+    const fetchMock = stubFetch(securityServer().handlers);
+    renderSecurity(<ChangePasswordCard />);
+    const user = person();
+    await user.type(field('New password'), 'short');
+    await user.type(field('Confirm new password'), 'shorter');
+    await user.click(submit());
+    expect(within(passwordCard()).getByText(MESSAGES.loginPasswordRequired)).toBeVisible();
+    expect(
+      within(passwordCard()).getByText('Password must be at least 8 characters long.'),
+    ).toBeVisible();
+    expect(within(passwordCard()).getByText(MESSAGES.passwordsDoNotMatch)).toBeVisible();
+    expect(requestsTo(fetchMock, 'POST /api/v1/auth/change-password')).toHaveLength(0);
+  });
+
+  it('changes the password with the server’s message and clears the form', async () => {
+    const fetchMock = stubFetch(securityServer().handlers);
+    renderSecurity(<ChangePasswordCard />);
+    const user = person();
+    await user.type(field('Current password'), CURRENT_PASSWORD);
+    await user.type(field('New password'), 'a-much-better-one-42');
+    await user.type(field('Confirm new password'), 'a-much-better-one-42');
+    await user.click(submit());
+    expect(await within(passwordCard()).findByTestId('password-outcome-success')).toHaveTextContent(
+      SECURITY_MESSAGES.passwordChanged,
+    );
+    expect(requestsTo(fetchMock, 'POST /api/v1/auth/change-password')[0]?.body).toEqual({
+      currentPassword: CURRENT_PASSWORD,
+      newPassword: 'a-much-better-one-42',
+    });
+    expect(field('Current password')).toHaveValue('');
+    expect(field('New password')).toHaveValue('');
+  });
+
+  it('puts a wrong current password on its field', async () => {
+    stubFetch(securityServer().handlers);
+    renderSecurity(<ChangePasswordCard />);
+    const user = person();
+    await user.type(field('Current password'), 'not-it');
+    await user.type(field('New password'), 'a-much-better-one-42');
+    await user.type(field('Confirm new password'), 'a-much-better-one-42');
+    await user.click(submit());
+    expect(
+      await within(passwordCard()).findByText(SECURITY_MESSAGES.currentPasswordWrong),
+    ).toBeVisible();
+    expect(within(passwordCard()).queryByTestId('password-outcome-success')).toBeNull();
+  });
+
+  it('shows the guidance it is given under the new password', async () => {
+    stubFetch(securityServer().handlers);
+    renderSecurity(
+      <ChangePasswordCard strengthMeter={(password) => <p>Strength of {password.length}</p>} />,
+    );
+    await person().type(field('New password'), 'abcdef');
+    expect(within(passwordCard()).getByText('Strength of 6')).toBeVisible();
+  });
+});

@@ -1,0 +1,135 @@
+import { Button, Group, PasswordInput, Stack, type PasswordInputProps } from '@mantine/core';
+import { MESSAGES, SECURITY_MESSAGES, passwordSchema } from '@perch/shared';
+import { IconKey } from '@tabler/icons-react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { ApiError } from '@/lib/api-client';
+import { useChangePasswordMutation } from '../api/change-password';
+import { useOutcome } from '../hooks/use-outcome';
+import { failureReason } from '../utils/failure';
+import { SECURITY_TEXTS } from '../utils/security-texts';
+import { OutcomeAlert } from './section-states';
+import { SecurityCard } from './security-card';
+
+type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
+type FieldErrors = Partial<Record<Field, string>>;
+
+/** A password field whose show/hide toggle is reachable by keyboard and not named 'password'. */
+function SecretField(props: PasswordInputProps) {
+  return (
+    <PasswordInput
+      visibilityToggleFocusable
+      visibilityToggleButtonProps={{ 'aria-label': 'Show characters' }}
+      {...props}
+    />
+  );
+}
+
+function validate(values: Record<Field, string>): FieldErrors {
+  const errors: FieldErrors = {};
+  if (values.currentPassword === '') errors.currentPassword = MESSAGES.loginPasswordRequired;
+  const fresh = passwordSchema.safeParse(values.newPassword);
+  if (!fresh.success) errors.newPassword = fresh.error.issues[0]?.message;
+  if (values.confirmPassword !== values.newPassword) {
+    errors.confirmPassword = MESSAGES.passwordsDoNotMatch;
+  }
+  return errors;
+}
+
+export interface ChangePasswordCardProps {
+  /** Guidance under the new password (the app passes the shared strength meter). */
+  strengthMeter?: (password: string) => ReactNode;
+}
+
+/** Current, new and confirmed password; the server signs the other sessions out. */
+export function ChangePasswordCard({ strengthMeter }: ChangePasswordCardProps) {
+  const changeMutation = useChangePasswordMutation();
+  const outcome = useOutcome();
+  const [values, setValues] = useState<Record<Field, string>>({
+    currentPassword: '',
+    newPassword: '',
+    confirmPassword: '',
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  const setValue = (field: Field, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validate(values);
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) return;
+    outcome.dismiss();
+    changeMutation.mutate(
+      { currentPassword: values.currentPassword, newPassword: values.newPassword },
+      {
+        onSuccess: ({ message }) => {
+          setValues({ currentPassword: '', newPassword: '', confirmPassword: '' });
+          outcome.success(message ?? SECURITY_MESSAGES.passwordChanged);
+        },
+        onError: (error) => {
+          if (
+            error instanceof ApiError &&
+            error.serverMessage === SECURITY_MESSAGES.currentPasswordWrong
+          ) {
+            setErrors({ currentPassword: error.serverMessage });
+            return;
+          }
+          outcome.error(
+            SECURITY_TEXTS.changePasswordFailed,
+            failureReason(error, SECURITY_TEXTS.changePasswordFailed),
+          );
+        },
+      },
+    );
+  };
+
+  return (
+    <SecurityCard
+      title={SECURITY_TEXTS.passwordTitle}
+      icon={IconKey}
+      color="blue"
+      description={SECURITY_TEXTS.passwordDescription}
+      testId="security-password"
+    >
+      <OutcomeAlert
+        outcome={outcome.outcome}
+        onDismiss={outcome.dismiss}
+        testId="password-outcome"
+      />
+      <form onSubmit={handleSubmit} aria-label={SECURITY_TEXTS.changePassword} noValidate>
+        <Stack gap="sm">
+          <SecretField
+            label={SECURITY_TEXTS.currentPassword}
+            autoComplete="current-password"
+            value={values.currentPassword}
+            onChange={(event) => setValue('currentPassword', event.currentTarget.value)}
+            error={errors.currentPassword}
+          />
+          <SecretField
+            label={SECURITY_TEXTS.newPassword}
+            autoComplete="new-password"
+            value={values.newPassword}
+            onChange={(event) => setValue('newPassword', event.currentTarget.value)}
+            error={errors.newPassword}
+          />
+          {strengthMeter?.(values.newPassword)}
+          <SecretField
+            label={SECURITY_TEXTS.confirmPassword}
+            autoComplete="new-password"
+            value={values.confirmPassword}
+            onChange={(event) => setValue('confirmPassword', event.currentTarget.value)}
+            error={errors.confirmPassword}
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={changeMutation.isPending}>
+              {SECURITY_TEXTS.changePassword}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </SecurityCard>
+  );
+}

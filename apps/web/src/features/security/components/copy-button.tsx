@@ -1,0 +1,50 @@
+import { Button } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { copyText } from '../utils/copy-text';
+import { SECURITY_TEXTS } from '../utils/security-texts';
+
+/** How long 'Copied' shows after a copy. */
+export const COPIED_FEEDBACK_MS = 2_000;
+
+export interface CopyButtonProps {
+  text: string;
+  /** Names the button for screen readers, e.g. 'Copy the recovery codes'. */
+  label: string;
+  onFailed: () => void;
+}
+
+/** Copies a text and says 'Copied' for a moment. */
+export function CopyButton({ text, label, onFailed }: CopyButtonProps) {
+  const [copies, setCopies] = useState(0);
+  const [copied, setCopied] = useState(false);
+
+  useEffect(() => {
+    if (copies === 0) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_FEEDBACK_MS);
+    return () => clearTimeout(timer);
+  }, [copies]);
+
+  const handleCopy = async () => {
+    try {
+      await copyText(text);
+      setCopied(true);
+      setCopies((count) => count + 1);
+    } catch {
+      onFailed();
+    }
+  };
+
+  return (
+    <Button
+      size="xs"
+      variant="light"
+      color={copied ? 'teal' : 'gray'}
+      leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+      aria-label={copied ? `${SECURITY_TEXTS.copied}: ${label}` : label}
+      onClick={() => void handleCopy()}
+    >
+      {copied ? SECURITY_TEXTS.copied : SECURITY_TEXTS.copyCodes}
+    </Button>
+  );
+}

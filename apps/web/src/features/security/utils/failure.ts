@@ -1,0 +1,13 @@
+import { ApiError } from '@/lib/api-client';
+
+/**
+ * What went wrong: the server's own message, else the given fallback for a bare HTTP failure
+ * (doc 2 §8.6: "server message or 'Failed to load security events'"), else the client's text
+ * (offline, timeout, an unreadable answer).
+ */
+export function failureReason(error: unknown, fallback: string): string {
+  if (!(error instanceof ApiError)) return fallback;
+  if (error.serverMessage) return error.serverMessage;
+  if (error.code.startsWith('HTTP_')) return fallback;
+  return error.message;
+}
