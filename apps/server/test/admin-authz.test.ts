@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, MESSAGES } from '@perch/shared';
 import { insertHandle, insertLink } from '../src/modules/handles/handles.repository.js';
 import { createInvitation } from '../src/modules/invitations/invitations.service.js';
 import { expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { registeredRoutes, routeKey } from './routes.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -106,36 +106,6 @@ const ADMIN_ROUTES: AdminRoute[] = [
 
 const API = '/api/v1';
 
-/** `METHOD /path` with every path parameter written `:param` (the router merges their names). */
-function routeKey(method: string, path: string): string {
-  return `${method} ${path.replace(/:[^/]+/g, ':param')}`;
-}
-
-/**
- * Every route the app registered under /api/v1/admin, read from Fastify's route tree (HEAD
- * routes, which Fastify adds for each GET, are left out). Each line of the tree is one segment,
- * indented four characters per level, with its methods in brackets when a route ends there.
- */
-function registeredAdminRoutes(app: FastifyInstance): string[] {
-  const prefixes: string[] = [];
-  const keys: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const branch = line.search(/[├└]── /);
-    if (branch < 0) continue;
-    const depth = branch / 4;
-    const match = /^(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line.slice(branch + 4));
-    if (!match) continue;
-    const path = (prefixes[depth - 1] ?? '') + (match[1] ?? '');
-    prefixes[depth] = path;
-    prefixes.length = depth + 1;
-    if (!path.startsWith(`${API}/admin`)) continue;
-    for (const method of (match[2] ?? '').split(', ').filter(Boolean)) {
-      if (method !== 'HEAD') keys.push(routeKey(method, path));
-    }
-  }
-  return [...new Set(keys)].sort();
-}
-
 describe.each(DIALECTS)('admin authorization matrix [%s]', (dialect) => {
   let t: TestApp;
   const anonymous = () => new TestClient(t.app);
@@ -183,7 +153,9 @@ describe.each(DIALECTS)('admin authorization matrix [%s]', (dialect) => {
   }
 
   it('knows every admin route the app has, and the app has every route listed', () => {
-    const registered = registeredAdminRoutes(t.app);
+    const registered = registeredRoutes(t.app, `${API}/admin`).map((route) =>
+      routeKey(route.method, route.path),
+    );
     const expected = ADMIN_ROUTES.map((route) => routeKey(route.method, API + route.path)).sort();
     const unlisted = registered.filter((key) => !expected.includes(key));
     const missing = expected.filter((key) => !registered.includes(key));
