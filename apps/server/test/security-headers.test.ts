@@ -172,6 +172,14 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
       }
     });
 
+    it('sends the document policy on the API docs (Swagger UI) and their OpenAPI document', async () => {
+      for (const url of ['/api/docs/', '/api/docs/json']) {
+        const response = await app.inject({ url });
+        expect(response.statusCode, url).toBe(200);
+        expectDocumentHeaders(response, secure);
+      }
+    });
+
     it('sends the document header set on static assets, compressed or not', async () => {
       for (const encoding of ['identity', 'gzip']) {
         const response = await app.inject({

@@ -53,9 +53,8 @@ export const securityHeadersPlugin = fp(
 
     const apiHeaders = apiSecurityHeaders(config);
     app.addHook('onRequest', (request, reply, done) => {
-      // Swagger UI serves its own page with its own CSP.
-      if (request.url.startsWith('/api/docs')) return done();
-      if (request.url.startsWith('/api/')) {
+      // The API docs are pages (Swagger UI): they get the document policy, like the SPA.
+      if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) {
         reply.headers(apiHeaders);
         return done();
       }
