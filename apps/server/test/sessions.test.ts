@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES, authCheckResponseSchema, loginResponseSchema } from '@perch/shared';
+import {
+  MESSAGES,
+  adminUsersResponseSchema,
+  authCheckResponseSchema,
+  loginResponseSchema,
+} from '@perch/shared';
 import { cookieAttributes, cookieValue, dataOf, expectError, setCookieLine } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
 
@@ -250,6 +255,88 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
         csrf: false,
       });
       expect(empty.statusCode, empty.body).toBe(200);
+    });
+
+    it('accepts a text/plain JSON beacon without the CSRF header; other routes still refuse', async () => {
+      const { client } = await signedIn('plain');
+      const beacon = await client.request({
+        method: 'POST',
+        url: '/api/v1/session/heartbeat',
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        payload: JSON.stringify({ user_id: 1, client_id: 'tab-1', timestamp: 1, event: 'unload' }),
+        csrf: false,
+      });
+      expect(beacon.statusCode, beacon.body).toBe(200);
+      expect(beacon.json()).toMatchObject({ success: true, data: { received: true } });
+
+      const emptyPlain = await client.request({
+        method: 'POST',
+        url: '/api/v1/session/heartbeat',
+        headers: { 'content-type': 'text/plain' },
+        payload: '',
+        csrf: false,
+      });
+      expect(emptyPlain.statusCode, emptyPlain.body).toBe(200);
+
+      expectError(
+        await client.request({
+          method: 'POST',
+          url: '/api/v1/session/heartbeat',
+          headers: { 'content-type': 'text/plain' },
+          payload: 'not json',
+          csrf: false,
+        }),
+        400,
+        { code: 'INVALID_JSON' },
+      );
+
+      const logout = await client.request({
+        method: 'POST',
+        url: '/api/v1/auth/logout',
+        csrf: false,
+      });
+      expect(logout.statusCode).toBe(403);
+      expect(logout.json()).toMatchObject({ success: false, code: 'CSRF_INVALID' });
+      const otherPlain = await client.request({
+        method: 'POST',
+        url: '/api/v1/handles',
+        headers: { 'content-type': 'text/plain' },
+        payload: JSON.stringify({ username: 'someone' }),
+        csrf: false,
+      });
+      expect(otherPlain.statusCode).toBe(403);
+    });
+
+    it("moves the user's last_active_at in the admin users list", async () => {
+      const { client, userId, token } = await signedIn('active');
+      const admin = new TestClient(t.app, '10.20.0.3');
+      await admin.register(t.db, uniqueName('overseer'), 'admin', PASSWORD);
+      const old = new Date(Date.now() - 30_000).toISOString();
+      // Within resolveSession's once-a-minute touch window: only the heartbeat writes it.
+      await t.db.db
+        .updateTable('sessions')
+        .set({ last_seen_at: old })
+        .where('id', '=', sha256(token))
+        .execute();
+      const lastActive = async () => {
+        const users = dataOf(await admin.get('/api/v1/admin/users'), adminUsersResponseSchema);
+        return users.users.find((user) => user.id === userId)?.last_active_at;
+      };
+      expect(await lastActive()).toBe(old);
+
+      const before = Date.now();
+      const beacon = await client.request({
+        method: 'POST',
+        url: '/api/v1/session/heartbeat',
+        headers: { 'content-type': 'text/plain' },
+        payload: JSON.stringify({ user_id: userId, event: 'unload' }),
+        csrf: false,
+      });
+      expect(beacon.statusCode, beacon.body).toBe(200);
+      const moved = await lastActive();
+      expect(moved).toBeDefined();
+      expect(Date.parse(moved ?? '')).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(moved ?? '')).toBeGreaterThan(Date.parse(old));
     });
   });
 

@@ -103,6 +103,22 @@ export async function resolveSession({ db }: Db, token: string): Promise<AuthCon
   return { user, sessionIdHash: idHash };
 }
 
+/**
+ * Records activity on a session now (the client heartbeat), unlike resolveSession which only
+ * writes once a minute: `last_seen_at` is what the admin users list shows as last activity.
+ */
+export async function recordSessionActivity(
+  { db }: Db,
+  auth: AuthContext,
+  now = Date.now(),
+): Promise<void> {
+  const found = await findLiveSession(db, auth.sessionIdHash, new Date(now).toISOString());
+  if (!found) return;
+  const { session } = found;
+  const expiresAt = session.remember_me ? session.expires_at : isoAfter(SESSION_IDLE_MS, now);
+  await touchSession(db, auth.sessionIdHash, new Date(now).toISOString(), expiresAt);
+}
+
 export async function closeSession({ db }: Db, sessionIdHash: string): Promise<void> {
   await revokeSession(db, sessionIdHash, new Date().toISOString());
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import {
+  MESSAGES,
   errorEnvelopeSchema,
   healthResponseSchema,
   heartbeatRequestSchema,
@@ -10,7 +11,9 @@ import {
 } from '@perch/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
-import { requireAuth } from '../../plugins/auth.js';
+import { AppError } from '../../lib/errors.js';
+import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { recordSessionActivity } from '../auth/auth.service.js';
 
 const startedAt = Date.now();
 
@@ -61,6 +64,22 @@ export const systemRoutes: FastifyPluginAsyncZod<{
     },
   );
 
+  // navigator.sendBeacon with a string body sends text/plain (a CORS-safelisted type); read it
+  // as JSON like application/json. Encapsulated: only the routes of this plugin see this parser.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body.trim() : body.toString('utf8').trim();
+    if (text === '') {
+      done(null, null);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      done(new AppError(400, 'INVALID_JSON', MESSAGES.malformedJson), undefined);
+    }
+  });
+
   app.post(
     '/session/heartbeat',
     {
@@ -79,9 +98,13 @@ export const systemRoutes: FastifyPluginAsyncZod<{
         },
       },
     },
-    async () => ({
-      success: true as const,
-      data: { received: true as const, serverTime: new Date().toISOString() },
-    }),
+    async (request) => {
+      // The signed-in session's last activity moves with every heartbeat (admin users list).
+      await recordSessionActivity(db, currentAuth(request));
+      return {
+        success: true as const,
+        data: { received: true as const, serverTime: new Date().toISOString() },
+      };
+    },
   );
 };
