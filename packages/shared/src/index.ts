@@ -12,3 +12,6 @@ export * from './contracts/x-account.js';
 export * from './contracts/settings.js';
 export * from './contracts/admin.js';
 export * from './contracts/security.js';
+export * from './tabs.js';
+export * from './resilience.js';
+export * from './polling.js';

@@ -9,6 +9,7 @@ import {
   TIMEOUT_CODE,
   apiUrl,
   isUnauthorizedPassedOn,
+  parseRetryAfterMs,
 } from './api-client';
 import { LEGACY_TOKEN_KEYS, removeLegacyTokens } from './legacy-tokens';
 
@@ -269,5 +270,41 @@ describe('removeLegacyTokens', () => {
       expect(window.sessionStorage.getItem(key)).toBeNull();
     }
     expect(window.localStorage.getItem('keep-me')).toBe('y');
+  });
+});
+
+describe('Retry-After', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+
+  it('reads delay seconds and HTTP dates; past dates are 0, junk is ignored', () => {
+    expect(parseRetryAfterMs('120', now)).toBe(120_000);
+    expect(parseRetryAfterMs(' 0 ', now)).toBe(0);
+    expect(parseRetryAfterMs('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfterMs('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
+    expect(parseRetryAfterMs('soon', now)).toBeUndefined();
+    expect(parseRetryAfterMs('', now)).toBeUndefined();
+    expect(parseRetryAfterMs(null, now)).toBeUndefined();
+  });
+
+  it('is carried by the ApiError of a failed response', async () => {
+    const client = new ApiClient({ now: () => now });
+    stubFetch({
+      'GET /api/v1/limited': () =>
+        new Response(JSON.stringify({ success: false, message: 'Slow down', code: 'RATE' }), {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '7' },
+        }),
+      'GET /api/v1/dated': () =>
+        new Response('', {
+          status: 503,
+          headers: { 'Retry-After': 'Thu, 01 Jan 2026 00:01:00 GMT' },
+        }),
+      'GET /api/v1/plain': () => fail(429, 'Slow down', 'RATE'),
+    });
+    const limited = await caught(client.get('/limited'));
+    expect(limited.status).toBe(429);
+    expect(limited.retryAfterMs).toBe(7_000);
+    expect((await caught(client.get('/dated'))).retryAfterMs).toBe(60_000);
+    expect((await caught(client.get('/plain'))).retryAfterMs).toBeUndefined();
   });
 });

@@ -25,7 +25,8 @@ const SESSION_CHECK_PATH = '/auth/check';
 
 /**
  * A failed API call: the HTTP status (0 when no response arrived), the human text to show,
- * the server's machine code and, for a 400, the server's field details.
+ * the server's machine code, for a 400 the server's field details and, when the response
+ * carried a Retry-After header, how long the server asked to wait.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -37,6 +38,8 @@ export class ApiError extends Error {
     readonly details?: string,
     /** The text the server sent, when it sent one (the message may be a generic fallback). */
     readonly serverMessage?: string,
+    /** Milliseconds from the response's Retry-After header (seconds or an HTTP date). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -110,6 +113,22 @@ function defaultRedirectToLogin(): void {
   // The sign-in page itself is exempt: sending it to itself would only reload it.
   if (window.location.pathname.replace(/\/+$/, '').endsWith('/login')) return;
   window.location.assign('/dashboard/login');
+}
+
+/**
+ * Milliseconds a Retry-After header value asks for: delay seconds or an HTTP date (a date in
+ * the past is 0); undefined when missing or unreadable.
+ */
+export function parseRetryAfterMs(
+  value: string | null | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -216,7 +235,8 @@ export class ApiClient {
     }
 
     if (!response.ok || (isRecord(payload) && payload.success === false)) {
-      const error = toApiError(response.status, payload);
+      const retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'), this.now());
+      const error = toApiError(response.status, payload, retryAfterMs);
       if (error.status === 403 && error.code === CSRF_INVALID_CODE && !isCsrfRetry) {
         // The cookie was missing or rotated: the 403 response set a fresh one. Try once more.
         this.csrfToken = null;
@@ -312,11 +332,18 @@ async function readPayload(response: Response): Promise<unknown> {
 }
 
 /** Error text order: the response's message, then its error, then a generic text (doc 2 §7.1). */
-function toApiError(status: number, payload: unknown): ApiError {
+function toApiError(status: number, payload: unknown, retryAfterMs?: number): ApiError {
   const serverMessage = textField(payload, 'message') ?? textField(payload, 'error');
   const message = serverMessage ?? `Request failed with status ${status}`;
   const code = textField(payload, 'code') ?? `HTTP_${status}`;
-  return new ApiError(status, message, code, textField(payload, 'details'), serverMessage);
+  return new ApiError(
+    status,
+    message,
+    code,
+    textField(payload, 'details'),
+    serverMessage,
+    retryAfterMs,
+  );
 }
 
 /** The client the app uses; src/app wires its router and auth cache into it. */

@@ -1,0 +1,38 @@
+import { HANDLES_LOAD_MAX_ATTEMPTS } from '@perch/shared';
+
+/**
+ * Texts shown while loads are retried or after retries ran out (doc 2 §8.3, §8.4).
+ * The handle-list text names the attempt: 'Failed to load handles (attempt 2/5)'.
+ */
+export function handlesLoadFailedText(
+  attempt: number,
+  maxAttempts: number = HANDLES_LOAD_MAX_ATTEMPTS,
+): string {
+  return `Failed to load handles (attempt ${attempt}/${maxAttempts})`;
+}
+
+/** 'Failed to switch to @handle'. */
+export function switchHandleFailedText(handle: string): string {
+  return `Failed to switch to @${handle.replace(/^@/, '')}`;
+}
+
+/** The analytics sections whose failed fetch answers 'Failed to fetch {section} analytics'. */
+export type AnalyticsSection = 'profile' | 'posts' | 'engagement' | 'trends';
+
+/** 'Failed to fetch profile analytics' (or posts, engagement, trends). */
+export function analyticsSectionFailedText(section: AnalyticsSection): string {
+  return `Failed to fetch ${section} analytics`;
+}
+
+/** Fixed texts of doc 2 §8.3-8.4 about failed, retried or stalled loads. */
+export const RETRY_TEXTS = {
+  systemNotReady: 'System not ready, please try again',
+  analyticsStoreInitFailed: 'Failed to initialize analytics store',
+  analyticsLoadFailed: 'Failed to load analytics data',
+  analyticsFetchFailed: 'Failed to fetch analytics data',
+  analyticsRefreshFailed: 'Failed to refresh analytics data',
+  refreshFailed: 'Failed to refresh data',
+  noDataYet: 'No data available yet for this handle',
+  dataMismatch: 'Data mismatch detected, please refresh',
+  collectionStuck: 'Collection stuck at 0% - marked as failed',
+} as const;
