@@ -25,8 +25,9 @@ const SESSION_CHECK_PATH = '/auth/check';
 
 /**
  * A failed API call: the HTTP status (0 when no response arrived), the human text to show,
- * the server's machine code, for a 400 the server's field details and, when the response
- * carried a Retry-After header, how long the server asked to wait.
+ * the server's machine code, for a 400 the server's field details, when the response
+ * carried a Retry-After header, how long the server asked to wait and, when thrown by ApiClient,
+ * the API path that was called.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -40,6 +41,8 @@ export class ApiError extends Error {
     readonly serverMessage?: string,
     /** Milliseconds from the response's Retry-After header (seconds or an HTTP date). */
     readonly retryAfterMs?: number,
+    /** The API path of the failed call, as passed to ApiClient (e.g. '/handles?page=2'). */
+    readonly path?: string,
   ) {
     super(message);
   }
@@ -217,7 +220,7 @@ export class ApiClient {
       headers['X-Requested-With'] = 'XMLHttpRequest';
     }
 
-    const response = await this.fetchWithTimeout(apiUrl(path), {
+    const response = await this.fetchWithTimeout(path, {
       method,
       headers,
       credentials: 'include',
@@ -228,7 +231,7 @@ export class ApiClient {
     const sessionExpired = response.status === 401 && !isUnauthorizedPassedOn(path);
     let payload: unknown;
     try {
-      payload = await readPayload(response);
+      payload = await readPayload(response, path);
     } catch (error) {
       if (sessionExpired) this.handleSessionExpired();
       throw error;
@@ -236,7 +239,7 @@ export class ApiClient {
 
     if (!response.ok || (isRecord(payload) && payload.success === false)) {
       const retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'), this.now());
-      const error = toApiError(response.status, payload, retryAfterMs);
+      const error = toApiError(response.status, payload, retryAfterMs, path);
       if (error.status === 403 && error.code === CSRF_INVALID_CODE && !isCsrfRetry) {
         // The cookie was missing or rotated: the 403 response set a fresh one. Try once more.
         this.csrfToken = null;
@@ -254,13 +257,22 @@ export class ApiClient {
     if (!request.schema) return { data: data as T, message };
     const parsed = request.schema.safeParse(data);
     if (!parsed.success) {
-      throw new ApiError(response.status, INVALID_RESPONSE_MESSAGE, INVALID_RESPONSE_CODE);
+      throw new ApiError(
+        response.status,
+        INVALID_RESPONSE_MESSAGE,
+        INVALID_RESPONSE_CODE,
+        undefined,
+        undefined,
+        undefined,
+        path,
+      );
     }
     return { data: parsed.data, message };
   }
 
+  /** Fetches an API path; a failure without a response is an ApiError carrying that path. */
   private async fetchWithTimeout(
-    url: string,
+    path: string,
     init: Omit<RequestInit, 'signal'> & { signal?: AbortSignal; timeoutMs?: number },
   ): Promise<Response> {
     const { signal: callerSignal, timeoutMs = REQUEST_TIMEOUT_MS, ...rest } = init;
@@ -275,12 +287,22 @@ export class ApiClient {
     else callerSignal?.addEventListener('abort', abortFromCaller, { once: true });
 
     try {
-      return await this.fetchImpl(url, { ...rest, signal: controller.signal });
+      return await this.fetchImpl(apiUrl(path), { ...rest, signal: controller.signal });
     } catch (error) {
-      if (timedOut) throw new ApiError(0, TIMEOUT_MESSAGE, TIMEOUT_CODE);
+      if (timedOut) {
+        throw new ApiError(0, TIMEOUT_MESSAGE, TIMEOUT_CODE, undefined, undefined, undefined, path);
+      }
       // A cancellation asked for by the caller (e.g. TanStack Query) stays a cancellation.
       if (callerSignal?.aborted) throw error;
-      throw new ApiError(0, MESSAGES.networkError, NETWORK_ERROR_CODE);
+      throw new ApiError(
+        0,
+        MESSAGES.networkError,
+        NETWORK_ERROR_CODE,
+        undefined,
+        undefined,
+        undefined,
+        path,
+      );
     } finally {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', abortFromCaller);
@@ -299,13 +321,13 @@ export class ApiClient {
   }
 
   private async fetchCsrfToken(signal?: AbortSignal): Promise<string | null> {
-    const response = await this.fetchWithTimeout(apiUrl(SESSION_CHECK_PATH), {
+    const response = await this.fetchWithTimeout(SESSION_CHECK_PATH, {
       method: 'GET',
       headers: { Accept: 'application/json' },
       credentials: 'include',
       signal,
     });
-    const payload = await readPayload(response).catch(() => undefined);
+    const payload = await readPayload(response, SESSION_CHECK_PATH).catch(() => undefined);
     const data = isRecord(payload) ? payload.data : undefined;
     this.rememberCsrfToken(textField(data, 'csrfToken'));
     return readCookie(CSRF_COOKIE) ?? this.csrfToken;
@@ -321,18 +343,31 @@ export class ApiClient {
   }
 }
 
-async function readPayload(response: Response): Promise<unknown> {
+async function readPayload(response: Response, path: string): Promise<unknown> {
   const text = await response.text();
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ApiError(response.status, MESSAGES.invalidJsonResponse, INVALID_JSON_CODE);
+    throw new ApiError(
+      response.status,
+      MESSAGES.invalidJsonResponse,
+      INVALID_JSON_CODE,
+      undefined,
+      undefined,
+      undefined,
+      path,
+    );
   }
 }
 
 /** Error text order: the response's message, then its error, then a generic text (doc 2 §7.1). */
-function toApiError(status: number, payload: unknown, retryAfterMs?: number): ApiError {
+function toApiError(
+  status: number,
+  payload: unknown,
+  retryAfterMs: number | undefined,
+  path: string,
+): ApiError {
   const serverMessage = textField(payload, 'message') ?? textField(payload, 'error');
   const message = serverMessage ?? `Request failed with status ${status}`;
   const code = textField(payload, 'code') ?? `HTTP_${status}`;
@@ -343,6 +378,7 @@ function toApiError(status: number, payload: unknown, retryAfterMs?: number): Ap
     textField(payload, 'details'),
     serverMessage,
     retryAfterMs,
+    path,
   );
 }
 
