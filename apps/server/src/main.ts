@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     collector,
     notify: { channels, wakeWorker: () => wakeWorker() },
   });
+  collector.useLogger(app.log.child({ module: 'collector' }));
   const worker = new DeliveryWorker({
     db,
     channels,

@@ -3,6 +3,7 @@ import {
   ADMIN_MESSAGES,
   adminProcessResponseSchema,
   adminProcessesResponseSchema,
+  backfillProgressSchema,
   challengeStatusResponseSchema,
   handleListResponseSchema,
   handleResponseSchema,
@@ -242,6 +243,15 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
     expect(await tweetCounts(handle.id)).toEqual(atStop);
     expect((await processOf(handle.id)).state).toBe('stopped');
     expect((await handleRow(handle.id))?.backfill_progress).toBe(stopped.backfill_progress);
+    // The follower's own view says why nothing moves.
+    const progress = dataOf(
+      await alice.get('/api/v1/handles/prolific_sto/backfill-progress'),
+      backfillProgressSchema,
+    );
+    expect(progress.message).toBe(
+      `Collection stopped by an admin at ${Math.floor(stopped.backfill_progress)}% (${stopped.tweets_collected} tweets found)`,
+    );
+    expect(progress.estimatedCompletion).toBeNull();
 
     expectError(await root.post('/api/v1/admin/processes/stop', { handle_id: handle.id }), 409, {
       message: 'Collection for @prolific_sto is already stopped.',

@@ -80,8 +80,13 @@ export class Collector {
       new InProcessJobQueue({
         handler,
         concurrency: options.concurrency ?? 4,
-        onError: (job, error) => log.error({ err: error, job }, 'collector job failed'),
+        onError: (job, error) => this.ctx.log.error({ err: error, job }, 'collector job failed'),
       });
+  }
+
+  /** Logs through `log` from now on (main.ts hands over the app's logger once it exists). */
+  useLogger(log: CollectorLogger): void {
+    this.ctx.log = log;
   }
 
   /**

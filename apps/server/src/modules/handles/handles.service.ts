@@ -239,6 +239,9 @@ function progressMessage(handle: HandleRow): string {
     case 'completed':
       return `Collection complete: ${total} tweets`;
     default:
+      if (handle.paused) {
+        return `Collection stopped by an admin at ${Math.floor(handle.backfill_progress)}% (${total} tweets found)`;
+      }
       return `Collecting ${Math.floor(handle.backfill_progress)}% (${total} tweets found)`;
   }
 }
@@ -251,7 +254,8 @@ export function backfillProgress(handle: HandleRow): BackfillProgress {
     status: handle.backfill_status,
     totalTweets: handle.total_tweets_collected,
     message: progressMessage(handle),
-    estimatedCompletion: handle.estimated_completion,
+    // A stopped collection has no end in sight until an admin starts it again.
+    estimatedCompletion: handle.paused ? null : handle.estimated_completion,
     hasData: handle.total_tweets_collected > 0,
     lastUpdated: handle.updated_at,
     isComplete: complete,
