@@ -1,6 +1,6 @@
 import { Box, Group, Paper, SimpleGrid, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import type { Key, ReactNode } from 'react';
-import { usePhoneLayout } from '../hooks/use-phone-layout';
+import { usePhoneLayout } from '@/lib/use-phone-layout';
 
 export interface ListColumn<T> {
   /** The table's column header and the field's label on a phone card. */
