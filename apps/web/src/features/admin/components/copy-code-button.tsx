@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { copyText } from '../utils/copy-text';
+import { copyText } from '@/lib/copy-text';
 
 /** How long 'Copied' shows after a copy. */
 export const COPIED_FEEDBACK_MS = 2_000;

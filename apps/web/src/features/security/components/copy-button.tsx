@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { copyText } from '../utils/copy-text';
+import { copyText } from '@/lib/copy-text';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 
 /** How long 'Copied' shows after a copy. */
