@@ -15,3 +15,4 @@ export * from './contracts/security.js';
 export * from './tabs.js';
 export * from './resilience.js';
 export * from './polling.js';
+export * from './preferences.js';

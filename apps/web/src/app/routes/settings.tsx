@@ -3,13 +3,15 @@ import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { ChallengePanel } from '@/features/admin/components/challenge-panel';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { PreferencesCard } from '@/features/settings/components/preferences-card';
 import { SettingsView } from '@/features/settings/components/settings-view';
 import { SETTINGS_TEXTS } from '@/features/settings/utils/settings-messages';
 
 /**
- * /settings: the user's notification channels, X account, forwarding and delivery log; a super
- * admin also answers the collector account's verification challenge here (doc 1 §2). The
- * Security Dashboard is not in the menu (doc 1 §2), so its link sits in the description.
+ * /settings: the user's notification channels, X account, forwarding and delivery log, then this
+ * browser's preferences; a super admin also answers the collector account's verification
+ * challenge here (doc 1 §2). The Security Dashboard is not in the menu (doc 1 §2), so its link
+ * sits in the description.
  */
 export function SettingsRoute() {
   const { currentUser } = useAuth();
@@ -31,6 +33,7 @@ export function SettingsRoute() {
       <Stack gap="md">
         {currentUser?.isSuperAdmin ? <ChallengePanel /> : null}
         <SettingsView />
+        <PreferencesCard />
       </Stack>
     </>
   );
