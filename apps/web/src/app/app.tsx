@@ -1,11 +1,16 @@
 import { RouterProvider } from 'react-router';
 import { signedOutCheck, authCheckQueryKey } from '@/features/auth/api/get-auth-check';
 import { apiClient } from '@/lib/api-client';
-import { createQueryClient } from '@/lib/query-client';
+import { ClientRuntime } from '@/lib/client-runtime';
+import { RenderMonitor } from '@/lib/preferences';
 import { AppProvider } from './provider';
 import { createAppRouter } from './router';
 
-const queryClient = createQueryClient();
+// One runtime for the page: tab leadership, the poll gate, the retry circuit and request pacing,
+// visibility and network awareness. Its query cache is the app's.
+const runtime = new ClientRuntime(apiClient);
+const { queryClient } = runtime;
+runtime.start();
 const router = createAppRouter();
 
 // An expired session (a 401 outside the exempt paths) signs the browser out and goes to the
@@ -23,8 +28,10 @@ apiClient.configure({
 /** The whole app: providers around the router. */
 export function App() {
   return (
-    <AppProvider queryClient={queryClient}>
-      <RouterProvider router={router} />
+    <AppProvider queryClient={queryClient} runtime={runtime}>
+      <RenderMonitor id="app">
+        <RouterProvider router={router} />
+      </RenderMonitor>
     </AppProvider>
   );
 }

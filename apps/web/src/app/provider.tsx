@@ -5,15 +5,21 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import type { ClientRuntime } from '@/lib/client-runtime';
+import { ClientRuntimeProvider } from '@/lib/client-runtime-react';
+import { useApplyCompactMode } from '@/lib/preferences';
 import { colorSchemeManager, theme } from './theme';
 
 export interface AppProviderProps {
   queryClient: QueryClient;
+  /** The page's client runtime (tab leadership, heartbeat, retry circuit). */
+  runtime?: ClientRuntime | null;
   children: ReactNode;
 }
 
-/** Theme, notifications and the query cache around the whole app. */
-export function AppProvider({ queryClient, children }: AppProviderProps) {
+/** Theme, notifications, the query cache and the client runtime around the whole app. */
+export function AppProvider({ queryClient, runtime = null, children }: AppProviderProps) {
+  useApplyCompactMode();
   return (
     <MantineProvider
       theme={theme}
@@ -21,7 +27,9 @@ export function AppProvider({ queryClient, children }: AppProviderProps) {
       colorSchemeManager={colorSchemeManager}
     >
       <Notifications position="top-right" />
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <QueryClientProvider client={queryClient}>
+        <ClientRuntimeProvider runtime={runtime}>{children}</ClientRuntimeProvider>
+      </QueryClientProvider>
     </MantineProvider>
   );
 }

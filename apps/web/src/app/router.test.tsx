@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import {
   ok,
   requestsTo,
@@ -13,6 +13,9 @@ import {
 } from '@/test/fetch-stub';
 import { makeCompleteAnalytics } from '@/features/analytics/test/analytics-fixtures';
 import { makeHandle } from '@/features/handles/test/handle-fixtures';
+import { apiClient } from '@/lib/api-client';
+import { ClientRuntime } from '@/lib/client-runtime';
+import { ClientRuntimeProvider } from '@/lib/client-runtime-react';
 import { routes } from './router';
 import { theme } from './theme';
 
@@ -33,15 +36,19 @@ function signedIn(overrides: Record<string, unknown> = {}): StubHandler {
 
 const heartbeat: StubHandler = () => ok({ received: true, serverTime: new Date().toISOString() });
 
-function renderApp(path: string) {
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
+function renderApp(path: string, runtime: ClientRuntime | null = null) {
+  const queryClient =
+    runtime?.queryClient ??
+    new QueryClient({
+      defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+    });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <MantineProvider theme={theme} env="test">
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <ClientRuntimeProvider runtime={runtime}>
+          <RouterProvider router={router} />
+        </ClientRuntimeProvider>
       </QueryClientProvider>
     </MantineProvider>,
   );
@@ -129,13 +136,15 @@ describe('routes', () => {
     expect(screen.getByRole('link', { name: 'Admin' })).toBeInTheDocument();
   });
 
-  it('sends a heartbeat and signs out with Logout', async () => {
+  it('sends a heartbeat from the leading tab and signs out with Logout', async () => {
     const fetchMock = stubFetch({
       'GET /api/v1/auth/check': signedIn(),
       'POST /api/v1/session/heartbeat': heartbeat,
       'POST /api/v1/auth/logout': () => ok({ loggedOut: true }),
     });
-    const router = renderApp('/settings');
+    const runtime = new ClientRuntime(apiClient);
+    onTestFinished(runtime.start());
+    const router = renderApp('/settings', runtime);
     expect(await screen.findByRole('heading', { name: 'Settings' })).toBeInTheDocument();
     await waitFor(() =>
       expect(requestsTo(fetchMock, 'POST /api/v1/session/heartbeat')).toHaveLength(1),

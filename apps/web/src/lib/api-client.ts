@@ -8,6 +8,8 @@ import {
 import type { z } from 'zod';
 import { readCookie } from './cookies';
 import { removeLegacyTokens } from './legacy-tokens';
+import type { CircuitBreaker } from './resilience/circuit-breaker';
+import type { RequestGate } from './resilience/request-gate';
 
 /** Base of every API path unless the path already starts with /api (doc 2 §7.1). */
 export const API_BASE = '/api/v1';
@@ -17,6 +19,10 @@ export const NETWORK_ERROR_CODE = 'NETWORK_ERROR';
 export const TIMEOUT_CODE = 'TIMEOUT';
 export const INVALID_JSON_CODE = 'INVALID_JSON';
 export const INVALID_RESPONSE_CODE = 'INVALID_RESPONSE';
+/** Machine code of a call refused while the retry circuit is open (nothing was sent). */
+export const CIRCUIT_OPEN_CODE = 'CIRCUIT_OPEN';
+const CIRCUIT_OPEN_MESSAGE =
+  'Perch is not answering. Requests are paused for a minute and resume by themselves.';
 
 const TIMEOUT_MESSAGE = 'The request timed out. Please check your connection and try again.';
 const INVALID_RESPONSE_MESSAGE = 'Invalid response format';
@@ -88,6 +94,13 @@ export interface ApiClientConfig {
   redirectToLogin?: () => void;
   /** Clock, for tests. */
   now?: () => number;
+  /** Same-endpoint pacing and duplicate cancelling (doc 2 §7.1); none by default. */
+  requestGate?: RequestGate | null;
+  /**
+   * The retry circuit: counts calls that got no answer or a 5xx, and refuses calls while open
+   * (doc 2 §9.5); none by default.
+   */
+  circuitBreaker?: CircuitBreaker | null;
 }
 
 /** Full URL path of an API path: /api/v1 is prepended unless the path starts with /api. */
@@ -110,6 +123,10 @@ export function isUnauthorizedPassedOn(path: string): boolean {
     /\/(telegram|discord)\/test\b/.test(pathname) ||
     pathname.includes('/health')
   );
+}
+
+function isHealthCheck(path: string): boolean {
+  return (path.split('?')[0] ?? path).endsWith('/health');
 }
 
 function defaultRedirectToLogin(): void {
@@ -185,12 +202,12 @@ export class ApiClient {
 
   /** Sends one request and returns the `data` of the success envelope. */
   async request<T>(path: string, request: ApiRequest<T> = {}): Promise<T> {
-    return (await this.send(path, request, false)).data;
+    return (await this.guardedSend(path, request)).data;
   }
 
   /** Like `request`, with the envelope's `message` too (the server's words for a success). */
   requestWithMessage<T>(path: string, request: ApiRequest<T> = {}): Promise<ApiAnswer<T>> {
-    return this.send(path, request, false);
+    return this.guardedSend(path, request);
   }
 
   /** Remembers the CSRF token a response carried, for when the cookie cannot be read. */
@@ -204,6 +221,40 @@ export class ApiClient {
 
   private now(): number {
     return this.config.now ? this.config.now() : Date.now();
+  }
+
+  /** The request gate and the retry circuit around one call. */
+  private guardedSend<T>(path: string, request: ApiRequest<T>): Promise<ApiAnswer<T>> {
+    const { requestGate, circuitBreaker } = this.config;
+    // The health check goes out even while the circuit is open: its answer closes the circuit.
+    const probe = isHealthCheck(path);
+    const guarded = async (): Promise<ApiAnswer<T>> => {
+      if (circuitBreaker && !probe && !circuitBreaker.canRequest()) {
+        throw new ApiError(
+          0,
+          CIRCUIT_OPEN_MESSAGE,
+          CIRCUIT_OPEN_CODE,
+          undefined,
+          undefined,
+          undefined,
+          path,
+        );
+      }
+      try {
+        const answer = await this.send(path, request, false);
+        if (probe) circuitBreaker?.reset();
+        else circuitBreaker?.recordSuccess();
+        return answer;
+      } catch (error) {
+        if (circuitBreaker && error instanceof ApiError) {
+          if (isNetworkError(error) || error.status >= 500) circuitBreaker.recordFailure();
+          else circuitBreaker.recordSuccess();
+        }
+        throw error;
+      }
+    };
+    if (!requestGate) return guarded();
+    return requestGate.run({ method: request.method, url: path, body: request.body }, guarded);
   }
 
   private async send<T>(

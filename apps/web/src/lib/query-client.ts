@@ -1,5 +1,14 @@
-import { QueryClient } from '@tanstack/react-query';
+import {
+  QueryCache,
+  QueryClient,
+  type DefaultError,
+  type DefaultedQueryObserverOptions,
+  type QueryKey,
+  type QueryObserverOptions,
+} from '@tanstack/react-query';
 import { ApiError } from './api-client';
+import type { AnyQuery, PollGate } from './polling/poll-gate';
+import { ErrorStormDetector } from './resilience/error-storm';
 import {
   decideRetry,
   globalRetryBudget,
@@ -12,6 +21,61 @@ export interface QueryRetryOptions {
   budget?: RetryBudget;
   /** Source of jitter, for tests; returns [0, 1). */
   random?: () => number;
+  /**
+   * Decides every polling interval (leader only, modes, preferences, circuit); without it a
+   * query polls at the interval it asks for.
+   */
+  pollGate?: PollGate;
+  /** Spots error storms; a pattern in a storm is not retried. */
+  stormDetector?: ErrorStormDetector;
+  /** Where an error storm is reported (once per storm); console.warn by default. */
+  onErrorStorm?: (pattern: string, error: Error) => void;
+}
+
+type RefetchInterval = number | false | ((query: AnyQuery) => number | false | undefined);
+
+/** Marks the interval functions the gate already wraps, so options defaulted twice stay put. */
+const gated = new WeakSet<object>();
+
+/**
+ * A QueryClient whose queries poll through the poll gate: the interval a query asks for (a
+ * number or a function of the query) becomes the gate's decision for it. Every observer's
+ * options pass through `defaultQueryOptions`, so no query polls around the gate.
+ */
+class GatedQueryClient extends QueryClient {
+  constructor(
+    config: ConstructorParameters<typeof QueryClient>[0],
+    private readonly pollGate: PollGate,
+  ) {
+    super(config);
+  }
+
+  override defaultQueryOptions<
+    TQueryFnData = unknown,
+    TError = DefaultError,
+    TData = TQueryFnData,
+    TQueryData = TQueryFnData,
+    TQueryKey extends QueryKey = QueryKey,
+    TPageParam = never,
+  >(
+    options:
+      | QueryObserverOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey, TPageParam>
+      | DefaultedQueryObserverOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey>,
+  ): DefaultedQueryObserverOptions<TQueryFnData, TError, TData, TQueryData, TQueryKey> {
+    const defaulted = super.defaultQueryOptions(options);
+    const wanted = defaulted.refetchInterval as RefetchInterval | undefined;
+    if (wanted === undefined || wanted === false) return defaulted;
+    if (typeof wanted === 'function' && gated.has(wanted)) return defaulted;
+    const gate = this.pollGate;
+    type Interval = typeof defaulted.refetchInterval;
+    const interval: Interval = (query) => {
+      // The gate reads no typed data; the query's own generic types do not matter to it.
+      const anyQuery = query as unknown as AnyQuery;
+      return gate.interval(typeof wanted === 'function' ? wanted(anyQuery) : wanted, anyQuery);
+    };
+    gated.add(interval);
+    return { ...defaulted, refetchInterval: interval };
+  }
 }
 
 function pathOf(error: unknown): string | undefined {
@@ -27,7 +91,9 @@ export function shouldRetryQuery(
   failureCount: number,
   error: unknown,
   budget: RetryBudget = globalRetryBudget,
+  storms?: ErrorStormDetector,
 ): boolean {
+  if (storms && error instanceof Error && storms.isStorm(stormKeyOf(error))) return false;
   return decideRetry({ path: pathOf(error), error, retriesSoFar: failureCount, budget }).retry;
 }
 
@@ -40,21 +106,45 @@ export function queryRetryDelay(
   return retryDelayMs(failureCount, error, random);
 }
 
-/** Query cache defaults of doc 2 §9.5 (stale 10 s, kept 5 min, retries by the retry policy). */
+function stormKeyOf(error: Error): { message: string; status?: number } {
+  return error instanceof ApiError
+    ? { message: error.message, status: error.status }
+    : { message: error.message };
+}
+
+/**
+ * Query cache defaults of doc 2 §9.5 (stale 10 s, kept 5 min, retries by the retry policy, no
+ * retries for an error storm), with polling through the poll gate when one is given.
+ */
 export function createQueryClient(options: QueryRetryOptions = {}): QueryClient {
   const budget = options.budget ?? globalRetryBudget;
   const random = options.random ?? Math.random;
-  return new QueryClient({
+  const storms = options.stormDetector ?? new ErrorStormDetector();
+  const onErrorStorm =
+    options.onErrorStorm ??
+    ((pattern: string) => console.warn(`Error storm: "${pattern}" repeated in the last minute`));
+  const queryCache = new QueryCache({
+    onError: (error) => {
+      const key = stormKeyOf(error);
+      const wasStorm = storms.isStorm(key);
+      if (storms.record(key) && !wasStorm) onErrorStorm(key.message, error);
+    },
+  });
+  const config: ConstructorParameters<typeof QueryClient>[0] = {
+    queryCache,
     defaultOptions: {
       queries: {
         staleTime: 10_000,
         gcTime: 5 * 60_000,
-        retry: (failureCount, error) => shouldRetryQuery(failureCount, error, budget),
+        retry: (failureCount, error) => shouldRetryQuery(failureCount, error, budget, storms),
         retryDelay: (failureCount, error) => queryRetryDelay(failureCount, error, random),
         refetchOnWindowFocus: true,
         networkMode: 'online',
       },
       mutations: { retry: false },
     },
-  });
+  };
+  return options.pollGate
+    ? new GatedQueryClient(config, options.pollGate)
+    : new QueryClient(config);
 }

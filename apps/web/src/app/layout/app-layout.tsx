@@ -31,11 +31,12 @@ import { Brand } from '@/components/brand';
 import { ColorSchemeToggle } from '@/components/color-scheme-toggle';
 import { useLogoutMutation } from '@/features/auth/api/logout';
 import { useAuth } from '@/features/auth/hooks/use-auth';
-import { useHeartbeat } from '@/features/auth/hooks/use-heartbeat';
 import { HandlesSidebarList } from '@/features/handles/components/handles-sidebar-list';
 import { useLiveEvents } from '@/features/handles/hooks/use-live-events';
 import { SecurityAlertPanel } from '@/features/security-alerts/components/security-alert-panel';
+import { useIsLeadingTab, useSessionHeartbeat } from '@/lib/client-runtime-react';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
+import { ConnectionBanner } from './connection-banner';
 
 export const HEADER_TEXT = 'X Monitoring and Analytics System';
 
@@ -64,8 +65,10 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const { currentUser } = useAuth();
   const logoutMutation = useLogoutMutation();
-  useHeartbeat(currentUser?.id ?? null);
-  useLiveEvents(currentUser?.id ?? null);
+  const isLeadingTab = useIsLeadingTab();
+  useSessionHeartbeat(currentUser?.id ?? null);
+  // One live stream per browser: the leading tab's updates reach the others with its results.
+  useLiveEvents(isLeadingTab ? (currentUser?.id ?? null) : null);
   const { selectedHandle, selectHandle } = useSelectedHandle();
 
   const isAdmin = Boolean(currentUser?.isAdmin || currentUser?.isSuperAdmin);
@@ -187,6 +190,7 @@ export function AppLayout() {
       <AppShell.Main>
         {currentUser ? <SecurityAlertPanel userId={currentUser.id} /> : null}
         <Box maw={1200} mx="auto">
+          <ConnectionBanner />
           <Outlet />
         </Box>
       </AppShell.Main>

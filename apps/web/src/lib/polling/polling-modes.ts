@@ -96,17 +96,21 @@ export interface PollIntervalInput extends PollingConditions {
   /** Polls in a row that brought nothing new. */
   unchangedPolls: number;
   priority: PollPriority;
+  /** The poll's own interval: the mode's interval never goes below it (0 by default). */
+  floorMs?: number;
 }
 
 /**
  * The next interval of a poll, in whole milliseconds, or null when nothing should poll (offline).
- * Order: the mode's interval for the activity speed, times the network multiplier, stretched by
- * adaptive growth (capped), then tripled when the page is hidden (normal or high priority).
+ * Order: the mode's interval for the activity speed (or the poll's own interval when longer),
+ * times the network multiplier, stretched by adaptive growth (capped), then tripled when the page
+ * is hidden (normal or high priority).
  */
 export function nextPollInterval(input: PollIntervalInput): number | null {
   const mode = pollingModeFor(input);
-  const base = modeInterval(mode, activitySpeed(input.sinceActivityMs));
-  if (base === null) return null;
+  const modeMs = modeInterval(mode, activitySpeed(input.sinceActivityMs));
+  if (modeMs === null) return null;
+  const base = Math.max(modeMs, input.floorMs ?? 0);
   const onNetwork = base * networkMultiplier(input.networkQuality);
   const grown = applyUnchangedGrowth(onNetwork, input.unchangedPolls);
   return Math.round(applyHiddenPage(grown, !input.visible, input.priority));

@@ -84,4 +84,25 @@ describe('CircuitBreaker', () => {
     breaker.reset();
     expect(breaker.state).toBe('closed');
   });
+
+  it('tells its listeners when it opens, when the 60 s are up and when it closes', () => {
+    const breaker = new CircuitBreaker();
+    const listener = vi.fn();
+    const unsubscribe = breaker.subscribe(listener);
+    fail(breaker, 9);
+    expect(listener).not.toHaveBeenCalled();
+    breaker.recordFailure();
+    expect(listener).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(59_999);
+    expect(listener).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(listener).toHaveBeenCalledTimes(2);
+    expect(breaker.state).toBe('half-open');
+    breaker.recordSuccess();
+    expect(breaker.state).toBe('closed');
+    expect(listener).toHaveBeenCalledTimes(3);
+    unsubscribe();
+    fail(breaker, 10);
+    expect(listener).toHaveBeenCalledTimes(3);
+  });
 });

@@ -37,6 +37,8 @@ export class CircuitBreaker {
   private failures = 0;
   private windowStart = 0;
   private openedAt = 0;
+  private readonly listeners = new Set<() => void>();
+  private halfOpenTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: CircuitBreakerOptions = {}) {
     this.failureThreshold = options.failureThreshold ?? CIRCUIT_FAILURE_THRESHOLD;
@@ -55,6 +57,12 @@ export class CircuitBreaker {
       this.windowStart = this.now();
     }
     return this.current;
+  }
+
+  /** Called when the circuit opens, turns half-open (at the end of the 60 s) or closes. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Whether a call may go out now (closed or half-open). */
@@ -88,11 +96,23 @@ export class CircuitBreaker {
     this.current = 'open';
     this.openedAt = now;
     this.failures = 0;
+    clearTimeout(this.halfOpenTimer);
+    // The state turns half-open by itself when read; the timer only tells the listeners.
+    this.halfOpenTimer = setTimeout(() => this.notify(), this.openMs);
+    this.notify();
   }
 
   private close(): void {
+    const wasClosed = this.current === 'closed';
     this.current = 'closed';
     this.failures = 0;
     this.windowStart = this.now();
+    clearTimeout(this.halfOpenTimer);
+    this.halfOpenTimer = undefined;
+    if (!wasClosed) this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
   }
 }

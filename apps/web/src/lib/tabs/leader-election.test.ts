@@ -245,6 +245,46 @@ describe('TabLeaderElection', () => {
     unbind();
   });
 
+  it('hands the lead to a follower that takes over, and keeps it there', async () => {
+    const a = openTab('a');
+    await at(700);
+    const b = openTab('b');
+    const c = openTab('c');
+    await at(1_000);
+    expect(leaders()).toEqual(['a']);
+    b.takeOver();
+    await at(1_001);
+    expect(leaders()).toEqual(['b']);
+    expect(a.getSnapshot()).toMatchObject({ role: 'follower', leaderId: 'b' });
+    expect(c.getSnapshot()).toMatchObject({ role: 'follower', leaderId: 'b' });
+    // Later beats of both keep b in the lead; a newcomer finds b.
+    await at(30_000);
+    const d = openTab('d');
+    await at(31_000);
+    expect(leaders()).toEqual(['b']);
+    expect(d.getSnapshot()).toMatchObject({ role: 'follower', leaderId: 'b' });
+    // The lead can move back.
+    a.takeOver();
+    await at(40_000);
+    expect(leaders()).toEqual(['a']);
+    expect(b.getSnapshot()).toMatchObject({ role: 'follower', leaderId: 'a' });
+  });
+
+  it('ignores a take-over by the leader itself or a stopped tab', async () => {
+    const a = openTab('a');
+    await at(700);
+    a.takeOver();
+    await at(701);
+    expect(leaders()).toEqual(['a']);
+    const b = openTab('b');
+    await at(1_000);
+    b.stop();
+    b.takeOver();
+    await at(1_001);
+    expect(leaders()).toEqual(['a']);
+    expect(b.getSnapshot().role).toBe('stopped');
+  });
+
   it('ranks the earlier start first, then the lower id', () => {
     expect(outranks({ id: 'z', startedAt: 1 }, { id: 'a', startedAt: 2 })).toBe(true);
     expect(outranks({ id: 'a', startedAt: 2 }, { id: 'z', startedAt: 1 })).toBe(false);

@@ -141,6 +141,8 @@ export class TabLeaderElection {
   private heartbeatTimer: TimerHandle | null = null;
   private monitorTimer: TimerHandle | null = null;
   private leaderSeenAt = 0;
+  /** The rank stamp of the leader this tab follows, from its last `leader` message. */
+  private leaderStartedAt: number | null = null;
 
   constructor(options: TabLeaderElectionOptions = {}) {
     this.id = options.id ?? randomTabId();
@@ -174,6 +176,19 @@ export class TabLeaderElection {
       this.channel = null;
     }
     this.setSnapshot('stopped', null);
+  }
+
+  /**
+   * Takes the lead from the current leader: the tab the person is using becomes the one that
+   * polls. The rank stamp drops just below the leader's, so the leader, hearing this tab's claim,
+   * steps down by the usual rule (two leaders: the lower-ranked steps down).
+   */
+  takeOver(): void {
+    if (!this.channel || this.snapshot.isLeader) return;
+    if (this.leaderStartedAt !== null && this.leaderStartedAt <= this.startedAt) {
+      this.startedAt = this.leaderStartedAt - 1;
+    }
+    this.claim();
   }
 
   get isLeader(): boolean {
@@ -306,10 +321,13 @@ export class TabLeaderElection {
         const other = { id: message.from, startedAt: message.startedAt };
         if (this.snapshot.isLeader) {
           // Two leaders: the lower-ranked steps down, the other reasserts itself.
-          if (outranks(other, me)) this.follow(message.from);
-          else this.sendLeaderBeat();
+          if (outranks(other, me)) {
+            this.leaderStartedAt = message.startedAt;
+            this.follow(message.from);
+          } else this.sendLeaderBeat();
           return;
         }
+        this.leaderStartedAt = message.startedAt;
         this.follow(message.from);
         return;
       }

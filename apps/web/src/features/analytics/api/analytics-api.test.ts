@@ -45,12 +45,12 @@ describe('analytics API', () => {
     });
   });
 
-  it('polls every 5 s while the handle is collecting, not after', () => {
+  it('polls every 5 s while the handle is collecting, then at the refresh preference', () => {
     expect(analyticsPollInterval(undefined)).toBe(false);
     const collecting = makeCompleteAnalytics('nasa', { analytics_status: 'collecting' });
     expect(analyticsPollInterval(collecting)).toBe(ANALYTICS_COLLECTING_POLL_MS);
     expect(ANALYTICS_COLLECTING_POLL_MS).toBe(5_000);
-    expect(analyticsPollInterval(makeCompleteAnalytics('nasa'))).toBe(false);
+    expect(analyticsPollInterval(makeCompleteAnalytics('nasa'))).toBe(30_000);
   });
 
   it('posts a refresh with the window in the query', async () => {

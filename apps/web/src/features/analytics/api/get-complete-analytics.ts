@@ -1,6 +1,7 @@
 import { completeAnalyticsSchema, type CompleteAnalytics } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
+import { backgroundRefreshMs } from '@/lib/polling/poll-gate';
 import { isStillCollecting } from '../utils/analytics-data';
 
 /** How often the payload is fetched again while the handle is still being collected. */
@@ -42,9 +43,13 @@ export function getCompleteAnalytics(
   );
 }
 
-/** Every 5 s while the handle is still collecting; not at all once its data is ready. */
+/**
+ * Every 5 s while the handle is still collecting; once its data is ready, at the person's refresh
+ * interval (new tweets keep arriving; unchanged answers stretch the interval by themselves).
+ */
 export function analyticsPollInterval(data: CompleteAnalytics | undefined): number | false {
-  return isStillCollecting(data) ? ANALYTICS_COLLECTING_POLL_MS : false;
+  if (!data) return false;
+  return isStillCollecting(data) ? ANALYTICS_COLLECTING_POLL_MS : backgroundRefreshMs();
 }
 
 /** The payload is polled while the handle is still collecting, then left alone. */

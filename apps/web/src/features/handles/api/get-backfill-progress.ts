@@ -6,6 +6,7 @@ import {
 } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiClient } from '@/lib/api-client';
+import { pollMeta } from '@/lib/polling/poll-gate';
 
 /** Progress poll of a collecting handle (doc 2 §9.3, simple client). */
 export const PROGRESS_POLL_MS = 2_000;
@@ -59,6 +60,8 @@ export function backfillProgressQueryOptions(handle: string) {
       if (data && (isProgressComplete(data) || STOP_STATUSES.has(data.status))) return false;
       return PROGRESS_POLL_MS;
     },
+    // A running backfill's progress goes on even with auto refresh off (doc 2 §9.3: high).
+    meta: pollMeta('high'),
     structuralSharing: (previous: unknown, next: unknown) => {
       if (!isProgressState(next)) return next;
       return applyProgressUpdate(isProgressState(previous) ? previous : undefined, next);

@@ -1,8 +1,9 @@
 import { handleListResponseSchema, isHandleCollecting, type Handle } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
+import { backgroundRefreshMs } from '@/lib/polling/poll-gate';
 
-/** List poll while any handle is collecting, and otherwise (doc 2 §9.3, simple client). */
+/** List poll while any handle is collecting, and otherwise in the demo's simple client (doc 2 §9.3). */
 export const HANDLES_POLL_COLLECTING_MS = 3_000;
 export const HANDLES_POLL_IDLE_MS = 30_000;
 
@@ -14,9 +15,12 @@ export async function getHandles(signal?: AbortSignal): Promise<Handle[]> {
   return data.handles;
 }
 
-/** How often the list is fetched again: every 3 s while a backfill runs, else every 30 s. */
+/**
+ * How often the list is fetched again: every 3 s while a backfill runs, else at the person's
+ * refresh interval (30 s by default; doc 2 §9.3).
+ */
 export function handlesPollInterval(handles: readonly Handle[] | undefined): number {
-  return handles?.some(isHandleCollecting) ? HANDLES_POLL_COLLECTING_MS : HANDLES_POLL_IDLE_MS;
+  return handles?.some(isHandleCollecting) ? HANDLES_POLL_COLLECTING_MS : backgroundRefreshMs();
 }
 
 export function handlesQueryOptions() {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { preferencesStore } from '@/lib/preferences';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { makeHandle } from '../test/handle-fixtures';
 import { IDLE_PROGRESS, getBackfillProgress } from './get-backfill-progress';
@@ -10,7 +11,7 @@ import {
 import { removeHandle } from './remove-handle';
 
 describe('handles API', () => {
-  it('polls the list every 3 s while a handle collects, else every 30 s', () => {
+  it('polls the list every 3 s while a handle collects, else at the refresh preference (30 s)', () => {
     const ready = makeHandle({ handle: 'nasa' });
     const collecting = makeHandle({
       handle: 'spacex',
@@ -21,6 +22,13 @@ describe('handles API', () => {
     expect(handlesPollInterval([ready])).toBe(30_000);
     expect(handlesPollInterval([ready, collecting])).toBe(HANDLES_POLL_COLLECTING_MS);
     expect(HANDLES_POLL_COLLECTING_MS).toBe(3_000);
+    preferencesStore.update({ refreshInterval: 60_000 });
+    try {
+      expect(handlesPollInterval([ready])).toBe(60_000);
+      expect(handlesPollInterval([ready, collecting])).toBe(3_000);
+    } finally {
+      preferencesStore.reset();
+    }
   });
 
   it('reads a 404 on backfill progress as idle, 0 %, no data', async () => {

@@ -3,6 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { z } from 'zod';
 import { API_BASE } from '@/lib/api-client';
+import { alertNewTweet } from '@/lib/preferences';
 import { backfillProgressQueryOptions } from '../api/get-backfill-progress';
 import { handlesQueryKey } from '../api/get-handles';
 
@@ -72,6 +73,7 @@ export function applyLiveEvents(source: EventSource, queryClient: QueryClient): 
     void queryClient.invalidateQueries({
       queryKey: ['handles', 'detail', data.username.toLowerCase(), 'tweets'],
     });
+    alertNewTweet({ username: data.username, handleId: data.handleId });
   });
 }
 

@@ -1,0 +1,168 @@
+import { focusManager, onlineManager, type QueryClient } from '@tanstack/react-query';
+import { apiClient, type ApiClient } from './api-client';
+import { NetworkQualityMonitor } from './polling/network-quality';
+import { PollGate, connectPollGate } from './polling/poll-gate';
+import { VisibilityController } from './polling/visibility';
+import { preferencesStore } from './preferences';
+import { createQueryClient } from './query-client';
+import { CircuitBreaker } from './resilience/circuit-breaker';
+import { RequestGate } from './resilience/request-gate';
+import { LeaderHeartbeat } from './tabs/heartbeat';
+import { TabLeaderElection, bindPageLifecycle } from './tabs/leader-election';
+import { shareQueryResults } from './tabs/query-sync';
+
+/** Activity closer together than this counts once (mousemove fires constantly). */
+const ACTIVITY_THROTTLE_MS = 1_000;
+const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart', 'mousemove'] as const;
+
+function pageVisible(): boolean {
+  return typeof document === 'undefined' || document.visibilityState !== 'hidden';
+}
+
+function pageFocused(): boolean {
+  return typeof document === 'undefined' || document.hasFocus();
+}
+
+/**
+ * Everything that keeps the app light and calm across tabs (doc 1 §4, doc 2 §7.1, §7.8,
+ * §9.3-9.5), wired once for the page:
+ * - the tabs elect a leader; the tab the person uses takes the lead; only the leader polls
+ *   (through the poll gate), holds the live stream, sends the session heartbeat and probes the
+ *   network, and shares every result with the other tabs;
+ * - the API client paces same-endpoint calls, cancels duplicates and trips the retry circuit;
+ * - visibility and reconnects refresh or cancel queries; preferences and network quality set the
+ *   polling intervals.
+ */
+export class ClientRuntime {
+  readonly election: TabLeaderElection;
+  readonly pollGate: PollGate;
+  readonly circuitBreaker: CircuitBreaker;
+  readonly requestGate: RequestGate;
+  readonly network: NetworkQualityMonitor;
+  readonly heartbeat: LeaderHeartbeat;
+  readonly queryClient: QueryClient;
+  private readonly visibility: VisibilityController;
+  private focused = pageFocused();
+  private lastActivityAt = 0;
+  private networkRunning = false;
+  private teardown: (() => void)[] = [];
+
+  constructor(private readonly api: ApiClient = apiClient) {
+    this.election = new TabLeaderElection();
+    this.circuitBreaker = new CircuitBreaker();
+    this.requestGate = new RequestGate();
+    this.network = new NetworkQualityMonitor();
+    this.pollGate = new PollGate({
+      isLeader: () => this.election.isLeader,
+      online: () => onlineManager.isOnline(),
+      visible: () => focusManager.isFocused(),
+      focused: () => this.focused,
+      networkQuality: () => this.network.getSnapshot().quality,
+      autoRefresh: () => preferencesStore.getSnapshot().autoRefresh,
+      circuitOpen: () => this.circuitBreaker.state === 'open',
+      now: () => Date.now(),
+    });
+    this.queryClient = createQueryClient({ pollGate: this.pollGate });
+    this.visibility = new VisibilityController(this.queryClient);
+    this.heartbeat = new LeaderHeartbeat({ election: this.election });
+  }
+
+  /** Starts everything; returns the teardown (tests and hot reloads). */
+  start(): () => void {
+    if (this.teardown.length > 0) return () => this.stop();
+    const { election, pollGate, queryClient } = this;
+    this.api.configure({ requestGate: this.requestGate, circuitBreaker: this.circuitBreaker });
+
+    const changed = () => {
+      this.syncLeaderServices();
+      pollGate.changed();
+    };
+    const takeOverIfInUse = () => {
+      if (pageVisible() && pageFocused()) election.takeOver();
+    };
+    const onFocus = () => {
+      this.focused = true;
+      takeOverIfInUse();
+      changed();
+    };
+    const onBlur = () => {
+      this.focused = false;
+      changed();
+    };
+    const onVisibility = () => {
+      this.focused = pageFocused();
+      takeOverIfInUse();
+      changed();
+    };
+    const onActivity = () => {
+      const now = Date.now();
+      if (now - this.lastActivityAt < ACTIVITY_THROTTLE_MS) return;
+      this.lastActivityAt = now;
+      pollGate.recordActivity(now);
+    };
+    let wasOpen = false;
+    const onCircuit = () => {
+      const open = this.circuitBreaker.state !== 'closed';
+      // Back from an outage: what failed meanwhile is fetched again.
+      if (wasOpen && !open) {
+        void queryClient.refetchQueries({
+          type: 'active',
+          predicate: (q) => q.state.status === 'error',
+        });
+      }
+      wasOpen = open;
+      pollGate.changed();
+    };
+
+    window.addEventListener('focus', onFocus);
+    window.addEventListener('blur', onBlur);
+    document.addEventListener('visibilitychange', onVisibility);
+    for (const type of ACTIVITY_EVENTS) {
+      window.addEventListener(type, onActivity, { passive: true, capture: true });
+    }
+    this.teardown = [
+      () => window.removeEventListener('focus', onFocus),
+      () => window.removeEventListener('blur', onBlur),
+      () => document.removeEventListener('visibilitychange', onVisibility),
+      () => {
+        for (const type of ACTIVITY_EVENTS) {
+          window.removeEventListener(type, onActivity, { capture: true });
+        }
+      },
+      election.subscribe(changed),
+      onlineManager.subscribe(changed),
+      this.network.subscribe(() => pollGate.changed()),
+      preferencesStore.subscribe(() => pollGate.changed()),
+      this.circuitBreaker.subscribe(onCircuit),
+      connectPollGate(queryClient, pollGate),
+      shareQueryResults(queryClient, election),
+      this.heartbeat.start(),
+      bindPageLifecycle(election),
+      () => this.visibility.stop(),
+      () => pollGate.dispose(),
+      () => this.network.stop(),
+      () => election.resign(),
+      () => this.api.configure({ requestGate: null, circuitBreaker: null }),
+    ];
+    this.visibility.start();
+    election.start();
+    this.syncLeaderServices();
+    return () => this.stop();
+  }
+
+  stop(): void {
+    const steps = this.teardown;
+    this.teardown = [];
+    for (const step of steps.reverse()) step();
+    this.networkRunning = false;
+  }
+
+  /** The connectivity probe runs in the leading tab while its page is visible. */
+  private syncLeaderServices(): void {
+    const run = this.election.isLeader && pageVisible();
+    if (run === this.networkRunning) return;
+    this.networkRunning = run;
+    if (run) this.network.start();
+    else this.network.stop();
+  }
+}
