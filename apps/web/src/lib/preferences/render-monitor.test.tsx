@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { preferencesStore } from './preferences';
-import { RenderMonitor, logSlowRender } from './render-monitor';
+import { RenderMonitor, logSlowRender, observeSlowInteractions } from './render-monitor';
 
 afterEach(() => {
   preferencesStore.reset();
@@ -86,5 +86,53 @@ describe('RenderMonitor', () => {
 
     act(() => preferencesStore.update({ performanceMonitoring: false }));
     expect(warn).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('observeSlowInteractions', () => {
+  /** The browser's Event Timing boundary: a PerformanceObserver that reports what a test feeds it. */
+  class FakeObserver {
+    static supportedEntryTypes = ['event'];
+    static instances: FakeObserver[] = [];
+    options: unknown;
+    disconnected = false;
+    constructor(readonly callback: (list: { getEntries(): unknown[] }) => void) {
+      FakeObserver.instances.push(this);
+    }
+    observe(options: unknown) {
+      this.options = options;
+    }
+    disconnect() {
+      this.disconnected = true;
+    }
+    feed(entries: unknown[]) {
+      this.callback({ getEntries: () => entries });
+    }
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeObserver.instances = [];
+  });
+
+  it('logs interactions whose next paint came over 16 ms later, in production builds too', () => {
+    vi.stubGlobal('PerformanceObserver', FakeObserver);
+    const warn = warnings();
+    const stop = observeSlowInteractions();
+    const observer = FakeObserver.instances[0];
+    expect(observer?.options).toMatchObject({ type: 'event', durationThreshold: 16 });
+    observer?.feed([
+      { name: 'click', duration: 16, processingStart: 1, processingEnd: 5 },
+      { name: 'keydown', duration: 48, processingStart: 2, processingEnd: 32.5 },
+    ]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toContain('Slow frame after keydown: 48 ms');
+    stop();
+    expect(observer?.disconnected).toBe(true);
+  });
+
+  it('does nothing where the browser lacks Event Timing', () => {
+    vi.stubGlobal('PerformanceObserver', undefined);
+    expect(() => observeSlowInteractions()()).not.toThrow();
   });
 });
