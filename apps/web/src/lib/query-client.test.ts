@@ -2,7 +2,8 @@ import { RETRY_BUDGET_MAX, RETRY_BUDGET_WINDOW_MS } from '@perch/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient, ApiError, NETWORK_ERROR_CODE } from './api-client';
-import { createQueryClient, queryRetryDelay, shouldRetryQuery } from './query-client';
+import { createQueryClient, queryRetryDelay, retryUpTo, shouldRetryQuery } from './query-client';
+import { ErrorStormDetector } from './resilience/error-storm';
 import { RetryBudget, globalRetryBudget } from './resilience/retry-policy';
 
 const middle = () => 0.5;
@@ -99,6 +100,66 @@ describe('shouldRetryQuery', () => {
     expect(shouldRetryQuery(6, network('/analytics/profile'), budget)).toBe(false);
     expect(shouldRetryQuery(4, http(502, '/analytics/profile'), budget)).toBe(true);
     expect(shouldRetryQuery(5, http(502, '/analytics/profile'), budget)).toBe(false);
+  });
+});
+
+describe('shouldRetryQuery with a limit of its own', () => {
+  it("replaces the category's limit, and nothing else", () => {
+    const budget = new RetryBudget();
+    expect(shouldRetryQuery(3, http(503, '/handles'), budget)).toBe(false);
+    expect(shouldRetryQuery(3, http(503, '/handles'), budget, undefined, { maxRetries: 4 })).toBe(
+      true,
+    );
+    expect(shouldRetryQuery(4, http(503, '/handles'), budget, undefined, { maxRetries: 4 })).toBe(
+      false,
+    );
+    expect(shouldRetryQuery(0, http(404, '/handles'), budget, undefined, { maxRetries: 4 })).toBe(
+      false,
+    );
+  });
+});
+
+describe('retryUpTo', () => {
+  it("retries a query up to its own limit, on its client's budget", async () => {
+    const fetchMock = vi.fn<typeof fetch>(async () => failure(503));
+    const api = new ApiClient({ fetch: fetchMock });
+    const budget = new RetryBudget();
+    const queryClient = createQueryClient({ budget, random: middle });
+
+    const result = queryClient
+      .fetchQuery({
+        queryKey: ['handles'],
+        queryFn: () => api.get('/handles'),
+        retry: retryUpTo(4, queryClient),
+      })
+      .catch((error: unknown) => error);
+    // Retries after 1, 2, 4 and 8 s: all within the budget's minute.
+    await vi.advanceTimersByTimeAsync(30_000);
+
+    expect(await result).toMatchObject({ status: 503, path: '/handles' });
+    // 5 attempts, where the handles category alone allows 4.
+    expect(fetchMock).toHaveBeenCalledTimes(5);
+    expect(budget.remaining()).toBe(RETRY_BUDGET_MAX - 4);
+  });
+
+  it("stops at its client's spent budget and at an error storm", () => {
+    const budget = new RetryBudget({ max: 1 });
+    const stormDetector = new ErrorStormDetector();
+    const queryClient = createQueryClient({ budget, stormDetector });
+    const retry = retryUpTo(4, queryClient);
+
+    expect(retry(0, http(503, '/handles'))).toBe(true);
+    expect(retry(1, http(503, '/handles'))).toBe(false);
+
+    const other = createQueryClient({ budget: new RetryBudget(), stormDetector });
+    for (let i = 0; i < 5; i += 1) stormDetector.record({ message: 'HTTP 502', status: 502 });
+    expect(retryUpTo(4, other)(0, http(502, '/handles'))).toBe(false);
+    expect(retryUpTo(4, other)(0, http(503, '/handles'))).toBe(true);
+  });
+
+  it('never retries a final failure, with or without a client', () => {
+    expect(retryUpTo(4)(0, http(401, '/handles'))).toBe(false);
+    expect(retryUpTo(4, createQueryClient())(0, http(404, '/handles'))).toBe(false);
   });
 });
 

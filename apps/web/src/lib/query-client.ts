@@ -16,6 +16,12 @@ import {
   type RetryBudget,
 } from './resilience/retry-policy';
 
+/** A query's own retry rule, where it differs from its failure category's. */
+export interface QueryRetryLimit {
+  /** Most retries, in place of the category's limit (doc 2 §9.5). */
+  maxRetries?: number;
+}
+
 export interface QueryRetryOptions {
   /** The retry allowance drawn on; defaults to the app-wide budget. */
   budget?: RetryBudget;
@@ -84,17 +90,52 @@ function pathOf(error: unknown): string | undefined {
 
 /**
  * Whether a failed query should be tried again (doc 2 §9.5): a retryable failure (no response,
- * 408, 409, 429, 5xx) under its category's limit, with a retry left in the shared budget.
- * `failureCount` is the retries already made, as TanStack Query passes it.
+ * 408, 409, 429, 5xx) under its category's limit (or `limit.maxRetries`), with a retry left in
+ * the shared budget. `failureCount` is the retries already made, as TanStack Query passes it.
  */
 export function shouldRetryQuery(
   failureCount: number,
   error: unknown,
   budget: RetryBudget = globalRetryBudget,
   storms?: ErrorStormDetector,
+  limit: QueryRetryLimit = {},
 ): boolean {
   if (storms && error instanceof Error && storms.isStorm(stormKeyOf(error))) return false;
-  return decideRetry({ path: pathOf(error), error, retriesSoFar: failureCount, budget }).retry;
+  return decideRetry({
+    path: pathOf(error),
+    error,
+    retriesSoFar: failureCount,
+    budget,
+    maxRetries: limit.maxRetries,
+  }).retry;
+}
+
+/** The budget and storm detector of each client made by `createQueryClient`. */
+const retrySettings = new WeakMap<
+  QueryClient,
+  { budget: RetryBudget; storms: ErrorStormDetector }
+>();
+
+/**
+ * A query's own `retry` option: the retry policy with at most `maxRetries` retries in place of
+ * the failure category's limit; still never a final failure, and never past the shared budget.
+ * A query-level `retry` replaces the client's, so given the QueryClient it draws on that
+ * client's budget and error storms like every other query; without it, on the app-wide budget.
+ */
+export function retryUpTo(
+  maxRetries: number,
+  queryClient?: QueryClient,
+): (failureCount: number, error: DefaultError) => boolean {
+  return (failureCount, error) => {
+    const settings = queryClient ? retrySettings.get(queryClient) : undefined;
+    return shouldRetryQuery(
+      failureCount,
+      error,
+      settings?.budget ?? globalRetryBudget,
+      settings?.storms,
+      { maxRetries },
+    );
+  };
 }
 
 /** Wait before the next retry: 1 s doubling to 30 s with jitter; a 429's Retry-After wins. */
@@ -144,7 +185,9 @@ export function createQueryClient(options: QueryRetryOptions = {}): QueryClient 
       mutations: { retry: false },
     },
   };
-  return options.pollGate
+  const queryClient = options.pollGate
     ? new GatedQueryClient(config, options.pollGate)
     : new QueryClient(config);
+  retrySettings.set(queryClient, { budget, storms });
+  return queryClient;
 }

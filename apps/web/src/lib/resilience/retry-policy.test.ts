@@ -79,6 +79,15 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs(9, network, () => 0.999_999)).toBe(36_000);
   });
 
+  it('takes another base and longest wait when given, keeping jitter and Retry-After', () => {
+    const backoff = { baseMs: 2_000, maxMs: 30_000 };
+    expect([0, 1, 2, 3, 4, 5].map((n) => retryDelayMs(n, network, middle, backoff))).toEqual([
+      2_000, 4_000, 8_000, 16_000, 30_000, 30_000,
+    ]);
+    expect(retryDelayMs(0, network, () => 0, backoff)).toBe(1_600);
+    expect(retryDelayMs(0, http(429, 7_000), middle, backoff)).toBe(7_000);
+  });
+
   it("honours a 429's Retry-After, capped at 5 min", () => {
     expect(retryDelayMs(0, http(429, 7_000), middle)).toBe(7_000);
     expect(retryDelayMs(4, http(429, 0), middle)).toBe(0);
@@ -122,6 +131,30 @@ describe('decideRetry', () => {
     });
     expect(decideRetry({ error: http(429), retriesSoFar: 8, budget })).toEqual({ retry: false });
     expect(budget.remaining()).toBe(47);
+  });
+
+  it("lets a call's own limit and backoff replace its category's", () => {
+    const budget = new RetryBudget();
+    const handleList = {
+      path: '/handles',
+      maxRetries: 4,
+      backoff: { baseMs: 2_000, maxMs: 30_000 },
+    };
+    // The handles category alone stops after 3 retries.
+    expect(decideRetry({ path: '/handles', error: http(503), retriesSoFar: 3, budget })).toEqual({
+      retry: false,
+    });
+    expect(
+      decideRetry({ ...handleList, error: http(503), retriesSoFar: 3, budget, random: middle }),
+    ).toEqual({ retry: true, delayMs: 16_000 });
+    expect(decideRetry({ ...handleList, error: http(503), retriesSoFar: 4, budget })).toEqual({
+      retry: false,
+    });
+    // Still never a final failure, and still out of the shared budget.
+    expect(decideRetry({ ...handleList, error: http(404), retriesSoFar: 0, budget })).toEqual({
+      retry: false,
+    });
+    expect(budget.remaining()).toBe(49);
   });
 
   it('never retries a final failure and spends nothing on it', () => {

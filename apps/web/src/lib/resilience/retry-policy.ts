@@ -53,23 +53,33 @@ export function isRetryableFailure(error: unknown): boolean {
   return RETRYABLE_CLIENT.has(error.status) || (error.status >= 500 && error.status < 600);
 }
 
+/** A doubling backoff: the first wait and the longest one, before jitter. */
+export interface RetryBackoff {
+  baseMs: number;
+  maxMs: number;
+}
+
+/** The backoff of doc 2 §9.5: 1 s doubling up to 30 s. */
+export const DEFAULT_RETRY_BACKOFF: RetryBackoff = {
+  baseMs: RETRY_BASE_DELAY_MS,
+  maxMs: RETRY_BACKOFF_MAX_MS,
+};
+
 /**
- * Wait before retry number `retryIndex` (0 for the first retry): 1 s doubling up to 30 s,
- * then ±20% jitter (`random` returns [0, 1)). A 429's Retry-After replaces the backoff.
- * No delay exceeds 5 min.
+ * Wait before retry number `retryIndex` (0 for the first retry): 1 s doubling up to 30 s (or
+ * the given backoff), then ±20% jitter (`random` returns [0, 1)). A 429's Retry-After replaces
+ * the backoff. No delay exceeds 5 min.
  */
 export function retryDelayMs(
   retryIndex: number,
   error: unknown,
   random: () => number = Math.random,
+  { baseMs, maxMs }: RetryBackoff = DEFAULT_RETRY_BACKOFF,
 ): number {
   if (error instanceof ApiError && error.status === 429 && error.retryAfterMs !== undefined) {
     return Math.min(error.retryAfterMs, RETRY_DELAY_CAP_MS);
   }
-  const backoff = Math.min(
-    RETRY_BASE_DELAY_MS * 2 ** Math.max(0, retryIndex),
-    RETRY_BACKOFF_MAX_MS,
-  );
+  const backoff = Math.min(baseMs * 2 ** Math.max(0, retryIndex), maxMs);
   const jitter = 1 + (random() * 2 - 1) * RETRY_JITTER_RATIO;
   return Math.min(Math.round(backoff * jitter), RETRY_DELAY_CAP_MS);
 }
@@ -122,6 +132,13 @@ export interface RetryContext {
   error: unknown;
   /** Retries already made for this call. */
   retriesSoFar: number;
+  /**
+   * Most retries of this call, in place of its category's limit: for a call whose own rule
+   * differs, like the handle list's load (5 attempts, doc 2 §9.3).
+   */
+  maxRetries?: number;
+  /** The call's own backoff, in place of 1 s doubling up to 30 s. */
+  backoff?: RetryBackoff;
   budget?: RetryBudget;
   random?: () => number;
 }
@@ -129,15 +146,18 @@ export interface RetryContext {
 export type RetryDecision = { retry: false } | { retry: true; delayMs: number };
 
 /**
- * Whether and when to retry a failed call: a retryable failure, under its category's limit,
- * with a retry left in the shared budget (spent only when the answer is yes).
+ * Whether and when to retry a failed call: a retryable failure, under its category's limit (or
+ * the call's own `maxRetries`), with a retry left in the shared budget (spent only when the
+ * answer is yes).
  */
 export function decideRetry(context: RetryContext): RetryDecision {
   const { error, retriesSoFar } = context;
   if (!isRetryableFailure(error)) return { retry: false };
-  if (retriesSoFar >= maxRetriesFor(categorizeFailure(context.path, error))) {
-    return { retry: false };
-  }
+  const limit = context.maxRetries ?? maxRetriesFor(categorizeFailure(context.path, error));
+  if (retriesSoFar >= limit) return { retry: false };
   if (!(context.budget ?? globalRetryBudget).tryAcquire()) return { retry: false };
-  return { retry: true, delayMs: retryDelayMs(retriesSoFar, error, context.random) };
+  return {
+    retry: true,
+    delayMs: retryDelayMs(retriesSoFar, error, context.random, context.backoff),
+  };
 }

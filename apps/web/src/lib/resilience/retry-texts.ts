@@ -1,4 +1,4 @@
-import { HANDLES_LOAD_MAX_ATTEMPTS } from '@perch/shared';
+import { ANALYTICS_MESSAGES, HANDLES_LOAD_MAX_ATTEMPTS } from '@perch/shared';
 
 /**
  * Texts shown while loads are retried or after retries ran out (doc 2 §8.3, §8.4).
@@ -24,15 +24,18 @@ export function analyticsSectionFailedText(section: AnalyticsSection): string {
   return `Failed to fetch ${section} analytics`;
 }
 
-/** Fixed texts of doc 2 §8.3-8.4 about failed, retried or stalled loads. */
+/**
+ * Fixed texts of doc 2 §8.3-8.4 about failed, retried or stalled loads. The analytics ones are
+ * the analytics catalogue's (shared with the server), which the analytics view shows.
+ */
 export const RETRY_TEXTS = {
   systemNotReady: 'System not ready, please try again',
   analyticsStoreInitFailed: 'Failed to initialize analytics store',
-  analyticsLoadFailed: 'Failed to load analytics data',
-  analyticsFetchFailed: 'Failed to fetch analytics data',
-  analyticsRefreshFailed: 'Failed to refresh analytics data',
+  analyticsLoadFailed: ANALYTICS_MESSAGES.loadFailed,
+  analyticsFetchFailed: ANALYTICS_MESSAGES.fetchFailed,
+  analyticsRefreshFailed: ANALYTICS_MESSAGES.refreshFailed,
   refreshFailed: 'Failed to refresh data',
-  noDataYet: 'No data available yet for this handle',
-  dataMismatch: 'Data mismatch detected, please refresh',
-  collectionStuck: 'Collection stuck at 0% - marked as failed',
+  noDataYet: ANALYTICS_MESSAGES.noData,
+  dataMismatch: ANALYTICS_MESSAGES.mismatch,
+  collectionStuck: ANALYTICS_MESSAGES.stuck,
 } as const;

@@ -203,6 +203,45 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
     expect(screen.queryByText(ANALYTICS_MESSAGES.loadFailed)).not.toBeInTheDocument();
   });
 
+  it("says 'Failed to switch to @x' when the handle switched to fails to load", async () => {
+    let spacexCalls = 0;
+    stubFetch({
+      [completePath('nasa')]: answer(makeCompleteAnalytics('nasa')),
+      [completePath('spacex')]: () => {
+        spacexCalls += 1;
+        return spacexCalls <= 2
+          ? fail(500, 'Something broke', 'INTERNAL')
+          : ok(makeCompleteAnalytics('spacex', { summary: { total_tweets: 77 } }));
+      },
+    });
+    renderView();
+    await screen.findByTestId('summary-card-total_tweets');
+    const user = person();
+    await user.click(screen.getByRole('combobox', { name: 'Handle' }));
+    await user.click(await screen.findByRole('option', { name: 'spacex' }));
+
+    const alert = await screen.findByTestId('analytics-error');
+    expect(within(alert).getByText('Failed to switch to @spacex')).toBeInTheDocument();
+    expect(within(alert).getByText('Something broke')).toBeInTheDocument();
+    expect(screen.queryByText(ANALYTICS_MESSAGES.loadFailed)).not.toBeInTheDocument();
+
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('summary-card-total_tweets')).toHaveAttribute('data-value', '77'),
+    );
+    expect(screen.queryByTestId('analytics-error')).not.toBeInTheDocument();
+  });
+
+  it("keeps 'Failed to load analytics data' for the first handle shown", async () => {
+    stubFetch({
+      [completePath('spacex')]: () => fail(500, 'Something broke', 'INTERNAL'),
+    });
+    renderView({ initial: 'spacex' });
+    const alert = await screen.findByTestId('analytics-error');
+    expect(within(alert).getByText(ANALYTICS_MESSAGES.loadFailed)).toBeInTheDocument();
+    expect(screen.queryByText('Failed to switch to @spacex')).not.toBeInTheDocument();
+  });
+
   it("discards another handle's payload: 'Data mismatch detected, please refresh'", async () => {
     stubFetch({
       [completePath('nasa')]: answer(makeCompleteAnalytics('spacex')),
@@ -251,6 +290,21 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
     await user.click(refresh);
     expect(await screen.findByText(ANALYTICS_MESSAGES.refreshThrottled)).toBeInTheDocument();
     expect(requestsTo(fetchMock, 'POST /api/v1/analytics/refresh/nasa')).toHaveLength(1);
+  });
+
+  it("says 'Failed to refresh analytics data' when a refresh fails, keeping the numbers", async () => {
+    stubFetch({
+      [completePath('nasa')]: answer(makeCompleteAnalytics('nasa')),
+      [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+      'POST /api/v1/analytics/refresh/nasa': () => fail(500, 'Something broke', 'INTERNAL'),
+    });
+    renderView();
+    await screen.findByTestId('summary-card-total_tweets');
+    await person().click(screen.getByTestId('refresh-analytics'));
+    expect(await screen.findByTestId('refresh-notice')).toHaveTextContent(
+      'Failed to refresh analytics data',
+    );
+    expect(screen.getByTestId('summary-card-total_tweets')).toHaveTextContent('1.2K');
   });
 
   it("shows the server's words when it refuses a refresh with a 429", async () => {

@@ -18,6 +18,7 @@ import {
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
+import { switchHandleFailedText } from '@/lib/resilience/retry-texts';
 import {
   handleAnalyticsQueryKey,
   useCompleteAnalyticsQuery,
@@ -25,6 +26,7 @@ import {
 } from '../api/get-complete-analytics';
 import { useAnalyticsRefresh, type RefreshNotice } from '../hooks/use-analytics-refresh';
 import { useCollectingOverlay } from '../hooks/use-collecting-overlay';
+import { useHandleSwitch } from '../hooks/use-handle-switch';
 import { useNeighbourPrefetch } from '../hooks/use-neighbour-prefetch';
 import { hasCompleteAnalyticsData, hasNoPosts, isForHandle } from '../utils/analytics-data';
 import { progressPercent, type ProgressReading } from '../utils/collecting-overlay';
@@ -81,11 +83,22 @@ interface BodyProps {
   mismatch: boolean;
   isPending: boolean;
   error: Error | null;
+  /** The title of a failed load. */
+  errorTitle: string;
   onRetry: () => void;
 }
 
 /** The dashboard under the toolbar, or what stands in for it. */
-function AnalyticsBody({ handle, covered, data, mismatch, isPending, error, onRetry }: BodyProps) {
+function AnalyticsBody({
+  handle,
+  covered,
+  data,
+  mismatch,
+  isPending,
+  error,
+  errorTitle,
+  onRetry,
+}: BodyProps) {
   if (mismatch) {
     return (
       <Alert
@@ -111,7 +124,7 @@ function AnalyticsBody({ handle, covered, data, mismatch, isPending, error, onRe
         color="red"
         radius="md"
         icon={<IconAlertTriangle size={18} />}
-        title={ANALYTICS_MESSAGES.loadFailed}
+        title={errorTitle}
         data-testid="analytics-error"
       >
         <Text size="sm" mb="sm">
@@ -190,6 +203,10 @@ export function AnalyticsView({
     .map((entry) => entry.handle);
   const loaded = query.isSuccess && !mismatch && !query.isPlaceholderData;
   useNeighbourPrefetch(names, selectedHandle, period, timezone, loaded);
+  // A handle switched to whose first load fails names the failed switch ('Failed to switch to
+  // @x', doc 2 §8.3); the first handle shown, or a handle that loaded since, has the plain
+  // 'Failed to load analytics data' (§8.4). A failure with data on screen shows no alert at all.
+  const switching = useHandleSwitch(selectedHandle, loaded);
 
   const refresh = useAnalyticsRefresh(params);
   const handleRetry = () => void query.refetch();
@@ -215,6 +232,7 @@ export function AnalyticsView({
         mismatch={mismatch}
         isPending={query.isPending && params !== null}
         error={query.error}
+        errorTitle={switching ? switchHandleFailedText(displayName) : ANALYTICS_MESSAGES.loadFailed}
         onRetry={handleRetry}
       />
     );

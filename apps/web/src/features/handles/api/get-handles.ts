@@ -1,13 +1,29 @@
-import { handleListResponseSchema, isHandleCollecting, type Handle } from '@perch/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  HANDLES_LOAD_MAX_ATTEMPTS,
+  handleListResponseSchema,
+  isHandleCollecting,
+  type Handle,
+} from '@perch/shared';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { backgroundRefreshMs } from '@/lib/polling/poll-gate';
+import { retryUpTo } from '@/lib/query-client';
+import { retryDelayMs, type RetryBackoff } from '@/lib/resilience/retry-policy';
 
 /** List poll while any handle is collecting, and otherwise in the demo's simple client (doc 2 §9.3). */
 export const HANDLES_POLL_COLLECTING_MS = 3_000;
 export const HANDLES_POLL_IDLE_MS = 30_000;
 
 export const handlesQueryKey = ['handles', 'list'] as const;
+
+/**
+ * The list's own load retries (doc 2 §9.3): 5 attempts in all, waiting 2 s doubling up to 30 s
+ * (with the usual jitter; a 429's Retry-After wins). Every other handle call keeps the 3
+ * retries of §9.5 (docs/decisions.md, "Handle list retries").
+ */
+export const HANDLES_LOAD_BACKOFF: RetryBackoff = { baseMs: 2_000, maxMs: 30_000 };
+/** After the fifth failed attempt, the error clears (and the list loads afresh) after 10 s. */
+export const HANDLES_LOAD_ERROR_CLEAR_MS = 10_000;
 
 /** GET /handles: the handles the signed-in user monitors. */
 export async function getHandles(signal?: AbortSignal): Promise<Handle[]> {
@@ -23,14 +39,22 @@ export function handlesPollInterval(handles: readonly Handle[] | undefined): num
   return handles?.some(isHandleCollecting) ? HANDLES_POLL_COLLECTING_MS : backgroundRefreshMs();
 }
 
-export function handlesQueryOptions() {
+/**
+ * The list query: polled, and retried by its own rule of 5 attempts. Given the QueryClient, the
+ * retries draw on that client's budget and error storms (see `retryUpTo`).
+ */
+export function handlesQueryOptions(queryClient?: QueryClient) {
   return queryOptions({
     queryKey: handlesQueryKey,
     queryFn: ({ signal }) => getHandles(signal),
     refetchInterval: (query) => handlesPollInterval(query.state.data),
+    retry: retryUpTo(HANDLES_LOAD_MAX_ATTEMPTS - 1, queryClient),
+    retryDelay: (failureCount, error) =>
+      retryDelayMs(failureCount, error, Math.random, HANDLES_LOAD_BACKOFF),
   });
 }
 
 export function useHandlesQuery() {
-  return useQuery(handlesQueryOptions());
+  const queryClient = useQueryClient();
+  return useQuery(handlesQueryOptions(queryClient));
 }

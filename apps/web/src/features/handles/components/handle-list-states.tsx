@@ -1,4 +1,76 @@
-import { Alert, Group, Loader, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Text } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import type { HandleListLoadState } from '../hooks/use-handle-list-load';
+
+export interface HandleListLoadStatesProps {
+  /** The list's load, from `useHandleListLoad`; with `retry`, the failure offers Retry. */
+  load: HandleListLoadState & { retry?: () => void };
+  /** Whether the list has no handles. */
+  isEmpty: boolean;
+  /** The line of an empty list, once it has loaded; none to show nothing. */
+  emptyText?: string;
+  /** The sidebar's smaller type. */
+  compact?: boolean;
+}
+
+/**
+ * What a list of the user's handles shows while it loads (with the failed attempt while it is
+ * tried again: a quiet line, doc 2 §8.3), once it gave up (a red alert), and when it is empty.
+ */
+export function HandleListLoadStates({
+  load,
+  isEmpty,
+  emptyText,
+  compact = false,
+}: HandleListLoadStatesProps) {
+  const size = compact ? 'xs' : 'sm';
+  const inset = compact ? 'sm' : undefined;
+  return (
+    <>
+      {load.isLoading ? (
+        <Group gap="xs" px={inset}>
+          <Loader size={compact ? 'xs' : 'sm'} />
+          <Text size={size} c="dimmed">
+            Loading handles...
+          </Text>
+        </Group>
+      ) : null}
+      {load.retryText ? (
+        <Text size="xs" c="dimmed" px={inset} role="status">
+          {load.retryText}
+        </Text>
+      ) : null}
+      {load.failure ? (
+        <Alert
+          color="red"
+          variant="light"
+          p={compact ? 'xs' : undefined}
+          title={load.failure.title}
+          styles={compact ? { title: { fontSize: 'var(--mantine-font-size-xs)' } } : undefined}
+        >
+          <Text size={size}>{load.failure.message}</Text>
+          {load.retry ? (
+            <Button
+              mt="xs"
+              size={compact ? 'compact-xs' : 'xs'}
+              variant="light"
+              color="red"
+              leftSection={<IconRefresh size={14} />}
+              onClick={load.retry}
+            >
+              Retry
+            </Button>
+          ) : null}
+        </Alert>
+      ) : null}
+      {emptyText && !load.isLoading && !load.failure && isEmpty ? (
+        <Text size={size} c="dimmed">
+          {emptyText}
+        </Text>
+      ) : null}
+    </>
+  );
+}
 
 export interface HandleListStatesProps {
   isPending: boolean;
@@ -9,28 +81,16 @@ export interface HandleListStatesProps {
   emptyText: string;
 }
 
-/** What a list of the user's handles shows while it loads, when it failed, and when it is empty. */
+/**
+ * The same states for a list that reads the query itself (the demo panel): loading, 'Failed to
+ * load handles' with the error, or empty.
+ */
 export function HandleListStates({ isPending, error, isEmpty, emptyText }: HandleListStatesProps) {
-  return (
-    <>
-      {isPending ? (
-        <Group gap="xs">
-          <Loader size="sm" />
-          <Text size="sm" c="dimmed">
-            Loading handles...
-          </Text>
-        </Group>
-      ) : null}
-      {error ? (
-        <Alert color="red" variant="light" title="Failed to load handles">
-          {error.message}
-        </Alert>
-      ) : null}
-      {!isPending && !error && isEmpty ? (
-        <Text size="sm" c="dimmed">
-          {emptyText}
-        </Text>
-      ) : null}
-    </>
-  );
+  const load: HandleListLoadState = {
+    isLoading: isPending,
+    retryText: null,
+    failure: error ? { title: 'Failed to load handles', message: error.message } : null,
+    clearsItself: false,
+  };
+  return <HandleListLoadStates load={load} isEmpty={isEmpty} emptyText={emptyText} />;
 }

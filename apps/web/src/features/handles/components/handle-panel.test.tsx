@@ -1,8 +1,9 @@
 import type { Handle } from '@perch/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { preferencesStore } from '@/lib/preferences';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { deferred, makeHandle, progressStubs } from '../test/handle-fixtures';
@@ -31,6 +32,9 @@ const person = () => userEvent.setup({ delay: null });
 describe('HandlePanel', () => {
   beforeEach(() => {
     document.cookie = 'perch_csrf=csrf; path=/';
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
   it('shows the add form: placeholder, 15 days (recommended) by default, Add disabled when empty', async () => {
@@ -354,6 +358,102 @@ describe('HandlePanel', () => {
     expect(within(row).getByTestId('handle-status')).toHaveTextContent('Ready');
     // The list is fetched again once the backfill ends.
     await waitFor(() => expect(requestsTo(fetchMock, 'GET /api/v1/handles').length).toBe(2));
+  });
+
+  describe('loading the list (doc 2 §8.3, §9.3)', { timeout: 20_000 }, () => {
+    /** Lets fake time pass, as long as the retry waits need. */
+    const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+    // The list's 30 s poll would start a load of its own amid the retries; without jitter the
+    // retries come 2, 4, 8 and 16 s after each failure.
+    beforeEach(() => {
+      preferencesStore.update({ refreshInterval: 300_000 });
+      vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    });
+    afterEach(() => {
+      preferencesStore.reset();
+      vi.restoreAllMocks();
+    });
+
+    it("numbers the failed attempts, alerts 'attempt 5/5' with Retry, and clears it 10 s later", async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      let down = true;
+      const fetchMock = stubFetch({
+        'GET /api/v1/handles': () =>
+          down
+            ? fail(500, 'Database unavailable', 'INTERNAL')
+            : ok({ handles: [makeHandle({ handle: 'nasa' })] }),
+      });
+      const listLoads = () => requestsTo(fetchMock, 'GET /api/v1/handles').length;
+      renderPanel();
+
+      // A quiet line under the loading state, no alert, while the load is tried again.
+      expect(await screen.findByText('Failed to load handles (attempt 1/5)')).toBeVisible();
+      expect(screen.getByText('Loading handles...')).toBeVisible();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      // 2 s doubling between the attempts.
+      await wait(1_900);
+      expect(screen.getByText('Failed to load handles (attempt 1/5)')).toBeVisible();
+      expect(listLoads()).toBe(1);
+      await wait(100);
+      expect(await screen.findByText('Failed to load handles (attempt 2/5)')).toBeVisible();
+      await wait(4_000);
+      expect(await screen.findByText('Failed to load handles (attempt 3/5)')).toBeVisible();
+      await wait(8_000);
+      expect(await screen.findByText('Failed to load handles (attempt 4/5)')).toBeVisible();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      await wait(16_000);
+
+      // After the fifth failure: the red alert, with the server's words and Retry.
+      const alert = await screen.findByRole('alert');
+      expect(within(alert).getByText('Failed to load handles (attempt 5/5)')).toBeVisible();
+      expect(within(alert).getByText('Database unavailable')).toBeVisible();
+      expect(within(alert).getByRole('button', { name: 'Retry' })).toBeVisible();
+      expect(screen.queryByText('Failed to load handles (attempt 4/5)')).not.toBeInTheDocument();
+      expect(screen.queryByText('Loading handles...')).not.toBeInTheDocument();
+      expect(screen.queryByText('No handles yet. Add your first handle above.')).toBeNull();
+      expect(listLoads()).toBe(5);
+
+      // 10 s after the fifth failure the error clears and the list loads afresh by itself.
+      down = false;
+      await wait(9_000);
+      expect(screen.getByRole('alert')).toBeVisible();
+      expect(listLoads()).toBe(5);
+      await wait(1_100);
+      expect(await screen.findByRole('listitem', { name: '@nasa' })).toBeVisible();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(listLoads()).toBe(6);
+    });
+
+    it('loads again on Retry, and stops waiting to clear the error once unmounted', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const fetchMock = stubFetch({
+        'GET /api/v1/handles': () => fail(500, 'Database unavailable', 'INTERNAL'),
+      });
+      const listLoads = () => requestsTo(fetchMock, 'GET /api/v1/handles').length;
+      const view = renderPanel();
+      await screen.findByText('Failed to load handles (attempt 1/5)');
+      await wait(30_000);
+      const alert = await screen.findByRole('alert');
+      expect(within(alert).getByText('Failed to load handles (attempt 5/5)')).toBeVisible();
+      expect(listLoads()).toBe(5);
+
+      await userEvent
+        .setup({ advanceTimers: vi.advanceTimersByTime.bind(vi) })
+        .click(within(alert).getByRole('button', { name: 'Retry' }));
+      // The new load starts over at attempt 1, and the alert waits for it to give up.
+      expect(await screen.findByText('Failed to load handles (attempt 1/5)')).toBeVisible();
+      expect(screen.getByText('Loading handles...')).toBeVisible();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(listLoads()).toBe(6);
+      await wait(30_000);
+      expect(await screen.findByRole('alert')).toBeVisible();
+      expect(listLoads()).toBe(10);
+
+      view.unmount();
+      await wait(30_000);
+      expect(listLoads()).toBe(10);
+    });
   });
 
   it('lists the recent tweets of a handle in a modal', async () => {

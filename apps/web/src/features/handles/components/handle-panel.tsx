@@ -25,9 +25,9 @@ import {
 } from '@perch/shared';
 import { IconMessage2, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
-import { useHandlesQuery } from '../api/get-handles';
 import { useRemoveHandleMutation } from '../api/remove-handle';
 import { useAddHandleForm } from '../hooks/use-add-handle-form';
+import { useHandleListLoad } from '../hooks/use-handle-list-load';
 import { useLiveHandle } from '../hooks/use-live-handle';
 import { useNotificationToggles, type ToggleOutcome } from '../hooks/use-notification-toggles';
 import {
@@ -38,7 +38,7 @@ import {
 import { HANDLE_TEXTS, removeErrorText } from '../utils/handle-messages';
 import { HandleCountBadge } from './handle-count-badge';
 import { HandleFormMessage } from './handle-form-message';
-import { HandleListStates } from './handle-list-states';
+import { HandleListLoadStates } from './handle-list-states';
 import { HandleStatusBadge } from './handle-status-badge';
 import { NotificationSwitches, type NotificationSwitchesProps } from './notification-switches';
 import { RecentTweetsModal } from './recent-tweets-modal';
@@ -180,7 +180,7 @@ export function HandlePanel({
   onSelect,
   announceSelectedCompletion = true,
 }: HandlePanelProps) {
-  const { data: handles, isPending, error } = useHandlesQuery();
+  const { handles, load } = useHandleListLoad();
   const list = handles ?? [];
   const form = useAddHandleForm({ handles: list, onAdding: onSelect });
   const removeMutation = useRemoveHandleMutation();
@@ -275,9 +275,8 @@ export function HandlePanel({
       </form>
 
       <Stack gap="xs" mt="lg">
-        <HandleListStates
-          isPending={isPending}
-          error={error}
+        <HandleListLoadStates
+          load={load}
           isEmpty={list.length === 0}
           emptyText="No handles yet. Add your first handle above."
         />

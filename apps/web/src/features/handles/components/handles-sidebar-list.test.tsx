@@ -1,8 +1,9 @@
 import type { Handle } from '@perch/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ok, requestsTo, stubFetch } from '@/test/fetch-stub';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { preferencesStore } from '@/lib/preferences';
+import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { makeHandle, progressStubs } from '../test/handle-fixtures';
 import { HandlesSidebarList, SUGGESTED_HANDLES } from './handles-sidebar-list';
@@ -86,5 +87,71 @@ describe('HandlesSidebarList', () => {
     const count = screen.getByTestId('handle-count');
     expect(count).toHaveTextContent('8/10');
     expect(count.getAttribute('style')).toContain('orange');
+  });
+
+  describe('loading the list (doc 2 §8.3, §9.3)', { timeout: 20_000 }, () => {
+    const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+    beforeEach(() => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      // No poll amid the retries; no jitter: retries 2 and 4 s after the failures.
+      preferencesStore.update({ refreshInterval: 300_000 });
+      vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    });
+    afterEach(() => {
+      preferencesStore.reset();
+      vi.restoreAllMocks();
+      vi.useRealTimers();
+    });
+
+    it('says which attempt failed while it tries again, then lists the handles', async () => {
+      let failures = 2;
+      stubFetch({
+        'GET /api/v1/handles': () => {
+          if (failures === 0) return ok({ handles: [makeHandle({ handle: 'nasa' })] });
+          failures -= 1;
+          return fail(503, 'Service unavailable', 'UNAVAILABLE');
+        },
+      });
+      renderRoute('/', <HandlesSidebarList selectedHandle={null} onSelect={() => undefined} />);
+
+      const line = await screen.findByRole('status');
+      expect(line).toHaveTextContent('Failed to load handles (attempt 1/5)');
+      expect(screen.getByText('Loading handles...')).toBeVisible();
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      // Neither the samples of an empty list meanwhile.
+      expect(screen.queryByText('No handles yet. Try one of these:')).not.toBeInTheDocument();
+      await wait(2_000);
+      expect(await screen.findByRole('status')).toHaveTextContent(
+        'Failed to load handles (attempt 2/5)',
+      );
+      await wait(4_000);
+      expect(await screen.findAllByTestId('sidebar-handle')).toHaveLength(1);
+      expect(screen.queryByRole('status')).not.toBeInTheDocument();
+      expect(screen.queryByText('Loading handles...')).not.toBeInTheDocument();
+    });
+
+    it('alerts at once on a final failure, keeps it until Retry, then lists the handles', async () => {
+      let answer: () => Response = () => fail(404, 'Not found', 'NOT_FOUND');
+      const fetchMock = stubFetch({ 'GET /api/v1/handles': () => answer() });
+      renderRoute('/', <HandlesSidebarList selectedHandle={null} onSelect={() => undefined} />);
+
+      const alert = await screen.findByRole('alert');
+      expect(within(alert).getByText('Failed to load handles (attempt 1/5)')).toBeVisible();
+      expect(within(alert).getByText('Not found')).toBeVisible();
+      expect(screen.queryByText('No handles yet. Try one of these:')).not.toBeInTheDocument();
+      // Not retried, and not cleared after 10 s: only the fifth failure clears by itself.
+      await wait(15_000);
+      expect(screen.getByRole('alert')).toBeVisible();
+      expect(requestsTo(fetchMock, 'GET /api/v1/handles')).toHaveLength(1);
+
+      answer = () => ok({ handles: [makeHandle({ handle: 'nasa' })] });
+      await userEvent
+        .setup({ advanceTimers: vi.advanceTimersByTime.bind(vi) })
+        .click(within(alert).getByRole('button', { name: 'Retry' }));
+      expect(await screen.findAllByTestId('sidebar-handle')).toHaveLength(1);
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      expect(requestsTo(fetchMock, 'GET /api/v1/handles')).toHaveLength(2);
+    });
   });
 });

@@ -1,9 +1,7 @@
 import {
   ActionIcon,
-  Alert,
   Button,
   Group,
-  Loader,
   Paper,
   SimpleGrid,
   Stack,
@@ -13,12 +11,13 @@ import {
 } from '@mantine/core';
 import { type Handle } from '@perch/shared';
 import { IconPlus } from '@tabler/icons-react';
-import { useHandlesQuery } from '../api/get-handles';
 import { useAddHandleForm } from '../hooks/use-add-handle-form';
+import { useHandleListLoad } from '../hooks/use-handle-list-load';
 import { useLiveHandle } from '../hooks/use-live-handle';
 import { HANDLE_TEXTS } from '../utils/handle-messages';
 import { HandleCountBadge } from './handle-count-badge';
 import { HandleFormMessage } from './handle-form-message';
+import { HandleListLoadStates } from './handle-list-states';
 import { HandleStatusBadge } from './handle-status-badge';
 
 /** Sample handles offered while the list is empty (doc 1 §2: 8 of them). */
@@ -79,7 +78,7 @@ function SidebarRow({
  * 8 sample handles that add with one click.
  */
 export function HandlesSidebarList({ selectedHandle, onSelect }: HandlesSidebarListProps) {
-  const { data: handles, isPending, isError, error } = useHandlesQuery();
+  const { handles, load } = useHandleListLoad();
   const list = handles ?? [];
   const form = useAddHandleForm({ handles: list, onAdding: onSelect });
   const selected = selectedHandle?.toLowerCase() ?? null;
@@ -93,19 +92,7 @@ export function HandlesSidebarList({ selectedHandle, onSelect }: HandlesSidebarL
         <HandleCountBadge count={list.length} />
       </Group>
 
-      {isPending ? (
-        <Group gap="xs" px="sm">
-          <Loader size="xs" />
-          <Text size="xs" c="dimmed">
-            Loading handles...
-          </Text>
-        </Group>
-      ) : null}
-      {isError ? (
-        <Alert color="red" variant="light" p="xs">
-          <Text size="xs">{error.message}</Text>
-        </Alert>
-      ) : null}
+      <HandleListLoadStates load={load} isEmpty={list.length === 0} compact />
 
       {list.length > 0 ? (
         <Stack gap={2} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
@@ -148,7 +135,7 @@ export function HandlesSidebarList({ selectedHandle, onSelect }: HandlesSidebarL
       </form>
       <HandleFormMessage message={form.message} compact />
 
-      {!isPending && !isError && list.length === 0 ? (
+      {!load.isLoading && !load.failure && list.length === 0 ? (
         <Paper withBorder radius="md" p="sm" bg="transparent" style={{ borderStyle: 'dashed' }}>
           <Text size="xs" c="dimmed" mb="xs">
             No handles yet. Try one of these:
