@@ -98,19 +98,30 @@ export class ClientRuntime {
       const now = Date.now();
       if (now - this.lastActivityAt < ACTIVITY_THROTTLE_MS) return;
       this.lastActivityAt = now;
+      // The tab the person is using leads.
+      election.takeOver();
       pollGate.recordActivity(now);
     };
     let wasOpen = false;
     const onCircuit = () => {
       const open = this.circuitBreaker.state !== 'closed';
-      // Back from an outage: what failed meanwhile is fetched again.
       if (wasOpen && !open) {
+        // Back from an outage: its failed probes said nothing about the network, the heartbeat
+        // may have given up, and what failed meanwhile is fetched again.
+        this.network.reset();
+        this.heartbeat.resume();
         void queryClient.refetchQueries({
           type: 'active',
-          predicate: (q) => q.state.status === 'error',
+          predicate: (query) => query.state.status === 'error',
         });
       }
       wasOpen = open;
+      pollGate.changed();
+    };
+    const onProbe = () => {
+      // A probe that reached the server while the circuit is open: the server answers again.
+      const last = this.network.getSnapshot().results.at(-1);
+      if (last?.ok && this.circuitBreaker.state !== 'closed') this.circuitBreaker.reset();
       pollGate.changed();
     };
 
@@ -131,7 +142,7 @@ export class ClientRuntime {
       },
       election.subscribe(changed),
       onlineManager.subscribe(changed),
-      this.network.subscribe(() => pollGate.changed()),
+      this.network.subscribe(onProbe),
       preferencesStore.subscribe(() => pollGate.changed()),
       this.circuitBreaker.subscribe(onCircuit),
       connectPollGate(queryClient, pollGate),

@@ -3,6 +3,8 @@ import {
   QueryClient,
   type DefaultError,
   type DefaultedQueryObserverOptions,
+  type InvalidateOptions,
+  type InvalidateQueryFilters,
   type QueryKey,
   type QueryObserverOptions,
 } from '@tanstack/react-query';
@@ -81,6 +83,19 @@ class GatedQueryClient extends QueryClient {
     };
     gated.add(interval);
     return { ...defaulted, refetchInterval: interval };
+  }
+
+  /**
+   * In a following tab an invalidation only marks queries stale: the leading tab fetches and its
+   * result reaches this tab (lib/tabs/query-sync.ts), so ten tabs reacting to the same change
+   * (a finished backfill) send one request, not ten.
+   */
+  override invalidateQueries<TTaggedQueryKey extends QueryKey = QueryKey>(
+    filters?: InvalidateQueryFilters<TTaggedQueryKey>,
+    options?: InvalidateOptions,
+  ): Promise<void> {
+    if (this.pollGate.leading) return super.invalidateQueries(filters, options);
+    return super.invalidateQueries({ ...filters, refetchType: 'none' }, options);
   }
 }
 

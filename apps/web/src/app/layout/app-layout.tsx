@@ -34,7 +34,7 @@ import { useAuth } from '@/features/auth/hooks/use-auth';
 import { HandlesSidebarList } from '@/features/handles/components/handles-sidebar-list';
 import { useLiveEvents } from '@/features/handles/hooks/use-live-events';
 import { SecurityAlertPanel } from '@/features/security-alerts/components/security-alert-panel';
-import { useIsLeadingTab, useSessionHeartbeat } from '@/lib/client-runtime-react';
+import { useCircuitOpen, useIsLeadingTab, useSessionHeartbeat } from '@/lib/client-runtime-react';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
 import { ConnectionBanner } from './connection-banner';
 
@@ -66,9 +66,11 @@ export function AppLayout() {
   const { currentUser } = useAuth();
   const logoutMutation = useLogoutMutation();
   const isLeadingTab = useIsLeadingTab();
+  const circuitOpen = useCircuitOpen();
   useSessionHeartbeat(currentUser?.id ?? null);
   // One live stream per browser: the leading tab's updates reach the others with its results.
-  useLiveEvents(isLeadingTab ? (currentUser?.id ?? null) : null);
+  // While the server does not answer, the stream stays closed instead of reconnecting every 5 s.
+  useLiveEvents(isLeadingTab && !circuitOpen ? (currentUser?.id ?? null) : null);
   const { selectedHandle, selectHandle } = useSelectedHandle();
 
   const isAdmin = Boolean(currentUser?.isAdmin || currentUser?.isSuperAdmin);

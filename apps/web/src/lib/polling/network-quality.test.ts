@@ -83,6 +83,18 @@ describe('NetworkQualityMonitor', () => {
     expect(monitor.getSnapshot().results).toEqual([{ ok: true, latencyMs: 50 }]);
   });
 
+  it('forgets its probes on reset and tells the listeners', async () => {
+    status = 503;
+    monitor.start();
+    await vi.advanceTimersByTimeAsync(50);
+    expect(monitor.getSnapshot().quality).toBe('poor');
+    const listener = vi.fn();
+    monitor.subscribe(listener);
+    monitor.reset();
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(monitor.getSnapshot()).toMatchObject({ quality: 'good', results: [] });
+  });
+
   it('probes every 30 s and stops on stop', async () => {
     monitor.start();
     await vi.advanceTimersByTimeAsync(29_999);

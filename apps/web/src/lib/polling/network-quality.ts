@@ -122,6 +122,15 @@ export class NetworkQualityMonitor {
     this.unsubscribeOnline = undefined;
   }
 
+  /**
+   * Forgets the kept probes (the rating is good again until new probes say otherwise): after an
+   * outage of the server, its failed probes say nothing about the network.
+   */
+  reset(): void {
+    this.snapshot = rateNetwork([]);
+    for (const listener of this.listeners) listener();
+  }
+
   /** Sends one probe, records its result and tells the listeners. */
   async probe(): Promise<ProbeResult> {
     const controller = new AbortController();

@@ -74,16 +74,25 @@ describe('PollGate.interval', () => {
     }
   });
 
-  it('stops polling offline and while the circuit is open, except the health check', () => {
+  it('stops polling offline and while the circuit is open; a probe keeps its own interval', () => {
     const gate = makeGate();
     world.online = false;
     expect(gate.interval(2_000, fakeQuery())).toBe(false);
     world.online = true;
     world.circuitOpen = true;
     expect(gate.interval(2_000, fakeQuery())).toBe(false);
-    expect(gate.interval(30_000, fakeQuery(pollMeta('low', { whileCircuitOpen: true })))).toBe(
-      30_000,
-    );
+    const probe = fakeQuery(pollMeta('low', { probe: true }));
+    expect(gate.interval(30_000, probe)).toBe(30_000);
+    // A probe is never stretched, and needs only the lead and a connection.
+    world.quality = 'poor';
+    world.focused = false;
+    world.autoRefresh = false;
+    expect(gate.interval(30_000, probe)).toBe(30_000);
+    world.leader = false;
+    expect(gate.interval(30_000, probe)).toBe(false);
+    world.leader = true;
+    world.online = false;
+    expect(gate.interval(30_000, probe)).toBe(false);
   });
 
   it('with auto refresh off, polls only high priority (a running backfill)', () => {
@@ -249,6 +258,29 @@ describe('a gated QueryClient', () => {
     expect(gate.unchangedPolls(query as unknown as AnyQuery)).toBe(2);
     unsubscribe();
     disconnect();
+    gate.dispose();
+    queryClient.clear();
+  });
+
+  it('only marks queries stale on invalidation in a following tab; the leader fetches', async () => {
+    const gate = makeGate();
+    const queryClient = createQueryClient({ pollGate: gate });
+    let calls = 0;
+    const observer = new QueryObserver(queryClient, {
+      queryKey: ['list'],
+      queryFn: () => ++calls,
+    });
+    const unsubscribe = observer.subscribe(() => undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(1);
+    world.leader = false;
+    await queryClient.invalidateQueries({ queryKey: ['list'] });
+    expect(calls).toBe(1);
+    expect(queryClient.getQueryState(['list'])?.isInvalidated).toBe(true);
+    world.leader = true;
+    await queryClient.invalidateQueries({ queryKey: ['list'] });
+    expect(calls).toBe(2);
+    unsubscribe();
     gate.dispose();
     queryClient.clear();
   });

@@ -38,8 +38,12 @@ export type AnyQuery = Query<unknown, unknown, unknown, QueryKey>;
 /** How a query asks to be polled, in its `meta.poll` (priority `normal` when absent). */
 export interface PollMeta {
   priority?: PollPriority;
-  /** Keeps polling while the retry circuit is open (the health check, which notices recovery). */
-  whileCircuitOpen?: boolean;
+  /**
+   * A probe (the health check): polls at exactly its own interval in the leading tab, through an
+   * open retry circuit and with auto refresh off, never stretched by modes, network or growth,
+   * since it is how the app notices the server is back.
+   */
+  probe?: boolean;
 }
 
 /** The `meta` of a query polled at the given priority. */
@@ -82,7 +86,8 @@ const ACTIVITY_THRESHOLDS_MS = [
  * interval the query itself asks for:
  * - only the leading tab polls; the others are fed by its results (see query-sync);
  * - nothing polls offline or while the retry circuit is open, and with "Auto refresh" off only
- *   high-priority polls (a running backfill's progress) go on;
+ *   high-priority polls (a running backfill's progress) go on; a probe (the health check) polls
+ *   at its own interval whatever the conditions, as long as the tab leads and is online;
  * - the interval starts from the longer of the query's own and the polling mode's interval for the
  *   person's recent activity (fast under 10 s, normal under 60 s, slow under 5 min, else idle) (active, background for an unfocused page, slow or minimal on a
  *   slow or poor network), times the network multiplier, stretched after unchanged polls, and
@@ -101,6 +106,11 @@ export class PollGate {
   constructor(sources: PollGateSources) {
     this.sources = sources;
     this.lastActivityAt = sources.now();
+  }
+
+  /** Whether this tab leads (and so polls for the others). */
+  get leading(): boolean {
+    return this.sources.isLeader();
   }
 
   /** Called whenever the intervals may have changed; returns its removal. */
@@ -145,8 +155,9 @@ export class PollGate {
     if (base === undefined || base === false || base <= 0 || !Number.isFinite(base)) return false;
     const sources = this.sources;
     const meta = pollMetaOf(query);
-    if (!sources.isLeader()) return false;
-    if (sources.circuitOpen() && !meta.whileCircuitOpen) return false;
+    if (!sources.isLeader() || !sources.online()) return false;
+    if (meta.probe) return base;
+    if (sources.circuitOpen()) return false;
     const priority = priorityOf(meta);
     if (!sources.autoRefresh() && priority !== 'high') return false;
     const next = nextPollInterval({

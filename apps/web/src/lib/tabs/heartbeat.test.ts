@@ -155,6 +155,29 @@ describe('LeaderHeartbeat', () => {
     expect(beat.getStatus()).toBe('gave-up');
   });
 
+  it('beats again on resume after it gave up (the server is back)', async () => {
+    let serverDown = true;
+    fetchMock.mockImplementation(() => {
+      callTimes.push(Date.now());
+      return Promise.resolve(respond(serverDown ? 503 : 200));
+    });
+    const beat = create(fakeElection('leader'));
+    beat.setUserId(7);
+    beat.start();
+    await at(200_000);
+    expect(beat.getStatus()).toBe('gave-up');
+    expect(fetchMock).toHaveBeenCalledTimes(1 + HEARTBEAT_MAX_RETRIES);
+    serverDown = false;
+    beat.resume();
+    await at(200_001);
+    expect(fetchMock).toHaveBeenCalledTimes(2 + HEARTBEAT_MAX_RETRIES);
+    expect(beat.getStatus()).toBe('beating');
+    await at(215_000);
+    expect(fetchMock).toHaveBeenCalledTimes(3 + HEARTBEAT_MAX_RETRIES);
+    beat.resume();
+    expect(fetchMock).toHaveBeenCalledTimes(3 + HEARTBEAT_MAX_RETRIES);
+  });
+
   it('returns to the 15 s rhythm once a retry succeeds, with a fresh retry budget', async () => {
     let failures = 2;
     fetchMock.mockImplementation(() => {

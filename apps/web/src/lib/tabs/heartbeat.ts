@@ -96,6 +96,13 @@ export class LeaderHeartbeat {
     this.sync();
   }
 
+  /** Starts beating again after it gave up (the server is back after an outage). */
+  resume(): void {
+    if (this.status !== 'gave-up') return;
+    this.halt();
+    this.sync();
+  }
+
   /** Follows the election and listens for pagehide; returns stop. */
   start(): () => void {
     if (!this.running) {

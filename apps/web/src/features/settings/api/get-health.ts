@@ -32,7 +32,7 @@ export function healthQueryOptions() {
     // One failed check is the signal (doc 2 §8.5): the warning shows at once, the next
     // check comes with the interval.
     retry: false,
-    meta: pollMeta('low', { whileCircuitOpen: true }),
+    meta: pollMeta('low', { probe: true }),
   });
 }
 
