@@ -104,16 +104,17 @@ export class ClientRuntime {
     };
     let wasOpen = false;
     const onCircuit = () => {
-      const open = this.circuitBreaker.state !== 'closed';
+      const state = this.circuitBreaker.state;
+      const open = state !== 'closed';
+      // The minute is up: one probe tries the server at once rather than at the next 30 s tick.
+      if (state === 'half-open' && this.networkRunning) void this.network.probe();
       if (wasOpen && !open) {
         // Back from an outage: its failed probes said nothing about the network, the heartbeat
-        // may have given up, and what failed meanwhile is fetched again.
+        // may have given up, and every screen shown is fetched afresh (what failed, and what
+        // may have changed meanwhile).
         this.network.reset();
         this.heartbeat.resume();
-        void queryClient.refetchQueries({
-          type: 'active',
-          predicate: (query) => query.state.status === 'error',
-        });
+        void queryClient.invalidateQueries({ refetchType: 'active' });
       }
       wasOpen = open;
       pollGate.changed();
