@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /**
  * A loopback HTTP proxy in front of a Perch server, for counting what browsers send it and for
- * pretending it died (issue 8: "count requests at the server").
+ * pretending it died, so tests count requests at the server.
  *
  * - The browser opens the PROXY's origin: the SPA calls same-origin relative URLs, so everything
  *   (documents, assets, API calls, the SSE stream) goes through here. The Host header is passed
