@@ -346,3 +346,40 @@ test('security screenshots', async ({ browser, playwright }) => {
     await securityServer.stop();
   }
 });
+
+test('preferences and connection screenshots', async ({ browser }) => {
+  test.setTimeout(180_000);
+  for (const [label, viewport] of Object.entries(WIDTHS)) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const username = `lin_${label}`;
+    await page.goto(`${server.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Email').fill(`${username}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Invitation code').fill(await server.invite());
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('user-badge')).toHaveText(username);
+
+    // The Preferences card on Settings, as it starts (every default).
+    await page.goto(`${server.origin}/dashboard/settings`);
+    const card = page.getByTestId('preferences-card');
+    await expect(card.getByRole('switch', { name: 'Auto refresh' })).toBeChecked();
+    await shootPart(page, card, `settings-preferences-${label}`);
+
+    // Compact mode tightens the whole shell.
+    await card.getByRole('switch', { name: 'Compact mode' }).click();
+    await expect(page.locator('html')).toHaveAttribute('data-compact', 'true');
+    await page.goto(`${server.origin}/dashboard/`);
+    await expect(page.getByText('Monitored Handles').first()).toBeVisible();
+    await shoot(page, `dashboard-compact-${label}`, { fullPage: false });
+
+    // The server stops answering: its health check fails and the banner says so.
+    await page.route('**/api/v1/health', (route) => route.abort('connectionrefused'));
+    await page.reload();
+    await expect(page.getByTestId('connection-banner')).toBeVisible();
+    await shoot(page, `connection-banner-${label}`, { fullPage: false });
+    await context.close();
+  }
+});
