@@ -1,16 +1,25 @@
+import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { signedOutCheck, authCheckQueryKey } from '@/features/auth/api/get-auth-check';
 import { apiClient } from '@/lib/api-client';
-import { ClientRuntime } from '@/lib/client-runtime';
-import { RenderMonitor } from '@/lib/preferences';
+import type { ClientRuntime } from '@/lib/client-runtime';
+import { PollGate } from '@/lib/polling/poll-gate';
+import { createQueryClient } from '@/lib/query-client';
 import { AppProvider } from './provider';
 import { createAppRouter } from './router';
 
-// One runtime for the page: tab leadership, the poll gate, the retry circuit and request pacing,
-// visibility and network awareness. Its query cache is the app's.
-const runtime = new ClientRuntime(apiClient);
-const { queryClient } = runtime;
-runtime.start();
+// The query cache polls through the poll gate, which the client runtime (tab leadership, the
+// retry circuit and request pacing, visibility and network awareness) binds once it has loaded:
+// it is fetched after the first screen, so the sign-in page does not wait for it.
+const pollGate = new PollGate();
+const queryClient = createQueryClient({ pollGate });
+const runtimeReady: Promise<ClientRuntime> = import('@/lib/client-runtime').then(
+  ({ ClientRuntime }) => {
+    const runtime = new ClientRuntime(apiClient, { pollGate, queryClient });
+    runtime.start();
+    return runtime;
+  },
+);
 const router = createAppRouter();
 
 // An expired session (a 401 outside the exempt paths) signs the browser out and goes to the
@@ -27,11 +36,17 @@ apiClient.configure({
 
 /** The whole app: providers around the router. */
 export function App() {
+  const [runtime, setRuntime] = useState<ClientRuntime | null>(null);
+  useEffect(() => {
+    let mounted = true;
+    void runtimeReady.then((ready) => mounted && setRuntime(ready));
+    return () => {
+      mounted = false;
+    };
+  }, []);
   return (
-    <AppProvider queryClient={queryClient} runtime={runtime}>
-      <RenderMonitor id="app">
-        <RouterProvider router={router} />
-      </RenderMonitor>
+    <AppProvider queryClient={queryClient} runtime={runtime ?? 'loading'}>
+      <RouterProvider router={router} />
     </AppProvider>
   );
 }

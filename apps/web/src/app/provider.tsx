@@ -7,19 +7,17 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { ClientRuntime } from '@/lib/client-runtime';
 import { ClientRuntimeProvider } from '@/lib/client-runtime-react';
-import { useApplyCompactMode } from '@/lib/preferences';
 import { colorSchemeManager, theme } from './theme';
 
 export interface AppProviderProps {
   queryClient: QueryClient;
-  /** The page's client runtime (tab leadership, heartbeat, retry circuit). */
-  runtime?: ClientRuntime | null;
+  /** The page's client runtime (tab leadership, heartbeat, retry circuit); 'loading' until then. */
+  runtime?: ClientRuntime | 'loading' | null;
   children: ReactNode;
 }
 
 /** Theme, notifications, the query cache and the client runtime around the whole app. */
 export function AppProvider({ queryClient, runtime = null, children }: AppProviderProps) {
-  useApplyCompactMode();
   return (
     <MantineProvider
       theme={theme}

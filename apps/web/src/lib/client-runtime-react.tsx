@@ -1,14 +1,17 @@
 import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import type { ClientRuntime } from './client-runtime';
 
-const ClientRuntimeContext = createContext<ClientRuntime | null>(null);
+/** The page's runtime; 'loading' while its module loads; null for a lone component under test. */
+type RuntimeSlot = ClientRuntime | 'loading' | null;
+
+const ClientRuntimeContext = createContext<RuntimeSlot>(null);
 
 /** Makes the page's client runtime available to the hooks below. */
 export function ClientRuntimeProvider({
   runtime,
   children,
 }: {
-  runtime: ClientRuntime | null;
+  runtime: RuntimeSlot;
   children: ReactNode;
 }) {
   return <ClientRuntimeContext.Provider value={runtime}>{children}</ClientRuntimeContext.Provider>;
@@ -16,20 +19,26 @@ export function ClientRuntimeProvider({
 
 const noSubscription = () => () => undefined;
 
+function useRuntime(): ClientRuntime | null {
+  const slot = useContext(ClientRuntimeContext);
+  return slot === 'loading' ? null : slot;
+}
+
 /**
- * Whether this tab leads the others (and so holds the live stream). Without a runtime (a lone
- * component under test) the tab counts as leading.
+ * Whether this tab leads the others (and so holds the live stream). Not while the runtime loads;
+ * without a runtime at all (a lone component under test) the tab counts as leading.
  */
 export function useIsLeadingTab(): boolean {
-  const runtime = useContext(ClientRuntimeContext);
+  const slot = useContext(ClientRuntimeContext);
+  const runtime = slot === 'loading' ? null : slot;
   return useSyncExternalStore(runtime ? runtime.election.subscribe : noSubscription, () =>
-    runtime ? runtime.election.isLeader : true,
+    runtime ? runtime.election.isLeader : slot === null,
   );
 }
 
 /** Whether the retry circuit refuses calls now (the server stopped answering). */
 export function useCircuitOpen(): boolean {
-  const runtime = useContext(ClientRuntimeContext);
+  const runtime = useRuntime();
   return useSyncExternalStore(
     runtime ? (listener) => runtime.circuitBreaker.subscribe(listener) : noSubscription,
     () => runtime?.circuitBreaker.state === 'open',
@@ -38,7 +47,7 @@ export function useCircuitOpen(): boolean {
 
 /** Sends the session heartbeat from the leading tab while `userId` is signed in. */
 export function useSessionHeartbeat(userId: number | null): void {
-  const runtime = useContext(ClientRuntimeContext);
+  const runtime = useRuntime();
   useEffect(() => {
     runtime?.heartbeat.setUserId(userId);
   }, [runtime, userId]);

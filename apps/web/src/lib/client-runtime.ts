@@ -47,12 +47,20 @@ export class ClientRuntime {
   private networkRunning = false;
   private teardown: (() => void)[] = [];
 
-  constructor(private readonly api: ApiClient = apiClient) {
+  /**
+   * `pollGate` and `queryClient` are the page's (made before this module loads, so the sign-in
+   * page does not wait for it); without them the runtime makes its own.
+   */
+  constructor(
+    private readonly api: ApiClient = apiClient,
+    page: { pollGate?: PollGate; queryClient?: QueryClient } = {},
+  ) {
     this.election = new TabLeaderElection();
     this.circuitBreaker = new CircuitBreaker();
     this.requestGate = new RequestGate();
     this.network = new NetworkQualityMonitor();
-    this.pollGate = new PollGate({
+    this.pollGate = page.pollGate ?? new PollGate();
+    this.pollGate.bind({
       isLeader: () => this.election.isLeader,
       online: () => onlineManager.isOnline(),
       visible: () => focusManager.isFocused(),
@@ -62,7 +70,7 @@ export class ClientRuntime {
       circuitOpen: () => this.circuitBreaker.state === 'open',
       now: () => Date.now(),
     });
-    this.queryClient = createQueryClient({ pollGate: this.pollGate });
+    this.queryClient = page.queryClient ?? createQueryClient({ pollGate: this.pollGate });
     this.visibility = new VisibilityController(this.queryClient);
     this.heartbeat = new LeaderHeartbeat({ election: this.election });
   }

@@ -35,6 +35,8 @@ import { HandlesSidebarList } from '@/features/handles/components/handles-sideba
 import { useLiveEvents } from '@/features/handles/hooks/use-live-events';
 import { SecurityAlertPanel } from '@/features/security-alerts/components/security-alert-panel';
 import { useCircuitOpen, useIsLeadingTab, useSessionHeartbeat } from '@/lib/client-runtime-react';
+import { useApplyCompactMode } from '@/lib/preferences/compact-mode';
+import { RenderMonitor } from '@/lib/preferences/render-monitor';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
 import { ConnectionBanner } from './connection-banner';
 
@@ -65,6 +67,7 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const { currentUser } = useAuth();
   const logoutMutation = useLogoutMutation();
+  useApplyCompactMode();
   const isLeadingTab = useIsLeadingTab();
   const circuitOpen = useCircuitOpen();
   useSessionHeartbeat(currentUser?.id ?? null);
@@ -193,7 +196,9 @@ export function AppLayout() {
         {currentUser ? <SecurityAlertPanel userId={currentUser.id} /> : null}
         <Box maw={1200} mx="auto">
           <ConnectionBanner />
-          <Outlet />
+          <RenderMonitor id="page">
+            <Outlet />
+          </RenderMonitor>
         </Box>
       </AppShell.Main>
     </AppShell>

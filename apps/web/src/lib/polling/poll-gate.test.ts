@@ -1,15 +1,9 @@
 import type { NetworkQuality } from '@perch/shared';
 import { QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { preferencesStore } from '../preferences';
+import { backgroundRefreshMs, preferencesStore } from '../preferences/preferences';
 import { createQueryClient } from '../query-client';
-import {
-  PollGate,
-  backgroundRefreshMs,
-  connectPollGate,
-  pollMeta,
-  type AnyQuery,
-} from './poll-gate';
+import { PollGate, connectPollGate, pollMeta, type AnyQuery } from './poll-gate';
 
 interface World {
   leader: boolean;

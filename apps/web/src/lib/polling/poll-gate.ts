@@ -12,7 +12,6 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import { preferencesStore } from '../preferences';
 import { activitySpeed, nextPollInterval } from './polling-modes';
 
 /** What the gate reads of the tab and the app; each is read when an interval is computed. */
@@ -34,6 +33,18 @@ export interface PollGateSources {
 
 /** Any query of the cache, whatever its data and error types. */
 export type AnyQuery = Query<unknown, unknown, unknown, QueryKey>;
+
+/** Before the client runtime binds its sources: this tab does not lead, so nothing polls. */
+const UNBOUND: PollGateSources = {
+  isLeader: () => false,
+  online: () => true,
+  visible: () => true,
+  focused: () => true,
+  networkQuality: () => 'good',
+  autoRefresh: () => true,
+  circuitOpen: () => false,
+  now: () => Date.now(),
+};
 
 /** How a query asks to be polled, in its `meta.poll` (priority `normal` when absent). */
 export interface PollMeta {
@@ -64,14 +75,6 @@ function priorityOf(meta: PollMeta): PollPriority {
   return priority && POLL_PRIORITIES.includes(priority) ? priority : 'normal';
 }
 
-/**
- * The person's refresh interval (Settings, Preferences; 30 s by default): how often data that is
- * not being collected right now refreshes in the background.
- */
-export function backgroundRefreshMs(): number {
-  return preferencesStore.getSnapshot().refreshInterval;
-}
-
 /** A query's own wish: a number of ms, or false/undefined/0 for no polling. */
 type BaseInterval = number | false | undefined;
 
@@ -96,16 +99,23 @@ const ACTIVITY_THRESHOLDS_MS = [
  * `refetchIntervalInBackground`, off by default), so the tripling only concerns those.
  */
 export class PollGate {
-  private readonly sources: PollGateSources;
+  private sources: PollGateSources;
   private readonly listeners = new Set<() => void>();
   private lastActivityAt: number;
   private speedTimer: ReturnType<typeof setTimeout> | undefined;
   /** Per query: the data of its last poll and how many polls in a row brought nothing new. */
   private readonly unchanged = new WeakMap<AnyQuery, { data: unknown; count: number }>();
 
-  constructor(sources: PollGateSources) {
+  /** Without sources, nothing polls until `bind` (the client runtime) supplies them. */
+  constructor(sources: PollGateSources = UNBOUND) {
     this.sources = sources;
     this.lastActivityAt = sources.now();
+  }
+
+  /** Reads the tab and the app from `sources` from now on. */
+  bind(sources: PollGateSources): void {
+    this.sources = sources;
+    this.changed();
   }
 
   /** Whether this tab leads (and so polls for the others). */

@@ -184,3 +184,11 @@ export function usePreferences(): [Preferences, (patch: Partial<Preferences>) =>
   );
   return [preferences, updatePreferences];
 }
+
+/**
+ * The person's refresh interval (Settings, Preferences; 30 s by default): how often data that is
+ * not being collected right now refreshes in the background.
+ */
+export function backgroundRefreshMs(): number {
+  return preferencesStore.getSnapshot().refreshInterval;
+}

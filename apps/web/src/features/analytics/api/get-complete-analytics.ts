@@ -1,7 +1,7 @@
 import { completeAnalyticsSchema, type CompleteAnalytics } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import { backgroundRefreshMs } from '@/lib/polling/poll-gate';
+import { backgroundRefreshMs } from '@/lib/preferences/preferences';
 import { isStillCollecting } from '../utils/analytics-data';
 
 /** How often the payload is fetched again while the handle is still being collected. */

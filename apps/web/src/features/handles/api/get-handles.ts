@@ -6,7 +6,7 @@ import {
 } from '@perch/shared';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import { backgroundRefreshMs } from '@/lib/polling/poll-gate';
+import { backgroundRefreshMs } from '@/lib/preferences/preferences';
 import { retryUpTo } from '@/lib/query-client';
 import { retryDelayMs, type RetryBackoff } from '@/lib/resilience/retry-policy';
 
