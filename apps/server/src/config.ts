@@ -59,6 +59,22 @@ const envSchema = z.object({
   SECRET_KEY: optionalString.refine((value) => value === undefined || value.length >= 32, {
     error: 'must be at least 32 characters',
   }),
+  /** Limit of every X API request, connecting included (s): past it the try counts as transient. */
+  X_REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(30),
+  /** USD per post X returns (billed once per post and UTC day). */
+  X_PRICE_POST_READ_USD: z.coerce.number().min(0).max(100).default(0.005),
+  /** USD per user X returns (billed once per user and UTC day). */
+  X_PRICE_USER_READ_USD: z.coerce.number().min(0).max(100).default(0.01),
+  /**
+   * Most USD spent on X reads per UTC day; unset = no limit. Metric refresh stops at 80% of it,
+   * backfill at 90%, new tweets at 100%; everything resumes at 00:00 UTC.
+   */
+  X_DAILY_SPEND_LIMIT_USD: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce.number().positive().max(1_000_000).optional(),
+  ),
+  /** Minutes between profile reads of a handle (batched lookups by id, 100 per request). */
+  PROFILE_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1_440).default(15),
   /** Seconds between monitoring polls of a handle. */
   MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   /** How many collection jobs (backfill pages, polls) run at once. */

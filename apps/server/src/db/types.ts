@@ -104,6 +104,12 @@ export interface HandlesTable {
   quiet_polls: number;
   last_error: string | null;
   paused: Bool;
+  /** Last profile read (batched lookups by id on their own cadence). */
+  profile_checked_at: Timestamp | null;
+  /** X's 3,200-post timeline limit ended the backfill before its window start. */
+  depth_limited: GeneratedBool;
+  /** Last manual poll (analytics Refresh) of the handle, whoever asked. */
+  manual_poll_at: Timestamp | null;
   /** Bumped whenever tweets, metrics or snapshots of the handle are stored (cache key). */
   data_version: Generated<number>;
   created_at: Timestamp;
@@ -145,6 +151,8 @@ export interface TweetsTable {
   media: string;
   /** Found by monitoring and not yet fanned out into the notification outbox. */
   fanout_pending: GeneratedBool;
+  /** When the metrics are read next (decay schedule after posting); null: never again. */
+  metrics_next_at: Timestamp | null;
   first_seen_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -266,6 +274,32 @@ export interface CollectorAccountTable {
   updated_at: Timestamp;
 }
 
+export type XBilledKind = 'post' | 'user';
+
+/** One billed X resource of one UTC day (the cost meter). */
+export interface XBilledReadsTable {
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  kind: XBilledKind;
+  resource_id: string;
+  handle_id: number | null;
+  read_at: Timestamp;
+}
+
+/** 'auth': X refused the credentials (401/403); 'credits': the balance is gone (402). */
+export type XApiState = 'ok' | 'auth' | 'credits';
+
+/** The single row (id 1) of the X credentials' state. */
+export interface XApiStatusTable {
+  id: number;
+  state: XApiState;
+  detail: string | null;
+  since: Timestamp | null;
+  last_probe_at: Timestamp | null;
+  next_probe_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
 export interface RecoveryCodesTable {
   id: Generated<number>;
   user_id: number;
@@ -303,6 +337,8 @@ export interface Database {
   oauth_states: OauthStatesTable;
   security_events: SecurityEventsTable;
   collector_account: CollectorAccountTable;
+  x_billed_reads: XBilledReadsTable;
+  x_api_status: XApiStatusTable;
   recovery_codes: RecoveryCodesTable;
   pending_logins: PendingLoginsTable;
 }

@@ -31,6 +31,10 @@ export type ReferenceType = 'retweeted' | 'quoted' | 'replied_to';
 export interface SourceTweet {
   /** X tweet id (decimal string; compare as BigInt, not as text). */
   id: string;
+  /**
+   * The full text: a long post's whole note text, a retweet's 'RT @author: ' and the whole
+   * text of the post it shares (X truncates both in `text`).
+   */
   text: string;
   /** ISO-8601 UTC. */
   createdAt: string;
@@ -77,6 +81,38 @@ export interface RateBudget {
   resetAt: string | null;
 }
 
+/** One rate-limited endpoint of the source, as its last response told. */
+export interface EndpointBudget extends RateBudget {
+  endpoint: string;
+}
+
+/** Every budget the source knows of: per endpoint (15-minute windows) and the app's 24 hours. */
+export interface RateStatus {
+  endpoints: EndpointBudget[];
+  /** `x-app-limit-24hour-*`, when X sends them (some plans). */
+  appDay: RateBudget | null;
+}
+
+/** Profiles looked up by id: those X returned, and the ids it could not return (with why). */
+export interface UsersById {
+  profiles: SourceProfile[];
+  missing: { xUserId: string; kind: 'not_found' | 'suspended' | 'protected' }[];
+}
+
+/**
+ * A resource X bills (pay-per-use): a post or a user in a response. `ownerXUserId` is the X
+ * user the read was for (the timeline's user, a post's author), so the cost can be put on the
+ * handle; null when unknown.
+ */
+export interface BilledRead {
+  kind: 'post' | 'user';
+  id: string;
+  ownerXUserId: string | null;
+}
+
+/** Told of every billable resource a source's responses carried (the cost meter). */
+export type BilledReadsListener = (reads: BilledRead[]) => void | Promise<void>;
+
 export type SourceErrorKind =
   /** No such account. */
   | 'not_found'
@@ -84,8 +120,10 @@ export type SourceErrorKind =
   | 'suspended'
   /** Protected account: its tweets cannot be read. */
   | 'protected'
-  /** The credentials were refused (401/402/403): needs an operator, do not retry hot. */
+  /** The credentials were refused (401/403): needs an operator, probe rarely. */
   | 'auth'
+  /** The X account's credits are depleted (402): probe rarely until credits are added. */
+  | 'credits'
   /** Rate limited: retry after `retryAfterMs`. */
   | 'rate_limited'
   /** 5xx or network trouble: retry with backoff. */
@@ -128,7 +166,20 @@ export interface TweetSource {
   /** Throws SourceError('not_found' | 'suspended' | ...) */
   lookupUser(username: string, signal?: AbortSignal): Promise<SourceProfile>;
   timeline(query: TimelineQuery, signal?: AbortSignal): Promise<TimelinePage>;
+  /**
+   * Profiles of up to 100 users by id in one request (profile refresh): follows renamed
+   * accounts. Ids X cannot return come back in `missing`.
+   */
+  usersByIds(ids: string[], signal?: AbortSignal): Promise<UsersById>;
   /** Current metrics of up to 100 tweets by id (for metric snapshots). Missing ids are left out. */
   tweetsByIds(ids: string[], signal?: AbortSignal): Promise<SourceTweet[]>;
+  /** The timeline endpoint's budget (kept for the admin processes view). */
   rateBudget(): RateBudget;
+  /** Every budget known (pacing, the admin usage card, /metrics). */
+  rateStatus(): RateStatus;
+  /**
+   * How many of the most recent posts the timeline reaches (X: 3,200); null: no limit. A
+   * backfill that ends early after this many posts was cut by it.
+   */
+  readonly timelineDepth: number | null;
 }

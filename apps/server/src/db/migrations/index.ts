@@ -7,6 +7,7 @@ import { notifications } from './0004-notifications.js';
 import { deliveryParts } from './0005-delivery-parts.js';
 import { admin } from './0006-admin.js';
 import { security } from './0007-security.js';
+import { xBudget } from './0008-x-budget.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -44,5 +45,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0005-delivery-parts': deliveryParts(),
     '0006-admin': admin(kinds),
     '0007-security': security(kinds),
+    '0008-x-budget': xBudget(kinds),
   };
 }
