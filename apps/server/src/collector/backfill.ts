@@ -9,6 +9,8 @@ import {
   upsertTweets,
 } from '../modules/handles/tweets.repository.js';
 import {
+  BUDGET_PAUSED,
+  blockedSourceMessage,
   emitProgress,
   maxTweetId,
   msAfter,
@@ -17,6 +19,7 @@ import {
   saveHandle,
   type CollectorContext,
 } from './context.js';
+import { nextMetricsAt } from './metric-schedule.js';
 import { SourceError } from './sources/types.js';
 
 const DAY_MS = 86_400_000;
@@ -24,6 +27,27 @@ const DAY_MS = 86_400_000;
 const PAGE_SIZE = 100;
 /** A resumed walk re-reads this much past the oldest instant reached, so no tweet is skipped. */
 const RESUME_OVERLAP_MS = 1_000;
+
+/**
+ * A walk that ends before its window start after this share of the source's timeline depth
+ * (X: the 3,200 most recent posts) was cut by that limit, not by the account's first post: a
+ * few posts deleted meanwhile must not hide the limit.
+ */
+const DEPTH_LIMIT_SHARE = 0.98;
+
+/**
+ * True when the source's depth limit, not the window start, ended a walk: it stopped early and
+ * the handle holds about as many posts as the timeline reaches.
+ */
+export function cutByDepthLimit(
+  depth: number | null,
+  collected: number,
+  oldest: string | null,
+  targetStart: string,
+): boolean {
+  if (depth === null || oldest === null) return false;
+  return collected >= depth * DEPTH_LIMIT_SHARE && Date.parse(oldest) > Date.parse(targetStart);
+}
 
 /** The share (0-100) of the window [targetStart, windowEnd] covered once `oldest` is reached. */
 export function coveredShare(windowEnd: number, targetStart: number, oldest: number): number {
@@ -48,6 +72,13 @@ export async function runBackfill(
   if (!handle || handle.paused || ctx.collectionPaused()) return;
   if (handle.backfill_status === 'completed' || handle.backfill_status === 'failed') return;
   if ((await countFollowers(db.db, handleId)) === 0) return;
+  if (ctx.budget && !(await ctx.budget.allows('backfill'))) {
+    await saveHandle(ctx, handle, {
+      last_error: BUDGET_PAUSED,
+      next_poll_at: ctx.budget.resumesAt(),
+    });
+    return;
+  }
 
   const jobStartedAt = ctx.now().getTime();
   const progressAtStart = handle.backfill_progress;
@@ -67,6 +98,7 @@ export async function runBackfill(
         following_count: profile.followingCount,
         tweet_count: profile.tweetCount,
         like_count: profile.likeCount,
+        profile_checked_at: now,
       });
       await insertProfileSnapshot(db.db, handle.id, profile, now);
     }
@@ -93,7 +125,10 @@ export async function runBackfill(
         signal,
       );
       const now = ctx.now();
-      total += (await upsertTweets(db.db, handle.id, page.tweets, now.toISOString())).size;
+      const stored = await upsertTweets(db.db, handle.id, page.tweets, now.toISOString(), {
+        metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
+      });
+      total += stored.size;
 
       // Re-read: a follower may have asked for more days, or everybody may have left; an admin
       // may have deleted the handle or cleared its data (a fresh backfill then takes over).
@@ -111,6 +146,8 @@ export async function runBackfill(
       const windowEnd = Date.parse(handle.backfill_window_end ?? now.toISOString());
       const widened = handle.backfill_target_start !== targetStart;
       const reachedEnd = page.nextCursor === null && !widened;
+      const depthLimited =
+        reachedEnd && cutByDepthLimit(source.timelineDepth, total, oldest, targetStart);
       const progress = reachedEnd
         ? 100
         : Math.min(
@@ -133,7 +170,9 @@ export async function runBackfill(
         backfill_progress: progress,
         total_tweets_collected: total,
         estimated_completion: estimated,
-        oldest_covered_at: reachedEnd ? handle.backfill_target_start : oldest,
+        // Cut by the depth limit, the data really begins at the oldest post reached.
+        oldest_covered_at: reachedEnd && !depthLimited ? handle.backfill_target_start : oldest,
+        depth_limited: depthLimited,
         newest_tweet_id: newest,
         last_error: null,
         ...(reachedEnd
@@ -148,6 +187,13 @@ export async function runBackfill(
       if (reachedEnd) return;
       if ((await countFollowers(db.db, handle.id)) === 0) return;
       if (handle.paused || ctx.collectionPaused()) return;
+      if (ctx.budget && !(await ctx.budget.allows('backfill'))) {
+        await saveHandle(ctx, handle, {
+          last_error: BUDGET_PAUSED,
+          next_poll_at: ctx.budget.resumesAt(),
+        });
+        return;
+      }
       if (widened) {
         targetStart = handle.backfill_target_start ?? targetStart;
         cursor = undefined;
@@ -163,6 +209,13 @@ export async function runBackfill(
     const fresh = await findHandleById(db.db, handleId);
     if (!fresh || wasReset(handle, fresh)) return;
     if (error instanceof SourceError) {
+      const blocked = blockedSourceMessage(error);
+      if (blocked) {
+        // Waiting, not failed: the walk resumes where it stopped once X takes the credentials.
+        await ctx.blockSource(error);
+        await saveHandle(ctx, fresh, { last_error: blocked, estimated_completion: null });
+        return;
+      }
       const message = permanentErrorMessage(error, fresh.username);
       if (message) {
         await saveHandle(ctx, fresh, {

@@ -51,7 +51,10 @@ function instrumented(inner: TweetSource) {
       calls.tweetsByIds += 1;
       return inner.tweetsByIds(ids, signal);
     },
+    usersByIds: (ids, signal) => inner.usersByIds(ids, signal),
     rateBudget: () => inner.rateBudget(),
+    rateStatus: () => inner.rateStatus(),
+    timelineDepth: inner.timelineDepth,
   };
   return { source, calls, hooks };
 }
@@ -238,6 +241,8 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       now: () => new Date(START),
       monitorIntervalMs: 60_000,
       collectionPaused: () => false,
+      profileRefreshMs: 15 * 60_000,
+      blockSource: async () => {},
     };
     await runBackfill(ctx, id, new AbortController().signal);
     const after = await handleNamed(db, 'prolific_clr');

@@ -16,6 +16,8 @@ import { Collector } from './collector.js';
 import type { CollectorContext } from './context.js';
 import { CollectorEvents, type HandleProgressEvent, type TweetNewEvent } from './events.js';
 import { nextPollDelayMs, runPoll } from './poll.js';
+import { runMetricRefresh } from './metrics.js';
+import { runProfileRefresh } from './profiles.js';
 import { createDemoSource } from './sources/index.js';
 import { SourceError, type SourceTweet, type TweetSource } from './sources/types.js';
 
@@ -39,7 +41,10 @@ function counted(inner: TweetSource) {
       calls.tweetsByIds += 1;
       return inner.tweetsByIds(ids, signal);
     },
+    usersByIds: (ids, signal) => inner.usersByIds(ids, signal),
     rateBudget: () => inner.rateBudget(),
+    rateStatus: () => inner.rateStatus(),
+    timelineDepth: inner.timelineDepth,
   };
   return { source, calls };
 }
@@ -360,6 +365,8 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       now: () => new Date(clock),
       monitorIntervalMs: 60_000,
       collectionPaused: () => false,
+      profileRefreshMs: 15 * 60_000,
+      blockSource: async () => {},
     };
     await ctx.source.lookupUser('prolific_pia');
     await runPoll(ctx, backfilled.id, new AbortController().signal);
@@ -371,10 +378,20 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(polled.next_poll_at).toBe(new Date(clock + 30_000).toISOString());
     expect(polled.quiet_polls).toBe(0);
     expect(polled.last_poll_at).toBe(new Date(clock).toISOString());
-    const metricRows = await db.db.selectFrom('tweet_metric_snapshots').selectAll().execute();
-    // Backfilled tweets kept gaining engagement over those 3 hours.
-    expect(metricRows.length).toBeGreaterThan(0);
+    // A poll reads new tweets only: profiles and metrics have rounds of their own.
+    expect((await db.db.selectFrom('profile_snapshots').selectAll().execute()).length).toBe(1);
+    const firstReadings = await db.db.selectFrom('tweet_metric_snapshots').selectAll().execute();
+    expect(firstReadings).toHaveLength(added);
+    const signal = new AbortController().signal;
+    expect(await runProfileRefresh(ctx, signal)).toBe(1);
     expect((await db.db.selectFrom('profile_snapshots').selectAll().execute()).length).toBe(2);
+    // Backfilled tweets kept gaining engagement over those 3 hours: their readings were due.
+    expect(await runMetricRefresh(ctx, signal)).toBeGreaterThan(0);
+    const metricRows = await db.db.selectFrom('tweet_metric_snapshots').selectAll().execute();
+    expect(metricRows.length).toBeGreaterThan(firstReadings.length);
+    // Nothing is due again right away.
+    expect(await runMetricRefresh(ctx, signal)).toBe(0);
+    expect(await runProfileRefresh(ctx, signal)).toBe(0);
     // Every new tweet since the backfill is there: the window plus the poll match the source.
     expect(await storedTweetIds(db, polled.id)).toEqual(await sourceWindowIds(demo(), polled));
 

@@ -1,6 +1,15 @@
 import type { Db } from '../db/index.js';
 import { InProcessJobQueue, type Job, type JobHandler, type JobQueue } from '../jobs/job-queue.js';
-import { listDueHandles } from '../modules/handles/handles.repository.js';
+import {
+  listDueHandles,
+  listHandlesDueForProfile,
+  resumeWaitingHandles,
+} from '../modules/handles/handles.repository.js';
+import {
+  claimProbe,
+  readXApiStatus,
+  writeXApiStatus,
+} from '../modules/x-usage/x-api-status.repository.js';
 import {
   closeStaleChallenge,
   isChallengePending,
@@ -10,10 +19,21 @@ import {
   takeSubmittedCode,
 } from './account.js';
 import { runBackfill } from './backfill.js';
-import { HandleGoneError, type CollectorContext, type CollectorLogger } from './context.js';
+import {
+  CREDITS_DEPLETED,
+  HandleGoneError,
+  WAITING_FOR_CREDENTIALS,
+  blockedSourceMessage,
+  msAfter,
+  type CollectionBudget,
+  type CollectorContext,
+  type CollectorLogger,
+} from './context.js';
 import { CollectorEvents } from './events.js';
+import { runMetricRefresh } from './metrics.js';
 import { runPoll } from './poll.js';
-import type { SourceAccount, TweetSource } from './sources/types.js';
+import { runProfileRefresh } from './profiles.js';
+import { SourceError, type SourceAccount, type TweetSource } from './sources/types.js';
 
 export interface CollectorOptions {
   db: Db;
@@ -29,6 +49,14 @@ export interface CollectorOptions {
   concurrency?: number;
   /** Another queue implementation (given the job handler). */
   createQueue?: (handler: JobHandler) => JobQueue;
+  /** The daily X spend limit (the cost meter); absent: no limit. */
+  budget?: CollectionBudget;
+  /** PROFILE_REFRESH_MINUTES (default 15). */
+  profileRefreshMinutes?: number;
+  /** How often profile and metric rounds look for due work (default 60 s). */
+  roundEveryMs?: number;
+  /** Least time between two probes of refused credentials (default 5 minutes). */
+  probeEveryMs?: number;
 }
 
 const silentLog: CollectorLogger = {
@@ -39,6 +67,10 @@ const silentLog: CollectorLogger = {
 
 /** Handles the scheduler looks at per tick. */
 const DUE_BATCH = 100;
+/** The rate-limit bucket of timeline reads: backfills and polls are paced by its budget. */
+const TIMELINE_ENDPOINT = 'users/tweets';
+/** Handle id of the jobs that work on every handle due (profile and metric rounds). */
+const ALL_HANDLES = 0;
 
 /**
  * The collector: backfills and monitors every handle somebody follows. The database holds all
@@ -60,6 +92,12 @@ export class Collector {
   private readonly held = new Map<number, number>();
   /** The account awaits verification (as of the last tick): collection waits. */
   private accountPending = false;
+  /** X refuses the credentials or the credits are gone (as of the last tick): collection waits. */
+  private sourceBlocked = false;
+  private readonly roundEveryMs: number;
+  private readonly probeEveryMs: number;
+  /** When the next profile and metric rounds are enqueued (epoch ms). */
+  private nextRoundAt = 0;
 
   constructor(options: CollectorOptions) {
     this.source = options.source;
@@ -71,9 +109,14 @@ export class Collector {
       log,
       now: options.now ?? (() => new Date()),
       monitorIntervalMs: options.monitorIntervalSeconds * 1000,
-      collectionPaused: () => this.accountPending,
+      collectionPaused: () => this.accountPending || this.sourceBlocked,
+      budget: options.budget,
+      profileRefreshMs: (options.profileRefreshMinutes ?? 15) * 60_000,
+      blockSource: (error) => this.blockSource(error),
     };
     this.tickMs = options.tickMs ?? 1000;
+    this.roundEveryMs = options.roundEveryMs ?? 60_000;
+    this.probeEveryMs = options.probeEveryMs ?? 5 * 60_000;
     const handler: JobHandler = (job, signal) => this.run(job, signal);
     this.queue =
       options.createQueue?.(handler) ??
@@ -145,7 +188,12 @@ export class Collector {
 
   /** Ids of the handles with a job queued or running in this process. */
   busyHandleIds(): Set<number> {
-    return new Set(this.queue.jobs().map((job) => job.handleId));
+    return new Set(
+      this.queue
+        .jobs()
+        .filter((job) => job.handleId !== ALL_HANDLES)
+        .map((job) => job.handleId),
+    );
   }
 
   /**
@@ -164,19 +212,32 @@ export class Collector {
     return this.queue.idle();
   }
 
-  /** Enqueues every due job: backfills not finished yet, polls of backfilled handles. */
+  /**
+   * Enqueues every due job: backfills not finished yet and polls of backfilled handles, as many
+   * as the timeline budget allows now, and the profile and metric rounds once a minute.
+   */
   async tick(): Promise<void> {
     if (this.state !== 'running') return;
     clearTimeout(this.timer);
     const run = (async () => {
       try {
         if (!(await this.accountAllowsCollection())) return;
-        const due = await listDueHandles(this.ctx.db.db, this.ctx.now().toISOString(), DUE_BATCH);
+        if (!(await this.sourceAllowsCollection())) return;
+        const now = this.ctx.now();
+        const due = await listDueHandles(this.ctx.db.db, now.toISOString(), DUE_BATCH);
+        let slots = this.timelineSlots(now.getTime());
         for (const handle of due) {
-          this.queue.enqueue({
+          if (slots <= 0) break;
+          const queued = this.queue.enqueue({
             kind: handle.backfill_status === 'completed' ? 'poll' : 'backfill',
             handleId: handle.id,
           });
+          if (queued) slots -= 1;
+        }
+        if (now.getTime() >= this.nextRoundAt) {
+          this.nextRoundAt = now.getTime() + this.roundEveryMs;
+          this.queue.enqueue({ kind: 'profiles', handleId: ALL_HANDLES });
+          this.queue.enqueue({ kind: 'metrics', handleId: ALL_HANDLES });
         }
       } catch (error) {
         this.ctx.log.error({ err: error }, 'collector scheduler failed');
@@ -191,16 +252,130 @@ export class Collector {
     }
   }
 
+  /** Runs the profile and metric rounds now (tests; the scheduler runs them once a minute). */
+  async refreshRounds(): Promise<void> {
+    const profiles = { kind: 'profiles', handleId: ALL_HANDLES } as const;
+    const metrics = { kind: 'metrics', handleId: ALL_HANDLES } as const;
+    this.queue.enqueue(profiles);
+    this.queue.enqueue(metrics);
+    await Promise.all([this.queue.settled(profiles), this.queue.settled(metrics)]);
+  }
+
   private async run(job: Job, signal: AbortSignal): Promise<void> {
     if (this.held.has(job.handleId)) return;
+    const held = new Set(this.held.keys());
     try {
-      await (job.kind === 'backfill'
-        ? runBackfill(this.ctx, job.handleId, signal)
-        : runPoll(this.ctx, job.handleId, signal));
+      switch (job.kind) {
+        case 'backfill':
+          return await runBackfill(this.ctx, job.handleId, signal);
+        case 'poll':
+          return await runPoll(this.ctx, job.handleId, signal);
+        case 'profiles':
+          await runProfileRefresh(this.ctx, signal, held);
+          return;
+        case 'metrics':
+          await runMetricRefresh(this.ctx, signal, held);
+          return;
+      }
     } catch (error) {
       if (error instanceof HandleGoneError) return;
       throw error;
     }
+  }
+
+  /**
+   * How many more backfills and polls may be queued now: the timeline endpoint's remaining
+   * requests spread evenly over what is left of its window, so 1,000 handles do not spend a
+   * 15-minute budget in its first minute and then wait. Unbounded while the budget is unknown.
+   */
+  private timelineSlots(now: number): number {
+    const budget = this.source
+      .rateStatus()
+      .endpoints.find((entry) => entry.endpoint === TIMELINE_ENDPOINT);
+    if (!budget || budget.remaining === null || budget.resetAt === null) return DUE_BATCH;
+    const untilReset = Date.parse(budget.resetAt) - now;
+    if (untilReset <= 0) return DUE_BATCH;
+    const share = Math.ceil((budget.remaining * Math.max(this.tickMs, 1)) / untilReset);
+    const waiting = this.queue.jobs().filter((job) => job.handleId !== ALL_HANDLES).length;
+    return Math.min(DUE_BATCH, share) - waiting;
+  }
+
+  /**
+   * X refused the credentials (401/403) or the credits are gone (402): recorded in the database
+   * for every process and the Admin page, and collection stops until a probe gets through.
+   */
+  private async blockSource(error: SourceError): Promise<void> {
+    const state = error.kind === 'credits' ? 'credits' : 'auth';
+    this.sourceBlocked = true;
+    const { db } = this.ctx.db;
+    const current = await readXApiStatus(db);
+    if (current.state === state) return;
+    const now = this.ctx.now();
+    await writeXApiStatus(db, {
+      state,
+      detail: error.message,
+      now: now.toISOString(),
+      nextProbeAt: msAfter(now, this.probeEveryMs),
+    });
+    this.ctx.log.warn(
+      { kind: error.kind, detail: error.message },
+      'X refused the collector: collection waits, probing every 5 minutes',
+    );
+  }
+
+  /**
+   * Whether X takes the credentials (as recorded). While it does not, one process at a time
+   * sends a single probe request at most every `probeEveryMs`; the first that gets through
+   * puts every waiting handle back to work, with no admin action.
+   */
+  private async sourceAllowsCollection(): Promise<boolean> {
+    const { db } = this.ctx.db;
+    const status = await readXApiStatus(db);
+    if (status.state === 'ok') {
+      this.sourceBlocked = false;
+      return true;
+    }
+    this.sourceBlocked = true;
+    const now = this.ctx.now();
+    const claimed = await claimProbe(
+      db,
+      now.toISOString(),
+      msAfter(now, this.probeEveryMs),
+    );
+    if (claimed) await this.probe();
+    return !this.sourceBlocked;
+  }
+
+  /** One request that needs working credentials: a profile X bills once a day at most. */
+  private async probe(): Promise<void> {
+    const { db } = this.ctx.db;
+    const [handle] = await listHandlesDueForProfile(db, this.ctx.now().toISOString(), 1);
+    try {
+      if (handle?.x_user_id) await this.source.usersByIds([handle.x_user_id]);
+      else await this.source.lookupUser(handle?.username ?? 'XDevelopers');
+    } catch (error) {
+      if (error instanceof SourceError && blockedSourceMessage(error)) {
+        const now = this.ctx.now();
+        await writeXApiStatus(db, {
+          state: error.kind === 'credits' ? 'credits' : 'auth',
+          detail: error.message,
+          now: now.toISOString(),
+          nextProbeAt: msAfter(now, this.probeEveryMs),
+        });
+        this.ctx.log.warn({ kind: error.kind }, 'X still refuses the collector');
+        return;
+      }
+      // Not found, protected or rate limited: X took the credentials. Unreachable: unknown yet.
+      if (!(error instanceof SourceError) || error.kind === 'unavailable') {
+        this.ctx.log.warn({ err: error }, 'credentials probe failed: will probe again');
+        return;
+      }
+    }
+    const now = this.ctx.now().toISOString();
+    await writeXApiStatus(db, { state: 'ok', detail: null, now, nextProbeAt: null });
+    const resumed = await resumeWaitingHandles(db, [WAITING_FOR_CREDENTIALS, CREDITS_DEPLETED], now);
+    this.sourceBlocked = false;
+    this.ctx.log.info({ handles: resumed }, 'X takes the credentials again: collection resumes');
   }
 
   /**

@@ -21,10 +21,51 @@ export interface CollectorContext {
   /** MONITOR_INTERVAL_SECONDS in ms: the base gap between polls of a handle. */
   monitorIntervalMs: number;
   /**
-   * True while the collector account awaits verification: jobs do not start, and a running
-   * backfill stops after the page in hand (it resumes from there once the account is verified).
+   * True while the collector account awaits verification or X refuses the credentials: jobs do
+   * not start, and a running backfill stops after the page in hand (it resumes from there).
    */
   collectionPaused: () => boolean;
+  /** The daily spend limit on X reads; absent: no limit (demo source, or none configured). */
+  budget?: CollectionBudget;
+  /** PROFILE_REFRESH_MINUTES in ms: the gap between profile reads of a handle. */
+  profileRefreshMs: number;
+  /**
+   * X refused the credentials (401/403) or the credits are gone (402): records it for every
+   * process and stops collection until a probe succeeds.
+   */
+  blockSource: (error: SourceError) => Promise<void>;
+}
+
+/** The work a daily X spend limit cuts, in the order it cuts them. */
+export type BudgetedWork = 'metrics' | 'backfill' | 'poll';
+
+/** What the collector asks of the X cost meter. */
+export interface CollectionBudget {
+  /** Whether `work` may spend X reads now. */
+  allows(work: BudgetedWork): Promise<boolean>;
+  /** When the day's budget starts afresh (next 00:00 UTC), ISO-8601. */
+  resumesAt(): string;
+}
+
+/** A handle's text while X refuses the app's credentials (401/403): waiting, not failed. */
+export const WAITING_FOR_CREDENTIALS = 'Waiting for X credentials';
+/** A handle's text while X answers 402: the app's pay-per-use balance is gone. */
+export const CREDITS_DEPLETED = 'X API credits are depleted: add credits in the X Developer Console';
+/** A handle's text while the daily X spend limit holds its collection back. */
+export const BUDGET_PAUSED = 'Paused: daily X API budget reached (resumes 00:00 UTC)';
+
+/** Texts of a handle that waits for the X credentials, the credits or the budget (not failed). */
+export const WAITING_TEXTS: readonly string[] = [
+  WAITING_FOR_CREDENTIALS,
+  CREDITS_DEPLETED,
+  BUDGET_PAUSED,
+];
+
+/** The text of a blocked source, for a credentials (401/403) or credits (402) error. */
+export function blockedSourceMessage(error: SourceError): string | null {
+  if (error.kind === 'auth') return WAITING_FOR_CREDENTIALS;
+  if (error.kind === 'credits') return CREDITS_DEPLETED;
+  return null;
 }
 
 /** Wait before retrying after an outage that named no time. */
@@ -40,9 +81,6 @@ export function retryAt(error: SourceError, now: Date): string {
   return msAfter(now, wait);
 }
 
-/** The error of a handle whose collection stopped because X refused the credentials. */
-export const CREDENTIALS_REFUSED = 'X API credentials were refused';
-
 /** The message shown for a source error that ends collection of a handle. */
 export function permanentErrorMessage(error: SourceError, username: string): string | null {
   switch (error.kind) {
@@ -52,8 +90,6 @@ export function permanentErrorMessage(error: SourceError, username: string): str
       return `@${username} is suspended`;
     case 'protected':
       return `@${username} is protected`;
-    case 'auth':
-      return CREDENTIALS_REFUSED;
     default:
       return null;
   }

@@ -2,12 +2,11 @@ import { countFollowers, findHandleById } from '../modules/handles/handles.repos
 import {
   countTweets,
   insertMetricSnapshots,
-  insertProfileSnapshot,
-  listRecentTweets,
-  recordMetrics,
   upsertTweets,
 } from '../modules/handles/tweets.repository.js';
 import {
+  BUDGET_PAUSED,
+  blockedSourceMessage,
   maxTweetId,
   msAfter,
   permanentErrorMessage,
@@ -15,15 +14,16 @@ import {
   saveHandle,
   type CollectorContext,
 } from './context.js';
+import { nextMetricsAt } from './metric-schedule.js';
 import { SourceError, type SourceTweet, type TimelineQuery } from './sources/types.js';
 
-/** Tweets this young have their metrics re-read on every poll (the basis of velocity). */
-const METRICS_WINDOW_MS = 48 * 3_600_000;
 /** At most this many new pages per poll; the rest waits for the next one. */
 const MAX_POLL_PAGES = 10;
 /** Quiet handles are polled up to this many times less often. */
 const MAX_SLOWDOWN = 10;
 const MIN_INTERVAL_MS = 5_000;
+/** A first metric reading is only worth taking for tweets this young (velocity's start). */
+const FIRST_READING_WINDOW_MS = 48 * 3_600_000;
 
 /**
  * When to poll next: sooner when new tweets just arrived, gradually up to 10x slower the more
@@ -35,8 +35,9 @@ export function nextPollDelayMs(baseMs: number, newTweets: number, quietPolls: n
 }
 
 /**
- * One monitoring round of a backfilled handle: tweets newer than the newest kept, a profile
- * snapshot, and fresh metrics of recent tweets (a metric snapshot only where they changed).
+ * One monitoring round of a backfilled handle: the tweets newer than the newest kept, and
+ * nothing else. Profiles (batched by id) and metrics (on a decay schedule) have their own jobs,
+ * so a poll costs one request when nothing is new, and X bills only the new posts.
  */
 export async function runPoll(
   ctx: CollectorContext,
@@ -50,6 +51,13 @@ export async function runPoll(
   const xUserId = handle.x_user_id;
   if (!xUserId) return;
   if ((await countFollowers(db.db, handleId)) === 0) return;
+  if (ctx.budget && !(await ctx.budget.allows('poll'))) {
+    await saveHandle(ctx, handle, {
+      last_error: BUDGET_PAUSED,
+      next_poll_at: ctx.budget.resumesAt(),
+    });
+    return;
+  }
 
   try {
     const fetched: SourceTweet[] = [];
@@ -67,28 +75,17 @@ export async function runPoll(
     // New tweets found by monitoring are marked for notification in the same transaction.
     const inserted = await upsertTweets(db.db, handle.id, fetched, now.toISOString(), {
       markForFanout: true,
+      metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
     });
     const fresh = fetched.filter((tweet) => inserted.has(tweet.id));
     // A young tweet's first reading is its first metric snapshot: velocity starts from it.
-    const metricsSince = now.getTime() - METRICS_WINDOW_MS;
+    const firstReadingSince = now.getTime() - FIRST_READING_WINDOW_MS;
     await insertMetricSnapshots(
       db.db,
       handle.id,
-      fresh.filter((tweet) => Date.parse(tweet.createdAt) >= metricsSince),
+      fresh.filter((tweet) => Date.parse(tweet.createdAt) >= firstReadingSince),
       now.toISOString(),
     );
-
-    const profile = await source.lookupUser(handle.username, signal);
-    await insertProfileSnapshot(db.db, handle.id, profile, now.toISOString());
-
-    const recent = await listRecentTweets(db.db, handle.id, msAfter(now, -METRICS_WINDOW_MS), 100);
-    if (recent.length > 0) {
-      const metrics = await source.tweetsByIds(
-        recent.map((row) => row.tweet_id),
-        signal,
-      );
-      await recordMetrics(db.db, handle.id, recent, metrics, now.toISOString());
-    }
 
     let newest = handle.newest_tweet_id;
     for (const tweet of fetched) newest = maxTweetId(newest, tweet.id);
@@ -96,10 +93,6 @@ export async function runPoll(
     handle = await saveHandle(ctx, handle, {
       newest_tweet_id: newest,
       total_tweets_collected: await countTweets(db.db, handle.id),
-      followers_count: profile.followersCount,
-      following_count: profile.followingCount,
-      tweet_count: profile.tweetCount,
-      like_count: profile.likeCount,
       last_poll_at: now.toISOString(),
       quiet_polls: quietPolls,
       next_poll_at: msAfter(now, nextPollDelayMs(ctx.monitorIntervalMs, fresh.length, quietPolls)),
@@ -116,6 +109,12 @@ export async function runPoll(
     const current = await findHandleById(db.db, handleId);
     if (!current || current.backfill_status !== 'completed') return;
     if (error instanceof SourceError) {
+      const blocked = blockedSourceMessage(error);
+      if (blocked) {
+        await ctx.blockSource(error);
+        await saveHandle(ctx, current, { last_error: blocked });
+        return;
+      }
       const message = permanentErrorMessage(error, current.username);
       await saveHandle(ctx, current, {
         last_error: message ?? error.message,

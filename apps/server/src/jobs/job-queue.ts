@@ -1,6 +1,9 @@
-/** The jobs of the collector: data only, so a Redis-backed queue can carry them too. */
+/**
+ * The jobs of the collector: data only, so a Redis-backed queue can carry them too. Backfills
+ * and polls work on one handle; profile and metric rounds on every handle due (handle id 0).
+ */
 export interface Job {
-  kind: 'backfill' | 'poll';
+  kind: 'backfill' | 'poll' | 'profiles' | 'metrics';
   handleId: number;
 }
 

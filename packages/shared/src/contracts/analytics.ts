@@ -22,6 +22,11 @@ export const MAX_HASHTAGS_LIMIT = 100;
 export const WORDS_LIMIT = 30;
 /** Least time between two refreshes of one handle (doc 2 §9.2). */
 export const REFRESH_MIN_GAP_MS = 5_000;
+/**
+ * Least time between two manual polls of one handle, whoever asks (every user and process
+ * shares the X budget): a Refresh within it is refused with 429 and Retry-After.
+ */
+export const MANUAL_POLL_MIN_GAP_MS = 60_000;
 
 /** Weekday names, index 0 = Monday ... 6 = Sunday (ANALYTICS.md, Window). */
 export const WEEKDAYS = [
@@ -418,6 +423,7 @@ export const ANALYTICS_MESSAGES = {
   stuck: 'Collection stuck at 0% - marked as failed',
   refreshThrottled: 'Please wait a few seconds before refreshing again.',
   refreshInProgress: 'A refresh is already running.',
+  manualPollThrottled: 'This handle was refreshed less than a minute ago; new tweets keep arriving on their own.',
   refreshed: 'Analytics refreshed',
 } as const;
 

@@ -12,7 +12,7 @@ import {
   submitChallengeCode,
 } from '../../collector/account.js';
 import type { Collector } from '../../collector/collector.js';
-import { CREDENTIALS_REFUSED } from '../../collector/context.js';
+import { WAITING_TEXTS } from '../../collector/context.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { conflict, notFound } from '../../lib/errors.js';
@@ -94,12 +94,12 @@ function toProcess(row: HandleWithUsersRow, context: ProcessContext): AdminProce
 }
 
 /**
- * A handle whose collection hit an error of the source lately: refused credentials whenever
- * they happened (nothing is collected until an operator acts), others for 15 minutes.
+ * A handle whose collection hit an error of the source lately: waiting for the X credentials,
+ * credits or budget whenever it happened (nothing is collected meanwhile), others for 15 minutes.
  */
 function hasSourceError(row: HandleRow, now: number): boolean {
   if (row.paused || row.last_error === null) return false;
-  if (row.last_error === CREDENTIALS_REFUSED) return true;
+  if (WAITING_TEXTS.includes(row.last_error)) return true;
   return row.backfill_status !== 'failed' && now - Date.parse(row.updated_at) <= RECENT_ERROR_MS;
 }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   HANDLE_PATTERN,
   HASHTAGS_LIMIT,
+  MANUAL_POLL_MIN_GAP_MS,
   REFRESH_MIN_GAP_MS,
   TOP_TWEETS_LIMIT,
   ANALYTICS_MESSAGES,
@@ -20,7 +21,11 @@ import { computeBlocks, hashtags, prepareWindow, topTweets } from '../../analyti
 import type { PreparedWindow } from '../../analytics/index.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, tooManyRequests } from '../../lib/errors.js';
-import { findHandleById, type HandleRow } from '../handles/handles.repository.js';
+import {
+  claimManualPoll,
+  findHandleById,
+  type HandleRow,
+} from '../handles/handles.repository.js';
 import { backfillProgress, INVALID_HANDLE, readableHandle } from '../handles/handles.service.js';
 import { parseTweetRow } from '../handles/stored-tweet.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -197,8 +202,10 @@ export class AnalyticsService {
   }
 
   /**
-   * POST /analytics/refresh/{handle}: polls the handle now (when its backfill is over) and
-   * recomputes. Refused while a refresh of the handle runs and within 5 s of the last one.
+   * POST /analytics/refresh/{handle}: polls the handle for new tweets now (when its backfill is
+   * over) and recomputes. Refused while a refresh of the handle runs, within 5 s of the last
+   * one here, and within a minute of the last manual poll by anybody (the database holds that
+   * time, so every process and user shares the limit): Refresh cannot drain the X budget.
    */
   async refresh(
     handle: HandleRow,
@@ -213,10 +220,27 @@ export class AnalyticsService {
         (REFRESH_MIN_GAP_MS - (now - last.startedAt)) / 1000,
       );
     }
+    const polls = Boolean(this.collector) && handle.backfill_status === 'completed';
+    if (polls) {
+      const claimed = await claimManualPoll(
+        this.db.db,
+        handle.id,
+        new Date(now).toISOString(),
+        new Date(now - MANUAL_POLL_MIN_GAP_MS).toISOString(),
+      );
+      if (!claimed) {
+        const fresh = await findHandleById(this.db.db, handle.id);
+        const lastPoll = Date.parse(fresh?.manual_poll_at ?? new Date(now).toISOString());
+        throw tooManyRequests(
+          ANALYTICS_MESSAGES.manualPollThrottled,
+          Math.max(1, (lastPoll + MANUAL_POLL_MIN_GAP_MS - now) / 1000),
+        );
+      }
+    }
     const entry = { startedAt: now, running: true };
     this.refreshes.set(handle.id, entry);
     try {
-      if (this.collector && handle.backfill_status === 'completed') {
+      if (this.collector && polls) {
         await withTimeout(this.collector.pollNow(handle.id), REFRESH_POLL_TIMEOUT_MS);
       }
       this.forget(handle.id);

@@ -170,7 +170,91 @@ export function listDueHandles(db: Executor, now: string, limit: number): Promis
           .whereRef('user_handles.handle_id', '=', 'handles.id'),
       ),
     )
-    .orderBy('next_poll_at')
+    // Never scheduled (a new backfill) before the longest due, in both dialects: Postgres
+    // sorts nulls last.
+    .orderBy(sql`coalesce(next_poll_at, '')`)
+    .orderBy('id')
     .limit(limit)
     .execute();
+}
+
+/**
+ * Handles whose profile is due for a read (never read, or last read at or before `before`):
+ * known on X, followed, not paused, not failed; longest unread first (never read before all,
+ * in both dialects).
+ */
+export function listHandlesDueForProfile(
+  db: Executor,
+  before: string,
+  limit: number,
+): Promise<HandleRow[]> {
+  return db
+    .selectFrom('handles')
+    .selectAll()
+    .where('x_user_id', 'is not', null)
+    .where('paused', '=', false)
+    .where('backfill_status', '!=', 'failed')
+    .where((eb) =>
+      eb.or([eb('profile_checked_at', 'is', null), eb('profile_checked_at', '<=', before)]),
+    )
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_handles')
+          .select('user_handles.id')
+          .whereRef('user_handles.handle_id', '=', 'handles.id'),
+      ),
+    )
+    .orderBy(sql`coalesce(profile_checked_at, '')`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Whether another handle than `exceptId` is named `username` (whatever its case). */
+export async function usernameTaken(
+  db: Executor,
+  username: string,
+  exceptId: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('handles')
+    .select('id')
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Claims the manual poll of a handle: true for one caller a minute, whichever process or user
+ * asks (the row is the lock).
+ */
+export async function claimManualPoll(
+  db: Executor,
+  handleId: number,
+  now: string,
+  notBefore: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('handles')
+    .set({ manual_poll_at: now })
+    .where('id', '=', handleId)
+    .where((eb) => eb.or([eb('manual_poll_at', 'is', null), eb('manual_poll_at', '<=', notBefore)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Puts every waiting handle (credentials, credits) back to work now. */
+export async function resumeWaitingHandles(
+  db: Executor,
+  waitingTexts: readonly string[],
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('handles')
+    .set({ last_error: null, next_poll_at: now, updated_at: now })
+    .where('last_error', 'in', waitingTexts)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -8,6 +8,7 @@ import {
 } from '@perch/shared';
 import { toApiTweet } from '../../analytics/api-tweet.js';
 import { coveredShare } from '../../collector/backfill.js';
+import { WAITING_TEXTS } from '../../collector/context.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -227,8 +228,21 @@ export async function tweetPage(
   };
 }
 
+/** 'X returns only the latest 3,200 posts: collected back to 2026-11-18'. */
+export function depthLimitMessage(oldestCoveredAt: string | null): string {
+  const date = oldestCoveredAt ? oldestCoveredAt.slice(0, 10) : 'the oldest post X returned';
+  return `X returns only the latest 3,200 posts: collected back to ${date}`;
+}
+
 function progressMessage(handle: HandleRow): string {
   const total = handle.total_tweets_collected;
+  // Waiting for X (credentials, credits, the daily budget) is said as such: it is not a failure.
+  if (handle.backfill_status !== 'failed' && WAITING_TEXTS.includes(handle.last_error ?? '')) {
+    return handle.last_error ?? '';
+  }
+  if (handle.backfill_status === 'completed' && Boolean(handle.depth_limited)) {
+    return depthLimitMessage(handle.oldest_covered_at);
+  }
   switch (handle.backfill_status) {
     case 'pending':
       return 'Waiting to start collection';

@@ -12,7 +12,13 @@ export type TweetRow = Selectable<TweetsTable>;
  */
 const INSERT_CHUNK = 500;
 
-function tweetValues(handleId: number, tweet: SourceTweet, now: string, fanout: boolean) {
+function tweetValues(
+  handleId: number,
+  tweet: SourceTweet,
+  now: string,
+  fanout: boolean,
+  metricsNextAt: string | null,
+) {
   return {
     handle_id: handleId,
     tweet_id: tweet.id,
@@ -31,6 +37,7 @@ function tweetValues(handleId: number, tweet: SourceTweet, now: string, fanout: 
     urls: JSON.stringify(tweet.urls),
     media: JSON.stringify(tweet.media),
     fanout_pending: fanout,
+    metrics_next_at: metricsNextAt,
     first_seen_at: now,
     updated_at: now,
   };
@@ -42,6 +49,8 @@ export interface UpsertTweetsOptions {
    * The marker is written by the same INSERT, so a tweet is never stored without it.
    */
   markForFanout?: boolean;
+  /** When a newly stored tweet's metrics are read next (the collector's decay schedule). */
+  metricsNextAt?: (tweet: SourceTweet) => string | null;
 }
 
 /**
@@ -58,6 +67,7 @@ export async function upsertTweets(
   options: UpsertTweetsOptions = {},
 ): Promise<Set<string>> {
   const fanout = options.markForFanout ?? false;
+  const metricsNextAt = options.metricsNextAt ?? (() => null);
   const inserted = new Set<string>();
   if (tweets.length === 0) return inserted;
   // Postgres refuses an upsert that touches one row twice: keep the latest copy of each id.
@@ -73,9 +83,13 @@ export async function upsertTweets(
       for (const tweet of chunk) if (!known.has(tweet.id)) inserted.add(tweet.id);
       await trx
         .insertInto('tweets')
-        .values(chunk.map((tweet) => tweetValues(handleId, tweet, now, fanout)))
+        .values(
+          chunk.map((tweet) => tweetValues(handleId, tweet, now, fanout, metricsNextAt(tweet))),
+        )
         .onConflict((oc) =>
           oc.columns(['handle_id', 'tweet_id']).doUpdateSet((eb) => ({
+            // The full text of a long post may arrive after a truncated copy was kept.
+            text: eb.ref('excluded.text'),
             like_count: eb.ref('excluded.like_count'),
             retweet_count: eb.ref('excluded.retweet_count'),
             reply_count: eb.ref('excluded.reply_count'),
@@ -163,6 +177,76 @@ export function listRecentTweets(
     .execute();
 }
 
+/** A tweet whose metrics are due, with the handle it belongs to. */
+export type DueMetricsRow = Pick<
+  TweetRow,
+  | 'id'
+  | 'handle_id'
+  | 'tweet_id'
+  | 'created_at'
+  | 'like_count'
+  | 'retweet_count'
+  | 'reply_count'
+  | 'quote_count'
+  | 'impression_count'
+>;
+
+/**
+ * Tweets whose metric reading is due (`metrics_next_at` passed), oldest due first, of handles
+ * that are followed, not paused and not failed: the metric refresh batches them by 100.
+ */
+export function listTweetsDueForMetrics(
+  db: Executor,
+  now: string,
+  limit: number,
+  skipHandleIds: readonly number[] = [],
+): Promise<DueMetricsRow[]> {
+  let query = db
+    .selectFrom('tweets')
+    .innerJoin('handles', 'handles.id', 'tweets.handle_id')
+    .select([
+      'tweets.id',
+      'tweets.handle_id',
+      'tweets.tweet_id',
+      'tweets.created_at',
+      'tweets.like_count',
+      'tweets.retweet_count',
+      'tweets.reply_count',
+      'tweets.quote_count',
+      'tweets.impression_count',
+    ])
+    .where('tweets.metrics_next_at', '<=', now)
+    .where('handles.paused', '=', false)
+    .where('handles.backfill_status', '!=', 'failed')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_handles')
+          .select('user_handles.id')
+          .whereRef('user_handles.handle_id', '=', 'handles.id'),
+      ),
+    );
+  if (skipHandleIds.length > 0) query = query.where('tweets.handle_id', 'not in', skipHandleIds);
+  return query.orderBy('tweets.metrics_next_at').orderBy('tweets.id').limit(limit).execute();
+}
+
+/** Moves tweets (by row id) to their next metric reading, or off the schedule (null). */
+export async function setMetricsNextAt(
+  db: Kysely<Database>,
+  next: readonly { id: number; at: string | null }[],
+): Promise<void> {
+  if (next.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const row of next) {
+      await trx
+        .updateTable('tweets')
+        .set({ metrics_next_at: row.at })
+        .where('id', '=', row.id)
+        .execute();
+    }
+  });
+}
+
 /**
  * Stores fresh metrics of tweets already kept: a metric snapshot for each tweet whose numbers
  * changed, and the new numbers on the tweet row. Returns how many changed.
@@ -170,7 +254,7 @@ export function listRecentTweets(
 export async function recordMetrics(
   db: Kysely<Database>,
   handleId: number,
-  stored: readonly TweetRow[],
+  stored: readonly DueMetricsRow[],
   fresh: readonly SourceTweet[],
   now: string,
 ): Promise<number> {

@@ -1,0 +1,82 @@
+import {
+  listTweetsDueForMetrics,
+  recordMetrics,
+  setMetricsNextAt,
+  type DueMetricsRow,
+} from '../modules/handles/tweets.repository.js';
+import { blockedSourceMessage, type CollectorContext } from './context.js';
+import { nextMetricsAt } from './metric-schedule.js';
+import { SourceError } from './sources/types.js';
+
+/** Posts per metrics request (X's maximum for GET /2/tweets?ids=). */
+export const METRICS_BATCH = 100;
+/** Requests one metrics round sends at most; the rest stays due for the next round. */
+const MAX_BATCHES_PER_ROUND = 20;
+
+/**
+ * One metric round: the posts whose reading is due on the decay schedule (metric-schedule.ts),
+ * 100 per request whatever handle they belong to. Changed numbers become metric snapshots;
+ * every post read (or gone from X) moves to its next reading. Returns the requests sent.
+ */
+export async function runMetricRefresh(
+  ctx: CollectorContext,
+  signal: AbortSignal,
+  skipHandleIds: ReadonlySet<number> = new Set(),
+): Promise<number> {
+  let requests = 0;
+  for (let round = 0; round < MAX_BATCHES_PER_ROUND; round += 1) {
+    if (signal.aborted || ctx.collectionPaused()) return requests;
+    // The first work a daily spend limit cuts.
+    if (ctx.budget && !(await ctx.budget.allows('metrics'))) return requests;
+    const due = await listTweetsDueForMetrics(
+      ctx.db.db,
+      ctx.now().toISOString(),
+      METRICS_BATCH,
+      [...skipHandleIds],
+    );
+    if (due.length === 0) return requests;
+    let fresh;
+    try {
+      requests += 1;
+      fresh = await ctx.source.tweetsByIds(
+        due.map((row) => row.tweet_id),
+        signal,
+      );
+    } catch (error) {
+      if (signal.aborted) return requests;
+      if (error instanceof SourceError && blockedSourceMessage(error)) {
+        await ctx.blockSource(error);
+        return requests;
+      }
+      ctx.log.warn({ err: error }, 'metric refresh failed: will retry');
+      return requests;
+    }
+    const now = ctx.now();
+    for (const [handleId, rows] of groupByHandle(due)) {
+      const ids = new Set(rows.map((row) => row.tweet_id));
+      await recordMetrics(
+        ctx.db.db,
+        handleId,
+        rows,
+        fresh.filter((tweet) => ids.has(tweet.id)),
+        now.toISOString(),
+      );
+    }
+    await setMetricsNextAt(
+      ctx.db.db,
+      due.map((row) => ({ id: row.id, at: nextMetricsAt(row.created_at, now) })),
+    );
+    if (due.length < METRICS_BATCH) return requests;
+  }
+  return requests;
+}
+
+function groupByHandle(rows: readonly DueMetricsRow[]): Map<number, DueMetricsRow[]> {
+  const groups = new Map<number, DueMetricsRow[]>();
+  for (const row of rows) {
+    const group = groups.get(row.handle_id) ?? [];
+    group.push(row);
+    groups.set(row.handle_id, group);
+  }
+  return groups;
+}
