@@ -32,6 +32,7 @@ import { twoFactorRoutes } from './modules/security/two-factor.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { xAccountRoutes } from './modules/x-account/x-account.routes.js';
+import type { XUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin, routerErrorEnvelope } from './plugins/error-handler.js';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
@@ -59,6 +60,11 @@ export interface AppOptions {
    * wake that worker. Without them the clients are made from the config and nothing delivers.
    */
   notify?: { channels: NotifyChannels; wakeWorker?: () => void };
+  /**
+   * The X API cost meter the source records into (main.ts makes it for the x-api source). Without
+   * one, GET /admin/x-usage reads the same table through a meter made from the config.
+   */
+  xUsage?: XUsageMeter;
   /** Overrides the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built SPA (defaults to apps/web/dist). */
@@ -73,6 +79,7 @@ export async function buildApp({
   db,
   collector,
   notify,
+  xUsage,
   logger,
   webDist = WEB_DIST,
   eventsKeepAliveMs,
@@ -130,7 +137,7 @@ export async function buildApp({
         wakeWorker: notify?.wakeWorker,
       });
       await api.register(xAccountRoutes, { config, db });
-      await api.register(adminRoutes, { config, db, collector });
+      await api.register(adminRoutes, { config, db, collector, xUsage });
       await api.register(securityRoutes, { config, db });
       await api.register(twoFactorRoutes, { config, db });
       // Live updates need something that collects; without a collector there is nothing to send.

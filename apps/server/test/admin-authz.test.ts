@@ -83,6 +83,7 @@ const ADMIN_ROUTES: AdminRoute[] = [
     body: (f) => ({ handle_id: f.handleId }),
   },
   { method: 'GET', path: '/admin/twitter-challenge-status', access: 'superadmin' },
+  { method: 'GET', path: '/admin/x-usage', access: 'admin' },
   {
     method: 'POST',
     path: '/admin/submit-twitter-challenge-code',

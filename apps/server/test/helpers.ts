@@ -4,13 +4,14 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, type AppOptions } from '../src/app.js';
-import { Collector } from '../src/collector/collector.js';
+import { Collector, type CollectorOptions } from '../src/collector/collector.js';
 import { createDemoSource } from '../src/collector/sources/index.js';
 import type { TweetSource } from '../src/collector/sources/types.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db, type Dialect } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { findHandleByName, type HandleRow } from '../src/modules/handles/handles.repository.js';
+import type { XUsageMeter } from '../src/modules/x-usage/x-usage.service.js';
 import { createInvitation } from '../src/modules/invitations/invitations.service.js';
 import type { Role } from '@perch/shared';
 
@@ -79,6 +80,8 @@ export interface TestApp {
   config: Config;
   /** The running collector (demo source without delay unless `source` was given). */
   collector: Collector;
+  /** The X cost meter, when the options made one. */
+  xUsage?: XUsageMeter;
   close(): Promise<void>;
 }
 
@@ -91,6 +94,10 @@ export interface TestAppOptions {
   eventsKeepAliveMs?: number;
   /** Telegram and Discord clients (default: made from the env, i.e. unavailable). */
   notify?: AppOptions['notify'];
+  /** More collector options (probe and round intervals). */
+  collector?: Partial<Omit<CollectorOptions, 'db' | 'source'>>;
+  /** The X cost meter: the collector's daily budget and the Admin usage card's numbers. */
+  xUsage?: (db: TestDb) => XUsageMeter;
 }
 
 /** The real app and a started collector on a fresh database, for `inject` calls. */
@@ -100,13 +107,17 @@ export async function buildTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const db = await createTestDb(dialect, env);
+  const xUsage = options.xUsage?.(db);
   const collector = new Collector({
     db,
     source: options.source ?? createDemoSource({ pageDelayMs: 0 }),
     monitorIntervalSeconds: db.config.MONITOR_INTERVAL_SECONDS,
     tickMs: options.tickMs ?? 200,
+    budget: xUsage,
+    ...options.collector,
   });
   const app = await buildApp({
+    xUsage,
     config: db.config,
     db,
     collector,
@@ -121,6 +132,7 @@ export async function buildTestApp(
     db,
     config: db.config,
     collector,
+    xUsage,
     async close() {
       await collector.stop();
       await app.close();

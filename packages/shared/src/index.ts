@@ -12,6 +12,7 @@ export * from './contracts/x-account.js';
 export * from './contracts/settings.js';
 export * from './contracts/admin.js';
 export * from './contracts/security.js';
+export * from './contracts/x-usage.js';
 export * from './tabs.js';
 export * from './resilience.js';
 export * from './polling.js';

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { X_USAGE_MESSAGES } from '@perch/shared';
 import type { Db } from '../db/index.js';
 import type { HandleStatus } from '../db/types.js';
 import {
@@ -48,11 +49,11 @@ export interface CollectionBudget {
 }
 
 /** A handle's text while X refuses the app's credentials (401/403): waiting, not failed. */
-export const WAITING_FOR_CREDENTIALS = 'Waiting for X credentials';
+export const WAITING_FOR_CREDENTIALS = X_USAGE_MESSAGES.credentialsWaiting;
 /** A handle's text while X answers 402: the app's pay-per-use balance is gone. */
-export const CREDITS_DEPLETED = 'X API credits are depleted: add credits in the X Developer Console';
+export const CREDITS_DEPLETED = X_USAGE_MESSAGES.creditsDepleted;
 /** A handle's text while the daily X spend limit holds its collection back. */
-export const BUDGET_PAUSED = 'Paused: daily X API budget reached (resumes 00:00 UTC)';
+export const BUDGET_PAUSED = X_USAGE_MESSAGES.budgetPaused;
 
 /** Texts of a handle that waits for the X credentials, the credits or the budget (not failed). */
 export const WAITING_TEXTS: readonly string[] = [

@@ -3,11 +3,16 @@
  * 127.0.0.1:0 with node:http, so the real x-api source is tested over real HTTP: headers, status
  * codes, problem bodies, pagination and rate limits behave like X's.
  *
- * Routes: GET /2/users/by/username/:u, GET /2/users/:id/tweets, GET /2/tweets?ids=,
- * GET /2/users/me (the user of an OAuth 2.0 user token; 403 for the app-only token, as X
- * answers), and OAuth 2.0 with PKCE (§1.1): GET /i/oauth2/authorize (redirects straight back
- * with a code, as if the user consented), POST /2/oauth2/token (authorization_code with the
- * S256/plain verifier check, refresh_token with rotation), POST /2/oauth2/revoke.
+ * Routes: GET /2/users/by/username/:u, GET /2/users?ids= (up to 100), GET /2/users/:id/tweets,
+ * GET /2/tweets?ids=, GET /2/users/me (the user of an OAuth 2.0 user token; 403 for the app-only
+ * token, as X answers), and OAuth 2.0 with PKCE (§1.1): GET /i/oauth2/authorize (redirects
+ * straight back with a code, as if the user consented), POST /2/oauth2/token (authorization_code
+ * with the S256/plain verifier check, refresh_token with rotation), POST /2/oauth2/revoke.
+ *
+ * Like X it also: truncates long posts (`note_tweet` holds the whole text) and retweets (the
+ * shared post comes in includes), bills every post and user it serves once per UTC day (see
+ * billing()), answers 402 when the credits run out, sends `x-app-limit-24hour-*` when an app
+ * day limit is configured, and can be told to stall, drop rate-limit headers or refuse the token.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -20,12 +25,22 @@ const WINDOW_MS = 15 * 60_000;
 /** Per-app limits of a 15-minute window (external-apis.md §1.2, §1.3). */
 const DEFAULT_LIMITS: Record<XEndpoint, number> = {
   'users/by/username': 300,
+  users: 300,
   'users/tweets': 10_000,
   tweets: 3_500,
 };
 /** The timeline only reaches this many most recent Posts (800 with exclude=replies). */
 const DEPTH_LIMIT = 3_200;
 const DEPTH_LIMIT_NO_REPLIES = 800;
+/** X's batch size of lookups by id. */
+const MAX_IDS = 100;
+const DAY_MS = 24 * 3_600_000;
+/** Pay-per-use prices in micro-USD: $0.005 a post, $0.010 a user (each once per UTC day). */
+const DEFAULT_PRICES = { post: 5_000, user: 10_000 };
+/** A long post's `text` keeps this many characters of its note, then '…' and a t.co link. */
+const NOTE_VISIBLE_CHARS = 275;
+/** A retweet's `text` ('RT @name: ' and the shared text) is cut to this many characters. */
+const RETWEET_TEXT_CHARS = 140;
 
 export interface FakeXUserInput {
   username: string;
@@ -57,9 +72,27 @@ export interface FakeXUser {
   };
 }
 
+/** Entities of a Post's text, offsets in code points (X's wire format). */
+export interface FakeXEntities {
+  hashtags?: { start: number; end: number; tag: string }[];
+  urls?: {
+    start: number;
+    end: number;
+    url: string;
+    expanded_url: string;
+    display_url: string;
+    media_key?: string;
+  }[];
+  mentions?: { start: number; end: number; username: string; id?: string }[];
+}
+
 /** A Post in X's wire format (the fields this fake can return). */
 export interface FakeXTweet {
   id: string;
+  /**
+   * Escaped like X's (&amp; &lt; &gt;). Ignored for a long post (with `note_tweet`): the fake
+   * serves the note's start, '…' and a t.co link, as X does.
+   */
   text: string;
   created_at: string;
   lang?: string;
@@ -67,17 +100,12 @@ export interface FakeXTweet {
   in_reply_to_user_id?: string;
   public_metrics?: Record<string, number>;
   referenced_tweets?: { type: string; id: string }[];
-  entities?: {
-    hashtags?: { start: number; end: number; tag: string }[];
-    urls?: {
-      start: number;
-      end: number;
-      url: string;
-      expanded_url: string;
-      display_url: string;
-      media_key?: string;
-    }[];
-  };
+  /**
+   * Left out on a long post: the fake keeps the note's entities that fall in the visible start.
+   */
+  entities?: FakeXEntities;
+  /** A long post (over 280 characters): its whole text and entities, served on request. */
+  note_tweet?: { text: string; entities?: FakeXEntities };
   attachments?: { media_keys: string[] };
   /** Media objects of `attachments.media_keys` (served under includes.media). */
   media?: { media_key: string; type: string; url?: string; preview_image_url?: string }[];
@@ -97,6 +125,42 @@ export interface FakeXRequest {
   status: number;
   /** Epoch ms (fake's clock). */
   at: number;
+  /** What this request added to the bill (resources not yet billed that UTC day). */
+  billed: { posts: number; users: number };
+}
+
+/** What X would have billed for what the fake served (distinct resources per UTC day). */
+export interface FakeXBilling {
+  posts: number;
+  users: number;
+  /** By UTC day (YYYY-MM-DD). */
+  byDay: Record<string, { posts: number; users: number }>;
+}
+
+/** A budget as the tests set it. */
+export interface FakeXBudgetInput {
+  limit: number;
+  remaining: number;
+  resetInSeconds: number;
+}
+
+export interface FakeXFailureOptions {
+  /** False: the answer carries no `x-rate-limit-*` headers (a 429 without a reset). */
+  rateLimitHeaders?: boolean;
+  /** The body to send instead of X's usual one for the status, e.g. the v1.1-style 429. */
+  body?: unknown;
+}
+
+export interface FakeXStallOptions {
+  /** How many requests in a row stall. Default 1. */
+  times?: number;
+  /**
+   * 'request': accept the request and send nothing; 'body': send the status and headers and
+   * half the body. Default 'request'.
+   */
+  phase?: 'request' | 'body';
+  /** Answer (the rest) after this many real ms; unset: never (until the client gives up). */
+  ms?: number;
 }
 
 export interface FakeXServerOptions {
@@ -114,6 +178,13 @@ export interface FakeXServerOptions {
   clientSecret?: string;
   /** Lifetime of user access tokens. Default 7200 (X: 2 h). */
   accessTokenTtlSeconds?: number;
+  /**
+   * The app's requests per 24 hours: every API answer then carries `x-app-limit-24hour-*` and a
+   * 429 comes once they are spent (some plans). Unset: no such limit, no such headers.
+   */
+  appDayLimit?: number;
+  /** Credits in USD (see setCredits). Default null: unlimited. */
+  credits?: number | null;
 }
 
 export interface FakeXAuthorizeParams {
@@ -135,16 +206,46 @@ export interface FakeXServer {
   requests: FakeXRequest[];
   close(): Promise<void>;
   addUser(input: FakeXUserInput): FakeXUser;
+  /** Renames a user: the old username no longer resolves, the id shows the new one. */
+  renameUser(userId: string, newUsername: string): FakeXUser;
   /** Adds Posts in wire format to a user's timeline (by user id). */
   addTweets(userId: string, tweets: FakeXTweet[]): void;
   /** Adds Posts given as SourceTweets (converted to X's wire format, see toWireTweet). */
   addSourceTweets(userId: string, tweets: SourceTweet[]): void;
-  setRateLimit(
+  /**
+   * Adds a retweet of a stored Post to a user's timeline, with the text X writes: 'RT @author: '
+   * and the shared text, cut to 140 characters with '…'.
+   */
+  addRetweet(userId: string, retweet: { id: string; created_at: string; of: string }): FakeXTweet;
+  setRateLimit(endpoint: XEndpoint, budget: FakeXBudgetInput): void;
+  /**
+   * The next `times` requests to `endpoint` answer `status` with X's body for it (or
+   * `options.body`), with or without rate-limit headers.
+   */
+  failNext(
     endpoint: XEndpoint,
-    budget: { limit: number; remaining: number; resetInSeconds: number },
+    status: number,
+    times?: number,
+    options?: FakeXFailureOptions,
   ): void;
-  /** The next `times` requests to `endpoint` answer `status` with X's body for it. */
-  failNext(endpoint: XEndpoint, status: number, times?: number): void;
+  /** The next request(s) to `endpoint` are accepted and not answered (see FakeXStallOptions). */
+  stallNext(endpoint: XEndpoint, options?: FakeXStallOptions): void;
+  /** Sets the app's 24-hour budget (and turns the headers on); null turns the limit off. */
+  setAppDayLimit(budget: FakeXBudgetInput | null): void;
+  /**
+   * The balance in USD; null: unlimited (default). Each post or user billed for the first time
+   * that UTC day costs its price ($0.005, $0.010); while the balance is 0 or less every API
+   * request answers 402 CreditsDepleted, until credits are set again.
+   */
+  setCredits(usd: number | null): void;
+  /** The balance in USD, or null when unlimited. */
+  credits(): number | null;
+  /** Refuses the bearer token with this status (401 or 403) until set back to null. */
+  setAuthFailure(status: 401 | 403 | null): void;
+  /** What X bills for what was served so far. */
+  billing(): FakeXBilling;
+  /** Requests received per API endpoint (every status). */
+  requestCounts(): Record<XEndpoint, number>;
   /** The OAuth 2.0 client id the fake accepts. */
   clientId: string;
   /** Issues an authorization code the way X's consent page does (valid 30 s, once). */
@@ -264,7 +365,8 @@ function failureBody(status: number): Record<string, unknown> {
       return {
         account_id: '1243608864848629761',
         title: 'CreditsDepleted',
-        detail: 'Your enrolled account does not have any credits to fulfill this request.',
+        detail:
+          'Your enrolled account [1243608864848629761] does not have any credits to fulfill this request.',
         type: `${PROBLEMS}/credits`,
       };
     case 403:
@@ -286,6 +388,46 @@ const notFoundError = (parameter: string, value: string, detail: string, title: 
   type: `${PROBLEMS}/resource-not-found`,
 });
 
+/** Cuts text to `max` code points (X counts those), never inside an HTML entity. */
+function cut(text: string, max: number): string {
+  const points = Array.from(text);
+  if (points.length <= max) return text;
+  return points
+    .slice(0, max)
+    .join('')
+    .replace(/&[a-z]*$/, '');
+}
+
+/** X's `text` of a long post: the start of its note, '…' and a t.co link to the whole post. */
+function truncatedNote(id: string, note: string): string {
+  return `${cut(note, NOTE_VISIBLE_CHARS)}… https://t.co/n${id.slice(-8)}`;
+}
+
+/** The note's entities that lie in the visible start of a long post (its `entities`). */
+function visibleEntities(entities: FakeXEntities | undefined): FakeXEntities | undefined {
+  if (!entities) return undefined;
+  const visible: FakeXEntities = {};
+  for (const key of ['hashtags', 'urls', 'mentions'] as const) {
+    const kept = (entities[key] ?? []).filter((e) => e.end <= NOTE_VISIBLE_CHARS);
+    if (kept.length > 0) (visible as Record<string, unknown>)[key] = kept;
+  }
+  return Object.keys(visible).length > 0 ? visible : undefined;
+}
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+interface Failure {
+  status: number;
+  times: number;
+  options: FakeXFailureOptions;
+}
+
+interface Stall {
+  times: number;
+  phase: 'request' | 'body';
+  ms: number | undefined;
+}
+
 /** Starts the fake on 127.0.0.1 with an ephemeral port. */
 export async function startFakeXServer(options: FakeXServerOptions = {}): Promise<FakeXServer> {
   const bearerToken = options.bearerToken ?? 'test-bearer-token';
@@ -295,8 +437,23 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   const timelines = new Map<string, StoredTweet[]>();
   const tweetsById = new Map<string, StoredTweet>();
   const windows = new Map<XEndpoint, Window>();
-  const failures = new Map<XEndpoint, { status: number; times: number }[]>();
+  const failures = new Map<XEndpoint, Failure[]>();
+  const stalls = new Map<XEndpoint, Stall[]>();
   const requests: FakeXRequest[] = [];
+  /** Pending answers of stalled requests (cleared on close). */
+  const timers = new Set<NodeJS.Timeout>();
+  /** `${day}:${id}` of every resource billed. */
+  const billedPosts = new Set<string>();
+  const billedUsers = new Set<string>();
+  const billedByDay = new Map<string, { posts: number; users: number }>();
+  /** Micro-USD; null: unlimited. */
+  let credits: number | null =
+    options.credits === undefined || options.credits === null
+      ? null
+      : Math.round(options.credits * 1e6);
+  let authFailure: 401 | 403 | null = null;
+  let appDayLimit: number | null = options.appDayLimit ?? null;
+  let appDay: Window | null = null;
   let nextUserId = 1_000_001n;
   const oauth = fakeOAuth({
     clientId: options.clientId ?? 'test-client-id',
@@ -317,6 +474,44 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     return w;
   }
 
+  /** The app's 24-hour window, renewed when over; null when no day limit is configured. */
+  function appDayWindow(): Window | null {
+    if (appDayLimit === null) return null;
+    const at = now();
+    if (!appDay || at >= appDay.resetAt) {
+      appDay = {
+        limit: appDayLimit,
+        remaining: appDayLimit,
+        resetAt: Math.ceil((at + DAY_MS) / 1000) * 1000,
+      };
+    }
+    return appDay;
+  }
+
+  function headersFor(
+    status: number,
+    w: Window | null,
+    plainJson: boolean,
+    rateHeaders: boolean,
+  ): Record<string, string> {
+    const headers: Record<string, string> = {
+      'content-type': status >= 400 && !plainJson ? 'application/problem+json' : 'application/json',
+    };
+    if (w && rateHeaders) {
+      headers['x-rate-limit-limit'] = String(w.limit);
+      headers['x-rate-limit-remaining'] = String(w.remaining);
+      headers['x-rate-limit-reset'] = String(w.resetAt / 1000);
+    }
+    // The app's day budget is told on every API answer (w marks those).
+    const day = w ? appDayWindow() : null;
+    if (day) {
+      headers['x-app-limit-24hour-limit'] = String(day.limit);
+      headers['x-app-limit-24hour-remaining'] = String(Math.max(0, day.remaining));
+      headers['x-app-limit-24hour-reset'] = String(day.resetAt / 1000);
+    }
+    return headers;
+  }
+
   function send(
     res: http.ServerResponse,
     status: number,
@@ -324,18 +519,74 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     w: Window | null,
     /** OAuth errors ({error, error_description}) are plain JSON, not problem documents. */
     plainJson = false,
+    rateHeaders = true,
   ): number {
-    const headers: Record<string, string> = {
-      'content-type': status >= 400 && !plainJson ? 'application/problem+json' : 'application/json',
-    };
-    if (w) {
-      headers['x-rate-limit-limit'] = String(w.limit);
-      headers['x-rate-limit-remaining'] = String(w.remaining);
-      headers['x-rate-limit-reset'] = String(w.resetAt / 1000);
-    }
-    res.writeHead(status, headers);
+    res.writeHead(status, headersFor(status, w, plainJson, rateHeaders));
     res.end(JSON.stringify(body));
     return status;
+  }
+
+  /**
+   * Sends an answer late or never: after `ms` real ms (the status and half the body first, for
+   * phase 'body'), or never when `ms` is unset; `done` runs once the body was sent whole.
+   */
+  function sendStalled(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    w: Window,
+    stall: Stall,
+    done: () => void,
+  ): void {
+    const text = JSON.stringify(body);
+    const half = Math.floor(text.length / 2);
+    const gone = () => res.writableEnded || req.socket.destroyed;
+    if (stall.phase === 'body') {
+      res.writeHead(status, headersFor(status, w, false, true));
+      res.write(text.slice(0, half));
+    }
+    if (stall.ms === undefined) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (gone()) return;
+      if (stall.phase === 'body') res.end(text.slice(half));
+      else send(res, status, body, w);
+      done();
+    }, stall.ms);
+    timers.add(timer);
+  }
+
+  /**
+   * Bills what a 200 served as X does: each post (data of the tweet endpoints, includes.tweets)
+   * and each user (data of the user endpoints, includes.users) once per UTC day, at its price.
+   */
+  function bill(entry: FakeXRequest, endpoint: XEndpoint, body: unknown): void {
+    const payload = body as {
+      data?: { id: string } | { id: string }[];
+      includes?: { tweets?: { id: string }[]; users?: { id: string }[] };
+    };
+    const data = Array.isArray(payload.data) ? payload.data : payload.data ? [payload.data] : [];
+    const userData = endpoint === 'users' || endpoint === 'users/by/username';
+    const posts = [...(userData ? [] : data), ...(payload.includes?.tweets ?? [])];
+    const people = [...(userData ? data : []), ...(payload.includes?.users ?? [])];
+    const day = utcDay(now());
+    const perDay = billedByDay.get(day) ?? { posts: 0, users: 0 };
+    billedByDay.set(day, perDay);
+    for (const { id } of posts) {
+      if (billedPosts.has(`${day}:${id}`)) continue;
+      billedPosts.add(`${day}:${id}`);
+      perDay.posts += 1;
+      entry.billed.posts += 1;
+      if (credits !== null) credits -= DEFAULT_PRICES.post;
+    }
+    for (const { id } of people) {
+      if (billedUsers.has(`${day}:${id}`)) continue;
+      billedUsers.add(`${day}:${id}`);
+      perDay.users += 1;
+      entry.billed.users += 1;
+      if (credits !== null) credits -= DEFAULT_PRICES.user;
+    }
   }
 
   const invalid = (message: string, parameters: Record<string, string[]>) => ({
@@ -350,26 +601,54 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     return new Set(values.filter(Boolean));
   }
 
-  /** Projects a stored Post on the requested fields and collects its media. */
+  /** A user with the default fields (id, name, username) and the requested `user.fields`. */
+  function projectUser(user: FakeXUser, query: URLSearchParams): Record<string, unknown> {
+    const fields = fieldList(query, 'user.fields');
+    const data: Record<string, unknown> = { id: user.id, name: user.name, username: user.username };
+    if (fields.has('created_at')) data.created_at = user.createdAt;
+    if (fields.has('protected')) data.protected = user.protected;
+    if (fields.has('public_metrics')) data.public_metrics = user.publicMetrics;
+    return data;
+  }
+
+  /** A Post with the default fields (id, text, edit history) and the requested ones. */
+  function projectTweet(stored: StoredTweet, fields: Set<string>): Record<string, unknown> {
+    const { wire, authorId } = stored;
+    const out: Record<string, unknown> = {
+      id: wire.id,
+      text: wire.text,
+      edit_history_tweet_ids: [wire.id],
+    };
+    const all: Record<string, unknown> = { ...wire, author_id: authorId };
+    for (const field of fields) {
+      if (field !== 'media' && all[field] !== undefined) out[field] = all[field];
+    }
+    return out;
+  }
+
+  /** A Post another Post references can be included unless its author is hidden. */
+  function readable(stored: StoredTweet | undefined): stored is StoredTweet {
+    const author = stored ? users.get(stored.authorId) : undefined;
+    return author !== undefined && !author.protected && !author.suspended;
+  }
+
+  /**
+   * Projects stored Posts on the requested fields with the requested expansions: media,
+   * referenced Posts (`referenced_tweets.id`, or `referenced_posts.id` of the newest spec) and
+   * their authors, the Posts' own authors (`author_id`).
+   */
   function render(
     stored: StoredTweet[],
     query: URLSearchParams,
-  ): { data: Record<string, unknown>[]; includes?: { media: Record<string, unknown>[] } } {
+  ): { data: Record<string, unknown>[]; includes?: Record<string, unknown[]> } {
     const fields = fieldList(query, 'tweet.fields', 'post.fields');
     const mediaFields = fieldList(query, 'media.fields');
-    const expand = fieldList(query, 'expansions').has('attachments.media_keys');
+    const expansions = fieldList(query, 'expansions');
+    const has = (name: string) =>
+      expansions.has(name) || expansions.has(name.replace('referenced_tweets', 'referenced_posts'));
     const media: Record<string, unknown>[] = [];
-    const data = stored.map(({ wire, authorId }) => {
-      const out: Record<string, unknown> = {
-        id: wire.id,
-        text: wire.text,
-        edit_history_tweet_ids: [wire.id],
-      };
-      const all: Record<string, unknown> = { ...wire, author_id: authorId };
-      for (const field of fields) {
-        if (field !== 'media' && all[field] !== undefined) out[field] = all[field];
-      }
-      if (expand) {
+    if (has('attachments.media_keys')) {
+      for (const { wire } of stored) {
         for (const item of wire.media ?? []) {
           const projected: Record<string, unknown> = { media_key: item.media_key, type: item.type };
           for (const field of mediaFields) {
@@ -379,9 +658,34 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
           media.push(projected);
         }
       }
-      return out;
-    });
-    return media.length > 0 ? { data, includes: { media } } : { data };
+    }
+    const included = new Map<string, StoredTweet>();
+    if (has('referenced_tweets.id')) {
+      for (const { wire } of stored) {
+        for (const ref of wire.referenced_tweets ?? []) {
+          const target = tweetsById.get(ref.id);
+          if (readable(target)) included.set(ref.id, target);
+        }
+      }
+    }
+    const authors = new Map<string, FakeXUser>();
+    const addAuthor = (id: string) => {
+      const user = users.get(id);
+      if (user && !user.suspended) authors.set(id, user);
+    };
+    if (has('author_id')) for (const t of stored) addAuthor(t.authorId);
+    if (has('referenced_tweets.id.author_id'))
+      for (const t of included.values()) addAuthor(t.authorId);
+    const includes: Record<string, unknown[]> = {};
+    if (media.length > 0) includes.media = media;
+    if (included.size > 0) {
+      includes.tweets = [...included.values()].map((t) => projectTweet(t, fields));
+    }
+    if (authors.size > 0) {
+      includes.users = [...authors.values()].map((user) => projectUser(user, query));
+    }
+    const data = stored.map((t) => projectTweet(t, fields));
+    return Object.keys(includes).length > 0 ? { data, includes } : { data };
   }
 
   function userLookup(name: string, query: URLSearchParams): [number, unknown] {
@@ -397,12 +701,41 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
       const detail = `User has been suspended: [${name}].`;
       return [200, { errors: [notFoundError('username', name, detail, 'Forbidden')] }];
     }
-    const fields = fieldList(query, 'user.fields');
-    const data: Record<string, unknown> = { id: user.id, name: user.name, username: user.username };
-    if (fields.has('created_at')) data.created_at = user.createdAt;
-    if (fields.has('protected')) data.protected = user.protected;
-    if (fields.has('public_metrics')) data.public_metrics = user.publicMetrics;
-    return [200, { data }];
+    return [200, { data: projectUser(user, query) }];
+  }
+
+  /**
+   * GET /2/users?ids=: up to 100 ids; the users found in `data` (protected ones too), the others
+   * in `errors` (a suspended user is a resource-not-found whose detail says so, as at X).
+   */
+  function usersLookup(query: URLSearchParams): [number, unknown] {
+    const ids = (query.get('ids') ?? '').split(',').filter(Boolean);
+    if (ids.length < 1 || ids.length > MAX_IDS) {
+      const message = `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and ${MAX_IDS}`;
+      return [400, invalid(message, { ids: [query.get('ids') ?? ''] })];
+    }
+    const bad = ids.find((id) => !/^[0-9]{1,19}$/.test(id));
+    if (bad !== undefined) {
+      const message = `The \`ids\` query parameter value [${bad}] does not match ^[0-9]{1,19}$`;
+      return [400, invalid(message, { ids: [bad] })];
+    }
+    const data: Record<string, unknown>[] = [];
+    const errors: Record<string, unknown>[] = [];
+    for (const id of new Set(ids)) {
+      const user = users.get(id);
+      if (!user) {
+        const detail = `Could not find user with ids: [${id}].`;
+        errors.push(notFoundError('ids', id, detail, 'Not Found Error'));
+      } else if (user.suspended) {
+        errors.push(notFoundError('ids', id, `User has been suspended: [${id}].`, 'Forbidden'));
+      } else {
+        data.push(projectUser(user, query));
+      }
+    }
+    const body: Record<string, unknown> = {};
+    if (data.length > 0) body.data = data;
+    if (errors.length > 0) body.errors = errors;
+    return [200, body];
   }
 
   function userProblem(user: FakeXUser | undefined, id: string): unknown {
@@ -534,8 +867,81 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   function endpointOf(path: string): XEndpoint | null {
     if (/^\/2\/users\/by\/username\/[^/]+$/.test(path)) return 'users/by/username';
     if (/^\/2\/users\/[^/]+\/tweets$/.test(path)) return 'users/tweets';
+    if (path === '/2/users') return 'users';
     if (path === '/2/tweets') return 'tweets';
     return null;
+  }
+
+  /** Takes one from the head of a per-endpoint queue of injected behaviours. */
+  function takeQueued<T extends { times: number }>(
+    queues: Map<XEndpoint, T[]>,
+    endpoint: XEndpoint,
+  ): T | undefined {
+    const queued = queues.get(endpoint)?.[0];
+    if (!queued) return undefined;
+    queued.times -= 1;
+    if (queued.times <= 0) queues.get(endpoint)?.shift();
+    return queued;
+  }
+
+  function route(endpoint: XEndpoint, path: string, query: URLSearchParams): [number, unknown] {
+    switch (endpoint) {
+      case 'users/by/username':
+        return userLookup(decodeURIComponent(path.split('/').pop() ?? ''), query);
+      case 'users':
+        return usersLookup(query);
+      case 'users/tweets':
+        return userTimeline(decodeURIComponent(path.split('/')[3] ?? ''), query);
+      case 'tweets':
+        return tweetLookup(query);
+    }
+  }
+
+  /**
+   * An API request with a valid token, in X's order: credits, injected failures, the app's day
+   * budget, the endpoint's window, then the answer (maybe stalled).
+   */
+  function api(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    entry: FakeXRequest,
+    endpoint: XEndpoint,
+    w: Window,
+    url: URL,
+  ): void {
+    if (credits !== null && credits <= 0) {
+      entry.status = send(res, 402, failureBody(402), w);
+      return;
+    }
+    const queued = takeQueued(failures, endpoint);
+    if (queued) {
+      const body = queued.options.body ?? failureBody(queued.status);
+      const rateHeaders = queued.options.rateLimitHeaders !== false;
+      entry.status = send(res, queued.status, body, w, false, rateHeaders);
+      return;
+    }
+    const day = appDayWindow();
+    if ((day && day.remaining <= 0) || w.remaining <= 0) {
+      entry.status = send(res, 429, failureBody(429), w);
+      return;
+    }
+    w.remaining -= 1;
+    if (day) day.remaining -= 1;
+    const [status, body] = route(endpoint, url.pathname, url.searchParams);
+    const done = () => {
+      if (status === 200) bill(entry, endpoint, body);
+    };
+    const stall = takeQueued(stalls, endpoint);
+    if (stall) {
+      entry.status = stall.phase === 'body' ? status : 0;
+      sendStalled(req, res, status, body, w, stall, () => {
+        entry.status = status;
+        done();
+      });
+      return;
+    }
+    entry.status = send(res, status, body, w);
+    done();
   }
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -551,6 +957,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
       remainingBefore: null,
       status: 0,
       at: now(),
+      billed: { posts: 0, users: 0 },
     };
     requests.push(entry);
     const w = endpoint ? windowOf(endpoint) : null;
@@ -603,6 +1010,10 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
       entry.status = send(res, 401, failureBody(401), w);
       return;
     }
+    if (authFailure !== null) {
+      entry.status = send(res, authFailure, failureBody(authFailure), w);
+      return;
+    }
     if (path === '/2/users/me') {
       const detail =
         'Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].';
@@ -623,27 +1034,28 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
       entry.status = send(res, 404, problem(404, 'Not Found', `No route for ${path}`), null);
       return;
     }
-    const queued = failures.get(endpoint)?.[0];
-    if (queued) {
-      queued.times -= 1;
-      if (queued.times <= 0) failures.get(endpoint)?.shift();
-      entry.status = send(res, queued.status, failureBody(queued.status), w);
-      return;
+    api(req, res, entry, endpoint, w, url);
+  }
+
+  /** Stores a Post; a long one gets the truncated `text` and `entities` X serves for it. */
+  function store(userId: string, input: FakeXTweet): StoredTweet {
+    const wire: FakeXTweet = { ...input };
+    if (input.note_tweet) {
+      wire.text = truncatedNote(input.id, input.note_tweet.text);
+      const entities = input.entities ?? visibleEntities(input.note_tweet.entities);
+      if (entities) wire.entities = entities;
+      else delete wire.entities;
     }
-    if (w.remaining <= 0) {
-      entry.status = send(res, 429, failureBody(429), w);
-      return;
-    }
-    w.remaining -= 1;
-    let result: [number, unknown];
-    if (endpoint === 'users/by/username') {
-      result = userLookup(decodeURIComponent(path.split('/').pop() ?? ''), url.searchParams);
-    } else if (endpoint === 'users/tweets') {
-      result = userTimeline(decodeURIComponent(path.split('/')[3] ?? ''), url.searchParams);
-    } else {
-      result = tweetLookup(url.searchParams);
-    }
-    entry.status = send(res, result[0], result[1], w);
+    const stored: StoredTweet = {
+      wire,
+      authorId: userId,
+      big: BigInt(wire.id),
+      createdMs: Date.parse(wire.created_at),
+      isReply: (wire.referenced_tweets ?? []).some((r) => r.type === 'replied_to'),
+      isRetweet: (wire.referenced_tweets ?? []).some((r) => r.type === 'retweeted'),
+    };
+    tweetsById.set(wire.id, stored);
+    return stored;
   }
 
   const server = http.createServer(handle);
@@ -656,6 +1068,8 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     requests,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
@@ -680,26 +1094,58 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
       usersByName.set(input.username.toLowerCase(), user);
       return user;
     },
+    renameUser(userId, newUsername) {
+      const user = users.get(userId);
+      if (!user) throw new Error(`unknown user ${userId}`);
+      if (usersByName.get(user.username.toLowerCase()) === user) {
+        usersByName.delete(user.username.toLowerCase());
+      }
+      user.username = newUsername;
+      usersByName.set(newUsername.toLowerCase(), user);
+      return user;
+    },
     addTweets(userId, tweets) {
       const list = timelines.get(userId) ?? [];
-      for (const wire of tweets) {
-        const stored: StoredTweet = {
-          wire,
-          authorId: userId,
-          big: BigInt(wire.id),
-          createdMs: Date.parse(wire.created_at),
-          isReply: (wire.referenced_tweets ?? []).some((r) => r.type === 'replied_to'),
-          isRetweet: (wire.referenced_tweets ?? []).some((r) => r.type === 'retweeted'),
-        };
-        list.push(stored);
-        tweetsById.set(wire.id, stored);
-      }
+      for (const wire of tweets) list.push(store(userId, wire));
       // Newest first, like X.
       list.sort((a, b) => (a.big > b.big ? -1 : a.big < b.big ? 1 : 0));
       timelines.set(userId, list);
     },
     addSourceTweets(userId, tweets) {
       fake.addTweets(userId, tweets.map(toWireTweet));
+    },
+    addRetweet(userId, { id, created_at, of }) {
+      const shared = tweetsById.get(of);
+      const author = shared ? users.get(shared.authorId) : undefined;
+      if (!shared || !author) throw new Error(`unknown post ${of}`);
+      const whole = `RT @${author.username}: ${shared.wire.note_tweet?.text ?? shared.wire.text}`;
+      const text =
+        Array.from(whole).length > RETWEET_TEXT_CHARS
+          ? `${cut(whole, RETWEET_TEXT_CHARS - 1)}…`
+          : whole;
+      const wire: FakeXTweet = {
+        id,
+        text,
+        created_at,
+        conversation_id: id,
+        lang: shared.wire.lang ?? 'en',
+        public_metrics: {
+          retweet_count: shared.wire.public_metrics?.retweet_count ?? 0,
+          reply_count: 0,
+          like_count: 0,
+          quote_count: 0,
+          bookmark_count: 0,
+          impression_count: 0,
+        },
+        referenced_tweets: [{ type: 'retweeted', id: of }],
+        entities: {
+          mentions: [
+            { start: 3, end: 4 + author.username.length, username: author.username, id: author.id },
+          ],
+        },
+      };
+      fake.addTweets(userId, [wire]);
+      return wire;
     },
     setRateLimit(endpoint, budget) {
       windows.set(endpoint, {
@@ -708,10 +1154,60 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
         resetAt: Math.ceil((now() + budget.resetInSeconds * 1000) / 1000) * 1000,
       });
     },
-    failNext(endpoint, status, times = 1) {
+    failNext(endpoint, status, times = 1, failureOptions = {}) {
       const list = failures.get(endpoint) ?? [];
-      list.push({ status, times });
+      list.push({ status, times, options: failureOptions });
       failures.set(endpoint, list);
+    },
+    stallNext(endpoint, stallOptions = {}) {
+      const list = stalls.get(endpoint) ?? [];
+      list.push({
+        times: stallOptions.times ?? 1,
+        phase: stallOptions.phase ?? 'request',
+        ms: stallOptions.ms,
+      });
+      stalls.set(endpoint, list);
+    },
+    setAppDayLimit(budget) {
+      if (budget === null) {
+        appDayLimit = null;
+        appDay = null;
+        return;
+      }
+      appDayLimit = budget.limit;
+      appDay = {
+        limit: budget.limit,
+        remaining: budget.remaining,
+        resetAt: Math.ceil((now() + budget.resetInSeconds * 1000) / 1000) * 1000,
+      };
+    },
+    setCredits(usd) {
+      credits = usd === null ? null : Math.round(usd * 1e6);
+    },
+    credits: () => (credits === null ? null : Math.max(0, credits) / 1e6),
+    setAuthFailure(status) {
+      authFailure = status;
+    },
+    billing() {
+      const byDay: FakeXBilling['byDay'] = {};
+      let posts = 0;
+      let people = 0;
+      for (const [day, counts] of billedByDay) {
+        byDay[day] = { ...counts };
+        posts += counts.posts;
+        people += counts.users;
+      }
+      return { posts, users: people, byDay };
+    },
+    requestCounts() {
+      const counts: Record<XEndpoint, number> = {
+        'users/by/username': 0,
+        users: 0,
+        'users/tweets': 0,
+        tweets: 0,
+      };
+      for (const request of requests) if (request.endpoint) counts[request.endpoint] += 1;
+      return counts;
     },
     clientId: oauth.clientId,
     authorize: (params) => oauth.authorize(params),

@@ -4,7 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
-import { createDemoSource, DEMO_CHALLENGE, DEMO_RESERVED_HANDLES } from './demo-source.js';
+import {
+  createDemoSource,
+  DEMO_CHALLENGE,
+  DEMO_RESERVED_HANDLES,
+  demoUserId,
+} from './demo-source.js';
 import { createTweetSource } from './index.js';
 import { SourceError, type SourceTweet, type TimelineQuery, type TweetSource } from './types.js';
 
@@ -197,6 +202,28 @@ describe('demo source', () => {
     expect(pages).toBe(Math.ceil(count / 100));
     // Generous for slow CI machines; locally this is ~1 s including the per-tweet checks above.
     expect(seconds).toBeLessThan(6);
+  });
+});
+
+describe('demo profiles by id', () => {
+  it('answers the ids it issues, long handles too, with no lookup by name first', async () => {
+    const source = createDemoSource({ pageDelayMs: 0, now: () => NOW });
+    // A fresh instance: the ids decode back to their handles.
+    const ids = ['typical_tess', 'a_fifteen_chars'].map(demoUserId);
+    expect(ids[1]!.length).toBeGreaterThan(19);
+    const { profiles, missing } = await source.usersByIds([...ids, '0', 'x']);
+    expect(profiles.map((p) => p.username)).toEqual(['typical_tess', 'a_fifteen_chars']);
+    expect(profiles[0]).toEqual(await source.lookupUser('typical_tess'));
+    expect(missing).toEqual([
+      { xUserId: '0', kind: 'not_found' },
+      { xUserId: 'x', kind: 'not_found' },
+    ]);
+  });
+
+  it('has no budgets and no depth limit', () => {
+    const source = createDemoSource({ pageDelayMs: 0 });
+    expect(source.rateStatus()).toEqual({ endpoints: [], appDay: null });
+    expect(source.timelineDepth).toBeNull();
   });
 });
 

@@ -18,6 +18,7 @@ import {
   SourceError,
   type AccountChallenge,
   type RateBudget,
+  type RateStatus,
   type ReferenceType,
   type SourceMedia,
   type SourceAccount,
@@ -26,6 +27,7 @@ import {
   type TimelinePage,
   type TimelineQuery,
   type TweetSource,
+  type UsersById,
 } from './types.js';
 import { createRng, hashString, mix, poisson, type Rng } from './demo-random.js';
 import { HASHTAGS, LANGUAGES, LINK_DOMAINS, OTHER_ACCOUNTS, PHRASES } from './demo-vocabulary.js';
@@ -394,6 +396,27 @@ function checkHandle(username: string): Persona {
   return persona(handle);
 }
 
+/** A persona's profile as seen at `at` (followers grow with time). */
+function profileOf(p: Persona, at: number): SourceProfile {
+  const days = Math.max(0, (at - REFERENCE_MS) / DAY);
+  const ageDays = Math.max(0, (at - p.createdMs) / DAY);
+  const tweetCount = Math.floor(p.tweetsPerDay * ageDays);
+  return {
+    xUserId: p.xUserId,
+    username: p.handle,
+    name: p.handle
+      .split('_')
+      .filter(Boolean)
+      .map((word) => word[0]!.toUpperCase() + word.slice(1))
+      .join(' '),
+    followersCount: Math.floor(p.baseFollowers * Math.exp(p.growth * days)),
+    followingCount: p.following,
+    tweetCount,
+    likeCount: Math.floor(tweetCount * 2.5),
+    protected: p.handle === DEMO_RESERVED_HANDLES.protected,
+  };
+}
+
 /**
  * Creates the demo source. Any handle matching X's rules exists except the reserved ones in
  * DEMO_RESERVED_HANDLES; its persona (quiet ~0.5-2 tweets/day, typical ~5-20, prolific ~60-100)
@@ -407,29 +430,39 @@ export function createDemoSource(options: DemoSourceOptions): TweetSource {
 
   return {
     name: 'demo',
+    // Synthetic history has no depth limit.
+    timelineDepth: null,
     ...(options.challengeCode ? { account: demoAccount(options.challengeCode, pause) } : {}),
 
     async lookupUser(username, signal): Promise<SourceProfile> {
       await pause(signal);
-      const p = checkHandle(username);
+      return profileOf(checkHandle(username), now());
+    },
+
+    /**
+     * Profiles by the ids this source issues (demoUserId): every id decodes back to its handle,
+     * so a fresh process answers too. The reserved handles answer as lookupUser does.
+     */
+    async usersByIds(ids, signal): Promise<UsersById> {
+      await pause(signal);
+      const distinct = [...new Set(ids)];
+      if (distinct.length > 100) {
+        throw new RangeError(`usersByIds takes at most 100 ids, got ${distinct.length}`);
+      }
       const at = now();
-      const days = Math.max(0, (at - REFERENCE_MS) / DAY);
-      const ageDays = Math.max(0, (at - p.createdMs) / DAY);
-      const tweetCount = Math.floor(p.tweetsPerDay * ageDays);
-      return {
-        xUserId: p.xUserId,
-        username: p.handle,
-        name: p.handle
-          .split('_')
-          .filter(Boolean)
-          .map((word) => word[0]!.toUpperCase() + word.slice(1))
-          .join(' '),
-        followersCount: Math.floor(p.baseFollowers * Math.exp(p.growth * days)),
-        followingCount: p.following,
-        tweetCount,
-        likeCount: Math.floor(tweetCount * 2.5),
-        protected: p.handle === DEMO_RESERVED_HANDLES.protected,
-      };
+      const result: UsersById = { profiles: [], missing: [] };
+      for (const xUserId of distinct) {
+        const handle = handleFromUserId(xUserId);
+        try {
+          if (handle === null) throw new SourceError('not_found', `No such user id: ${xUserId}`);
+          result.profiles.push(profileOf(checkHandle(handle), at));
+        } catch (error) {
+          if (!(error instanceof SourceError)) throw error;
+          const kind = error.kind === 'suspended' ? 'suspended' : 'not_found';
+          result.missing.push({ xUserId, kind });
+        }
+      }
+      return result;
     },
 
     async timeline(query: TimelineQuery, signal): Promise<TimelinePage> {
@@ -520,6 +553,10 @@ export function createDemoSource(options: DemoSourceOptions): TweetSource {
 
     rateBudget(): RateBudget {
       return { limit: null, remaining: null, resetAt: null };
+    },
+
+    rateStatus(): RateStatus {
+      return { endpoints: [], appDay: null };
     },
   };
 }

@@ -4,13 +4,23 @@
  */
 import type { Config } from '../../config.js';
 import { createDemoSource } from './demo-source.js';
-import type { TweetSource } from './types.js';
+import type { BilledReadsListener, TweetSource } from './types.js';
 import { createXApiSource } from './x-api-source.js';
 
-export function createTweetSource(config: Config): TweetSource {
+export interface TweetSourceHooks {
+  /** The cost meter: told of every post and user the x-api source is billed for. */
+  onBilledReads?: BilledReadsListener;
+}
+
+export function createTweetSource(config: Config, hooks: TweetSourceHooks = {}): TweetSource {
   if (config.TWEET_SOURCE === 'x-api') {
     if (!config.X_BEARER_TOKEN) throw new Error('TWEET_SOURCE=x-api needs X_BEARER_TOKEN');
-    return createXApiSource({ baseUrl: config.X_API_BASE_URL, bearerToken: config.X_BEARER_TOKEN });
+    return createXApiSource({
+      baseUrl: config.X_API_BASE_URL,
+      bearerToken: config.X_BEARER_TOKEN,
+      timeoutMs: config.X_REQUEST_TIMEOUT_SECONDS * 1000,
+      onBilledReads: hooks.onBilledReads,
+    });
   }
   return createDemoSource({
     pageDelayMs: config.DEMO_PAGE_DELAY_MS,

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeXServer, type FakeXServer } from '../../../test/fakes/fake-x-server.js';
-import { createDemoSource } from './demo-source.js';
+import { createDemoSource, demoUserId } from './demo-source.js';
 import { SourceError, type SourceTweet, type TimelineQuery, type TweetSource } from './types.js';
 import { createXApiSource } from './x-api-source.js';
 
@@ -22,6 +22,12 @@ interface Harness {
   another(): TweetSource;
   /** The tweets the source is known to hold, when there is such a ground truth. */
   seeded: SourceTweet[] | null;
+  /** How deep its timelines reach (TweetSource.timelineDepth). */
+  timelineDepth: number | null;
+  /** Whether it has rate budgets to tell (rateStatus lists them once used). */
+  budgeted: boolean;
+  /** User ids of the reserved accounts, and one of no account. */
+  ids: { protected: string; suspended: string; unknown: string };
   close(): Promise<void>;
 }
 
@@ -48,7 +54,19 @@ async function failure(promise: Promise<unknown>): Promise<SourceError> {
 
 const demoHarness = async (): Promise<Harness> => {
   const make = () => createDemoSource({ pageDelayMs: 0, now: () => NOW });
-  return { source: make(), another: make, seeded: null, close: async () => {} };
+  return {
+    source: make(),
+    another: make,
+    seeded: null,
+    timelineDepth: null,
+    budgeted: false,
+    ids: {
+      protected: demoUserId('protected_demo'),
+      suspended: demoUserId('suspended_demo'),
+      unknown: demoUserId('nobody_demo'),
+    },
+    close: async () => {},
+  };
 };
 
 const xApiHarness = async (): Promise<Harness> => {
@@ -67,8 +85,8 @@ const xApiHarness = async (): Promise<Harness> => {
     await collect(demo, { xUserId: user.id, startTime: iso(SEEDED_FROM), endTime: iso(NOW) })
   ).flat();
   fake.addSourceTweets(user.id, seeded);
-  fake.addUser({ username: 'protected_demo', protected: true });
-  fake.addUser({ username: 'suspended_demo', suspended: true });
+  const locked = fake.addUser({ username: 'protected_demo', protected: true });
+  const banned = fake.addUser({ username: 'suspended_demo', suspended: true });
   const make = () =>
     createXApiSource({
       baseUrl: fake.baseUrl,
@@ -76,7 +94,15 @@ const xApiHarness = async (): Promise<Harness> => {
       now: () => Date.now(),
       retryBaseMs: 1,
     });
-  return { source: make(), another: make, seeded, close: () => fake.close() };
+  return {
+    source: make(),
+    another: make,
+    seeded,
+    timelineDepth: 3_200,
+    budgeted: true,
+    ids: { protected: locked.id, suspended: banned.id, unknown: '4242424242' },
+    close: () => fake.close(),
+  };
 };
 
 describe.each([
@@ -193,6 +219,63 @@ describe.each([
     const byId = new Map(found.map((t) => [t.id, t]));
     expect(byId.get(wanted[1]!)?.text).toBe(page.tweets[3]!.text);
     expect(await h.source.tweetsByIds([])).toEqual([]);
+  });
+
+  it('looks profiles up by id: those it has, and why the others are missing', async () => {
+    const result = await h.source.usersByIds([
+      xUserId,
+      h.ids.protected,
+      h.ids.suspended,
+      h.ids.unknown,
+    ]);
+    expect(result.profiles.map((p) => [p.username.toLowerCase(), p.protected])).toEqual([
+      [ACTIVE, false],
+      ['protected_demo', true],
+    ]);
+    expect(result.profiles[0]).toEqual(await h.source.lookupUser(ACTIVE));
+    expect(result.missing).toEqual([
+      { xUserId: h.ids.suspended, kind: 'suspended' },
+      { xUserId: h.ids.unknown, kind: 'not_found' },
+    ]);
+    expect(await h.source.usersByIds([xUserId, xUserId])).toMatchObject({
+      profiles: [{ xUserId }],
+      missing: [],
+    });
+    expect(await h.source.usersByIds([])).toEqual({ profiles: [], missing: [] });
+  });
+
+  it('takes at most 100 ids per lookup by id (the caller splits longer lists)', async () => {
+    const ids = Array.from({ length: 101 }, (_, n) => String(7_000_000 + n));
+    await expect(h.source.usersByIds(ids)).rejects.toBeInstanceOf(RangeError);
+  });
+
+  it('tells its rate status, in agreement with rateBudget', () => {
+    const status = h.source.rateStatus();
+    const names = status.endpoints.map((e) => e.endpoint);
+    expect(new Set(names).size).toBe(names.length);
+    for (const budget of status.endpoints) {
+      expect(budget.endpoint.length).toBeGreaterThan(0);
+      if (budget.resetAt !== null) expect(Date.parse(budget.resetAt)).not.toBeNaN();
+      if (budget.limit !== null && budget.remaining !== null) {
+        expect(budget.remaining).toBeLessThanOrEqual(budget.limit);
+      }
+    }
+    const timeline = status.endpoints.find((e) => e.endpoint === 'users/tweets');
+    const { limit, remaining, resetAt } = timeline ?? {
+      limit: null,
+      remaining: null,
+      resetAt: null,
+    };
+    expect(h.source.rateBudget()).toEqual({ limit, remaining, resetAt });
+    // Every test above used the timeline, lookups by name, by id and of tweets.
+    expect(names.sort()).toEqual(
+      h.budgeted ? ['tweets', 'users', 'users/by/username', 'users/tweets'] : [],
+    );
+    expect(status.appDay).toBeNull();
+  });
+
+  it('says how deep its timelines reach', () => {
+    expect(h.source.timelineDepth).toBe(h.timelineDepth);
   });
 
   it('is deterministic: two instances give the same page', async () => {

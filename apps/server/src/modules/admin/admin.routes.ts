@@ -21,6 +21,8 @@ import type { Collector } from '../../collector/collector.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { currentAuth, requireAdmin, requireSuperAdmin } from '../../plugins/auth.js';
+import { xUsageRoutes } from '../x-usage/x-usage.routes.js';
+import type { XUsageMeter } from '../x-usage/x-usage.service.js';
 import { adminCollectorRoutes } from './admin-collector.routes.js';
 import { logAdminAction } from './admin-events.js';
 import {
@@ -39,6 +41,8 @@ export interface AdminDeps {
   db: Db;
   /** The in-process collector, when this process runs one. */
   collector?: Collector;
+  /** The X API cost meter the source records into (GET /admin/x-usage). */
+  xUsage?: XUsageMeter;
 }
 
 const errors = {
@@ -55,7 +59,7 @@ const tags = ['admin'];
  * /admin/* (doc 2 §7.6): every route needs an admin (401 signed out, 403 for a plain user, before
  * any validation); super-admin routes add `requireSuperAdmin` (ARCHITECTURE.md, roles).
  * Here: users, their handles, the handles of the system, roles and invitations; the collector
- * side lives in `adminCollectorRoutes`.
+ * side lives in `adminCollectorRoutes`, the X API's cost in `xUsageRoutes`.
  */
 export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
   const { db } = deps;
@@ -241,4 +245,5 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
   );
 
   await app.register(adminCollectorRoutes, deps);
+  await app.register(xUsageRoutes, deps);
 };

@@ -9,6 +9,8 @@ import { DataCleanupSection } from '@/features/admin/components/data-cleanup-sec
 import { GlobalHandlesSection } from '@/features/admin/components/global-handles-section';
 import { InvitationsSection } from '@/features/admin/components/invitations-section';
 import { UsersSection } from '@/features/admin/components/users-section';
+import { XApiStatusBanner } from '@/features/admin/components/x-api-status-banner';
+import { XUsageSection } from '@/features/admin/components/x-usage-section';
 import { ADMIN_TEXTS } from '@/features/admin/utils/admin-texts';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { HandlesDemoSection } from '@/features/handles/components/demo-panel/handles-demo-section';
@@ -32,9 +34,11 @@ export function AdminRoute() {
       <PageHeader title={ADMIN_TEXTS.pageTitle} description={ADMIN_TEXTS.pageDescription} />
       <Stack gap="lg">
         <AdminBanner />
+        <XApiStatusBanner />
         <UsersSection currentUserId={currentUser.id} isSuperAdmin={isSuperAdmin} />
         <GlobalHandlesSection />
         <CollectorsSection isSuperAdmin={isSuperAdmin} />
+        <XUsageSection />
         <InvitationsSection isSuperAdmin={isSuperAdmin} />
         <DataCleanupSection isSuperAdmin={isSuperAdmin} />
         <HandlesDemoSection />

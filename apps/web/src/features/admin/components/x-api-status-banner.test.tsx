@@ -1,0 +1,119 @@
+import { X_USAGE_MESSAGES } from '@perch/shared';
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ok, stubFetch } from '@/test/fetch-stub';
+import { makeXUsage, renderXUsage } from '../test/x-usage-fixtures';
+
+const NOW = new Date('2025-03-10T12:00:00.000Z');
+const USAGE = 'GET /api/v1/admin/x-usage';
+
+/** Waits for the usage to arrive (the card shows it), so an absent banner is really absent. */
+const usageShown = () => screen.findByTestId('x-usage-today');
+
+describe('X API status banner', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, now: NOW });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('says nothing while X answers and the budget allows new tweets', async () => {
+    stubFetch({
+      [USAGE]: () => ok(makeXUsage({ budget: { daily_limit_usd: 1, cut: ['metrics'] } })),
+    });
+    renderXUsage();
+    await usageShown();
+    expect(screen.queryByTestId('x-credentials-banner')).toBeNull();
+    expect(screen.queryByTestId('x-budget-banner')).toBeNull();
+  });
+
+  it('waits for credentials X refused, with since when and the next check', async () => {
+    stubFetch({
+      [USAGE]: () =>
+        ok(
+          makeXUsage({
+            credentials: {
+              state: 'auth',
+              detail: 'Unauthorized',
+              since: '2025-03-10T11:00:00.000Z',
+              next_probe_at: '2025-03-10T12:04:00.000Z',
+            },
+          }),
+        ),
+    });
+    renderXUsage();
+    const banner = await screen.findByTestId('x-credentials-banner');
+    expect(within(banner).getByText(X_USAGE_MESSAGES.credentialsWaiting)).toBeInTheDocument();
+    expect(banner).toHaveTextContent(
+      'Waiting for X credentials: X refused the API credentials. Perch checks again every 5 minutes and resumes by itself.',
+    );
+    expect(banner).toHaveTextContent('X said: Unauthorized');
+    expect(banner).toHaveTextContent('Since Mar 10, 2025');
+    expect(banner).toHaveTextContent('Next check in 4 min');
+    expect(
+      within(banner).getByText('Since', { exact: false }).querySelector('time'),
+    ).toHaveAttribute('dateTime', '2025-03-10T11:00:00.000Z');
+  });
+
+  it('asks for credits when X says they are depleted', async () => {
+    stubFetch({
+      [USAGE]: () =>
+        ok(
+          makeXUsage({
+            credentials: {
+              state: 'credits',
+              since: '2025-03-10T11:30:00.000Z',
+              next_probe_at: '2025-03-10T12:02:00.000Z',
+            },
+          }),
+        ),
+    });
+    renderXUsage();
+    const banner = await screen.findByTestId('x-credentials-banner');
+    expect(within(banner).getByText(X_USAGE_MESSAGES.creditsDepleted)).toBeInTheDocument();
+    expect(banner).toHaveTextContent(X_USAGE_MESSAGES.creditsDepletedDetail);
+    expect(banner).toHaveTextContent('Next check in 2 min');
+    expect(banner).not.toHaveTextContent(X_USAGE_MESSAGES.credentialsWaiting);
+  });
+
+  it('says when the daily budget has paused collection, and when it resumes', async () => {
+    stubFetch({
+      [USAGE]: () =>
+        ok(
+          makeXUsage({
+            budget: { daily_limit_usd: 1, paused: true, cut: ['metrics', 'backfill', 'poll'] },
+          }),
+        ),
+    });
+    renderXUsage();
+    const banner = await screen.findByTestId('x-budget-banner');
+    expect(banner).toHaveTextContent(X_USAGE_MESSAGES.budgetPaused);
+    expect(banner).toHaveTextContent('Resumes in 12 h');
+    expect(screen.queryByTestId('x-credentials-banner')).toBeNull();
+  });
+
+  it('shows both when X refuses and the budget is spent', async () => {
+    stubFetch({
+      [USAGE]: () =>
+        ok(
+          makeXUsage({
+            budget: { daily_limit_usd: 1, paused: true, cut: ['metrics', 'backfill', 'poll'] },
+            credentials: { state: 'credits' },
+          }),
+        ),
+    });
+    renderXUsage();
+    expect(await screen.findByTestId('x-credentials-banner')).toBeInTheDocument();
+    expect(screen.getByTestId('x-budget-banner')).toBeInTheDocument();
+  });
+
+  it('says nothing for the demo source', async () => {
+    stubFetch({
+      [USAGE]: () => ok(makeXUsage({ source: 'demo', credentials: { state: 'auth' } })),
+    });
+    renderXUsage();
+    await screen.findByTestId('x-usage-demo');
+    expect(screen.queryByTestId('x-credentials-banner')).toBeNull();
+  });
+});

@@ -1,0 +1,99 @@
+import { Alert, Stack, Text } from '@mantine/core';
+import { X_USAGE_MESSAGES, type XUsageSummary } from '@perch/shared';
+import { IconKeyOff, IconPigMoney, IconWallet } from '@tabler/icons-react';
+import { formatDateTime } from '@/lib/format-date-time';
+import { useXUsageQuery } from '../api/get-x-usage';
+import { formatRelative } from '../utils/format';
+
+type Credentials = XUsageSummary['credentials'];
+
+/** 'Refused since Mar 10, 11:00 AM · next check in 4 min', from what the server knows. */
+function ProbeTimes({ credentials, now }: { credentials: Credentials; now: number }) {
+  const { since, next_probe_at: nextProbeAt } = credentials;
+  if (!since && !nextProbeAt) return null;
+  return (
+    <Text size="xs" c="dimmed" mt={4}>
+      {since ? (
+        <>
+          Since <time dateTime={since}>{formatDateTime(since)}</time>
+        </>
+      ) : null}
+      {since && nextProbeAt ? ' · ' : null}
+      {nextProbeAt ? (
+        <>
+          Next check{' '}
+          <time dateTime={nextProbeAt} title={formatDateTime(nextProbeAt)}>
+            {formatRelative(nextProbeAt, now)}
+          </time>
+        </>
+      ) : null}
+    </Text>
+  );
+}
+
+/** X refused the credentials (401/403) or the credits ran out (402): collection waits. */
+function CredentialsAlert({ credentials, now }: { credentials: Credentials; now: number }) {
+  const refused = credentials.state === 'auth';
+  return (
+    <Alert
+      color={refused ? 'orange' : 'red'}
+      variant="light"
+      icon={refused ? <IconKeyOff size={18} /> : <IconWallet size={18} />}
+      title={refused ? X_USAGE_MESSAGES.credentialsWaiting : X_USAGE_MESSAGES.creditsDepleted}
+      data-testid="x-credentials-banner"
+    >
+      <Text size="sm">
+        {refused ? X_USAGE_MESSAGES.credentialsRefused : X_USAGE_MESSAGES.creditsDepletedDetail}
+      </Text>
+      {credentials.detail ? (
+        <Text size="xs" mt={4}>
+          X said: {credentials.detail}
+        </Text>
+      ) : null}
+      <ProbeTimes credentials={credentials} now={now} />
+    </Alert>
+  );
+}
+
+/** The whole daily limit is spent: new tweets wait for 00:00 UTC. */
+function BudgetAlert({ resumesAt, now }: { resumesAt: string; now: number }) {
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<IconPigMoney size={18} />}
+      data-testid="x-budget-banner"
+    >
+      <Text size="sm" fw={500}>
+        {X_USAGE_MESSAGES.budgetPaused}
+      </Text>
+      <Text size="xs" c="dimmed" mt={4}>
+        Resumes{' '}
+        <time dateTime={resumesAt} title={formatDateTime(resumesAt)}>
+          {formatRelative(resumesAt, now)}
+        </time>
+      </Text>
+    </Alert>
+  );
+}
+
+/**
+ * The top of the Admin page while X collection waits: for credentials X refused or credits that
+ * ran out (Perch probes every 5 minutes and resumes by itself), and while the daily budget has
+ * paused collection. Nothing otherwise, nor while the usage is loading or failed to load (the
+ * usage card says so).
+ */
+export function XApiStatusBanner() {
+  const { data, dataUpdatedAt } = useXUsageQuery();
+  if (!data || data.source === 'demo') return null;
+  const blocked = data.credentials.state !== 'ok';
+  if (!blocked && !data.budget.paused) return null;
+  return (
+    <Stack gap="xs">
+      {blocked ? <CredentialsAlert credentials={data.credentials} now={dataUpdatedAt} /> : null}
+      {data.budget.paused ? (
+        <BudgetAlert resumesAt={data.budget.resumes_at} now={dataUpdatedAt} />
+      ) : null}
+    </Stack>
+  );
+}

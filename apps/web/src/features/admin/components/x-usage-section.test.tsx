@@ -1,0 +1,252 @@
+import { X_USAGE_MESSAGES, X_USAGE_POLL_MS } from '@perch/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
+import { xUsageQueryOptions } from '../api/get-x-usage';
+import { makeXUsage, renderXUsage } from '../test/x-usage-fixtures';
+
+const NOW = new Date('2025-03-10T12:00:00.000Z');
+const USAGE = 'GET /api/v1/admin/x-usage';
+const card = () => screen.getByRole('region', { name: 'X API usage' });
+
+/** A month of reads over two handles and some of a deleted one, with a $1 daily limit. */
+const busyMonth = makeXUsage({
+  today: { day: '2025-03-10', post_reads: 170, user_reads: 2, usd: 0.87 },
+  month: { month: '2025-03', post_reads: 1204, user_reads: 3, usd: 6.05, projected_usd: 19.85 },
+  handles: [
+    {
+      handle_id: 11,
+      handle: 'nasa',
+      today: { post_reads: 120, user_reads: 1, usd: 0.61 },
+      month: { post_reads: 900, user_reads: 1, usd: 4.51 },
+    },
+    {
+      handle_id: null,
+      handle: null,
+      today: { post_reads: 0, user_reads: 0, usd: 0 },
+      month: { post_reads: 254, user_reads: 1, usd: 1.28 },
+    },
+    {
+      handle_id: 12,
+      handle: 'spacex',
+      today: { post_reads: 50, user_reads: 1, usd: 0.26 },
+      month: { post_reads: 50, user_reads: 1, usd: 0.26 },
+    },
+  ],
+  budget: { daily_limit_usd: 1, cut: ['metrics'] },
+  rate_status: {
+    endpoints: [
+      {
+        endpoint: 'users/:id/tweets',
+        limit: 900,
+        remaining: 880,
+        resetAt: '2025-03-10T12:12:00.000Z',
+      },
+      { endpoint: 'tweets', limit: null, remaining: null, resetAt: null },
+    ],
+    app_day: { limit: 100_000, remaining: 99_120, resetAt: '2025-03-11T09:00:00.000Z' },
+  },
+});
+
+/** A phone: every max-width query matches. */
+function phoneScreen() {
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query: string) =>
+      ({
+        matches: query.includes('max-width'),
+        media: query,
+        onchange: null,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        dispatchEvent: () => false,
+      }) as MediaQueryList,
+  );
+}
+
+describe('X API usage', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, now: NOW });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows today, this month and the projection in USD with their reads', async () => {
+    stubFetch({ [USAGE]: () => ok(busyMonth) });
+    renderXUsage();
+    const today = await within(card()).findByTestId('x-usage-today');
+    expect(today).toHaveTextContent('Today (UTC)');
+    expect(today).toHaveTextContent('$0.87');
+    expect(today).toHaveTextContent('170 post reads · 2 user reads');
+    const month = within(card()).getByTestId('x-usage-month');
+    expect(month).toHaveTextContent('$6.05');
+    expect(month).toHaveTextContent('1,204 post reads · 3 user reads');
+    const projected = within(card()).getByTestId('x-usage-projected');
+    expect(projected).toHaveTextContent('Projected this month');
+    expect(projected).toHaveTextContent('$19.85');
+    expect(within(card()).getByTestId('x-usage-prices')).toHaveTextContent(
+      'Prices: $0.005 per post read, $0.01 per user read, each billed once per UTC day.',
+    );
+  });
+
+  it('shows the daily limit filling up and the work it stops', async () => {
+    stubFetch({ [USAGE]: () => ok(busyMonth) });
+    renderXUsage();
+    const budget = await within(card()).findByTestId('x-usage-budget');
+    expect(budget).toHaveTextContent('$0.87 of $1.00 spent today (87%)');
+    expect(
+      within(budget).getByRole('progressbar', { name: 'Share of the daily limit spent' }),
+    ).toHaveAttribute('aria-valuenow', '87');
+    expect(budget).toHaveTextContent(X_USAGE_MESSAGES.budgetCutting('Metric refresh'));
+    expect(budget).toHaveTextContent('Metric refresh: stopped at 80%');
+    expect(budget).toHaveTextContent('Backfill: stops at 90%');
+    expect(budget).toHaveTextContent('New tweets: stops at 100%');
+    expect(within(budget).queryByText('Paused')).toBeNull();
+    // Nothing is paused outright: no banner.
+    expect(screen.queryByTestId('x-budget-banner')).toBeNull();
+  });
+
+  it('says when the whole daily limit is spent', async () => {
+    stubFetch({
+      [USAGE]: () =>
+        ok(
+          makeXUsage({
+            today: { day: '2025-03-10', post_reads: 200, user_reads: 0, usd: 1 },
+            month: { month: '2025-03', post_reads: 200, user_reads: 0, usd: 1, projected_usd: 3.1 },
+            budget: { daily_limit_usd: 1, paused: true, cut: ['metrics', 'backfill', 'poll'] },
+          }),
+        ),
+    });
+    renderXUsage();
+    const budget = await within(card()).findByTestId('x-usage-budget');
+    expect(budget).toHaveTextContent('$1.00 of $1.00 spent today (100%)');
+    expect(budget).toHaveTextContent(X_USAGE_MESSAGES.budgetPaused);
+    expect(within(budget).getByText('Paused')).toBeInTheDocument();
+    expect(budget).toHaveTextContent('New tweets: stopped at 100%');
+  });
+
+  it('says there is no limit when none is set', async () => {
+    stubFetch({
+      [USAGE]: () => ok(makeXUsage({ ...busyMonth, budget: { daily_limit_usd: null, cut: [] } })),
+    });
+    renderXUsage();
+    expect(await within(card()).findByTestId('x-usage-budget')).toHaveTextContent(
+      X_USAGE_MESSAGES.noLimit,
+    );
+    expect(within(card()).queryByRole('progressbar')).toBeNull();
+  });
+
+  it('breaks the cost down per handle, reads of deleted handles together', async () => {
+    stubFetch({ [USAGE]: () => ok(busyMonth) });
+    renderXUsage();
+    const table = await within(card()).findByRole('table', { name: 'Cost per handle' });
+    const rows = within(table).getAllByTestId('x-usage-handle-row');
+    expect(rows.map((row) => row.getAttribute('aria-label'))).toEqual([
+      '@nasa',
+      X_USAGE_MESSAGES.unknownHandle,
+      '@spacex',
+    ]);
+    const nasa = within(table).getByRole('row', { name: '@nasa' });
+    expect(nasa).toHaveTextContent('$0.61');
+    expect(nasa).toHaveTextContent('120 post reads · 1 user read');
+    expect(nasa).toHaveTextContent('$4.51');
+    expect(nasa).toHaveTextContent('900 post reads · 1 user read');
+  });
+
+  it('shows each handle as a card on phones', async () => {
+    phoneScreen();
+    stubFetch({ [USAGE]: () => ok(busyMonth) });
+    renderXUsage();
+    const list = await within(card()).findByRole('list', { name: 'Cost per handle' });
+    const spacex = within(list).getByRole('listitem', { name: '@spacex' });
+    expect(within(spacex).getByText('Today')).toBeInTheDocument();
+    expect(within(spacex).getByText('This month')).toBeInTheDocument();
+    expect(spacex).toHaveTextContent('50 post reads · 1 user read');
+    expect(within(card()).queryByRole('table')).toBeNull();
+  });
+
+  it('shows the rate limits left per endpoint and for the day', async () => {
+    stubFetch({ [USAGE]: () => ok(busyMonth) });
+    renderXUsage();
+    const limits = await within(card()).findByRole('table', { name: 'Rate limits' });
+    const timeline = within(limits).getByRole('row', { name: 'users/:id/tweets' });
+    expect(timeline).toHaveTextContent('880 of 900 left');
+    expect(timeline).toHaveTextContent('in 12 min');
+    expect(within(limits).getByRole('row', { name: 'tweets' })).toHaveTextContent('not reported');
+    expect(within(card()).getByTestId('x-rate-limit-app-day')).toHaveTextContent(
+      'App, 24 hours: 99,120 of 100,000 left, resets in 21 h',
+    );
+  });
+
+  it('has an empty state before the first read', async () => {
+    stubFetch({ [USAGE]: () => ok(makeXUsage()) });
+    renderXUsage();
+    expect(await within(card()).findByTestId('x-usage-empty')).toHaveTextContent(
+      X_USAGE_MESSAGES.noReads,
+    );
+    expect(within(card()).getByTestId('x-usage-today')).toHaveTextContent('$0.00');
+    expect(within(card()).getByTestId('x-usage-no-rate-limits')).toHaveTextContent(
+      X_USAGE_MESSAGES.noRateStatus,
+    );
+    expect(within(card()).queryByRole('table')).toBeNull();
+  });
+
+  it('says the demo source does not use the X API', async () => {
+    stubFetch({ [USAGE]: () => ok(makeXUsage({ source: 'demo' })) });
+    renderXUsage();
+    expect(await within(card()).findByTestId('x-usage-demo')).toHaveTextContent(
+      X_USAGE_MESSAGES.demoSource,
+    );
+    expect(within(card()).queryByTestId('x-usage-today')).toBeNull();
+  });
+
+  it('shows a skeleton while loading', async () => {
+    let answer: (response: Response) => void = () => {};
+    stubFetch({ [USAGE]: () => new Promise<Response>((resolve) => (answer = resolve)) });
+    renderXUsage();
+    expect(
+      await within(card()).findByLabelText('Loading X API usage', { selector: '[aria-busy]' }),
+    ).toBeInTheDocument();
+    answer(ok(makeXUsage()));
+    expect(await within(card()).findByTestId('x-usage-today')).toBeInTheDocument();
+  });
+
+  it("shows 'Failed to load X API usage.' with the server's reason, and retries", async () => {
+    let failing = true;
+    const fetchMock = stubFetch({
+      [USAGE]: () =>
+        failing ? fail(503, 'The database is busy.', 'UNAVAILABLE') : ok(makeXUsage()),
+    });
+    renderXUsage();
+    const error = await within(card()).findByTestId('x-usage-error');
+    expect(error).toHaveTextContent(X_USAGE_MESSAGES.loadUsageFailed);
+    expect(error).toHaveTextContent('The database is busy.');
+    failing = false;
+    await userEvent
+      .setup({ delay: null, advanceTimers: vi.advanceTimersByTime })
+      .click(within(error).getByRole('button', { name: 'Retry' }));
+    expect(await within(card()).findByTestId('x-usage-today')).toBeInTheDocument();
+    expect(requestsTo(fetchMock, USAGE)).toHaveLength(2);
+  });
+
+  it('falls back to its own text when the server gives no reason', async () => {
+    stubFetch({ [USAGE]: () => new Response('', { status: 502 }) });
+    renderXUsage();
+    expect(await within(card()).findByTestId('x-usage-error')).toHaveTextContent(
+      X_USAGE_MESSAGES.fetchUsageFailed,
+    );
+  });
+
+  it('fetches the usage again every 30 s, once for the card and the banner', async () => {
+    const fetchMock = stubFetch({ [USAGE]: () => ok(makeXUsage()) });
+    renderXUsage();
+    await within(card()).findByTestId('x-usage-today');
+    expect(requestsTo(fetchMock, USAGE)).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(X_USAGE_POLL_MS);
+    await waitFor(() => expect(requestsTo(fetchMock, USAGE)).toHaveLength(2));
+    expect(xUsageQueryOptions().refetchIntervalInBackground).toBe(false);
+  });
+});

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { rateBudgetSchema } from './admin.js';
+
+/**
+ * What the X API costs (ours; X bills pay-per-use since 2026): every post and user a response
+ * carries is billed once per UTC day. GET /admin/x-usage answers today's and this month's reads
+ * and their cost, per handle too, the daily budget and what it cuts, the state of the X
+ * credentials and the rate limits left per endpoint.
+ */
+
+/** The kinds of collection work the daily budget cuts, in the order they are cut. */
+export const X_BUDGET_KINDS = ['metrics', 'backfill', 'poll'] as const;
+export type XBudgetKind = (typeof X_BUDGET_KINDS)[number];
+
+/**
+ * Each kind runs while today's spend is below this percent of X_DAILY_SPEND_LIMIT_USD: metric
+ * refreshes stop first, then backfills, and new tweets last.
+ */
+export const X_BUDGET_CUT_PERCENT: Readonly<Record<XBudgetKind, number>> = {
+  metrics: 80,
+  backfill: 90,
+  poll: 100,
+};
+
+/** How each kind of work reads in the usage card. */
+export const X_BUDGET_KIND_LABELS: Readonly<Record<XBudgetKind, string>> = {
+  metrics: 'Metric refresh',
+  backfill: 'Backfill',
+  poll: 'New tweets',
+};
+
+/** 'ok'; 'auth': X refused the credentials (401/403); 'credits': the balance is gone (402). */
+export const X_API_STATES = ['ok', 'auth', 'credits'] as const;
+export type XCredentialsState = (typeof X_API_STATES)[number];
+
+/** The usage card is fetched again this often while the admin page is visible. */
+export const X_USAGE_POLL_MS = 30_000;
+
+/** Every human text of X usage; server and web show the same words. */
+export const X_USAGE_MESSAGES = {
+  budgetPaused: 'Paused: daily X API budget reached (resumes 00:00 UTC)',
+  credentialsWaiting: 'Waiting for X credentials',
+  credentialsRefused:
+    'Waiting for X credentials: X refused the API credentials. Perch checks again every 5 minutes and resumes by itself.',
+  creditsDepleted: 'X API credits are depleted: add credits in the X Developer Console',
+  creditsDepletedDetail:
+    'X API credits are depleted: add credits in the X Developer Console. Collection waits meanwhile; Perch checks again every 5 minutes and resumes by itself once credits are there.',
+  budgetCutting: (labels: string) =>
+    `${labels} paused: the daily X API budget is nearly used (resumes 00:00 UTC)`,
+  demoSource: 'The demo source does not use the X API',
+  noReads: 'No X API reads yet today or this month.',
+  noLimit: 'No daily limit (set X_DAILY_SPEND_LIMIT_USD to cap the spend).',
+  noRateStatus: 'No rate limits reported yet: they show after the first requests to X.',
+  unknownHandle: 'Deleted or unknown handles',
+
+  // Client fallback and UI text.
+  fetchUsageFailed: 'Failed to fetch X API usage',
+  loadUsageFailed: 'Failed to load X API usage.',
+} as const;
+
+const usd = z.number().nonnegative();
+const count = z.number().int().nonnegative();
+
+/** Billed reads of a period and what they cost. */
+export const xReadTotalsSchema = z.object({
+  /** Distinct posts billed (each once per UTC day). */
+  post_reads: count,
+  /** Distinct users billed (each once per UTC day). */
+  user_reads: count,
+  usd,
+});
+export type XReadTotals = z.infer<typeof xReadTotalsSchema>;
+
+/** The reads put on one handle (the user the read was for). */
+export const xUsageHandleSchema = z.object({
+  /** Null for reads of handles since deleted, or that could not be put on a handle. */
+  handle_id: z.number().int().nullable(),
+  handle: z.string().nullable(),
+  today: xReadTotalsSchema,
+  month: xReadTotalsSchema,
+});
+export type XUsageHandle = z.infer<typeof xUsageHandleSchema>;
+
+/** One rate-limited endpoint as its last response told (15-minute windows). */
+export const xEndpointBudgetSchema = rateBudgetSchema.extend({ endpoint: z.string() });
+export type XEndpointBudget = z.infer<typeof xEndpointBudgetSchema>;
+
+export const xRateStatusSchema = z.object({
+  endpoints: z.array(xEndpointBudgetSchema),
+  /** The app's 24-hour budget, when X sends it (some plans). */
+  app_day: rateBudgetSchema.nullable(),
+});
+export type XRateStatus = z.infer<typeof xRateStatusSchema>;
+
+/** GET /admin/x-usage. */
+export const xUsageSummarySchema = z.object({
+  /** The tweet source in use: the demo source reads nothing from X and costs nothing. */
+  source: z.enum(['demo', 'x-api']),
+  /** When the summary was made. */
+  generated_at: z.string(),
+  /** The current UTC day (YYYY-MM-DD). */
+  today: xReadTotalsSchema.extend({ day: z.string() }),
+  /** The current UTC month (YYYY-MM) up to now. */
+  month: xReadTotalsSchema.extend({
+    month: z.string(),
+    /** This month's cost carried on at the pace so far to the end of the month. */
+    projected_usd: usd,
+  }),
+  /** Per handle, the most expensive this month first. */
+  handles: z.array(xUsageHandleSchema),
+  prices: z.object({ post_read_usd: usd, user_read_usd: usd }),
+  budget: z.object({
+    /** X_DAILY_SPEND_LIMIT_USD; null: no limit. */
+    daily_limit_usd: usd.nullable(),
+    /** New tweets are no longer collected today: the whole daily limit is spent. */
+    paused: z.boolean(),
+    /** The kinds of work stopped by the budget now. */
+    cut: z.array(z.enum(X_BUDGET_KINDS)),
+    /** The next 00:00 UTC, when a new day's budget starts. */
+    resumes_at: z.string(),
+  }),
+  credentials: z.object({
+    state: z.enum(X_API_STATES),
+    /** What X said, when it refused. */
+    detail: z.string().nullable(),
+    /** Since when X refuses; null while ok. */
+    since: z.string().nullable(),
+    /** When Perch asks X again; null while ok. */
+    next_probe_at: z.string().nullable(),
+  }),
+  /** Null when no collector runs in this process, or for the demo source. */
+  rate_status: xRateStatusSchema.nullable(),
+});
+export type XUsageSummary = z.infer<typeof xUsageSummarySchema>;
