@@ -4,6 +4,7 @@ import { createTweetSource } from './collector/sources/index.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDb } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createXUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { ensureBootstrapInvitation } from './modules/invitations/invitations.service.js';
 import { createNotifyChannels } from './notify/channels.js';
 import { DeliveryWorker } from './notify/delivery-worker.js';
@@ -40,11 +41,17 @@ async function main(): Promise<void> {
   }
   const db = createDb(config);
   await migrateToLatest(db);
+  // Only the x-api source is billed: the meter counts what X charges and holds the spend limit.
+  const xUsage = config.TWEET_SOURCE === 'x-api' ? createXUsageMeter(db, config) : undefined;
   const collector = new Collector({
     db,
-    source: createTweetSource(config),
+    source: createTweetSource(config, {
+      onBilledReads: xUsage && ((reads) => xUsage.record(reads)),
+    }),
     monitorIntervalSeconds: config.MONITOR_INTERVAL_SECONDS,
     concurrency: config.COLLECTOR_CONCURRENCY,
+    budget: xUsage,
+    profileRefreshMinutes: config.PROFILE_REFRESH_MINUTES,
   });
   const channels = createNotifyChannels(config);
   // The worker logs through the app's logger, so it is made after the app; until then a
@@ -54,8 +61,10 @@ async function main(): Promise<void> {
     config,
     db,
     collector,
+    xUsage,
     notify: { channels, wakeWorker: () => wakeWorker() },
   });
+  xUsage?.useLogger(app.log.child({ module: 'x-usage' }));
   collector.useLogger(app.log.child({ module: 'collector' }));
   const worker = new DeliveryWorker({
     db,

@@ -106,15 +106,19 @@ describe.each(DIALECTS)('collector against the X API (fake server, %s)', (dialec
     expect(handle.followers_count).toBe(1234);
   });
 
-  it('refused credentials fail the handle once, with no retry storm', async () => {
+  it('refused credentials make the handle wait, with no retry storm', async () => {
     const client = await setUp('wrong-token');
     fake.addUser({ username: 'Refused' });
     expect((await client.post('/api/v1/handles', { username: 'refused' })).statusCode).toBe(201);
-    const failed = await waitFor(client, 'refused', (p) => p.status === 'failed');
-    expect(failed.error).toBe('X API credentials were refused');
+    const waiting = await waitFor(
+      client,
+      'refused',
+      (p) => p.message === 'Waiting for X credentials',
+    );
+    expect(waiting.status).not.toBe('failed');
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]?.status).toBe(401);
-    // The scheduler keeps ticking (every 50 ms) but leaves a failed handle alone.
+    // The scheduler keeps ticking (every 50 ms); the credentials are probed every 5 minutes.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(fake.requests).toHaveLength(1);
   });

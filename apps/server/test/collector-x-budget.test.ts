@@ -108,7 +108,10 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     const user = fake.addUser({ username: 'Billed' });
     fake.addSourceTweets(user.id, posts(250, 5 * DAY));
     await client.post('/api/v1/handles', { username: 'billed', backfill_days: 7 });
-    await until(() => progressOf(client, 'billed'), (p) => p.isComplete);
+    await until(
+      () => progressOf(client, 'billed'),
+      (p) => p.isComplete,
+    );
     // Profiles and metrics read the same resources again: billed once on this day.
     await t.collector.refreshRounds();
     await t.collector.refreshRounds();
@@ -143,7 +146,10 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     expect(fake.requests.every((r) => r.status === 402)).toBe(true);
 
     fake.setCredits(null);
-    const done = await until(() => progressOf(client, 'broke'), (p) => p.isComplete);
+    const done = await until(
+      () => progressOf(client, 'broke'),
+      (p) => p.isComplete,
+    );
     expect(done.totalTweets).toBe(30);
     const status = await t.db.db.selectFrom('x_api_status').selectAll().executeTakeFirst();
     expect(status?.state).toBe('ok');
@@ -163,7 +169,10 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(fake.requests.length - start).toBeLessThanOrEqual(5);
     fake.setAuthFailure(null);
-    await until(() => progressOf(client, 'locked'), (p) => p.isComplete);
+    await until(
+      () => progressOf(client, 'locked'),
+      (p) => p.isComplete,
+    );
   });
 
   it('follows a renamed account by id and shows its new username', async () => {
@@ -171,7 +180,10 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     const user = fake.addUser({ username: 'OldName', followersCount: 10 });
     fake.addSourceTweets(user.id, posts(5, DAY));
     await client.post('/api/v1/handles', { username: 'oldname', backfill_days: 7 });
-    await until(() => progressOf(client, 'oldname'), (p) => p.isComplete);
+    await until(
+      () => progressOf(client, 'oldname'),
+      (p) => p.isComplete,
+    );
     fake.renameUser(user.id, 'NewName');
     // Due again: the profile cadence passed.
     await t.db.db.updateTable('handles').set({ profile_checked_at: null }).execute();
@@ -188,7 +200,11 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     // 4,000 posts in 4 days: the window of 7 days reaches past what X returns.
     fake.addSourceTweets(user.id, posts(4_000, 4 * DAY));
     await client.post('/api/v1/handles', { username: 'firehose', backfill_days: 7 });
-    const done = await until(() => progressOf(client, 'firehose'), (p) => p.isComplete, 30_000);
+    const done = await until(
+      () => progressOf(client, 'firehose'),
+      (p) => p.isComplete,
+      30_000,
+    );
     expect(done.totalTweets).toBe(3_200);
     expect(done.message).toMatch(
       /^X returns only the latest 3,200 posts: collected back to \d{4}-\d{2}-\d{2}$/,
@@ -208,7 +224,10 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     // 250 posts of the last 20 hours: each is due for a metric reading.
     fake.addSourceTweets(user.id, posts(250, 20 * HOUR));
     await client.post('/api/v1/handles', { username: 'chatty', backfill_days: 7 });
-    await until(() => progressOf(client, 'chatty'), (p) => p.isComplete);
+    await until(
+      () => progressOf(client, 'chatty'),
+      (p) => p.isComplete,
+    );
     await t.db.db
       .updateTable('tweets')
       .set({ metrics_next_at: new Date(Date.now() - 1_000).toISOString() })
@@ -229,7 +248,10 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     const user = fake.addUser({ username: 'Popular' });
     fake.addSourceTweets(user.id, posts(5, DAY));
     await client.post('/api/v1/handles', { username: 'popular', backfill_days: 7 });
-    await until(() => progressOf(client, 'popular'), (p) => p.isComplete);
+    await until(
+      () => progressOf(client, 'popular'),
+      (p) => p.isComplete,
+    );
     const bob = new TestClient(t.app);
     await bob.register(t.db, 'bob');
     await bob.post('/api/v1/handles', { username: 'popular', backfill_days: 7 });
@@ -250,7 +272,10 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     const user = fake.addUser({ username: 'Spender' });
     fake.addSourceTweets(user.id, posts(40, DAY));
     await client.post('/api/v1/handles', { username: 'spender', backfill_days: 7 });
-    await until(() => progressOf(client, 'spender'), (p) => p.isComplete);
+    await until(
+      () => progressOf(client, 'spender'),
+      (p) => p.isComplete,
+    );
     expect(await meter.allows('metrics')).toBe(false);
     await t.db.db
       .updateTable('tweets')
@@ -262,7 +287,10 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
       .execute();
     const before = fake.requests.length;
     await t.collector.refreshRounds();
-    const paused = await until(() => progressOf(client, 'spender'), (p) => p.message === BUDGET_PAUSED);
+    const paused = await until(
+      () => progressOf(client, 'spender'),
+      (p) => p.message === BUDGET_PAUSED,
+    );
     expect(paused.status).toBe('completed');
     expect(fake.requests.length).toBe(before);
     const handle = await handleNamed(t.db, 'spender');

@@ -19,6 +19,7 @@ import {
   saveHandle,
   type CollectorContext,
 } from './context.js';
+import { claimUnownedUserReads } from '../modules/x-usage/x-usage.repository.js';
 import { nextMetricsAt } from './metric-schedule.js';
 import { SourceError } from './sources/types.js';
 
@@ -101,6 +102,7 @@ export async function runBackfill(
         profile_checked_at: now,
       });
       await insertProfileSnapshot(db.db, handle.id, profile, now);
+      await claimUnownedUserReads(db.db, handle.id, profile.xUserId);
     }
     if (!handle.backfill_window_end || !handle.backfill_target_start) {
       const now = ctx.now();

@@ -337,11 +337,7 @@ export class Collector {
     }
     this.sourceBlocked = true;
     const now = this.ctx.now();
-    const claimed = await claimProbe(
-      db,
-      now.toISOString(),
-      msAfter(now, this.probeEveryMs),
-    );
+    const claimed = await claimProbe(db, now.toISOString(), msAfter(now, this.probeEveryMs));
     if (claimed) await this.probe();
     return !this.sourceBlocked;
   }
@@ -373,7 +369,11 @@ export class Collector {
     }
     const now = this.ctx.now().toISOString();
     await writeXApiStatus(db, { state: 'ok', detail: null, now, nextProbeAt: null });
-    const resumed = await resumeWaitingHandles(db, [WAITING_FOR_CREDENTIALS, CREDITS_DEPLETED], now);
+    const resumed = await resumeWaitingHandles(
+      db,
+      [WAITING_FOR_CREDENTIALS, CREDITS_DEPLETED],
+      now,
+    );
     this.sourceBlocked = false;
     this.ctx.log.info({ handles: resumed }, 'X takes the credentials again: collection resumes');
   }

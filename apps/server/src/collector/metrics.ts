@@ -28,12 +28,9 @@ export async function runMetricRefresh(
     if (signal.aborted || ctx.collectionPaused()) return requests;
     // The first work a daily spend limit cuts.
     if (ctx.budget && !(await ctx.budget.allows('metrics'))) return requests;
-    const due = await listTweetsDueForMetrics(
-      ctx.db.db,
-      ctx.now().toISOString(),
-      METRICS_BATCH,
-      [...skipHandleIds],
-    );
+    const due = await listTweetsDueForMetrics(ctx.db.db, ctx.now().toISOString(), METRICS_BATCH, [
+      ...skipHandleIds,
+    ]);
     if (due.length === 0) return requests;
     let fresh;
     try {

@@ -36,11 +36,7 @@ export async function runProfileRefresh(
     if (ctx.budget && !(await ctx.budget.allows('poll'))) return requests;
     const now = ctx.now();
     const due = (
-      await listHandlesDueForProfile(
-        ctx.db.db,
-        msAfter(now, -ctx.profileRefreshMs),
-        PROFILE_BATCH,
-      )
+      await listHandlesDueForProfile(ctx.db.db, msAfter(now, -ctx.profileRefreshMs), PROFILE_BATCH)
     ).filter((handle) => !skipHandleIds.has(handle.id));
     if (due.length === 0) return requests;
     const ids = due.map((handle) => handle.x_user_id).filter((id): id is string => id !== null);

@@ -21,11 +21,7 @@ import { computeBlocks, hashtags, prepareWindow, topTweets } from '../../analyti
 import type { PreparedWindow } from '../../analytics/index.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, tooManyRequests } from '../../lib/errors.js';
-import {
-  claimManualPoll,
-  findHandleById,
-  type HandleRow,
-} from '../handles/handles.repository.js';
+import { claimManualPoll, findHandleById, type HandleRow } from '../handles/handles.repository.js';
 import { backfillProgress, INVALID_HANDLE, readableHandle } from '../handles/handles.service.js';
 import { parseTweetRow } from '../handles/stored-tweet.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -214,13 +210,16 @@ export class AnalyticsService {
     const now = this.now();
     const last = this.refreshes.get(handle.id);
     if (last?.running) throw tooManyRequests(ANALYTICS_MESSAGES.refreshInProgress, 1);
-    if (last && now - last.startedAt < REFRESH_MIN_GAP_MS) {
-      throw tooManyRequests(
-        ANALYTICS_MESSAGES.refreshThrottled,
-        (REFRESH_MIN_GAP_MS - (now - last.startedAt)) / 1000,
-      );
-    }
     const polls = Boolean(this.collector) && handle.backfill_status === 'completed';
+    if (last && now - last.startedAt < REFRESH_MIN_GAP_MS) {
+      // Retry-After is when a refresh would be served: after the shared manual-poll gap too.
+      const pollAt = polls ? Date.parse(handle.manual_poll_at ?? '') + MANUAL_POLL_MIN_GAP_MS : 0;
+      const readyAt = Math.max(
+        last.startedAt + REFRESH_MIN_GAP_MS,
+        Number.isNaN(pollAt) ? 0 : pollAt,
+      );
+      throw tooManyRequests(ANALYTICS_MESSAGES.refreshThrottled, (readyAt - now) / 1000);
+    }
     if (polls) {
       const claimed = await claimManualPoll(
         this.db.db,

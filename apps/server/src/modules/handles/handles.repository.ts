@@ -156,26 +156,28 @@ export async function deleteLink(db: Executor, userId: number, handleId: number)
  * scheduled), and not failed for good.
  */
 export function listDueHandles(db: Executor, now: string, limit: number): Promise<HandleRow[]> {
-  return db
-    .selectFrom('handles')
-    .selectAll()
-    .where('paused', '=', false)
-    .where('backfill_status', '!=', 'failed')
-    .where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '<=', now)]))
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('user_handles')
-          .select('user_handles.id')
-          .whereRef('user_handles.handle_id', '=', 'handles.id'),
-      ),
-    )
-    // Never scheduled (a new backfill) before the longest due, in both dialects: Postgres
-    // sorts nulls last.
-    .orderBy(sql`coalesce(next_poll_at, '')`)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('handles')
+      .selectAll()
+      .where('paused', '=', false)
+      .where('backfill_status', '!=', 'failed')
+      .where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '<=', now)]))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('user_handles')
+            .select('user_handles.id')
+            .whereRef('user_handles.handle_id', '=', 'handles.id'),
+        ),
+      )
+      // Never scheduled (a new backfill) before the longest due, in both dialects: Postgres
+      // sorts nulls last.
+      .orderBy(sql`coalesce(next_poll_at, '')`)
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /**

@@ -136,3 +136,21 @@ export async function pruneBilledReads(db: Executor, beforeDay: string): Promise
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Puts a handle's first user read on it: the lookup by username is billed before the handle
+ * knows its X user id, so the read is recorded unowned and claimed here once the id is saved.
+ */
+export async function claimUnownedUserReads(
+  db: Executor,
+  handleId: number,
+  xUserId: string,
+): Promise<void> {
+  await db
+    .updateTable('x_billed_reads')
+    .set({ handle_id: handleId })
+    .where('kind', '=', 'user')
+    .where('resource_id', '=', xUserId)
+    .where('handle_id', 'is', null)
+    .execute();
+}

@@ -124,7 +124,7 @@ export class XUsageMeter {
   private readonly userMicros: number;
   private readonly limitMicros: number | null;
   private readonly now: () => Date;
-  private readonly log: XUsageLogger | undefined;
+  private log: XUsageLogger | undefined;
   /** Today's spend as last read from the database; dropped by every record. */
   private spent: { day: string; micros: number; readAt: number } | null = null;
   /** Bumped by every record, so a read racing a record does not become the cache. */
@@ -139,6 +139,11 @@ export class XUsageMeter {
     this.limitMicros = options.dailyLimitUsd === undefined ? null : toMicros(options.dailyLimitUsd);
     this.now = options.now ?? (() => new Date());
     this.log = options.log;
+  }
+
+  /** Logs through `log` from now on (the app's logger exists only after the meter). */
+  useLogger(log: XUsageLogger): void {
+    this.log = log;
   }
 
   /**
