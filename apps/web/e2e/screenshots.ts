@@ -10,6 +10,7 @@ import {
 } from './notify-fakes';
 import { startPerchServer, type PerchServer } from './perch-server';
 import { authenticator, failSignIns } from './security-helpers';
+import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
 
 // Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles, the
 // analytics dashboard, Settings, Admin and Security, desktop and phone widths, default dark theme.
@@ -381,5 +382,60 @@ test('preferences and connection screenshots', async ({ browser }) => {
     await expect(page.getByTestId('connection-banner')).toBeVisible();
     await shoot(page, `connection-banner-${label}`, { fullPage: false });
     await context.close();
+  }
+});
+
+test('X API usage screenshots', async ({ browser }) => {
+  test.setTimeout(180_000);
+  // Its own server on the x-api source, reading from the loopback fake X, with a spend limit.
+  const fake = await startFakeXWithAccounts();
+  const xServer = await startPerchServer({ ...xApiEnv(fake), X_DAILY_SPEND_LIMIT_USD: '2.5' });
+  try {
+    const context = await browser.newContext({ viewport: WIDTHS.desktop });
+    const page = await context.newPage();
+    await page.goto(`${xServer.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill('marta');
+    await page.getByLabel('Email').fill('marta@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Invitation code').fill(xServer.firstStartCode);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('user-badge')).toHaveText('marta');
+    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    for (const handle of ['orbitnews', 'tidepools']) {
+      const response = await page.request.post(`${xServer.origin}/api/v1/handles`, {
+        data: { username: handle, backfill_days: 7, async: true },
+        headers: { 'x-csrf-token': csrf },
+      });
+      expect(response.status()).toBe(201);
+    }
+    await expect.poll(() => fake.billing().posts, { timeout: 60_000 }).toBe(204);
+
+    await page.goto(`${xServer.origin}/dashboard/admin`);
+    const card = page.getByTestId('x-usage');
+    await expect(card.getByText('$1.04').first()).toBeVisible();
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(viewport);
+      await shootPart(page, card, `admin-x-usage-${label}`);
+    }
+
+    fake.setCredits(0);
+    await expect
+      .poll(() => fake.requests.some((request) => request.status === 402), { timeout: 30_000 })
+      .toBe(true);
+    const signedIn = await context.storageState();
+    await context.close();
+    // A fresh page per width: the phone layout starts with its menu closed.
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      const widthContext = await browser.newContext({ viewport, storageState: signedIn });
+      const widthPage = await widthContext.newPage();
+      await widthPage.goto(`${xServer.origin}/dashboard/admin`);
+      await expect(widthPage.getByTestId('x-credentials-banner')).toBeVisible();
+      await shoot(widthPage, `admin-x-credits-${label}`, { fullPage: false });
+      await widthContext.close();
+    }
+  } finally {
+    await xServer.stop();
+    await fake.close();
   }
 });

@@ -423,7 +423,8 @@ export const ANALYTICS_MESSAGES = {
   stuck: 'Collection stuck at 0% - marked as failed',
   refreshThrottled: 'Please wait a few seconds before refreshing again.',
   refreshInProgress: 'A refresh is already running.',
-  manualPollThrottled: 'This handle was refreshed less than a minute ago; new tweets keep arriving on their own.',
+  manualPollThrottled:
+    'This handle was refreshed less than a minute ago; new tweets keep arriving on their own.',
   refreshed: 'Analytics refreshed',
 } as const;
 

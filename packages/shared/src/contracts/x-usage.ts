@@ -41,10 +41,10 @@ export const X_USAGE_MESSAGES = {
   budgetPaused: 'Paused: daily X API budget reached (resumes 00:00 UTC)',
   credentialsWaiting: 'Waiting for X credentials',
   credentialsRefused:
-    'Waiting for X credentials: X refused the API credentials. Perch checks again every 5 minutes and resumes by itself.',
+    'X refused the API credentials (X_BEARER_TOKEN). Collection waits meanwhile; Perch checks again every 5 minutes and resumes by itself once they work.',
   creditsDepleted: 'X API credits are depleted: add credits in the X Developer Console',
   creditsDepletedDetail:
-    'X API credits are depleted: add credits in the X Developer Console. Collection waits meanwhile; Perch checks again every 5 minutes and resumes by itself once credits are there.',
+    'Collection waits meanwhile; Perch checks again every 5 minutes and resumes by itself once credits are there.',
   budgetCutting: (labels: string) =>
     `${labels} paused: the daily X API budget is nearly used (resumes 00:00 UTC)`,
   demoSource: 'The demo source does not use the X API',

@@ -45,9 +45,8 @@ describe('X API status banner', () => {
     renderXUsage();
     const banner = await screen.findByTestId('x-credentials-banner');
     expect(within(banner).getByText(X_USAGE_MESSAGES.credentialsWaiting)).toBeInTheDocument();
-    expect(banner).toHaveTextContent(
-      'Waiting for X credentials: X refused the API credentials. Perch checks again every 5 minutes and resumes by itself.',
-    );
+    expect(banner).toHaveTextContent(X_USAGE_MESSAGES.credentialsRefused);
+    expect(banner).toHaveTextContent('resumes by itself once they work');
     expect(banner).toHaveTextContent('X said: Unauthorized');
     expect(banner).toHaveTextContent('Since Mar 10, 2025');
     expect(banner).toHaveTextContent('Next check in 4 min');
@@ -63,6 +62,7 @@ describe('X API status banner', () => {
           makeXUsage({
             credentials: {
               state: 'credits',
+              detail: X_USAGE_MESSAGES.creditsDepleted,
               since: '2025-03-10T11:30:00.000Z',
               next_probe_at: '2025-03-10T12:02:00.000Z',
             },
@@ -75,6 +75,8 @@ describe('X API status banner', () => {
     expect(banner).toHaveTextContent(X_USAGE_MESSAGES.creditsDepletedDetail);
     expect(banner).toHaveTextContent('Next check in 2 min');
     expect(banner).not.toHaveTextContent(X_USAGE_MESSAGES.credentialsWaiting);
+    // The title is said once, not again as X's words.
+    expect(banner).not.toHaveTextContent('X said');
   });
 
   it('says when the daily budget has paused collection, and when it resumes', async () => {

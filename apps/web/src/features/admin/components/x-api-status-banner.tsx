@@ -34,20 +34,23 @@ function ProbeTimes({ credentials, now }: { credentials: Credentials; now: numbe
 /** X refused the credentials (401/403) or the credits ran out (402): collection waits. */
 function CredentialsAlert({ credentials, now }: { credentials: Credentials; now: number }) {
   const refused = credentials.state === 'auth';
+  const title = refused ? X_USAGE_MESSAGES.credentialsWaiting : X_USAGE_MESSAGES.creditsDepleted;
+  // X's own words, when they add something to the title.
+  const said = credentials.detail && credentials.detail !== title ? credentials.detail : null;
   return (
     <Alert
       color={refused ? 'orange' : 'red'}
       variant="light"
       icon={refused ? <IconKeyOff size={18} /> : <IconWallet size={18} />}
-      title={refused ? X_USAGE_MESSAGES.credentialsWaiting : X_USAGE_MESSAGES.creditsDepleted}
+      title={title}
       data-testid="x-credentials-banner"
     >
       <Text size="sm">
         {refused ? X_USAGE_MESSAGES.credentialsRefused : X_USAGE_MESSAGES.creditsDepletedDetail}
       </Text>
-      {credentials.detail ? (
+      {said ? (
         <Text size="xs" mt={4}>
-          X said: {credentials.detail}
+          X said: {said}
         </Text>
       ) : null}
       <ProbeTimes credentials={credentials} now={now} />

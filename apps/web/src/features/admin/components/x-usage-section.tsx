@@ -160,7 +160,7 @@ function PeriodCell({ totals }: { totals: XReadTotals }) {
       <Text size="sm" fw={500}>
         {formatUsd(totals.usd)}
       </Text>
-      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+      <Text size="xs" c="dimmed">
         {formatReads(totals.post_reads, totals.user_reads)}
       </Text>
     </>

@@ -1,0 +1,78 @@
+import { X_USAGE_MESSAGES } from '@perch/shared';
+import { expect, test, type Page } from '@playwright/test';
+import { startPerchServer, type PerchServer } from './perch-server';
+import { startFakeXWithAccounts, xApiEnv, type FakeXServer } from './x-fakes';
+
+let fake: FakeXServer;
+let server: PerchServer;
+
+test.beforeAll(async () => {
+  fake = await startFakeXWithAccounts();
+  server = await startPerchServer({ ...xApiEnv(fake), X_DAILY_SPEND_LIMIT_USD: '5' });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+
+async function registerSuperAdmin(page: Page) {
+  await page.goto(`${server.origin}/dashboard/register`);
+  await page.getByLabel('Username').fill('marta');
+  await page.getByLabel('Email').fill('marta@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
+  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
+  await page.getByLabel('Invitation code').fill(server.firstStartCode);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('user-badge')).toHaveText('marta');
+}
+
+test('admin: the X API usage card shows what X billed, and a banner when the credits run out', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await registerSuperAdmin(page);
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+  for (const handle of ['orbitnews', 'tidepools']) {
+    const response = await page.request.post(`${server.origin}/api/v1/handles`, {
+      data: { username: handle, backfill_days: 7, async: true },
+      headers: { 'x-csrf-token': csrf },
+    });
+    expect(response.status()).toBe(201);
+  }
+  for (const handle of ['orbitnews', 'tidepools']) {
+    await expect
+      .poll(
+        async () => {
+          const response = await page.request.get(
+            `${server.origin}/api/v1/handles/${handle}/backfill-progress`,
+          );
+          return ((await response.json()) as { data: { isComplete: boolean } }).data.isComplete;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+  }
+
+  // 204 posts and 2 users, each billed once today: $1.02 + $0.02.
+  expect(fake.billing()).toMatchObject({ posts: 204, users: 2 });
+  await page.goto(`${server.origin}/dashboard/admin`);
+  const card = page.getByTestId('x-usage');
+  await expect(card.getByRole('heading', { name: 'X API usage' })).toBeVisible();
+  await expect(card.getByText('204 post reads · 2 user reads').first()).toBeVisible();
+  await expect(card.getByText('$1.04').first()).toBeVisible();
+  await expect(card.getByTestId('x-usage-budget')).toContainText('$1.04 of $5.00 spent today');
+  await expect(card.getByText('OrbitNews')).toBeVisible();
+  await expect(card.getByText('TidePools')).toBeVisible();
+  await expect(page.getByTestId('x-credentials-banner')).toHaveCount(0);
+
+  // The credits run out: the next poll gets 402, handles wait and the admin is told why.
+  fake.setCredits(0);
+  await expect
+    .poll(() => fake.requests.some((request) => request.status === 402), { timeout: 30_000 })
+    .toBe(true);
+  await page.reload();
+  const banner = page.getByTestId('x-credentials-banner');
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText(X_USAGE_MESSAGES.creditsDepleted);
+});
