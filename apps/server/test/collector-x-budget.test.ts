@@ -216,6 +216,11 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
       .select((eb) => eb.fn.min('created_at').as('oldest'))
       .executeTakeFirstOrThrow();
     expect(handle.oldest_covered_at).toBe(oldest.oldest);
+    // Analytics date the handle's data from there, not from the window's start.
+    const analytics = await client.get('/api/v1/analytics/complete/firehose?period=7');
+    expect(analytics.statusCode, analytics.body).toBe(200);
+    const { data } = analytics.json<{ data: { collected_since: string | null } }>();
+    expect(data.collected_since).toBe(oldest.oldest);
   });
 
   it('batches profile lookups and metric reads by 100 ids', async () => {
