@@ -103,6 +103,16 @@ const envSchema = z.object({
    */
   NOTIFY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   /**
+   * Hours a notification may wait (an outage, a stopped bot) before it is given up as 'expired'
+   * in the delivery log. Nothing is dropped before, and nothing silently.
+   */
+  NOTIFY_MAX_AGE_HOURS: z.coerce.number().positive().max(720).default(24),
+  /**
+   * More than this many notices of one handle waiting for one chat (after an outage) go as one
+   * digest message listing them with their links, instead of a flood.
+   */
+  NOTIFY_DIGEST_AFTER: z.coerce.number().int().min(1).max(100).default(5),
+  /**
    * Long-poll Telegram for updates (one-click linking, `/start`, blocked bots) when
    * TELEGRAM_BOT_TOKEN is set. Only one process per bot token may do this: turn it off in the
    * others, or when the bot's updates go elsewhere (a webhook).

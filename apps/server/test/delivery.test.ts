@@ -178,19 +178,31 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
     expect(log[0]).toMatchObject({ status: 'sent', attempts: 3, channel: 'telegram' });
   }, 30_000);
 
-  it('gives a transient failure up after the last attempt', async () => {
-    await setUp({ fast: true, worker: { maxAttempts: 3 } });
+  it('a channel that stays down holds its notifications, probes rarely and expires them only by age', async () => {
+    await setUp({
+      fast: true,
+      worker: { circuitAfter: 2, probeEveryMs: 400, maxAgeMs: 3_000 },
+    });
     const [person] = await users(1);
     const handleId = await handleFollowedBy(t, 'down_author', [person!.userId], {
       telegram: true,
     });
     await t.worker.start();
-    t.telegram.failNext(10, 500);
+    t.telegram.failNext(1_000, 500);
+    const before = t.telegram.requests.length;
     await monitorFinds(t, handleId, tweetsInOrder(1));
-    await waitUntil(async () => (await outboxCounts(t)).failed === 1, 15_000, 'failure');
+    await waitUntil(async () => t.worker.isDown('telegram'), 10_000, 'the circuit to open');
+    const openedAt = Date.now();
+    const [waiting] = await deliveriesOf(person!.client);
+    expect(waiting).toMatchObject({ status: 'pending' });
+    await waitUntil(async () => (await outboxCounts(t)).expired === 1, 15_000, 'expiry');
+    // Two failures opened the circuit; after that one probe per 400 ms, not a retry storm.
+    const sends = t.telegram.requests.slice(before).filter((r) => r.method === 'sendMessage');
+    const probes = sends.length - 2;
+    expect(probes).toBeLessThanOrEqual(Math.ceil((Date.now() - openedAt) / 400) + 1);
     const [row] = await deliveriesOf(person!.client);
-    expect(row).toMatchObject({ status: 'failed', attempts: 3 });
-    expect(row!.error).toMatch(/Telegram/);
+    expect(row).toMatchObject({ status: 'expired' });
+    expect(row!.error).toMatch(/NOTIFY_MAX_AGE_HOURS/);
     // A transient failure does not stop the channel.
     expect((await settingsOf(person!.client)).telegram.stoppedReason).toBeNull();
   }, 30_000);
@@ -313,9 +325,14 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
       .where('status', '=', 'pending')
       .limit(5)
       .execute();
+    // Claimed by a worker that died: its lease runs out a moment later.
     await t.db.db
       .updateTable('notification_outbox')
-      .set({ status: 'sending', next_attempt_at: new Date(Date.now() + 600_000).toISOString() })
+      .set({
+        status: 'sending',
+        claimed_by: 'dead-worker',
+        next_attempt_at: new Date(Date.now() + 500).toISOString(),
+      })
       .where(
         'id',
         'in',

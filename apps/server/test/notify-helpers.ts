@@ -100,6 +100,8 @@ export async function buildNotifyTestApp(
       channels,
       tickMs: 50,
       retryDelayMs: () => 100,
+      // Tests count one message per tweet; the digest tests switch digests on.
+      digestAfter: 0,
       ...options.worker,
       ...extra,
     });

@@ -196,7 +196,7 @@ export interface UserSettingsTable {
 }
 
 export type NotificationChannel = 'telegram' | 'discord';
-export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled';
+export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled' | 'expired';
 
 /** One delivery: a tweet of a handle to one user on one channel, sent at most once. */
 export interface NotificationOutboxTable {
@@ -213,6 +213,18 @@ export interface NotificationOutboxTable {
   last_error: string | null;
   created_at: Timestamp;
   sent_at: Timestamp | null;
+  /** The worker holding a 'sending' row (its lease ends at `next_attempt_at`). */
+  claimed_by: string | null;
+  /** Rows sent together as one digest: the id of the digest's first row. */
+  digest_of: number | null;
+}
+
+/** One send per chat at a time across processes: who holds a chat, and until when. */
+export interface DeliveryChatLocksTable {
+  channel: NotificationChannel;
+  user_id: number;
+  owner: string;
+  lease_until: Timestamp;
 }
 
 export interface TelegramLinkCodesTable {
@@ -332,6 +344,7 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   user_settings: UserSettingsTable;
   notification_outbox: NotificationOutboxTable;
+  delivery_chat_locks: DeliveryChatLocksTable;
   telegram_link_codes: TelegramLinkCodesTable;
   x_accounts: XAccountsTable;
   oauth_states: OauthStatesTable;

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { NotificationChannel } from '../db/types.js';
 import { createDiscordClient } from './discord/discord-client.js';
 import { discordMessage } from './format/discord-format.js';
+import type { PlainMessage } from './format/fallback-format.js';
 import { telegramMessages, type TelegramOutgoing } from './format/telegram-format.js';
 import { createDiscordRateGate, createTelegramRateGate, type RateGate } from './rate-gate.js';
 import { createTelegramClient, sendTelegramOutgoing } from './telegram/telegram-client.js';
@@ -60,19 +61,39 @@ export function noticeParts(channel: NotificationChannel, notice: TweetNotice): 
   return [{ channel, message: discordMessage(notice) }];
 }
 
-/** Sends one part to a user's chat (Telegram) or user id (Discord, through their DM channel). */
+/**
+ * Sends one part to a user's chat (Telegram) or user id (Discord, through their DM channel).
+ * `nonce` (Discord only) makes a resend of the same part, e.g. after a crash, a no-op.
+ */
 export async function sendPart(
   channels: NotifyChannels,
   target: string,
   part: NoticePart,
   signal?: AbortSignal,
+  nonce?: string,
 ): Promise<void> {
   if (part.channel === 'telegram') {
     await sendTelegramOutgoing(channels.telegram, target, part.message, signal);
     return;
   }
   const dm = await channels.discord.openDm(target, signal);
-  await channels.discord.send(dm, part.message, signal);
+  await channels.discord.send(dm, part.message, signal, nonce);
+}
+
+/** Sends a fallback or digest message (plain text with links). */
+export async function sendPlain(
+  channels: NotifyChannels,
+  target: string,
+  message: PlainMessage,
+  signal?: AbortSignal,
+  nonce?: string,
+): Promise<void> {
+  if (message.channel === 'telegram') {
+    await channels.telegram.sendMessage(target, message.html, signal);
+    return;
+  }
+  const dm = await channels.discord.openDm(target, signal);
+  await channels.discord.send(dm, message.message, signal, nonce);
 }
 
 export const channelAvailable = (channels: NotifyChannels, channel: NotificationChannel) =>

@@ -135,76 +135,241 @@ export async function fanOutPending(
 /** Who not to claim for now: users whose chat is busy or cooling down, or a whole channel. */
 export type ClaimExclusions = Partial<Record<NotificationChannel, readonly number[] | 'all'>>;
 
+export interface ClaimOptions {
+  now: string;
+  /** End of the claim's lease: the row and the chat are held until then (renewed while sending). */
+  leaseUntil: string;
+  /** The claiming worker; only it may mark what it claimed. */
+  owner: string;
+  exclude?: ClaimExclusions;
+  /** More pending notices than this of one handle for the chat go as one digest (0: never). */
+  digestAfter?: number;
+  /** Most notices in one digest message. Default 20. */
+  digestMax?: number;
+}
+
+/** A claimed delivery: one row, or the rows of one digest (`rows[0]` is the head). */
+export interface Claim {
+  rows: OutboxRow[];
+  digest: boolean;
+}
+
+/** Candidates looked at per claim: chats another worker holds are skipped, not waited for. */
+const CLAIM_CANDIDATES = 8;
+
 /**
- * Claims the next due delivery atomically: the oldest pending row whose time has come, not
- * excluded, is moved to 'sending' with a lease (`next_attempt_at` = lease end) and returned. Two
- * workers never claim the same row: the update re-checks the status, and on Postgres the inner
- * select skips rows another transaction holds.
+ * Takes a chat for one send, whichever process asks: the lock row is inserted, or taken over
+ * once its lease ran out. The database decides, so two workers never send to one chat at once.
+ */
+async function lockChat(
+  { db }: Db,
+  channel: NotificationChannel,
+  userId: number,
+  owner: string,
+  now: string,
+  leaseUntil: string,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('delivery_chat_locks')
+    .values({ channel, user_id: userId, owner, lease_until: leaseUntil })
+    .onConflict((oc) =>
+      oc
+        .columns(['channel', 'user_id'])
+        .doUpdateSet({ owner, lease_until: leaseUntil })
+        .where((eb) =>
+          eb.or([
+            eb('delivery_chat_locks.lease_until', '<=', now),
+            eb('delivery_chat_locks.owner', '=', owner),
+          ]),
+        ),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/** Gives a chat back (the send is over). */
+export async function unlockChat(
+  { db }: Db,
+  channel: NotificationChannel,
+  userId: number,
+  owner: string,
+): Promise<void> {
+  await db
+    .deleteFrom('delivery_chat_locks')
+    .where('channel', '=', channel)
+    .where('user_id', '=', userId)
+    .where('owner', '=', owner)
+    .execute();
+}
+
+/**
+ * Claims the next delivery: the oldest pending row that is due, whose chat has no older pending
+ * row (each chat gets its notices in order) and no send in flight by any process. Its chat is
+ * locked, the row moved to 'sending' under `owner` with a lease (`next_attempt_at` = lease end).
+ * When more than `digestAfter` notices of the row's handle wait for that chat, all of them (up to
+ * `digestMax`) are claimed with it, to go as one digest message.
  */
 export async function claimNextDelivery(
-  { db, dialect }: Db,
-  options: { now: string; leaseUntil: string; exclude?: ClaimExclusions },
-): Promise<OutboxRow | undefined> {
+  database: Db,
+  options: ClaimOptions,
+): Promise<Claim | undefined> {
+  const { db } = database;
   let due = db
-    .selectFrom('notification_outbox')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now);
+    .selectFrom('notification_outbox as o')
+    .select(['o.id', 'o.user_id', 'o.channel', 'o.handle_id'])
+    .where('o.status', '=', 'pending')
+    .where('o.next_attempt_at', '<=', options.now)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('notification_outbox as older')
+            .select('older.id')
+            .whereRef('older.user_id', '=', 'o.user_id')
+            .whereRef('older.channel', '=', 'o.channel')
+            .where('older.status', 'in', ['pending', 'sending'])
+            .whereRef('older.id', '<', 'o.id'),
+        ),
+      ),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('delivery_chat_locks as l')
+            .select('l.user_id')
+            .whereRef('l.user_id', '=', 'o.user_id')
+            .whereRef('l.channel', '=', 'o.channel')
+            .where('l.lease_until', '>', options.now)
+            .where('l.owner', '!=', options.owner),
+        ),
+      ),
+    );
   for (const [channel, users] of Object.entries(options.exclude ?? {})) {
-    if (users === 'all') due = due.where('channel', '!=', channel as NotificationChannel);
+    if (users === 'all') due = due.where('o.channel', '!=', channel as NotificationChannel);
     else if (users.length > 0) {
       due = due.where((eb) =>
         eb.or([
-          eb('channel', '!=', channel as NotificationChannel),
-          eb('user_id', 'not in', users),
+          eb('o.channel', '!=', channel as NotificationChannel),
+          eb('o.user_id', 'not in', users),
         ]),
       );
     }
   }
-  due = due.orderBy('next_attempt_at').orderBy('id').limit(1);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-  return (
-    db
+  const candidates = await due.orderBy('o.id').limit(CLAIM_CANDIDATES).execute();
+  for (const candidate of candidates) {
+    const locked = await lockChat(
+      database,
+      candidate.channel,
+      candidate.user_id,
+      options.owner,
+      options.now,
+      options.leaseUntil,
+    );
+    if (!locked) continue;
+    const head = await db
       .updateTable('notification_outbox')
-      .set({ status: 'sending', next_attempt_at: options.leaseUntil })
-      // `=` with the scalar sub-select: SQLite then finds the row by its key; with `in` it walked
-      // every pending row on each claim.
-      .where('id', '=', due)
+      .set({ status: 'sending', claimed_by: options.owner, next_attempt_at: options.leaseUntil })
+      .where('id', '=', candidate.id)
       .where('status', '=', 'pending')
       .returningAll()
-      .executeTakeFirst()
-  );
+      .executeTakeFirst();
+    if (!head) {
+      await unlockChat(database, candidate.channel, candidate.user_id, options.owner);
+      continue;
+    }
+    const digestAfter = options.digestAfter ?? 0;
+    if (digestAfter <= 0) return { rows: [head], digest: false };
+    const others = await db
+      .selectFrom('notification_outbox')
+      .select('id')
+      .where('user_id', '=', head.user_id)
+      .where('channel', '=', head.channel)
+      .where('handle_id', '=', head.handle_id)
+      .where('status', '=', 'pending')
+      .orderBy('id')
+      .limit(Math.max(1, (options.digestMax ?? 20) - 1))
+      .execute();
+    if (others.length + 1 <= digestAfter) return { rows: [head], digest: false };
+    const [first] = await db
+      .updateTable('notification_outbox')
+      .set({ digest_of: head.id })
+      .where('id', '=', head.id)
+      .returningAll()
+      .execute();
+    const rest = await db
+      .updateTable('notification_outbox')
+      .set({
+        status: 'sending',
+        claimed_by: options.owner,
+        next_attempt_at: options.leaseUntil,
+        digest_of: head.id,
+      })
+      .where(
+        'id',
+        'in',
+        others.map((row) => row.id),
+      )
+      .where('status', '=', 'pending')
+      .returningAll()
+      .execute();
+    rest.sort((a, b) => a.id - b.id);
+    return { rows: [first ?? head, ...rest], digest: rest.length > 0 };
+  }
+  return undefined;
 }
 
-/** The service accepted the message: recorded at once, one row at a time. */
-export async function markSent(
-  { db }: Db,
-  id: number,
-  now: string,
-  attempts: number,
-): Promise<void> {
+/** Keeps what `owner` holds (its rows in 'sending' and its chats) for another lease. */
+export async function renewClaims({ db }: Db, owner: string, leaseUntil: string): Promise<void> {
   await db
     .updateTable('notification_outbox')
-    .set({ status: 'sent', sent_at: now, attempts, last_error: null })
-    .where('id', '=', id)
+    .set({ next_attempt_at: leaseUntil })
     .where('status', '=', 'sending')
+    .where('claimed_by', '=', owner)
+    .execute();
+  await db
+    .updateTable('delivery_chat_locks')
+    .set({ lease_until: leaseUntil })
+    .where('owner', '=', owner)
     .execute();
 }
 
+/** The service accepted the message: recorded at once, if the claim is still `owner`'s. */
+export async function markSent(
+  { db }: Db,
+  ids: readonly number[],
+  owner: string,
+  values: { now: string; attempts: number },
+): Promise<number> {
+  const result = await db
+    .updateTable('notification_outbox')
+    .set({ status: 'sent', sent_at: values.now, attempts: values.attempts, last_error: null })
+    .where('id', 'in', ids)
+    .where('status', '=', 'sending')
+    .where('claimed_by', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** One more message of a multi-message notification was accepted. */
-export async function markPartSent({ db }: Db, id: number, partsSent: number): Promise<void> {
+export async function markPartSent(
+  { db }: Db,
+  id: number,
+  owner: string,
+  partsSent: number,
+): Promise<void> {
   await db
     .updateTable('notification_outbox')
     .set({ parts_sent: partsSent })
     .where('id', '=', id)
     .where('status', '=', 'sending')
+    .where('claimed_by', '=', owner)
     .execute();
 }
 
-/** Back to pending, to be tried at `nextAttemptAt`. */
+/** Back to pending (a digest's rows each alone again), to be tried at `nextAttemptAt`. */
 export async function markRetry(
   { db }: Db,
-  id: number,
+  ids: readonly number[],
+  owner: string,
   values: { nextAttemptAt: string; attempts: number; error: string },
 ): Promise<void> {
   await db
@@ -214,16 +379,54 @@ export async function markRetry(
       next_attempt_at: values.nextAttemptAt,
       attempts: values.attempts,
       last_error: values.error,
+      claimed_by: null,
+      digest_of: null,
     })
-    .where('id', '=', id)
+    .where('id', 'in', ids)
     .where('status', '=', 'sending')
+    .where('claimed_by', '=', owner)
     .execute();
 }
 
-/** Ends a delivery without sending it: 'failed' (given up) or 'cancelled' (no longer wanted). */
+/**
+ * Pending rows of a channel that were waiting for its recovery are due now: the backlog goes
+ * out at once, oldest first, when the channel's circuit closes.
+ */
+export async function resumeChannel(
+  { db }: Db,
+  channel: NotificationChannel,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('notification_outbox')
+    .set({ next_attempt_at: now })
+    .where('channel', '=', channel)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '>', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Rows waiting since before `createdBefore` are given up as 'expired', visibly. */
+export async function expireDeliveries(
+  { db }: Db,
+  createdBefore: string,
+  error: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('notification_outbox')
+    .set({ status: 'expired', last_error: error, claimed_by: null })
+    .where('status', '=', 'pending')
+    .where('created_at', '<', createdBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Ends a claimed delivery without sending it: 'failed' (refused) or 'cancelled' (unwanted). */
 export async function markFinished(
   { db }: Db,
-  id: number,
+  ids: readonly number[],
+  owner: string,
   values: {
     status: Extract<OutboxStatus, 'failed' | 'cancelled'>;
     attempts?: number;
@@ -237,8 +440,9 @@ export async function markFinished(
       last_error: values.error,
       ...(values.attempts === undefined ? {} : { attempts: values.attempts }),
     })
-    .where('id', '=', id)
-    .where('status', 'in', ['sending', 'pending'])
+    .where('id', 'in', ids)
+    .where('status', '=', 'sending')
+    .where('claimed_by', '=', owner)
     .execute();
 }
 
@@ -282,20 +486,29 @@ export async function cancelPendingForHandle(
 }
 
 /**
- * Puts deliveries left in 'sending' back to pending: all of them at start-up (a crashed process
- * never marked them), or only those whose lease ran out (a worker that hung).
+ * Puts deliveries whose lease ran out back to pending (a worker that crashed or hung), each
+ * alone again. Live claims of other workers are left alone: they renew their leases.
  */
-export async function releaseSendingDeliveries(
-  { db }: Db,
-  now: string,
-  onlyExpired: boolean,
-): Promise<number> {
-  let query = db
+export async function releaseExpiredClaims({ db }: Db, now: string): Promise<number> {
+  const result = await db
     .updateTable('notification_outbox')
-    .set({ status: 'pending', next_attempt_at: now })
-    .where('status', '=', 'sending');
-  if (onlyExpired) query = query.where('next_attempt_at', '<=', now);
-  const result = await query.executeTakeFirst();
+    .set({ status: 'pending', next_attempt_at: now, claimed_by: null, digest_of: null })
+    .where('status', '=', 'sending')
+    .where('next_attempt_at', '<=', now)
+    .executeTakeFirst();
+  await db.deleteFrom('delivery_chat_locks').where('lease_until', '<=', now).execute();
+  return Number(result.numUpdatedRows);
+}
+
+/** Everything `owner` still holds goes back to pending at once (it stops). */
+export async function releaseOwnClaims({ db }: Db, owner: string, now: string): Promise<number> {
+  const result = await db
+    .updateTable('notification_outbox')
+    .set({ status: 'pending', next_attempt_at: now, claimed_by: null, digest_of: null })
+    .where('status', '=', 'sending')
+    .where('claimed_by', '=', owner)
+    .executeTakeFirst();
+  await db.deleteFrom('delivery_chat_locks').where('owner', '=', owner).execute();
   return Number(result.numUpdatedRows);
 }
 

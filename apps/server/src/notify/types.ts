@@ -4,8 +4,17 @@
  * error type the delivery worker acts on.
  */
 
-/** How a failed send is handled: wait and retry, retry with backoff, or stop that channel. */
-export type DeliveryErrorKind = 'rate_limited' | 'transient' | 'permanent';
+/**
+ * How a failed send is handled:
+ * - rate_limited: wait `retryAfterMs` and retry;
+ * - transient: the service or the network is in trouble: retry (the channel's circuit opens);
+ * - message: this message was refused (a photo URL, a caption too long, Discord 50035...), the
+ *   chat is fine: the notice goes again as plain text with the link;
+ * - moved: a Telegram group became a supergroup: `movedTo` is its new chat id, sent to at once;
+ * - permanent: the chat cannot be reached (not found, bot blocked or kicked, DMs closed, bad
+ *   token): that user's channel stops, with `reason` on Settings.
+ */
+export type DeliveryErrorKind = 'rate_limited' | 'transient' | 'message' | 'moved' | 'permanent';
 
 export class DeliveryError extends Error {
   constructor(
@@ -16,6 +25,8 @@ export class DeliveryError extends Error {
     readonly retryAfterMs?: number,
     /** For 'permanent': a short reason a person can act on, shown on the Settings page. */
     readonly reason?: string,
+    /** For 'moved': the chat's new id (Telegram's `migrate_to_chat_id`). */
+    readonly movedTo?: string,
   ) {
     super(message);
     this.name = 'DeliveryError';
@@ -70,6 +81,8 @@ export interface TelegramClient {
     captionHtml: string,
     signal?: AbortSignal,
   ): Promise<number>;
+  /** Removes the bot's webhook, if any: getUpdates answers 409 while one is set. */
+  deleteWebhook(signal?: AbortSignal): Promise<void>;
   /** Long-polls updates after `offset` (update_id + 1 of the last one handled). */
   getUpdates(
     offset: number,
@@ -98,6 +111,15 @@ export interface DiscordClient {
   readonly available: boolean;
   /** Opens (or finds) the DM channel with a user; returns the channel id. */
   openDm(userId: string, signal?: AbortSignal): Promise<string>;
-  /** Posts a message to a channel; returns the message id. */
-  send(channelId: string, message: DiscordEmbedMessage, signal?: AbortSignal): Promise<string>;
+  /**
+   * Posts a message to a channel; returns the message id. With a `nonce` (at most 25
+   * characters) the message is sent with `enforce_nonce: true`: Discord answers a resend of the
+   * same nonce within minutes with the first message instead of posting it twice.
+   */
+  send(
+    channelId: string,
+    message: DiscordEmbedMessage,
+    signal?: AbortSignal,
+    nonce?: string,
+  ): Promise<string>;
 }

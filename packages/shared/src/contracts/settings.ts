@@ -331,7 +331,14 @@ export type BotStatus = z.infer<typeof botStatusSchema>;
 // GET /settings/deliveries: the delivery log
 // ---------------------------------------------------------------------------------------------
 
-export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed', 'cancelled'] as const;
+export const DELIVERY_STATUSES = [
+  'pending',
+  'sending',
+  'sent',
+  'failed',
+  'cancelled',
+  'expired',
+] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const DELIVERY_LOG_DEFAULT_LIMIT = 20;
 export const DELIVERY_LOG_MAX_LIMIT = 100;

@@ -8,6 +8,7 @@ import { deliveryParts } from './0005-delivery-parts.js';
 import { admin } from './0006-admin.js';
 import { security } from './0007-security.js';
 import { xBudget } from './0008-x-budget.js';
+import { deliveryOwnership } from './0009-delivery-ownership.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -46,5 +47,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0006-admin': admin(kinds),
     '0007-security': security(kinds),
     '0008-x-budget': xBudget(kinds),
+    '0009-delivery-ownership': deliveryOwnership(),
   };
 }

@@ -71,6 +71,24 @@ export async function stopChannel(
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * A Telegram group became a supergroup: every user whose chat was `from` now has `to` (the
+ * group's new id, Telegram's `migrate_to_chat_id`). Answers how many settings changed.
+ */
+export async function moveTelegramChat(
+  db: Executor,
+  from: string,
+  to: string,
+  now: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('user_settings')
+    .set({ telegram_chat_id: to, updated_at: now })
+    .where('telegram_chat_id', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Users whose Telegram chat is `chatId` (normally one). */
 export async function usersWithTelegramChat(db: Executor, chatId: string): Promise<number[]> {
   const rows = await db

@@ -35,6 +35,7 @@ const STATUS_LOOK: Record<DeliveryStatus, { label: string; color: string }> = {
   sending: { label: 'Sending', color: 'blue' },
   failed: { label: 'Failed', color: 'red' },
   cancelled: { label: 'Cancelled', color: 'gray' },
+  expired: { label: 'Expired', color: 'orange' },
 };
 
 const CHANNEL_LOOK: Record<
