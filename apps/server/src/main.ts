@@ -70,6 +70,8 @@ async function main(): Promise<void> {
     db,
     channels,
     concurrency: config.NOTIFY_CONCURRENCY,
+    maxAgeMs: config.NOTIFY_MAX_AGE_HOURS * 3_600_000,
+    digestAfter: config.NOTIFY_DIGEST_AFTER,
     log: app.log.child({ module: 'notify' }),
   });
   wakeWorker = () => worker.wake();
