@@ -2,7 +2,10 @@
  * Deliveries when things go wrong, against the loopback Telegram and Discord fakes: floods after
  * downtime, outages, refused messages, moved chats. Each on SQLite and PostgreSQL.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
 import type { SourceTweet } from '../src/collector/sources/types.js';
 import { DIALECTS, TestClient } from './helpers.js';
 import {
@@ -18,6 +21,7 @@ import {
 } from './notify-helpers.js';
 
 const MINUTE = 60_000;
+const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 /** Tweets created one minute apart, oldest first, ending now. */
 function tweetsInOrder(count: number, extra: Partial<SourceTweet> = {}): SourceTweet[] {
@@ -83,4 +87,104 @@ describe.each(DIALECTS)('deliveries under faults (%s)', (dialect) => {
       1,
     );
   }, 30_000);
+});
+
+describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) => {
+  let t: NotifyTestApp;
+  const children: ChildProcess[] = [];
+
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    }
+    await t?.close();
+  });
+
+  function startWorkerProcess(name: string): Promise<ChildProcess> {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@perch/source', '--import', 'tsx', 'test/fixtures/delivery-worker-process.ts'],
+      {
+        cwd: SERVER_DIR,
+        env: {
+          ...process.env,
+          WORKER_ID: name,
+          DATA_DIR: t.config.DATA_DIR,
+          DATABASE_URL: t.config.DATABASE_URL ?? '',
+          LOG_LEVEL: 'silent',
+          TELEGRAM_BOT_TOKEN: t.telegram.token,
+          TELEGRAM_API_BASE_URL: t.telegram.baseUrl,
+          DISCORD_BOT_TOKEN: t.discord.token,
+          DISCORD_API_BASE_URL: t.discord.baseUrl,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    children.push(child);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return new Promise((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (output.includes('ready')) {
+          clearInterval(timer);
+          resolve(child);
+        } else if (child.exitCode !== null) {
+          clearInterval(timer);
+          reject(new Error(`worker ${name} exited:\n${output}`));
+        }
+      }, 25);
+    });
+  }
+
+  it('deliver 1,000 notices: every one exactly once, none lost', async () => {
+    t = await buildNotifyTestApp(dialect, { fast: true });
+    const USERS = 50;
+    const TWEETS = 10;
+    const people: { userId: number; chat: string; discord: string }[] = [];
+    for (let i = 0; i < USERS; i++) {
+      const chat = String(800_000 + i);
+      const discord = String(82198898841030000n + BigInt(i));
+      const { client, userId } = await userWithChannels(t, `pair${i}`, { telegram: chat, discord });
+      expect((await client.post('/api/v1/bot/start')).statusCode).toBe(200);
+      people.push({ userId, chat, discord });
+    }
+    const handleId = await handleFollowedBy(
+      t,
+      'shared_author',
+      people.map((p) => p.userId),
+    );
+    const tweets = tweetsInOrder(TWEETS);
+    await upsertTweets(t.db.db, handleId, tweets, new Date().toISOString(), {
+      markForFanout: true,
+    });
+    await Promise.all([startWorkerProcess('worker-a'), startWorkerProcess('worker-b')]);
+    await waitUntil(
+      async () => (await outboxCounts(t)).sent === USERS * TWEETS * 2,
+      60_000,
+      '1,000 deliveries',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await outboxCounts(t)).toEqual({ sent: 1_000 });
+    const ids = tweets.map((tweet) => tweet.id);
+    for (const p of people) {
+      const telegram = t.telegram.messagesTo(p.chat).map((m) => /status\/(\d+)/.exec(m.raw)?.[1]);
+      // Exactly once each, in order.
+      expect(telegram).toEqual(ids);
+      const discord = t.discord
+        .messagesTo(p.discord)
+        .map((m) => /status\/(\d+)/.exec(String(m.embeds[0]?.url ?? ''))?.[1]);
+      expect(discord).toEqual(ids);
+    }
+    // Both processes took part.
+    const owners = await t.db.db
+      .selectFrom('notification_outbox')
+      .select('claimed_by')
+      .distinct()
+      .execute();
+    expect(owners.map((row) => row.claimed_by).sort()).toEqual(['worker-a', 'worker-b']);
+  }, 90_000);
 });
