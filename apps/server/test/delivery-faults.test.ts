@@ -52,6 +52,88 @@ describe.each(DIALECTS)('deliveries under faults (%s)', (dialect) => {
     return { client: client as TestClient, userId, chat, discord };
   }
 
+  it('a refused photo: the notice goes once as plain text with the link, and the chat carries on', async () => {
+    await setUp();
+    const reader = await person();
+    const handleId = await handleFollowedBy(t, 'photo_author', [reader.userId]);
+    const photo = 'https://pbs.twimg.com/media/refused.jpg';
+    t.telegram.refusePhotoUrl(photo);
+    t.discord.refuseImageUrl(photo);
+    await t.worker.start();
+    const [pictured] = tweetsInOrder(1, {
+      text: 'A picture <worth> a thousand words',
+      media: [{ type: 'photo', url: photo, previewUrl: null }],
+    });
+    await monitorFinds(t, handleId, [pictured!]);
+    await waitUntil(async () => (await outboxCounts(t)).sent === 2, 15_000, 'both deliveries');
+    const telegram = t.telegram.messagesTo(reader.chat);
+    expect(telegram).toHaveLength(1);
+    expect(telegram[0]?.method).toBe('sendMessage');
+    expect(telegram[0]?.text).toContain('A picture <worth> a thousand words');
+    expect(telegram[0]?.text).toContain(`status/${pictured!.id}`);
+    const discord = t.discord.messagesTo(reader.discord);
+    expect(discord).toHaveLength(1);
+    expect(discord[0]?.content).toContain(`status/${pictured!.id}`);
+    // Not a chat problem: nothing stopped, and the next tweet goes as usual.
+    await monitorFinds(t, handleId, tweetsInOrder(1));
+    await waitUntil(async () => (await outboxCounts(t)).sent === 4, 15_000, 'the next ones');
+    const settings = await reader.client.get('/api/v1/settings');
+    expect(settings.json().data.settings.telegram.stoppedReason).toBeNull();
+    expect(settings.json().data.settings.discord.stoppedReason).toBeNull();
+  }, 30_000);
+
+  it('an outage of both services: nothing lost, each tweet once and in order soon after', async () => {
+    await setUp({ worker: { circuitAfter: 2, probeEveryMs: 500 } });
+    const reader = await person();
+    const handleId = await handleFollowedBy(t, 'steady_author', [reader.userId]);
+    await t.worker.start();
+    t.telegram.setDown(true);
+    t.discord.setDown(true);
+    const during = tweetsInOrder(4);
+    for (const tweet of during) await monitorFinds(t, handleId, [tweet]);
+    await waitUntil(
+      () => t.worker.isDown('telegram') && t.worker.isDown('discord'),
+      15_000,
+      'both circuits to open',
+    );
+    // Down for a while (3 s here; the probe period is scaled down with it).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await outboxCounts(t)).sent ?? 0).toBe(0);
+    expect((await outboxCounts(t)).failed ?? 0).toBe(0);
+    t.telegram.setDown(false);
+    t.discord.setDown(false);
+    const backAt = Date.now();
+    await waitUntil(async () => (await outboxCounts(t)).sent === 8, 15_000, 'the backlog');
+    // Within two probe periods of the end, plus pacing (1 message a second per Telegram chat).
+    expect(Date.now() - backAt).toBeLessThan(2 * 500 + 4 * 1_000 + 1_500);
+    const ids = during.map((tweet) => tweet.id);
+    expect(t.telegram.messagesTo(reader.chat).map((m) => /status\/(\d+)/.exec(m.raw)?.[1])).toEqual(
+      ids,
+    );
+    expect(
+      t.discord
+        .messagesTo(reader.discord)
+        .map((m) => /status\/(\d+)/.exec(String(m.embeds[0]?.url ?? ''))?.[1]),
+    ).toEqual(ids);
+    expect(t.worker.isDown('telegram')).toBe(false);
+  }, 40_000);
+
+  it('a group that became a supergroup is followed to its new chat id', async () => {
+    await setUp();
+    const group = '-4001234567';
+    const { client, userId } = await userWithChannels(t, 'team', { telegram: group });
+    expect((await client.post('/api/v1/bot/start')).statusCode).toBe(200);
+    const handleId = await handleFollowedBy(t, 'team_feed', [userId], { telegram: true });
+    const moved = t.telegram.migrateChat(group);
+    await t.worker.start();
+    await monitorFinds(t, handleId, tweetsInOrder(2));
+    await waitUntil(async () => (await outboxCounts(t)).sent === 2, 15_000, 'both deliveries');
+    expect(t.telegram.messagesTo(moved)).toHaveLength(2);
+    expect(t.telegram.messagesTo(group)).toHaveLength(0);
+    const settings = await client.get('/api/v1/settings');
+    expect(settings.json().data.settings.telegram_chat_id).toBe(moved);
+  }, 30_000);
+
   it('more than NOTIFY_DIGEST_AFTER waiting notices of a handle go as one digest per chat', async () => {
     await setUp({ worker: { digestAfter: 5 } });
     const reader = await person();
