@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createRateGate, createTelegramRateGate, type RateGateOptions } from './rate-gate.js';
+import {
+  TELEGRAM_GROUP_WINDOW_MS,
+  createRateGate,
+  createTelegramRateGate,
+  isTelegramGroup,
+  type RateGateOptions,
+} from './rate-gate.js';
 
 /** A clock that only moves when the gate sleeps, and a log of every sleep. */
 function fakeClock(start = 1_000_000) {
@@ -107,6 +113,67 @@ describe('rate gate', () => {
     expect(busiestWindow(admitted)).toBeLessThanOrEqual(2);
   });
 
+  it('counts a send of weight n as n: the rest booked one window apart per key', async () => {
+    const clock = fakeClock();
+    const gate = gateWith(clock, { perSecond: 30, perKeyPerSecond: 1 });
+    // An album of 3 to chat a: it goes at once, and takes that chat's next 3 windows.
+    expect(gate.tryAcquire('a', 3)).toBe(true);
+    expect(gate.whenCanSend('a')).toBe(clock.t + 3000);
+    // Overall it took 3 of the 30: 27 more fit now, 28 do not.
+    expect(gate.whenCanSend('b', 27)).toBe(clock.t);
+    expect(gate.whenCanSend('b', 28)).toBe(clock.t + 1000);
+    expect(gate.tryAcquire('b', 28)).toBe(false);
+    expect(gate.delayFor()).toBe(0);
+    await gate.acquire('a');
+    expect(clock.t - 1_000_000).toBe(3000);
+    // A weight that is not a whole number above 1 counts as 1.
+    expect(gate.tryAcquire('c', 0)).toBe(true);
+    expect(gate.tryAcquire('d', Number.NaN)).toBe(true);
+    expect(gate.whenCanSend('e', 1.9)).toBe(gate.whenCanSend('e', 1));
+  });
+
+  it('admits a heavy send only when all of it fits the overall window', async () => {
+    const clock = fakeClock();
+    const gate = gateWith(clock, { perSecond: 10 });
+    for (let i = 0; i < 5; i++) await gate.acquire(`chat-${i}`);
+    clock.t += 400;
+    await gate.acquire('album', undefined, 6);
+    // 5 went at 0: the 6 wait for them to leave the window.
+    expect(clock.t - 1_000_000).toBe(1000);
+    // It took 6 of the 10 at once: 4 more fit, 5 wait for it to leave the window.
+    expect(gate.whenCanSend(undefined, 4)).toBe(clock.t);
+    expect(gate.delayFor(undefined, 5)).toBe(1000);
+  });
+
+  it('keeps a Telegram group to 20 a minute on top of 1 a second', async () => {
+    const clock = fakeClock();
+    const gate = createTelegramRateGate({ now: clock.now, sleep: clock.sleep });
+    expect(isTelegramGroup('-1001234567890')).toBe(true);
+    expect(isTelegramGroup('987654321')).toBe(false);
+    const admitted: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      await gate.acquire('-1001234567890');
+      admitted.push(clock.t - 1_000_000);
+    }
+    expect(admitted).toEqual(Array.from({ length: 20 }, (_, i) => i * 1100));
+    // What the worker reads: the group's next send waits for the minute, a private chat does not.
+    expect(gate.whenCanSend('-1001234567890') - 1_000_000).toBe(TELEGRAM_GROUP_WINDOW_MS);
+    expect(gate.delayFor('987654321')).toBe(0);
+    for (let i = 0; i < 25; i++) await gate.acquire('987654321');
+    await gate.acquire('-1001234567890');
+    expect(clock.t - 1_000_000).toBe(TELEGRAM_GROUP_WINDOW_MS);
+  });
+
+  it('counts an album in a group as that many of its 20 a minute', async () => {
+    const clock = fakeClock();
+    const gate = createTelegramRateGate({ now: clock.now, sleep: clock.sleep });
+    await gate.acquire('-42', undefined, 10);
+    await gate.acquire('-42', undefined, 10);
+    // Two albums of 10: 1 a second puts the second 10 windows after the first.
+    expect(clock.t - 1_000_000).toBe(10 * 1100);
+    expect(gate.whenCanSend('-42') - 1_000_000).toBe(TELEGRAM_GROUP_WINDOW_MS);
+  });
+
   it('rejects with the abort reason and counts nothing', async () => {
     const clock = fakeClock();
     const gate = gateWith(clock, { perSecond: 1 });
@@ -120,5 +187,11 @@ describe('rate gate', () => {
   it('refuses limits below one', () => {
     expect(() => createRateGate({ perSecond: 0 })).toThrow(RangeError);
     expect(() => createRateGate({ perSecond: 1, perKeyPerSecond: 0 })).toThrow(RangeError);
+    expect(() =>
+      createRateGate({
+        perSecond: 1,
+        slowKeys: { limit: 0, windowMs: 60_000, appliesTo: () => true },
+      }),
+    ).toThrow(RangeError);
   });
 });

@@ -2,20 +2,37 @@
  * Pacing of outgoing messages: an overall limit plus an optional limit per key (a chat, a user),
  * both counted over a sliding window (external-apis.md §2.4 and §3.4):
  *
- * - Telegram: at most 30 messages a second over all chats and 1 a second per chat.
+ * - Telegram: at most 30 messages a second over all chats and 1 a second per chat; a group (a
+ *   chat id starting with '-') may also get no more than 20 a minute.
  * - Discord: at most 50 requests a second per bot.
  *
  * A sliding window and not a token bucket: a send is admitted at `t` only when fewer than the
  * limit were admitted in `(t - windowMs, t]`. A server that counts the same way never sees more
  * than the limit in any window, and a burst up to the limit still goes out at once.
+ *
+ * A send may weigh more than one: an album of n photos is n messages to Telegram. It is admitted
+ * when `min(n, limit)` of them fit in each window, and the rest are booked at the instants they
+ * would have gone one by one (an album of 3 to a chat allowed 1 a second holds that chat for 3
+ * windows), so whatever comes after it waits as if n messages had been sent.
  */
 import { abortReason, sleep as realSleep } from '../collector/sources/sleep.js';
+
+/** A second, longer limit for some keys only, on top of `perKeyPerSecond`. */
+export interface KeyWindowLimit {
+  /** Sends admitted per `windowMs` for one such key. */
+  limit: number;
+  windowMs: number;
+  /** Which keys it applies to (Telegram: groups, whose chat ids start with '-'). */
+  appliesTo: (key: string) => boolean;
+}
 
 export interface RateGateOptions {
   /** Sends admitted per window over all keys. */
   perSecond: number;
   /** Sends admitted per window for one key (one chat); no per-key limit when omitted. */
   perKeyPerSecond?: number;
+  /** A longer window for some keys, e.g. Telegram's 20 messages a minute to a group. */
+  slowKeys?: KeyWindowLimit;
   /** Length of the window; the limits are per second, so 1000 unless a test says otherwise. */
   windowMs?: number;
   /** Clock (epoch ms). */
@@ -24,30 +41,48 @@ export interface RateGateOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/**
+ * `weight` is how many messages a send counts as (default 1): an album of n photos is n.
+ */
 export interface RateGate {
   /** Epoch ms from which a send for `key` would be admitted (<= now when it could go at once). */
-  whenCanSend(key?: string): number;
+  whenCanSend(key?: string, weight?: number): number;
   /** Milliseconds to wait before a send for `key` would be admitted (0 when it could go now). */
-  delayFor(key?: string): number;
+  delayFor(key?: string, weight?: number): number;
   /** Waits until a send for `key` is admitted and counts it; rejects with the abort reason. */
-  acquire(key?: string, signal?: AbortSignal): Promise<void>;
+  acquire(key?: string, signal?: AbortSignal, weight?: number): Promise<void>;
   /** Counts a send for `key` and returns true when it may go now; false (nothing counted) otherwise. */
-  tryAcquire(key?: string): boolean;
+  tryAcquire(key?: string, weight?: number): boolean;
   /** Holds back every send (or those for `key`) for `ms`, e.g. after a 429 with retry_after. */
   pause(ms: number, key?: string): void;
 }
 
 interface KeyState {
-  /** Admission instants inside the current window, oldest first. */
+  /** Admission instants inside the current window, oldest first (booked ones may be later). */
   log: number[];
+  /** The same over the slow window, for keys it applies to. */
+  slowLog: number[];
   pausedUntil: number;
 }
 
-/** Earliest instant at which `log` (oldest first) leaves room for one more under `limit`. */
-function freeAt(log: number[], limit: number, windowMs: number): number {
-  if (log.length < limit) return 0;
-  return log[log.length - limit]! + windowMs;
+/**
+ * Earliest instant at which `log` (oldest first) leaves room for `count` (<= limit) more under
+ * `limit`: when no more than `limit - count` of its instants are left in the window.
+ */
+function freeAt(log: number[], limit: number, windowMs: number, count: number): number {
+  const keep = limit - Math.min(count, limit);
+  if (log.length <= keep) return 0;
+  return log[log.length - keep - 1]! + windowMs;
 }
+
+/** Counts `weight` sends admitted at `at`: those that do not fit now are booked when they would. */
+function book(log: number[], limit: number, windowMs: number, at: number, weight: number): void {
+  for (let i = 0; i < weight; i++) log.push(Math.max(at, freeAt(log, limit, windowMs, 1)));
+}
+
+/** Messages a send counts as: a whole number, at least 1. */
+const countOf = (weight: number | undefined) =>
+  weight !== undefined && Number.isFinite(weight) && weight > 1 ? Math.floor(weight) : 1;
 
 function prune(log: number[], now: number, windowMs: number): void {
   let expired = 0;
@@ -60,7 +95,12 @@ export function createRateGate(options: RateGateOptions): RateGate {
   const windowMs = options.windowMs ?? 1000;
   const perSecond = options.perSecond;
   const perKey = options.perKeyPerSecond;
-  if (!(perSecond >= 1) || (perKey !== undefined && !(perKey >= 1))) {
+  const slow = options.slowKeys;
+  if (
+    !(perSecond >= 1) ||
+    (perKey !== undefined && !(perKey >= 1)) ||
+    (slow !== undefined && !(slow.limit >= 1 && slow.windowMs > 0))
+  ) {
     throw new RangeError('A rate gate needs limits of at least 1 per window');
   }
   const now = options.now ?? Date.now;
@@ -69,54 +109,75 @@ export function createRateGate(options: RateGateOptions): RateGate {
   const keys = new Map<string, KeyState>();
   let pausedUntil = 0;
   let lastSweep = 0;
+  const isSlow = (key: string) => slow !== undefined && slow.appliesTo(key);
 
-  /** Forgets keys with nothing left in their window, so idle chats cost no memory. */
+  /** Forgets keys with nothing left in their windows, so idle chats cost no memory. */
   function sweep(at: number): void {
     if (at - lastSweep < windowMs) return;
     lastSweep = at;
     for (const [key, state] of keys) {
       prune(state.log, at, windowMs);
-      if (state.log.length === 0 && state.pausedUntil <= at) keys.delete(key);
+      if (slow) prune(state.slowLog, at, slow.windowMs);
+      if (state.log.length === 0 && state.slowLog.length === 0 && state.pausedUntil <= at) {
+        keys.delete(key);
+      }
     }
   }
 
-  function whenCanSend(key?: string): number {
+  function stateOf(key: string): KeyState {
+    let state = keys.get(key);
+    if (!state) {
+      state = { log: [], slowLog: [], pausedUntil: 0 };
+      keys.set(key, state);
+    }
+    return state;
+  }
+
+  function whenCanSend(key?: string, weight?: number): number {
     const at = now();
+    const count = countOf(weight);
     prune(overall, at, windowMs);
-    let earliest = Math.max(at, pausedUntil, freeAt(overall, perSecond, windowMs));
+    let earliest = Math.max(at, pausedUntil, freeAt(overall, perSecond, windowMs, count));
     const state = key === undefined ? undefined : keys.get(key);
-    if (state) {
+    if (key !== undefined && state) {
       prune(state.log, at, windowMs);
       earliest = Math.max(earliest, state.pausedUntil);
-      if (perKey !== undefined) earliest = Math.max(earliest, freeAt(state.log, perKey, windowMs));
+      if (perKey !== undefined) {
+        earliest = Math.max(earliest, freeAt(state.log, perKey, windowMs, count));
+      }
+      if (slow && isSlow(key)) {
+        prune(state.slowLog, at, slow.windowMs);
+        earliest = Math.max(earliest, freeAt(state.slowLog, slow.limit, slow.windowMs, count));
+      }
     }
     return earliest;
   }
 
-  function tryAcquire(key?: string): boolean {
+  function tryAcquire(key?: string, weight?: number): boolean {
     const at = now();
-    if (whenCanSend(key) > at) return false;
+    const count = countOf(weight);
+    if (whenCanSend(key, count) > at) return false;
     sweep(at);
-    overall.push(at);
+    book(overall, perSecond, windowMs, at, count);
     if (key !== undefined) {
-      const state = keys.get(key) ?? { log: [], pausedUntil: 0 };
-      state.log.push(at);
-      keys.set(key, state);
+      const state = stateOf(key);
+      book(state.log, perKey ?? Infinity, windowMs, at, count);
+      if (slow && isSlow(key)) book(state.slowLog, slow.limit, slow.windowMs, at, count);
     }
     return true;
   }
 
   return {
     whenCanSend,
-    delayFor: (key) => Math.max(0, whenCanSend(key) - now()),
+    delayFor: (key, weight) => Math.max(0, whenCanSend(key, weight) - now()),
     tryAcquire,
-    async acquire(key, signal) {
+    async acquire(key, signal, weight) {
       // Check and count happen in one synchronous step, so concurrent callers never overshoot:
       // the losers of a race simply wait for the next free instant.
       for (;;) {
         if (signal?.aborted) throw abortReason(signal);
-        if (tryAcquire(key)) return;
-        await sleep(Math.max(1, whenCanSend(key) - now()), signal);
+        if (tryAcquire(key, weight)) return;
+        await sleep(Math.max(1, whenCanSend(key, weight) - now()), signal);
       }
     },
     pause(ms, key) {
@@ -125,9 +186,8 @@ export function createRateGate(options: RateGateOptions): RateGate {
         pausedUntil = Math.max(pausedUntil, until);
         return;
       }
-      const state = keys.get(key) ?? { log: [], pausedUntil: 0 };
+      const state = stateOf(key);
       state.pausedUntil = Math.max(state.pausedUntil, until);
-      keys.set(key, state);
     },
   };
 }
@@ -139,13 +199,29 @@ export function createRateGate(options: RateGateOptions): RateGate {
  */
 export const SERVICE_WINDOW_MS = 1100;
 
-/** Telegram's limits: 30 messages a second overall, 1 a second per chat (key = chat id). */
+/** Telegram's limit of messages to one group: 20 a minute. */
+export const TELEGRAM_GROUP_PER_MINUTE = 20;
+/** The minute that group limit is kept over, a second longer for the same reason as above. */
+export const TELEGRAM_GROUP_WINDOW_MS = 61_000;
+
+/** A Telegram group (or channel) has a negative chat id; a private chat a positive one. */
+export const isTelegramGroup = (chatId: string) => chatId.trim().startsWith('-');
+
+/**
+ * Telegram's limits: 30 messages a second overall, 1 a second per chat (key = chat id), and 20 a
+ * minute per group.
+ */
 export function createTelegramRateGate(
   options: Pick<RateGateOptions, 'now' | 'sleep'> = {},
 ): RateGate {
   return createRateGate({
     perSecond: 30,
     perKeyPerSecond: 1,
+    slowKeys: {
+      limit: TELEGRAM_GROUP_PER_MINUTE,
+      windowMs: TELEGRAM_GROUP_WINDOW_MS,
+      appliesTo: isTelegramGroup,
+    },
     windowMs: SERVICE_WINDOW_MS,
     ...options,
   });

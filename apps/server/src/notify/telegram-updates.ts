@@ -11,6 +11,14 @@
  * The offset of the last handled update is confirmed to Telegram by the next call, so after a
  * restart Telegram hands over only what was not confirmed; handling an update twice is harmless
  * (a used code from the same chat answers 'Connected!' again).
+ *
+ * Telegram hands updates to one consumer only:
+ * - While a webhook is set, getUpdates is refused (409). The poller removes any webhook before
+ *   its first poll, and again when a poll is refused for one (pending updates are kept).
+ * - A second poll with the same token ends the first with a 409 "terminated by other getUpdates
+ *   request": another process polls this bot. That is said once, as a warning the operator can
+ *   act on, and this process backs off (doubling up to 5 minutes) instead of fighting over the
+ *   updates. It warns again only after a quiet spell of 10 minutes.
  */
 import { SETTINGS_MESSAGES } from '@perch/shared';
 import type { CollectorLogger } from '../collector/context.js';
@@ -30,10 +38,25 @@ export interface TelegramUpdatesOptions extends SettingsDeps {
   timeoutSeconds?: number;
   /** Wait after a failed call, doubling up to 30 s. Default 1000 ms. */
   retryBaseMs?: number;
+  /** Wait after another process took over the updates (409), doubling up to 5 min. Default 5 s. */
+  conflictRetryMs?: number;
 }
 
 const silentLog: CollectorLogger = { info: () => {}, warn: () => {}, error: () => {} };
 const MAX_RETRY_MS = 30_000;
+const MAX_CONFLICT_RETRY_MS = 5 * 60_000;
+/** A conflict after this long without one is a new episode: it is warned about again. */
+const CONFLICT_QUIET_MS = 10 * 60_000;
+
+export const TELEGRAM_POLL_CONFLICT_WARNING =
+  'another process is polling this bot token (TELEGRAM_BOT_TOKEN): only one process per token may set TELEGRAM_POLL_UPDATES=true; this one backs off';
+export const TELEGRAM_WEBHOOK_WARNING =
+  'a webhook was set for this bot token (TELEGRAM_BOT_TOKEN): it is removed so that getUpdates can poll';
+
+const isPollConflict = (error: unknown) =>
+  error instanceof DeliveryError && /terminated by other getUpdates/i.test(error.message);
+const isWebhookActive = (error: unknown) =>
+  error instanceof DeliveryError && /webhook is active/i.test(error.message);
 /** `/start`, `/start@my_bot`, with an optional payload. */
 const START = /^\/start(?:@\w+)?(?:\s+(\S+))?\s*$/i;
 const CHAT_ID = /^\/(?:id|chatid)(?:@\w+)?\s*$/i;
@@ -44,6 +67,12 @@ export class TelegramUpdatesPoller {
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
   private offset = 0;
+  /** False until deleteWebhook succeeded (and again after a poll refused for a webhook). */
+  private webhookCleared = false;
+  /** Conflicts (409 from another poller) in the current episode, and when the last one was. */
+  private conflicts = 0;
+  private lastConflictAt = -Infinity;
+  private lastWebhookWarningAt = -Infinity;
 
   constructor(options: TelegramUpdatesOptions) {
     this.options = options;
@@ -64,16 +93,19 @@ export class TelegramUpdatesPoller {
 
   private async run(): Promise<void> {
     const { signal } = this.abort;
+    const { telegram } = this.options.channels;
     const timeout = this.options.timeoutSeconds ?? 25;
     const base = this.options.retryBaseMs ?? 1000;
     let failures = 0;
     while (!signal.aborted) {
+      let step = 'deleteWebhook';
       try {
-        const updates = await this.options.channels.telegram.getUpdates(
-          this.offset,
-          timeout,
-          signal,
-        );
+        if (!this.webhookCleared) {
+          await telegram.deleteWebhook(signal);
+          this.webhookCleared = true;
+        }
+        step = 'getUpdates';
+        const updates = await telegram.getUpdates(this.offset, timeout, signal);
         failures = 0;
         for (const update of updates) {
           if (signal.aborted) return;
@@ -82,15 +114,46 @@ export class TelegramUpdatesPoller {
         }
       } catch (error) {
         if (signal.aborted) return;
-        failures += 1;
-        const wait =
-          error instanceof DeliveryError && error.kind === 'rate_limited'
-            ? (error.retryAfterMs ?? base)
-            : Math.min(MAX_RETRY_MS, base * 2 ** (failures - 1));
-        this.log.warn({ err: error, retryInMs: wait }, 'telegram getUpdates failed');
+        let wait: number;
+        if (isPollConflict(error)) {
+          wait = this.conflictWait();
+        } else {
+          failures += 1;
+          wait =
+            error instanceof DeliveryError && error.kind === 'rate_limited'
+              ? (error.retryAfterMs ?? base)
+              : Math.min(MAX_RETRY_MS, base * 2 ** (failures - 1));
+          if (isWebhookActive(error)) {
+            this.webhookCleared = false;
+            this.webhookWarning(wait);
+          } else {
+            this.log.warn({ err: error, retryInMs: wait }, `telegram ${step} failed`);
+          }
+        }
         await sleep(wait, signal).catch(() => undefined);
       }
     }
+  }
+
+  /** How long to stay away after another poller took the updates; warns once per episode. */
+  private conflictWait(): number {
+    const at = Date.now();
+    if (at - this.lastConflictAt > CONFLICT_QUIET_MS) this.conflicts = 0;
+    this.lastConflictAt = at;
+    this.conflicts += 1;
+    const base = this.options.conflictRetryMs ?? 5_000;
+    const wait = Math.min(MAX_CONFLICT_RETRY_MS, base * 2 ** (this.conflicts - 1));
+    if (this.conflicts === 1) this.log.warn({ retryInMs: wait }, TELEGRAM_POLL_CONFLICT_WARNING);
+    return wait;
+  }
+
+  /** Someone set a webhook: said once per quiet spell, even if it is set again and again. */
+  private webhookWarning(retryInMs: number): void {
+    const at = Date.now();
+    if (at - this.lastWebhookWarningAt > CONFLICT_QUIET_MS) {
+      this.log.warn({ retryInMs }, TELEGRAM_WEBHOOK_WARNING);
+    }
+    this.lastWebhookWarningAt = at;
   }
 
   /** One update; its own failures are logged, never stop the loop. */

@@ -199,6 +199,91 @@ describe('fake Discord server', () => {
     expect(limited[0]!.body).toMatchObject({ global: true });
   });
 
+  it('posts a message with an enforced nonce once, answering a resend with it', async () => {
+    const clock = { t: 1_000_000 };
+    await fake.close();
+    fake = await startFakeDiscordServer({ now: () => clock.t, nonceWindowMs: 60_000 });
+    const channel = await openDm();
+    const other = await openDm('82198898841029461');
+    const send = (to: string, body: Record<string, unknown>) =>
+      post(`/channels/${to}/messages`, { content: 'hi', ...body });
+    const first = await send(channel, { nonce: 'perch-1', enforce_nonce: true });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ nonce: 'perch-1', content: 'hi' });
+    clock.t += 1000;
+    const again = await send(channel, { nonce: 'perch-1', enforce_nonce: true });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(first.body.id);
+    expect(fake.messages).toHaveLength(1);
+    expect(fake.messages[0]).toMatchObject({ nonce: 'perch-1' });
+    // Another channel, no enforce_nonce, or the window over: a new message each time.
+    expect((await send(other, { nonce: 'perch-1', enforce_nonce: true })).body.id).not.toBe(
+      first.body.id,
+    );
+    expect((await send(channel, { nonce: 'perch-1' })).body.id).not.toBe(first.body.id);
+    clock.t += 60_000;
+    expect((await send(channel, { nonce: 'perch-1', enforce_nonce: true })).body.id).not.toBe(
+      first.body.id,
+    );
+    expect(fake.messages).toHaveLength(4);
+    expect(
+      (await send(channel, { nonce: 'n'.repeat(26), enforce_nonce: true })).body,
+    ).toMatchObject({ code: 50035, errors: { nonce: {} } });
+  });
+
+  it('refuses an embed image it was told to with 50035', async () => {
+    fake.refuseImageUrl('https://p/gone.jpg');
+    const channel = await openDm();
+    const refused = await post(`/channels/${channel}/messages`, {
+      embeds: [{ description: 'a' }, { description: 'b', image: { url: 'https://p/gone.jpg' } }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      message: 'Invalid Form Body',
+      code: 50035,
+      errors: {
+        embeds: {
+          '1': {
+            image: {
+              url: {
+                _errors: [
+                  {
+                    code: 'URL_TYPE_INVALID_URL',
+                    message: 'Could not interpret "url" as a media URL.',
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
+    });
+    const fine = await post(`/channels/${channel}/messages`, {
+      embeds: [{ description: 'b', image: { url: 'https://p/fine.jpg' } }],
+    });
+    expect(fine.status).toBe(200);
+  });
+
+  it('goes down with 502 pages or reset connections, and counts its 429s', async () => {
+    fake.setDown(true);
+    const page = await fetch(`${fake.baseUrl}/users/@me/channels`, {
+      method: 'POST',
+      headers: { authorization: `Bot ${fake.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ recipient_id: ANN }),
+    });
+    expect(page.status).toBe(502);
+    fake.setDown(true, 'reset');
+    await expect(post('/users/@me/channels', { recipient_id: ANN })).rejects.toThrow();
+    fake.setDown(false);
+    expect((await post('/users/@me/channels', { recipient_id: ANN })).status).toBe(200);
+
+    expect(fake.rateLimited).toBe(0);
+    fake.rateLimitNext(2, { retryAfter: 0.1 });
+    await post('/users/@me/channels', { recipient_id: ANN });
+    await post('/users/@me/channels', { recipient_id: ANN });
+    expect(fake.rateLimited).toBe(2);
+  });
+
   it('fails the next requests with 500 JSON or a 502 proxy page', async () => {
     fake.failNext(1, 500);
     expect(await post('/users/@me/channels', { recipient_id: ANN })).toMatchObject({

@@ -12,8 +12,12 @@
  *   messages per channel); a request into an exhausted bucket gets a 429 with `retry_after`,
  *   `Retry-After` and `X-RateLimit-Scope: user`. More than `globalPerSecond` requests in a
  *   second get the global 429.
+ * - A message with a `nonce` and `enforce_nonce: true` is posted once: the same nonce in the same
+ *   channel within `nonceWindowMs` is answered 200 with the message posted the first time, and
+ *   nothing new is stored. A nonce has at most 25 characters (50035 otherwise).
  * - Knobs: users who are unknown (10013) or do not accept DMs (50007 / 50278), forced 429s of
- *   each scope, 5xx, 40003 on DM opening, deleted channels (10003).
+ *   each scope, 5xx, 40003 on DM opening, deleted channels (10003), image URLs refused with
+ *   50035, and an outage of the whole server (502 pages or reset connections).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +33,8 @@ export interface FakeDiscordMessage {
   content: string | null;
   embeds: Record<string, unknown>[];
   allowedMentions: unknown;
+  /** The nonce it was sent with, if any. */
+  nonce: string | null;
   at: number;
 }
 
@@ -56,7 +62,12 @@ export interface FakeDiscordServerOptions {
    * client that does not pace, not to meter one to the millisecond. Default 200 ms.
    */
   globalToleranceMs?: number;
+  /** How long an enforced nonce is remembered per channel. Default 5 minutes. */
+  nonceWindowMs?: number;
 }
+
+/** How a server that is down answers: a proxy's 502 page, or a connection reset. */
+export type FakeDiscordOutage = 'bad_gateway' | 'reset';
 
 export interface FakeDiscordServer {
   /** Like https://discord.com/api/v10: the client's DISCORD_API_BASE_URL. */
@@ -82,6 +93,18 @@ export interface FakeDiscordServer {
   failNext(times: number, status?: number): void;
   /** The next `times` DM openings answer 40003 (opening DMs too fast). */
   dmTooFastNext(times: number): void;
+  /**
+   * A message with an embed whose image (or thumbnail) has this URL answers 400 with code
+   * 50035 and `embeds.<n>.image.url` in the error tree: a message-level refusal.
+   */
+  refuseImageUrl(url: string): void;
+  /**
+   * Takes the whole server down (every request answers a 502 proxy page, or has its connection
+   * reset) or brings it back.
+   */
+  setDown(down: boolean, how?: FakeDiscordOutage): void;
+  /** 429 answers given so far, of every scope. */
+  readonly rateLimited: number;
   close(): Promise<void>;
 }
 
@@ -178,6 +201,12 @@ export async function startFakeDiscordServer(
   const now = options.now ?? Date.now;
   const globalPerSecond = options.globalPerSecond ?? 50;
   const globalWindowMs = 1000 - (options.globalToleranceMs ?? 200);
+  const nonceWindowMs = options.nonceWindowMs ?? 5 * 60_000;
+  /** `${channel}:${nonce}` -> the message first posted with it. */
+  const nonces = new Map<string, FakeDiscordMessage>();
+  const refusedImages = new Set<string>();
+  let outage: FakeDiscordOutage | null = null;
+  let rateLimited = 0;
   const messages: FakeDiscordMessage[] = [];
   const requests: FakeDiscordRequest[] = [];
   const users = new Map<string, FakeDiscordUserState>();
@@ -293,8 +322,12 @@ export async function startFakeDiscordServer(
     if ((content === null || content === '') && embeds.length === 0) {
       throw error(400, 50006, 'Cannot send an empty message');
     }
-    const errors = discordMessageErrors(body);
+    const errors = discordMessageErrors(body) ?? refusedImageErrors(embeds);
     if (errors) throw error(400, 50035, 'Invalid Form Body', { errors });
+    const nonce = nonceOf(body.nonce);
+    const nonceKey = nonce !== null && body.enforce_nonce === true ? `${channelId}:${nonce}` : null;
+    const earlier = nonceKey === null ? undefined : nonces.get(nonceKey);
+    if (earlier && now() - earlier.at < nonceWindowMs) return wireMessage(earlier);
     const message: FakeDiscordMessage = {
       id: snowflake(),
       channelId,
@@ -302,9 +335,56 @@ export async function startFakeDiscordServer(
       content,
       embeds,
       allowedMentions: body.allowed_mentions,
+      nonce,
       at: now(),
     };
     messages.push(message);
+    if (nonceKey !== null) nonces.set(nonceKey, message);
+    return wireMessage(message);
+  }
+
+  /** A nonce as Discord takes it (an integer or a string of at most 25 characters), or null. */
+  function nonceOf(value: unknown): string | null {
+    if (value === undefined || value === null) return null;
+    if ((typeof value === 'string' && value.length <= 25) || Number.isSafeInteger(value)) {
+      return String(value);
+    }
+    throw error(400, 50035, 'Invalid Form Body', {
+      errors: {
+        nonce: {
+          _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' }],
+        },
+      },
+    });
+  }
+
+  /** The 50035 tree for embeds whose image or thumbnail URL was refused, or null. */
+  function refusedImageErrors(embeds: Record<string, unknown>[]): Record<string, unknown> | null {
+    const tree: Record<string, unknown> = {};
+    embeds.forEach((embed, index) => {
+      const at: Record<string, unknown> = {};
+      for (const field of ['image', 'thumbnail']) {
+        const url = (embed[field] as { url?: unknown } | undefined)?.url;
+        if (typeof url === 'string' && refusedImages.has(url)) {
+          at[field] = {
+            url: {
+              _errors: [
+                {
+                  code: 'URL_TYPE_INVALID_URL',
+                  message: 'Could not interpret "url" as a media URL.',
+                },
+              ],
+            },
+          };
+        }
+      }
+      if (Object.keys(at).length > 0) tree[String(index)] = at;
+    });
+    return Object.keys(tree).length > 0 ? { embeds: tree } : null;
+  }
+
+  function wireMessage(message: FakeDiscordMessage): Record<string, unknown> {
+    const { channelId, content, embeds } = message;
     return {
       id: message.id,
       type: 0,
@@ -320,6 +400,7 @@ export async function startFakeDiscordServer(
       pinned: false,
       flags: 0,
       author: { id: '7000000000000000001', username: 'perch', bot: true, discriminator: '0' },
+      ...(message.nonce === null ? {} : { nonce: message.nonce }),
     };
   }
 
@@ -353,11 +434,23 @@ export async function startFakeDiscordServer(
 
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       entry.status = status;
+      if (status === 429) rateLimited += 1;
       const code = (body as { code?: unknown } | null)?.code;
       entry.code = status >= 400 && typeof code === 'number' ? code : null;
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
+
+    if (outage === 'reset') {
+      res.socket?.destroy();
+      return;
+    }
+    if (outage === 'bad_gateway') {
+      entry.status = 502;
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body>error code: 502</body></html>');
+      return;
+    }
 
     let headers: Record<string, string> = {};
     try {
@@ -481,6 +574,15 @@ export async function startFakeDiscordServer(
     },
     dmTooFastNext: (times) => {
       dmTooFast += times;
+    },
+    refuseImageUrl: (url) => {
+      refusedImages.add(url);
+    },
+    setDown: (down, how = 'bad_gateway') => {
+      outage = down ? how : null;
+    },
+    get rateLimited() {
+      return rateLimited;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

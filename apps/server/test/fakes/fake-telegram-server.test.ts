@@ -4,6 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  TELEGRAM_GROUP_MIGRATED,
+  TELEGRAM_WRONG_PHOTO_URL,
   parseTelegramHtml,
   startFakeTelegramServer,
   type FakeTelegramServer,
@@ -217,6 +219,154 @@ describe('fake Telegram server', () => {
     expect(fake.messages).toHaveLength(30);
     fake.setFloodLimits(null);
     expect((await call('sendMessage', { chat_id: 1, text: 'c' })).status).toBe(200);
+  });
+
+  it('counts 429 answers of flood control and of rateLimitNext', async () => {
+    expect(fake.rateLimited).toBe(0);
+    await call('sendMessage', { chat_id: 1, text: 'a' });
+    await call('sendMessage', { chat_id: 1, text: 'b' });
+    fake.rateLimitNext(1, 2);
+    await call('sendMessage', { chat_id: 2, text: 'c' });
+    expect(fake.rateLimited).toBe(2);
+  });
+
+  it('counts an album as one message per photo: the chat waits as long as for that many', async () => {
+    const clock = { t: 1_000_000 };
+    const paced = await startFakeTelegramServer({ now: () => clock.t });
+    const send = (method: string, params: Record<string, unknown>) =>
+      fetch(`${paced.baseUrl}/bot${paced.token}/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(params),
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as Record<string, unknown>,
+      }));
+    try {
+      const media = ['https://p/1.jpg', 'https://p/2.jpg', 'https://p/3.jpg'].map((url) => ({
+        type: 'photo',
+        media: url,
+      }));
+      expect((await send('sendMediaGroup', { chat_id: 9, media })).status).toBe(200);
+      // 1 a second per chat (less the 200 ms tolerance): 3 photos hold chat 9 for 2.4 s.
+      clock.t += 1100;
+      const early = await send('sendMessage', { chat_id: 9, text: 'x' });
+      expect(early.status).toBe(429);
+      expect(early.body).toMatchObject({ parameters: { retry_after: 2 } });
+      clock.t += 1300;
+      expect((await send('sendMessage', { chat_id: 9, text: 'x' })).status).toBe(200);
+      // Overall they count 3 of the 30.
+      const burst = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => send('sendMessage', { chat_id: 200 + i, text: 'x' })),
+      );
+      expect(burst.filter((r) => r.status === 429)).toHaveLength(1);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it('allows a group (negative chat id) 20 messages a minute', async () => {
+    const clock = { t: 1_000_000 };
+    const paced = await startFakeTelegramServer({ now: () => clock.t });
+    const send = (chatId: number) =>
+      fetch(`${paced.baseUrl}/bot${paced.token}/sendMessage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat_id: chatId, text: 'x' }),
+      }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as Record<string, unknown>,
+      }));
+    try {
+      for (let i = 0; i < 20; i++) {
+        expect((await send(-100123)).status).toBe(200);
+        clock.t += 1000;
+      }
+      const over = await send(-100123);
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ parameters: { retry_after: 40 } });
+      // A private chat is not limited by the minute.
+      for (let i = 0; i < 21; i++) {
+        expect((await send(123)).status).toBe(200);
+        clock.t += 1000;
+      }
+      clock.t = 1_000_000 + 60_000;
+      expect((await send(-100123)).status).toBe(200);
+      expect(paced.messages[0]).toMatchObject({ chatId: '-100123' });
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it('answers a migrated group with its new chat id, which then takes messages', async () => {
+    expect(fake.migrateChat(-4001)).toBe('-1004001');
+    const old = await call('sendMessage', { chat_id: -4001, text: 'x' });
+    expect(old.status).toBe(400);
+    expect(old.body).toEqual({
+      ok: false,
+      error_code: 400,
+      description: TELEGRAM_GROUP_MIGRATED,
+      parameters: { migrate_to_chat_id: -1004001 },
+    });
+    const moved = await call('sendMessage', { chat_id: -1004001, text: 'x' });
+    expect(moved.body).toMatchObject({
+      ok: true,
+      result: { chat: { id: -1004001, type: 'supergroup' } },
+    });
+    expect(fake.migrateChat('-55', '-1009999')).toBe('-1009999');
+    expect((await call('sendMessage', { chat_id: -55, text: 'x' })).body).toMatchObject({
+      parameters: { migrate_to_chat_id: -1009999 },
+    });
+    fake.setChat(-55, 'ok');
+    expect((await call('sendMessage', { chat_id: -55, text: 'x' })).status).toBe(200);
+  });
+
+  it('refuses a photo URL it was told to, alone or in an album', async () => {
+    fake.refusePhotoUrl('https://p/gone.jpg');
+    fake.refusePhotoUrl('https://p/page.html', 'Bad Request: wrong type of the web page content');
+    const photo = await call('sendPhoto', { chat_id: 1, photo: 'https://p/gone.jpg' });
+    expect(photo.body).toEqual({
+      ok: false,
+      error_code: 400,
+      description: TELEGRAM_WRONG_PHOTO_URL,
+    });
+    expect(TELEGRAM_WRONG_PHOTO_URL).toBe('Bad Request: wrong file identifier/HTTP URL specified');
+    const album = await call('sendMediaGroup', {
+      chat_id: 2,
+      media: [
+        { type: 'photo', media: 'https://p/1.jpg' },
+        { type: 'photo', media: 'https://p/page.html' },
+      ],
+    });
+    expect(album.body).toMatchObject({
+      error_code: 400,
+      description: 'Bad Request: wrong type of the web page content',
+    });
+    expect((await call('sendPhoto', { chat_id: 3, photo: 'https://p/fine.jpg' })).status).toBe(200);
+    expect(fake.messages).toHaveLength(1);
+  });
+
+  it('goes down with 502 pages or reset connections, and comes back', async () => {
+    const polling = call('getUpdates', { timeout: 30 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    fake.setDown(true);
+    expect((await polling).status).toBe(502);
+    const page = await call('getMe');
+    expect(page.status).toBe(502);
+    expect(page.body).toBeNull();
+    fake.setDown(true, 'reset');
+    await expect(call('getMe')).rejects.toThrow();
+    fake.setDown(false);
+    expect((await call('getMe')).status).toBe(200);
+    expect(fake.requests.map((r) => r.status)).toEqual([502, 502, 0, 200]);
+  });
+
+  it('refuses getUpdates while a webhook is set, until deleteWebhook', async () => {
+    expect((await call('setWebhook', { url: 'https://example.com/hook' })).status).toBe(200);
+    expect((await call('getUpdates', {})).status).toBe(409);
+    const deleted = await call('deleteWebhook', { drop_pending_updates: false });
+    expect(deleted.body).toMatchObject({ ok: true, result: true });
+    expect((await call('getUpdates', {})).body).toEqual({ ok: true, result: [] });
   });
 
   it('fails the next requests with 500 JSON or a 502 proxy page', async () => {

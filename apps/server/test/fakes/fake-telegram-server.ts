@@ -12,9 +12,13 @@
  *   tags give the real "can't parse entities" errors; text is counted after parsing (4096 for a
  *   message, 1024 for a caption).
  * - Flood control: more than `perChatPerSecond` messages to one chat, or `globalPerSecond`
- *   overall, within a second gets a 429 with `parameters.retry_after` and a Retry-After header.
- * - Every accepted message is recorded; knobs make a chat unreachable, rate-limit or fail the
- *   next requests, or stall them (for time limits).
+ *   overall, within a second, or more than `perGroupPerMinute` to one group (a negative chat id)
+ *   within a minute, gets a 429 with `parameters.retry_after` and a Retry-After header. An album
+ *   counts one message per photo; to one chat, the photos beyond its per-second limit count as
+ *   sent a second apart, so the chat's next message waits as long as that many messages would.
+ * - Every accepted message is recorded; knobs make a chat unreachable or migrated (a group that
+ *   became a supergroup: 400 with `parameters.migrate_to_chat_id`), refuse a photo URL, take the
+ *   whole server down, rate-limit or fail the next requests, or stall them (for time limits).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,14 +53,27 @@ export interface FakeTelegramFrom {
   firstName?: string;
 }
 
+/** Flood limits; `perGroupPerMinute` defaults to 20 when omitted. */
+export interface FakeTelegramFloodLimits {
+  perChatPerSecond: number;
+  globalPerSecond: number;
+  perGroupPerMinute?: number;
+}
+
+/** How a server that is down answers: a proxy's 502 page, or a connection reset. */
+export type FakeTelegramOutage = 'bad_gateway' | 'reset';
+
 export interface FakeTelegramServerOptions {
   /** Default '7000000001:AAH-fake-telegram-token_for_tests'. */
   token?: string;
   /** getMe's username. Default 'perch_test_bot'. */
   botUsername?: string;
   now?: () => number;
-  /** Flood limits; `null` turns flood control off. Default 1 per chat, 30 overall. */
-  floodLimits?: { perChatPerSecond: number; globalPerSecond: number } | null;
+  /**
+   * Flood limits; `null` turns flood control off. Default 1 per chat and 30 overall a second, 20
+   * per group a minute.
+   */
+  floodLimits?: FakeTelegramFloodLimits | null;
   /**
    * Slack given to the flood windows: requests that leave a paced client a second apart can
    * arrive closer together (new connections are slow to open). The check is there to catch a
@@ -64,6 +81,10 @@ export interface FakeTelegramServerOptions {
    */
   floodToleranceMs?: number;
 }
+
+/** The description of a photo Telegram could not fetch or use (refusePhotoUrl's default). */
+export const TELEGRAM_WRONG_PHOTO_URL = 'Bad Request: wrong file identifier/HTTP URL specified';
+export const TELEGRAM_GROUP_MIGRATED = 'Bad Request: group chat was upgraded to a supergroup chat';
 
 export interface FakeTelegramServer {
   baseUrl: string;
@@ -73,14 +94,35 @@ export interface FakeTelegramServer {
   messages: FakeTelegramMessage[];
   requests: FakeTelegramRequest[];
   messagesTo(chatId: string | number): FakeTelegramMessage[];
+  /** Sets how a chat answers; 'ok' also undoes migrateChat for it. */
   setChat(chatId: string | number, state: FakeTelegramChatState): void;
+  /**
+   * The group `chatId` becomes a supergroup: sends to it answer 400 'Bad Request: group chat
+   * was upgraded to a supergroup chat' with `parameters.migrate_to_chat_id`, and the new id
+   * (default '-100' followed by the old id's digits) takes messages. Returns the new id.
+   */
+  migrateChat(chatId: string | number, newChatId?: string | number): string;
+  /**
+   * Sends of this photo URL (sendPhoto, or an item of sendMediaGroup) answer 400 with
+   * `description` (default 'Bad Request: wrong file identifier/HTTP URL specified'; Telegram
+   * also says 'Bad Request: failed to get HTTP URL content', 'Bad Request: wrong type of the
+   * web page content' or 'Bad Request: PHOTO_INVALID_DIMENSIONS').
+   */
+  refusePhotoUrl(url: string, description?: string): void;
+  /**
+   * Takes the whole server down (every request answers a 502 proxy page, or has its connection
+   * reset) or brings it back. A long poll in progress ends the same way.
+   */
+  setDown(down: boolean, how?: FakeTelegramOutage): void;
+  /** 429 answers given so far (flood control and rateLimitNext alike). */
+  readonly rateLimited: number;
   /** The next `times` send requests get a 429 with this retry_after. */
   rateLimitNext(times: number, retryAfterSeconds?: number): void;
   /** The next `times` requests fail with `status` (500: Telegram's JSON; 502-504: a proxy page). */
   failNext(times: number, status?: number): void;
   /** The next `times` requests get no answer until the server closes. */
   stallNext(times: number): void;
-  setFloodLimits(limits: { perChatPerSecond: number; globalPerSecond: number } | null): void;
+  setFloodLimits(limits: FakeTelegramFloodLimits | null): void;
   /** Queues a private message from the user of `chatId`; returns its update_id. */
   userSends(chatId: string | number, text: string, from?: FakeTelegramFrom): number;
   /** The user opens t.me/<bot>?start=<code> and presses Start. */
@@ -221,9 +263,28 @@ class ApiError extends Error {
     readonly status: number,
     readonly description: string,
     readonly retryAfter?: number,
+    readonly parameters?: Record<string, unknown>,
   ) {
     super(description);
   }
+}
+
+/** Earliest instant at which `log` (sorted) has room for `count` more under `limit`. */
+function floodFreeAt(log: number[], limit: number, windowMs: number, count: number): number {
+  const keep = limit - Math.min(count, limit);
+  if (log.length <= keep) return 0;
+  return log[log.length - keep - 1]! + windowMs;
+}
+
+/** Counts `count` messages at `at`: those beyond the limit as sent when they would fit. */
+function floodBook(log: number[], limit: number, windowMs: number, at: number, count: number) {
+  for (let i = 0; i < count; i++) log.push(Math.max(at, floodFreeAt(log, limit, windowMs, 1)));
+}
+
+function floodPrune(log: number[], at: number, windowMs: number): void {
+  let expired = 0;
+  while (expired < log.length && log[expired]! <= at - windowMs) expired++;
+  if (expired > 0) log.splice(0, expired);
 }
 
 interface Poller {
@@ -242,10 +303,17 @@ export async function startFakeTelegramServer(
   const botUsername = options.botUsername ?? 'perch_test_bot';
   const now = options.now ?? Date.now;
   const tolerance = options.floodToleranceMs ?? 200;
-  let flood =
+  let flood: FakeTelegramFloodLimits | null =
     options.floodLimits === undefined
-      ? { perChatPerSecond: 1, globalPerSecond: 30 }
+      ? { perChatPerSecond: 1, globalPerSecond: 30, perGroupPerMinute: 20 }
       : options.floodLimits;
+  /** Arrivals flood control counts, oldest first: overall, per chat, per group (a minute). */
+  const floodLog = { all: [] as number[], chats: new Map<string, number[]>() };
+  const groupLog = new Map<string, number[]>();
+  const migrated = new Map<string, string>();
+  const refusedPhotos = new Map<string, string>();
+  let outage: FakeTelegramOutage | null = null;
+  let rateLimited = 0;
   const messages: FakeTelegramMessage[] = [];
   const requests: FakeTelegramRequest[] = [];
   const chats = new Map<string, FakeTelegramChatState>();
@@ -275,6 +343,7 @@ export async function startFakeTelegramServer(
     headers: Record<string, string> = {},
   ): void {
     entry.status = status;
+    if (status === 429) rateLimited += 1;
     const envelope = body as { description?: string };
     entry.description = envelope.description ?? null;
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -288,6 +357,7 @@ export async function startFakeTelegramServer(
       description: error.description,
     };
     const headers: Record<string, string> = {};
+    if (error.parameters) body.parameters = error.parameters;
     if (error.retryAfter !== undefined) {
       body.parameters = { retry_after: error.retryAfter };
       headers['retry-after'] = String(error.retryAfter);
@@ -302,6 +372,12 @@ export async function startFakeTelegramServer(
     const chatId = raw === undefined || raw === null ? '' : String(raw).trim();
     if (chatId === '') throw new ApiError(400, 'Bad Request: chat_id is empty');
     if (!/^-?[0-9]{1,16}$/.test(chatId)) throw new ApiError(400, 'Bad Request: chat not found');
+    const movedTo = migrated.get(chatId);
+    if (movedTo !== undefined) {
+      throw new ApiError(400, TELEGRAM_GROUP_MIGRATED, undefined, {
+        migrate_to_chat_id: Number(movedTo),
+      });
+    }
     switch (chats.get(chatId) ?? 'ok') {
       case 'not_found':
         throw new ApiError(400, 'Bad Request: chat not found');
@@ -349,27 +425,52 @@ export async function startFakeTelegramServer(
     if (typeof value !== 'string' || !/^https?:\/\/[^\s]+$/.test(value)) {
       throw new ApiError(400, 'Bad Request: wrong HTTP URL specified');
     }
+    const refused = refusedPhotos.get(value);
+    if (refused !== undefined) throw new ApiError(400, refused);
     return value;
   }
 
-  /** Refuses the send with a 429 when it would go over the flood limits. */
-  function checkFlood(chatId: string): void {
+  const isGroup = (chatId: string) => chatId.startsWith('-');
+  const chatType = (chatId: string) =>
+    chatId.startsWith('-100') ? 'supergroup' : isGroup(chatId) ? 'group' : 'private';
+  const logOf = (logs: Map<string, number[]>, chatId: string) => {
+    let log = logs.get(chatId);
+    if (!log) {
+      log = [];
+      logs.set(chatId, log);
+    }
+    return log;
+  };
+
+  /**
+   * Refuses a send of `count` messages (an album counts each photo) with a 429 when it would go
+   * over the flood limits; otherwise counts it.
+   */
+  function checkFlood(chatId: string, count: number): void {
     if (!flood) return;
     const at = now();
-    const window = 1000 - tolerance;
-    const recent = messages.filter((m) => m.at > at - window);
-    const toChat = recent.filter((m) => m.chatId === chatId);
-    let freeAt = 0;
-    if (toChat.length >= flood.perChatPerSecond) {
-      freeAt = toChat[toChat.length - flood.perChatPerSecond]!.at + window;
-    }
-    if (recent.length >= flood.globalPerSecond) {
-      freeAt = Math.max(freeAt, recent[recent.length - flood.globalPerSecond]!.at + window);
+    const second = 1000 - tolerance;
+    const minute = 60_000 - tolerance;
+    const perGroup = flood.perGroupPerMinute ?? 20;
+    const chatLog = logOf(floodLog.chats, chatId);
+    floodPrune(floodLog.all, at, second);
+    floodPrune(chatLog, at, second);
+    let freeAt = Math.max(
+      floodFreeAt(chatLog, flood.perChatPerSecond, second, count),
+      floodFreeAt(floodLog.all, flood.globalPerSecond, second, count),
+    );
+    const group = isGroup(chatId) ? logOf(groupLog, chatId) : null;
+    if (group) {
+      floodPrune(group, at, minute);
+      freeAt = Math.max(freeAt, floodFreeAt(group, perGroup, minute, count));
     }
     if (freeAt > at) {
       const retryAfter = Math.max(1, Math.ceil((freeAt - at) / 1000));
       throw new ApiError(429, `Too Many Requests: retry after ${retryAfter}`, retryAfter);
     }
+    floodBook(chatLog, flood.perChatPerSecond, second, at, count);
+    floodBook(floodLog.all, flood.globalPerSecond, second, at, count);
+    if (group) floodBook(group, perGroup, minute, at, count);
   }
 
   function accept(
@@ -380,7 +481,7 @@ export async function startFakeTelegramServer(
     text: string,
     photoUrls: string[],
   ): FakeTelegramMessage {
-    checkFlood(chatId);
+    checkFlood(chatId, Math.max(1, photoUrls.length));
     const message: FakeTelegramMessage = {
       messageId: nextMessageId++,
       chatId,
@@ -398,7 +499,7 @@ export async function startFakeTelegramServer(
   const wireMessage = (message: FakeTelegramMessage, index = 0) => ({
     message_id: message.messageId + index,
     from: bot,
-    chat: { id: Number(message.chatId), type: 'private' },
+    chat: { id: Number(message.chatId), type: chatType(message.chatId) },
     date: Math.floor(message.at / 1000),
     ...(message.method === 'sendMessage'
       ? { text: message.text }
@@ -451,6 +552,19 @@ export async function startFakeTelegramServer(
       ...wireMessage(message, index),
       media_group_id: `g${message.messageId}`,
     }));
+  }
+
+  /** What a server that is down answers: a proxy's 502 page, or a reset connection. */
+  function down(res: http.ServerResponse, entry: FakeTelegramRequest): void {
+    if (outage === 'reset') {
+      entry.status = 0;
+      res.socket?.destroy();
+      return;
+    }
+    entry.status = 502;
+    entry.description = null;
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
   }
 
   function pending(offset: number, limit: number) {
@@ -555,6 +669,10 @@ export async function startFakeTelegramServer(
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
+    if (outage !== null) {
+      down(res, entry);
+      return;
+    }
     if (stalls > 0) {
       stalls -= 1;
       stalled.add(res);
@@ -644,6 +762,29 @@ export async function startFakeTelegramServer(
     messagesTo: (chatId) => messages.filter((m) => m.chatId === String(chatId)),
     setChat: (chatId, state) => {
       chats.set(String(chatId), state);
+      if (state === 'ok') migrated.delete(String(chatId));
+    },
+    migrateChat: (chatId, newChatId) => {
+      const old = String(chatId);
+      const moved = newChatId === undefined ? `-100${old.replace(/^-/, '')}` : String(newChatId);
+      migrated.set(old, moved);
+      migrated.delete(moved);
+      return moved;
+    },
+    refusePhotoUrl: (url, description = TELEGRAM_WRONG_PHOTO_URL) => {
+      refusedPhotos.set(url, description);
+    },
+    setDown: (isDown, how = 'bad_gateway') => {
+      outage = isDown ? how : null;
+      if (isDown && poller) {
+        const { res, timer, entry } = poller;
+        poller = null;
+        clearTimeout(timer);
+        down(res, entry);
+      }
+    },
+    get rateLimited() {
+      return rateLimited;
     },
     rateLimitNext: (times, retryAfterSeconds = 3) => {
       rateLimits.push({ retryAfter: retryAfterSeconds, times });

@@ -12,6 +12,8 @@ import { DeliveryError, type DeliveryErrorKind, type DiscordEmbedMessage } from 
 import {
   DISCORD_BAD_TOKEN,
   DISCORD_DMS_CLOSED,
+  DISCORD_MALFORMED,
+  DISCORD_NO_ACCESS,
   DISCORD_NOT_SET_UP,
   DISCORD_UNKNOWN_USER,
   createDiscordClient,
@@ -149,26 +151,118 @@ describe('discord client', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('reports an invalid form body as permanent, with the error tree for the log', async () => {
+  it('reports an invalid form body as a message error, with the error tree for the log', async () => {
     const discord = client();
     const channelId = await discord.openDm(ANN);
     const error = await failure(
       discord.send(channelId, {
         embeds: [{ description: 'd'.repeat(4097), title: 't'.repeat(300) }],
       }),
-      'permanent',
+      'message',
     );
     expect(error.message).toBe(
       'Discord: Invalid Form Body (50035): embeds.0.title: Must be 256 or fewer in length.; embeds.0.description: Must be 4096 or fewer in length.',
     );
-    expect(error.reason).toMatch(/^Discord refused the notification as malformed/);
+    expect(error.reason).toBe(DISCORD_MALFORMED);
   });
 
-  it('reports opening DMs too fast (40003) as rate_limited', async () => {
+  it('reports a refused image, or an empty message, as a message error: the DM is fine', async () => {
+    const discord = client();
+    const channelId = await discord.openDm(ANN);
+    fake.refuseImageUrl('https://pbs.twimg.com/media/gone.jpg');
+    const image = await failure(
+      discord.send(channelId, {
+        embeds: [{ description: 'd', image: { url: 'https://pbs.twimg.com/media/gone.jpg' } }],
+      }),
+      'message',
+    );
+    expect(image.message).toBe(
+      'Discord: Invalid Form Body (50035): embeds.0.image.url: Could not interpret "url" as a media URL.',
+    );
+    const empty = await failure(discord.send(channelId, { embeds: [] }), 'message');
+    expect(empty.message).toBe('Discord: Cannot send an empty message (50006)');
+    await discord.send(channelId, { content: 'the link instead', embeds: [] });
+    expect(fake.messagesTo(ANN)).toHaveLength(1);
+  });
+
+  it.each<[number, Record<string, unknown>, DeliveryErrorKind, string | null]>([
+    [403, { message: 'Missing Access', code: 50001 }, 'permanent', DISCORD_NO_ACCESS],
+    [403, { message: 'Missing Permissions', code: 50013 }, 'permanent', DISCORD_NO_ACCESS],
+    [403, { message: 'Something new', code: 12345 }, 'permanent', DISCORD_NO_ACCESS],
+    [400, { message: 'Something new', code: 12345 }, 'message', null],
+    [413, { message: 'Request entity too large', code: 40005 }, 'message', null],
+    [404, { message: 'Unknown Channel', code: 10003 }, 'transient', null],
+    [503, { message: 'upstream connect error', code: 0 }, 'transient', null],
+  ])('maps a send answered %i %j to %s', async (status, body, kind, reason) => {
+    const answer: typeof fetch = () =>
+      Promise.resolve(
+        new Response(JSON.stringify(body), {
+          status,
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+    const error = await failure(client({ fetch: answer }).send('123456789', hello), kind);
+    if (reason !== null) expect(error.reason).toBe(reason);
+  });
+
+  it('reports a refusal of the DM opening as the user’s, never as the message’s', async () => {
+    const answer: typeof fetch = () =>
+      Promise.resolve(
+        new Response(JSON.stringify({ message: 'Invalid Form Body', code: 50035 }), {
+          status: 400,
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+    const error = await failure(client({ fetch: answer }).openDm(ANN), 'permanent');
+    expect(error.reason).toBe(DISCORD_UNKNOWN_USER);
+  });
+
+  it('sends a nonce with enforce_nonce: a resend is answered with the first message', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    const spy: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('/messages')) {
+        bodies.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+      }
+      return fetch(input, init);
+    };
+    const discord = client({ fetch: spy });
+    const channelId = await discord.openDm(ANN);
+    const first = await discord.send(channelId, hello, undefined, 'perch-42');
+    const again = await discord.send(channelId, hello, undefined, 'perch-42');
+    expect(again).toBe(first);
+    expect(fake.messagesTo(ANN)).toHaveLength(1);
+    expect(bodies[0]).toMatchObject({ nonce: 'perch-42', enforce_nonce: true });
+    // Without a nonce, nothing of the kind is sent (and every send is a new message).
+    await discord.send(channelId, hello);
+    expect(bodies[2]).not.toHaveProperty('nonce');
+    expect(bodies[2]).not.toHaveProperty('enforce_nonce');
+    expect(fake.messagesTo(ANN)).toHaveLength(2);
+    await expect(discord.send(channelId, hello, undefined, 'x'.repeat(26))).rejects.toThrow(
+      RangeError,
+    );
+  });
+
+  it('reports a server that is down as transient', async () => {
+    const discord = client();
+    fake.setDown(true);
+    expect((await failure(discord.openDm(ANN), 'transient')).message).toBe('Discord: HTTP 502');
+    fake.setDown(true, 'reset');
+    expect((await failure(discord.openDm(ANN), 'transient')).message).toMatch(
+      /^Discord is unreachable: /,
+    );
+    fake.setDown(false);
+    await discord.openDm(ANN);
+  });
+
+  it('reports opening DMs too fast (40003) as rate_limited, holding every opening back', async () => {
     fake.dmTooFastNext(1);
-    const error = await failure(client().openDm(ANN), 'rate_limited');
+    const discord = client({ maxRateLimitWaitMs: 1000 });
+    const error = await failure(discord.openDm(ANN), 'rate_limited');
     expect(error.retryAfterMs).toBe(10_000);
     expect(error.message).toBe('Discord: You are opening direct messages too fast. (40003)');
+    const next = await failure(discord.openDm(BOB), 'rate_limited');
+    expect(next.retryAfterMs).toBeGreaterThan(9000);
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('reports 5xx answers, JSON or not, as transient', async () => {
@@ -234,6 +328,37 @@ describe('discord client', () => {
     const error = await failure(discord.send(channelId, hello), 'rate_limited');
     expect(error.retryAfterMs).toBeGreaterThan(59_000);
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it('opens DMs concurrently without a 429: one to learn the bucket, then what it allows', async () => {
+    fake.setBucket('dm', 3, 0.5);
+    let inFlight = 0;
+    let most = 0;
+    const order: string[] = [];
+    // Answers come back out of order: the bucket keeps the lowest `remaining` of its window.
+    const slowly: typeof fetch = async (input, init) => {
+      const call = order.filter((e) => e.startsWith('sent')).length;
+      order.push(`sent ${call}`);
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        const response = await fetch(input, init);
+        await new Promise((resolve) => setTimeout(resolve, (call % 3) * 40));
+        return response;
+      } finally {
+        inFlight -= 1;
+        order.push(`answered ${call}`);
+      }
+    };
+    const discord = client({ fetch: slowly });
+    const users = Array.from({ length: 8 }, (_, i) => String(82198898841029500n + BigInt(i)));
+    const channels = await Promise.all(users.map((user) => discord.openDm(user)));
+    expect(new Set(channels).size).toBe(8);
+    expect(fake.rateLimited).toBe(0);
+    expect(statuses()).toEqual(Array.from({ length: 8 }, () => 200));
+    expect(most).toBeLessThanOrEqual(3);
+    // The first request went alone: nothing was known of the bucket before its answer.
+    expect(order.slice(0, 2)).toEqual(['sent 0', 'answered 0']);
   });
 
   it('waits out a short 429 and sends once more', async () => {

@@ -1,6 +1,7 @@
 /**
  * The Telegram client against the loopback fake Bot API (real HTTP, no mocks of our code): the
- * wire format, every error mapping, the plain-text fallback, pacing and long polling.
+ * wire format, every error mapping, the plain-text fallback, pacing and long polling, and the
+ * updates poller on top of it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -8,8 +9,17 @@ import {
   type FakeTelegramChatState,
   type FakeTelegramServer,
 } from '../../../test/fakes/fake-telegram-server.js';
-import { createRateGate } from '../rate-gate.js';
-import { DeliveryError, type DeliveryErrorKind } from '../types.js';
+import type { CollectorLogger } from '../../collector/context.js';
+import type { Db } from '../../db/index.js';
+import type { NotifyChannels } from '../channels.js';
+import { createDiscordClient } from '../discord/discord-client.js';
+import { createRateGate, createTelegramRateGate, TELEGRAM_GROUP_WINDOW_MS } from '../rate-gate.js';
+import {
+  TELEGRAM_POLL_CONFLICT_WARNING,
+  TELEGRAM_WEBHOOK_WARNING,
+  TelegramUpdatesPoller,
+} from '../telegram-updates.js';
+import { DeliveryError, type DeliveryErrorKind, type TelegramClient } from '../types.js';
 import {
   TELEGRAM_BAD_TOKEN,
   TELEGRAM_NOT_SET_UP,
@@ -266,9 +276,108 @@ describe('telegram client', () => {
     expect(fake.messagesTo(4)).toMatchObject([{ parseMode: null, text: 'open' }]);
   });
 
-  it('reports a message refused for its content as permanent with Telegram’s words', async () => {
-    const error = await failure(client().sendMessage('1', 'x'.repeat(4097)), 'permanent');
-    expect(error.reason).toBe('Telegram refused the message: Bad Request: message is too long');
+  it('reports a message refused for its content as a message error, not the chat’s', async () => {
+    const telegram = client({ rateGate: noPacing() });
+    const long = await failure(telegram.sendMessage('1', 'x'.repeat(4097)), 'message');
+    expect(long.message).toBe('Telegram: Bad Request: message is too long');
+    expect(long.reason).toBe('Telegram refused the message: Bad Request: message is too long');
+    const caption = await failure(
+      telegram.sendPhoto('2', 'https://p/1.jpg', 'c'.repeat(1025)),
+      'message',
+    );
+    expect(caption.message).toBe('Telegram: Bad Request: message caption is too long');
+
+    fake.refusePhotoUrl('https://pbs.twimg.com/media/gone.jpg');
+    const photo = await failure(
+      telegram.sendPhoto('3', 'https://pbs.twimg.com/media/gone.jpg', 'c'),
+      'message',
+    );
+    expect(photo.message).toBe('Telegram: Bad Request: wrong file identifier/HTTP URL specified');
+    fake.refusePhotoUrl('https://p/page.html', 'Bad Request: wrong type of the web page content');
+    const album = await failure(
+      telegram.sendMediaGroup('4', ['https://p/1.jpg', 'https://p/page.html'], 'c'),
+      'message',
+    );
+    expect(album.message).toBe('Telegram: Bad Request: wrong type of the web page content');
+    // The chat itself is fine: the same chat takes the next message.
+    await telegram.sendMessage('3', 'plain text with the link');
+    expect(fake.messagesTo(3)).toHaveLength(1);
+  });
+
+  it.each<[number, string, DeliveryErrorKind, string | null]>([
+    [400, 'Bad Request: failed to get HTTP URL content', 'message', null],
+    [400, 'Bad Request: PHOTO_INVALID_DIMENSIONS', 'message', null],
+    [400, 'Bad Request: not enough rights to send photos to the chat', 'message', null],
+    [
+      400,
+      'Bad Request: not enough rights to send text messages to the chat',
+      'permanent',
+      'The bot may not post in this chat: allow it to send messages and test again',
+    ],
+    [
+      400,
+      'Bad Request: have no rights to send a message',
+      'permanent',
+      'The bot may not post in this chat: allow it to send messages and test again',
+    ],
+    [
+      403,
+      'Forbidden: bot is not a member of the channel chat',
+      'permanent',
+      'The bot was removed from this chat: add it back and test again',
+    ],
+    [
+      403,
+      'Forbidden: something new',
+      'permanent',
+      'Telegram refused the message: Forbidden: something new',
+    ],
+    [
+      400,
+      'Bad Request: group chat was upgraded to a supergroup chat',
+      'permanent',
+      'This group became a supergroup with a new Chat ID: enter the new Chat ID',
+    ],
+  ])('maps %i %s to %s', async (status, description, kind, reason) => {
+    const answer: typeof fetch = () =>
+      Promise.resolve(
+        new Response(JSON.stringify({ ok: false, error_code: status, description }), {
+          status,
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+    const error = await failure(client({ fetch: answer }).sendMessage('-5', 'x'), kind);
+    expect(error.message).toBe(`Telegram: ${description}`);
+    if (reason !== null) expect(error.reason).toBe(reason);
+  });
+
+  it('reports a group that became a supergroup as moved, with its new chat id', async () => {
+    const telegram = client({ rateGate: noPacing() });
+    const newId = fake.migrateChat('-4001');
+    expect(newId).toBe('-1004001');
+    const error = await failure(telegram.sendMessage('-4001', 'hello'), 'moved');
+    expect(error.movedTo).toBe('-1004001');
+    expect(error.message).toBe(
+      'Telegram: Bad Request: group chat was upgraded to a supergroup chat',
+    );
+    await telegram.sendMessage(error.movedTo!, 'hello');
+    expect(fake.messagesTo('-1004001')).toMatchObject([{ text: 'hello' }]);
+    expect(fake.messagesTo('-4001')).toEqual([]);
+  });
+
+  it('reports a server that is down as transient, and goes on when it is back', async () => {
+    const telegram = client({ rateGate: noPacing() });
+    fake.setDown(true);
+    expect((await failure(telegram.sendMessage('1', 'x'), 'transient')).message).toBe(
+      'Telegram: HTTP 502',
+    );
+    fake.setDown(true, 'reset');
+    expect((await failure(telegram.sendMessage('1', 'x'), 'transient')).message).toMatch(
+      /^Telegram is unreachable: /,
+    );
+    fake.setDown(false);
+    await telegram.sendMessage('1', 'x');
+    expect(fake.messagesTo(1)).toHaveLength(1);
   });
 
   it('paces sends to 1 a second per chat and 30 a second overall, as the fake enforces', async () => {
@@ -284,6 +393,58 @@ describe('telegram client', () => {
     expect(fake.messagesTo(100).map((m) => m.text)).toHaveLength(3);
     expect(fake.messages).toHaveLength(33);
     expect(elapsed).toBeGreaterThanOrEqual(2 * 1100 - 50);
+  });
+
+  it('counts an album as one message per photo, for the chat and overall', async () => {
+    const clock = fakeClock();
+    const paced = await startFakeTelegramServer({ now: clock.now });
+    try {
+      const gate = createTelegramRateGate({ now: clock.now, sleep: clock.sleep });
+      const telegram = createTelegramClient({
+        token: paced.token,
+        baseUrl: paced.baseUrl,
+        rateGate: gate,
+      });
+      const photos = ['https://p/1.jpg', 'https://p/2.jpg', 'https://p/3.jpg'];
+      await telegram.sendMediaGroup('7', photos, 'album');
+      // Three messages to chat 7: the next one waits three windows, not one.
+      expect(gate.whenCanSend('7') - clock.start).toBe(3 * 1100);
+      expect(gate.whenCanSend(undefined, 27)).toBe(clock.t);
+      expect(gate.whenCanSend(undefined, 28)).toBeGreaterThan(clock.t);
+      await telegram.sendMessage('7', 'after the album');
+      expect(clock.t - clock.start).toBe(3 * 1100);
+      expect(paced.rateLimited).toBe(0);
+      expect(paced.messagesTo(7).map((m) => m.method)).toEqual(['sendMediaGroup', 'sendMessage']);
+    } finally {
+      await paced.close();
+    }
+  });
+
+  it('keeps a group to 20 messages a minute, refusing a longer wait as rate_limited', async () => {
+    const clock = fakeClock();
+    const paced = await startFakeTelegramServer({ now: clock.now });
+    try {
+      const gate = createTelegramRateGate({ now: clock.now, sleep: clock.sleep });
+      const telegram = createTelegramClient({
+        token: paced.token,
+        baseUrl: paced.baseUrl,
+        rateGate: gate,
+      });
+      for (let i = 0; i < 20; i++) await telegram.sendMessage('-100777', `m${i}`);
+      expect(clock.t - clock.start).toBe(19 * 1100);
+      // The 21st would wait for the minute: longer than maxPacingWaitMs, so it is handed back.
+      const error = await failure(telegram.sendMessage('-100777', 'm20'), 'rate_limited');
+      expect(error.retryAfterMs).toBe(TELEGRAM_GROUP_WINDOW_MS - 19 * 1100);
+      expect(gate.whenCanSend('-100777') - clock.start).toBe(TELEGRAM_GROUP_WINDOW_MS);
+      // A private chat is not held back by it.
+      await telegram.sendMessage('777', 'private');
+      clock.t = clock.start + TELEGRAM_GROUP_WINDOW_MS;
+      await telegram.sendMessage('-100777', 'm20');
+      expect(paced.rateLimited).toBe(0);
+      expect(paced.messagesTo('-100777')).toHaveLength(21);
+    } finally {
+      await paced.close();
+    }
   });
 
   it('without pacing the same burst is refused by flood control', async () => {
@@ -338,8 +499,142 @@ describe('telegram client', () => {
     expect(error.message).toMatch(/terminated by other getUpdates request/);
     expect(await second).toEqual([]);
 
-    await fetch(`${fake.baseUrl}/bot${fake.token}/setWebhook?url=https://example.com/hook`);
+    await setWebhook();
     const webhook = await failure(telegram.getUpdates(0, 0), 'permanent');
     expect(webhook.message).toMatch(/can't use getUpdates method while webhook is active/);
   });
+
+  it('deletes the webhook, keeping the updates that wait', async () => {
+    const bodies: unknown[] = [];
+    const spy: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('/deleteWebhook')) bodies.push(JSON.parse(String(init?.body)));
+      return fetch(input, init);
+    };
+    const telegram = client({ fetch: spy });
+    await setWebhook();
+    fake.userSends(55, 'hello');
+    await telegram.deleteWebhook();
+    expect(bodies).toEqual([{ drop_pending_updates: false }]);
+    expect(await telegram.getUpdates(0, 0)).toMatchObject([{ message: { text: 'hello' } }]);
+  });
 });
+
+describe('telegram updates poller', () => {
+  let poller: TelegramUpdatesPoller | undefined;
+  afterEach(async () => {
+    await poller?.stop();
+    poller = undefined;
+  });
+
+  /** Warnings logged, by message. */
+  function recordingLog() {
+    const warnings: string[] = [];
+    const log = {
+      info: () => {},
+      warn: (_details: unknown, message: string) => warnings.push(message),
+      error: () => {},
+    } as unknown as CollectorLogger;
+    return { log, warnings };
+  }
+
+  /** A poller on `telegram`; only `/id` is sent to it, which needs no database. */
+  function startPoller(
+    telegram: TelegramClient,
+    log: CollectorLogger,
+    options: { conflictRetryMs?: number } = {},
+  ) {
+    const channels = {
+      telegram,
+      discord: createDiscordClient({ token: undefined, baseUrl: 'http://127.0.0.1:9' }),
+    } as NotifyChannels;
+    poller = new TelegramUpdatesPoller({
+      db: {} as Db,
+      channels,
+      log,
+      timeoutSeconds: 1,
+      retryBaseMs: 20,
+      ...options,
+    });
+    poller.start();
+    return poller;
+  }
+
+  const repliedTo = (chatId: number) => waitFor(() => fake.messagesTo(chatId).length > 0);
+
+  it('removes a webhook before its first poll, and again when one is set later', async () => {
+    const { log, warnings } = recordingLog();
+    await setWebhook();
+    startPoller(client(), log);
+    fake.userSends(55, '/id');
+    await repliedTo(55);
+    expect(fake.requests.slice(0, 3).map((r) => [r.method, r.status])).toEqual([
+      ['setWebhook', 200],
+      ['deleteWebhook', 200],
+      ['getUpdates', 200],
+    ]);
+    expect(warnings).toEqual([]);
+
+    await setWebhook();
+    await waitFor(() => fake.requests.filter((r) => r.method === 'deleteWebhook').length === 2);
+    fake.userSends(56, '/id');
+    await repliedTo(56);
+    expect(warnings).toEqual([TELEGRAM_WEBHOOK_WARNING]);
+  });
+
+  it('warns once, and backs off, while another process polls the same token', async () => {
+    const { log, warnings } = recordingLog();
+    let polls = 0;
+    const counting: typeof fetch = (input, init) => {
+      if (String(input).endsWith('/getUpdates')) polls += 1;
+      return fetch(input, init);
+    };
+    startPoller(client({ fetch: counting }), log, { conflictRetryMs: 100 });
+    await waitFor(() => polls > 0);
+
+    // The other process: polls again as soon as its poll ends, for 2 s.
+    const other = client();
+    const until = Date.now() + 2000;
+    while (Date.now() < until) await other.getUpdates(0, 1).catch(() => undefined);
+
+    expect(warnings).toEqual([TELEGRAM_POLL_CONFLICT_WARNING]);
+    expect(TELEGRAM_POLL_CONFLICT_WARNING).toMatch(/TELEGRAM_POLL_UPDATES=true/);
+    // 100, 200, 400, 800 ms apart: a handful of polls in 2 s, not a tight loop.
+    expect(polls).toBeLessThanOrEqual(6);
+
+    // The other process is gone: this one takes the updates again, without a new warning.
+    fake.userSends(57, '/id');
+    await repliedTo(57);
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+async function setWebhook(): Promise<void> {
+  const response = await fetch(
+    `${fake.baseUrl}/bot${fake.token}/setWebhook?url=https://example.com/hook`,
+  );
+  expect(response.status).toBe(200);
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 8000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A clock that only moves when the gate sleeps (the fake server reads it too). */
+function fakeClock() {
+  const start = Date.now();
+  const clock = {
+    start,
+    t: start,
+    now: () => clock.t,
+    sleep: (ms: number, signal?: AbortSignal) => {
+      if (signal?.aborted) return Promise.reject(signal.reason as Error);
+      clock.t += ms;
+      return Promise.resolve();
+    },
+  };
+  return clock;
+}

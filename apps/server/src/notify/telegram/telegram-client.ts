@@ -6,17 +6,23 @@
  * - 429 -> rate_limited, waiting `parameters.retry_after` (else the Retry-After header); the
  *   chat is also paused in the rate gate so other messages to it wait as well.
  * - 5xx, network failures and our own time limits -> transient.
- * - A chat that cannot be reached (not found, blocked, never started, deactivated, kicked), a
- *   refused token (401, or a bare 404 'Not Found') and any other refusal -> permanent, with a
- *   reason a person can act on.
+ * - The chat cannot be reached (not found, blocked, never started, deactivated, kicked, no
+ *   right to post), the token is refused (401, or a bare 404 'Not Found'), or any 403 ->
+ *   permanent, with a reason a person can act on: nothing sent to that chat can work.
+ * - A group that became a supergroup (400 with `parameters.migrate_to_chat_id`) -> moved, with
+ *   the new chat id: the same message sent there goes through.
+ * - Any other 400 is about this message, not the chat (a photo URL Telegram cannot fetch, a
+ *   caption or text too long, an image it will not take) -> message: the chat is fine and the
+ *   notice can go as plain text with the link instead.
  * - "can't parse entities": the client resends the message once as plain text (tags dropped,
  *   entities decoded), so a formatting slip costs the styling, never the notification.
  *
- * Pacing: before every send the client takes a slot from its rate gate (by default Telegram's
- * 30 msg/s overall and 1 msg/s per chat, keyed by chat id). When the gate would make a send wait
- * longer than `maxPacingWaitMs` the send is refused as rate_limited instead of blocking the
- * worker. A worker sharing the gate only reads it (`whenCanSend`): acquiring there as well
- * would count every message twice.
+ * Pacing: before every send the client takes slots from its rate gate (by default Telegram's
+ * 30 msg/s overall, 1 msg/s per chat and 20 a minute per group, keyed by chat id); an album
+ * takes one slot per photo, as Telegram counts each photo as a message. When the gate would make
+ * a send wait longer than `maxPacingWaitMs` the send is refused as rate_limited instead of
+ * blocking the worker. A worker sharing the gate only reads it (`whenCanSend`): acquiring there
+ * as well would count every message twice.
  *
  * A send that times out may still have been delivered: Telegram has no idempotency key, so the
  * worker's retry can duplicate it. That is preferred to losing it.
@@ -49,9 +55,15 @@ export const TELEGRAM_NOT_SET_UP =
 export const TELEGRAM_BAD_TOKEN =
   'The bot token was refused: the operator must check TELEGRAM_BOT_TOKEN';
 
-/** Known refusals, matched on Telegram's description, and what the person can do about them. */
-const REASONS: { match: RegExp; reason: string }[] = [
-  { match: /chat not found/i, reason: 'Telegram says the chat was not found: check the Chat ID' },
+/**
+ * Refusals that concern the chat, not the message, matched on Telegram's description, and what
+ * the person can do about them. Nothing else sent to that chat would go through.
+ */
+const CHAT_REASONS: { match: RegExp; reason: string }[] = [
+  {
+    match: /chat not found|chat_id is empty|PEER_ID_INVALID/i,
+    reason: 'Telegram says the chat was not found: check the Chat ID',
+  },
   {
     match: /bot was blocked by the user/i,
     reason: 'You blocked the bot in Telegram: unblock it and test again',
@@ -66,10 +78,16 @@ const REASONS: { match: RegExp; reason: string }[] = [
     reason: 'This Telegram account is deactivated: use the Chat ID of an active account',
   },
   {
-    match: /bot was kicked/i,
+    match: /bot was kicked|bot is not a member|group chat was deleted|chat was deactivated/i,
     reason: 'The bot was removed from this chat: add it back and test again',
   },
   {
+    match:
+      /not enough rights to send (text )?messages|have no rights to send a message|need administrator rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED/i,
+    reason: 'The bot may not post in this chat: allow it to send messages and test again',
+  },
+  {
+    // Only when Telegram did not say where the group went (it normally does: 'moved').
     match: /upgraded to a supergroup/i,
     reason: 'This group became a supergroup with a new Chat ID: enter the new Chat ID',
   },
@@ -80,7 +98,7 @@ interface Envelope {
   result?: unknown;
   error_code?: number;
   description?: string;
-  parameters?: { retry_after?: number; migrate_to_chat_id?: number };
+  parameters?: { retry_after?: number; migrate_to_chat_id?: number | string };
 }
 
 interface WireMessage {
@@ -120,9 +138,16 @@ function toDeliveryError(status: number, body: Envelope | null, headers: Headers
     // Another process polls with the same token; this one backs off and tries again.
     return new DeliveryError('transient', message);
   }
-  const known = REASONS.find((r) => r.match.test(description));
-  const reason = known?.reason ?? `Telegram refused the message: ${description}`;
-  return new DeliveryError('permanent', message, undefined, reason);
+  const movedTo = body?.parameters?.migrate_to_chat_id;
+  if (typeof movedTo === 'number' || (typeof movedTo === 'string' && movedTo !== '')) {
+    return new DeliveryError('moved', message, undefined, undefined, String(movedTo));
+  }
+  const known = CHAT_REASONS.find((r) => r.match.test(description));
+  if (known) return new DeliveryError('permanent', message, undefined, known.reason);
+  const refused = `Telegram refused the message: ${description}`;
+  if (status === 400) return new DeliveryError('message', message, undefined, refused);
+  // 403 and anything unexpected: the bot may not write there at all.
+  return new DeliveryError('permanent', message, undefined, refused);
 }
 
 /** Creates the client. One instance per bot token: it owns the pacing and the bot's username. */
@@ -163,21 +188,25 @@ export function createTelegramClient(options: TelegramClientOptions): TelegramCl
     throw toDeliveryError(reply.status, body, reply.headers);
   }
 
-  /** A send to a chat: paced, with one plain-text retry when Telegram cannot parse the HTML. */
+  /**
+   * A send to a chat: paced (`weight` messages: an album counts each photo), with one
+   * plain-text retry when Telegram cannot parse the HTML.
+   */
   async function send<T>(
     method: string,
     chatId: string,
     html: Record<string, unknown>,
     plain: Record<string, unknown>,
     signal: AbortSignal | undefined,
+    weight = 1,
   ): Promise<T> {
     requireToken();
     const paced = async (params: Record<string, unknown>) => {
-      const wait = gate.delayFor(chatId);
+      const wait = gate.delayFor(chatId, weight);
       if (wait > maxPacingWaitMs) {
         throw new DeliveryError('rate_limited', `Telegram: pacing chat ${chatId}`, wait);
       }
-      await gate.acquire(chatId, signal);
+      await gate.acquire(chatId, signal, weight);
       try {
         return await call<T>(method, { chat_id: chatId, ...params }, signal);
       } catch (error) {
@@ -253,10 +282,16 @@ export function createTelegramClient(options: TelegramClientOptions): TelegramCl
         { media: media(true) },
         { media: media(false) },
         signal,
+        photoUrls.length,
       );
       const first = messages[0];
       if (!first) throw new DeliveryError('transient', 'Telegram: sendMediaGroup sent nothing');
       return first.message_id;
+    },
+
+    async deleteWebhook(signal) {
+      // Updates that arrived meanwhile are kept: getUpdates hands them over next.
+      await call<boolean>('deleteWebhook', { drop_pending_updates: false }, signal);
     },
 
     async getUpdates(offset, timeoutSeconds, signal) {
