@@ -36,11 +36,11 @@ describe('notification preferences', () => {
 });
 
 describe('delivery retry delay', () => {
-  it('doubles from 2 s to at most 10 minutes, with +-20 % jitter', () => {
+  it('doubles from 2 s to at most 60 s (the probe period), with +-20 % jitter', () => {
     expect(defaultRetryDelayMs(1, () => 0.5)).toBe(2_000);
     expect(defaultRetryDelayMs(2, () => 0.5)).toBe(4_000);
     expect(defaultRetryDelayMs(5, () => 0.5)).toBe(32_000);
-    expect(defaultRetryDelayMs(20, () => 0.5)).toBe(600_000);
+    expect(defaultRetryDelayMs(20, () => 0.5)).toBe(60_000);
     expect(defaultRetryDelayMs(1, () => 0)).toBe(1_600);
     expect(defaultRetryDelayMs(1, () => 1)).toBe(2_400);
   });
