@@ -254,7 +254,13 @@ export async function claimNextDelivery(
       );
     }
   }
-  const candidates = await due.orderBy('o.id').limit(CLAIM_CANDIDATES).execute();
+  // In the due index's order: a backlog of any size is walked, not sorted. Order within a chat
+  // holds anyway: only the oldest pending row of each chat is a candidate.
+  const candidates = await due
+    .orderBy('o.next_attempt_at')
+    .orderBy('o.id')
+    .limit(CLAIM_CANDIDATES)
+    .execute();
   for (const candidate of candidates) {
     const locked = await lockChat(
       database,
