@@ -77,12 +77,13 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     options: { env?: Record<string, string>; probeEveryMs?: number; dailyLimitUsd?: number } = {},
   ) {
     fake = await startFakeXServer();
-    let meterRef: XUsageMeter | undefined;
+    // The source reports to the meter the app makes below.
+    const meterRef: { current?: XUsageMeter } = {};
     const source = createXApiSource({
       baseUrl: fake.baseUrl,
       bearerToken: fake.bearerToken,
       retryBaseMs: 10,
-      onBilledReads: (reads) => meterRef?.record(reads),
+      onBilledReads: (reads) => meterRef.current?.record(reads),
     });
     t = await buildTestApp(dialect, options.env ?? {}, {
       source,
@@ -97,7 +98,7 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     });
     if (!t.xUsage) throw new Error('no meter');
     meter = t.xUsage;
-    meterRef = meter;
+    meterRef.current = meter;
     const client = new TestClient(t.app);
     await client.register(t.db, 'alice');
     return client;

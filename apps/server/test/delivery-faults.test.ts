@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
 import type { SourceTweet } from '../src/collector/sources/types.js';
-import { DIALECTS, TestClient } from './helpers.js';
+import { DIALECTS, type TestClient } from './helpers.js';
 import {
   buildNotifyTestApp,
   handleFollowedBy,
