@@ -44,6 +44,12 @@ const TELEGRAM_SKIP_MS = 5_000;
 /** The Discord steady window starts this long after the last DM opened. */
 const DISCORD_SKIP_MS = 2_000;
 const LATENCY_USERS = 5;
+/** Outage scenario: users, tweets stored while both services are down, and how long (s). */
+const OUTAGE_USERS = 20;
+const OUTAGE_TWEETS = 3;
+const OUTAGE_SECONDS = Number(process.env.BENCH_OUTAGE_SECONDS ?? 180);
+/** The backlog must be out within this long after the services come back. */
+const TARGET_DRAIN_S = 120;
 const LATENCY_TWEETS = Number(process.env.BENCH_LATENCY_TWEETS ?? 20);
 const LATENCY_SPACING_MS = 1_500;
 
@@ -365,10 +371,82 @@ async function latency() {
   };
 }
 
+/**
+ * Outage: both services go down (a proxy's 502 on every call) for OUTAGE_SECONDS while tweets
+ * keep arriving; then they come back. Reported: time from recovery to the last backlog message,
+ * and whether every message arrived exactly once, in order per chat, without a 429.
+ */
+async function outage() {
+  const fakes = await startFakes();
+  const { telegram, discord } = fakes;
+  const app = startApp(setupFor(fakes, OUTAGE_USERS, 1));
+  await app.next('ready');
+  telegram.setDown(true);
+  discord.setDown(true);
+  const order = [];
+  for (let i = 0; i < OUTAGE_TWEETS; i++) {
+    app.send({ type: 'store', handle: 0, tweets: 1, createdAt: Date.now() + 1000 });
+    const message = await app.next('stored');
+    order.push(...message.tweetIds);
+    await sleep(1_000);
+  }
+  await sleep(Math.max(0, OUTAGE_SECONDS * 1000 - OUTAGE_TWEETS * 1_000));
+  const downRequests = telegram.requests.length + discord.requests.length;
+  telegram.setDown(false);
+  discord.setDown(false);
+  const backAt = Date.now();
+  const expected = OUTAGE_TWEETS * OUTAGE_USERS;
+  const deadline = backAt + 5 * 60_000;
+  while (
+    (telegram.messages.length < expected || discord.messages.length < expected) &&
+    Date.now() < deadline
+  ) {
+    await sleep(50);
+  }
+  const drainedAt = Math.max(
+    ...telegram.messages.map((m) => m.at),
+    ...discord.messages.map((m) => m.at),
+  );
+  app.send({ type: 'stop' });
+  await app.next('report');
+  await fakes.close();
+  const inOrder = (messages, targetOf, tweetOf) => {
+    const byTarget = new Map();
+    for (const m of messages) {
+      const list = byTarget.get(targetOf(m)) ?? [];
+      list.push(order.indexOf(tweetOf(m)));
+      byTarget.set(targetOf(m), list);
+    }
+    return [...byTarget.values()].every((list) => list.every((v, i) => i === 0 || v > list[i - 1]));
+  };
+  return {
+    users: OUTAGE_USERS,
+    tweets: OUTAGE_TWEETS,
+    outageSeconds: OUTAGE_SECONDS,
+    requestsWhileDown: downRequests,
+    drainSeconds: round((drainedAt - backAt) / 1000, 1),
+    telegram: {
+      delivered: telegram.messages.length,
+      expected,
+      duplicates: duplicates(telegram.messages, (m) => m.chatId, telegramTweet).duplicates,
+      inOrder: inOrder(telegram.messages, (m) => m.chatId, telegramTweet),
+      rateLimited: telegram.requests.filter((r) => r.status === 429).length,
+    },
+    discord: {
+      delivered: discord.messages.length,
+      expected,
+      duplicates: duplicates(discord.messages, (m) => m.userId, discordTweet).duplicates,
+      inOrder: inOrder(discord.messages, (m) => m.userId, discordTweet),
+      rateLimited: discord.requests.filter((r) => r.status === 429 && !isDmOpen(r)).length,
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const t = await throughput();
 const l = await latency();
+const o = await outage();
 
 const targets = {
   telegramShare: t.telegram.share >= TARGET_SHARE,
@@ -386,6 +464,13 @@ const targets = {
       l.discord.rateLimited ===
     0,
   latencyP95: l.all.p95 !== null && l.all.p95 <= TARGET_P95_MS,
+  outageDrain:
+    o.drainSeconds <= TARGET_DRAIN_S &&
+    o.telegram.delivered === o.telegram.expected &&
+    o.discord.delivered === o.discord.expected &&
+    o.telegram.duplicates + o.discord.duplicates === 0 &&
+    o.telegram.inOrder &&
+    o.discord.inOrder,
 };
 const met = (ok) => (ok ? 'met' : '**not met**');
 const sq = t.worker.sqlite;
@@ -441,7 +526,16 @@ Latency: ${l.users} users, ${l.tweets} tweets stored ${l.spacingMs} ms apart (no
 | Discord | ${l.discord.samples} / ${l.expectedPerChannel} | ${l.discord.p50} | ${l.discord.p95} | ${l.discord.max} | ${l.discord.rateLimited} | |
 | both | ${l.all.samples} | ${l.all.p50} | ${l.all.p95} | ${l.all.max} | | ${met(targets.latencyP95)} |
 
-Targets: rate >= 90% Telegram ${met(targets.telegramShare)}, Discord ${met(targets.discordShare)}; zero duplicates ${met(targets.noDuplicates)}; zero 429s ${met(targets.no429)}; p95 <= 1 s ${met(targets.latencyP95)}
+Outage: both services down ${o.outageSeconds} s while ${o.tweets} tweets x ${o.users} users arrived (${o.requestsWhileDown} requests reached them while down)
+
+| channel | delivered | duplicates | in order per chat | 429s |
+|---|---|---|---|---|
+| Telegram | ${o.telegram.delivered} / ${o.telegram.expected} | ${o.telegram.duplicates} | ${o.telegram.inOrder ? 'yes' : 'no'} | ${o.telegram.rateLimited} |
+| Discord | ${o.discord.delivered} / ${o.discord.expected} | ${o.discord.duplicates} | ${o.discord.inOrder ? 'yes' : 'no'} | ${o.discord.rateLimited} |
+
+Backlog out ${o.drainSeconds} s after the services came back (target <= ${TARGET_DRAIN_S} s)
+
+Targets: rate >= 90% Telegram ${met(targets.telegramShare)}, Discord ${met(targets.discordShare)}; zero duplicates ${met(targets.noDuplicates)}; zero 429s ${met(targets.no429)}; p95 <= 1 s ${met(targets.latencyP95)}; outage drained in time, once, in order ${met(targets.outageDrain)}
 `);
 console.log(
   JSON.stringify({
@@ -449,6 +543,7 @@ console.log(
     server: process.env.BENCH_SERVER_DIST ?? 'apps/server/dist',
     throughput: t,
     latency: l,
+    outage: o,
     targets,
   }),
 );

@@ -95,6 +95,8 @@ test('add a demo handle, watch the overlay, read analytics that match the API, s
   // Refresh twice quickly: the second one is refused, and the page says why.
   const refresh = page.getByTestId('refresh-analytics');
   await refresh.click();
+  // The refresh polls the handle first (a page of the demo source), then says it is done.
+  await expect(page.getByText('Analytics refreshed')).toBeVisible();
   await refresh.click({ force: true });
   await expect(page.getByText('Please wait a few seconds before refreshing again.')).toBeVisible();
 });

@@ -220,14 +220,22 @@ export class AnalyticsService {
       );
       throw tooManyRequests(ANALYTICS_MESSAGES.refreshThrottled, (readyAt - now) / 1000);
     }
+    // Held before any await, so a second click of this process meets this refresh.
+    const entry = { startedAt: now, running: true };
+    this.refreshes.set(handle.id, entry);
     if (polls) {
       const claimed = await claimManualPoll(
         this.db.db,
         handle.id,
         new Date(now).toISOString(),
         new Date(now - MANUAL_POLL_MIN_GAP_MS).toISOString(),
-      );
+      ).catch((error: unknown) => {
+        this.restoreRefresh(handle.id, entry, last);
+        throw error;
+      });
       if (!claimed) {
+        // Another user or process polled this handle within the minute: not this refresh.
+        this.restoreRefresh(handle.id, entry, last);
         const fresh = await findHandleById(this.db.db, handle.id);
         const lastPoll = Date.parse(fresh?.manual_poll_at ?? new Date(now).toISOString());
         throw tooManyRequests(
@@ -236,8 +244,6 @@ export class AnalyticsService {
         );
       }
     }
-    const entry = { startedAt: now, running: true };
-    this.refreshes.set(handle.id, entry);
     try {
       if (this.collector && polls) {
         await withTimeout(this.collector.pollNow(handle.id), REFRESH_POLL_TIMEOUT_MS);
@@ -249,6 +255,17 @@ export class AnalyticsService {
     } finally {
       entry.running = false;
     }
+  }
+
+  /** Puts back what was known of a handle's refreshes before a refused one. */
+  private restoreRefresh(
+    handleId: number,
+    entry: { startedAt: number; running: boolean },
+    previous: { startedAt: number; running: boolean } | undefined,
+  ): void {
+    if (this.refreshes.get(handleId) !== entry) return;
+    if (previous) this.refreshes.set(handleId, previous);
+    else this.refreshes.delete(handleId);
   }
 
   /** Drops every cached computation of a handle. */
