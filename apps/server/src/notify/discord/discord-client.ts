@@ -44,6 +44,12 @@ export interface DiscordClientOptions {
   requestTimeoutMs?: number;
   /** Longest rate-limit wait done inside a call; longer ones are reported. Default 10,000 ms. */
   maxRateLimitWaitMs?: number;
+  /**
+   * The same for opening a DM (one bucket for every user, 10 per 10 s). Default 1,000 ms: a
+   * send that would wait longer gives its worker slot back (rate_limited), so users whose DM is
+   * already open are served meanwhile.
+   */
+  maxDmOpenWaitMs?: number;
   /** The global 50 requests/s; by default a gate of this client's own. */
   rateGate?: RateGate;
   /** Clock (epoch ms). */
@@ -125,6 +131,7 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.requestTimeoutMs ?? 15_000;
   const maxWaitMs = options.maxRateLimitWaitMs ?? 10_000;
+  const maxDmWaitMs = Math.min(maxWaitMs, options.maxDmOpenWaitMs ?? 1_000);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const gate = options.rateGate ?? createDiscordRateGate({ now, sleep });
@@ -220,7 +227,7 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
       // Spent until its reset; or every slot taken by requests whose answers will tell more.
       const spent = live && bucket.remaining <= 0;
       const wait = Math.max(globalWait, spent ? bucket.resetAt - at : 0);
-      if (wait > maxWaitMs) {
+      if (wait > (route === ROUTE_DM ? maxDmWaitMs : maxWaitMs)) {
         throw new DeliveryError('rate_limited', `Discord: rate limit reached (${route})`, wait);
       }
       if (wait > 0) {
