@@ -6,30 +6,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
-import type { SourceTweet } from '../src/collector/sources/types.js';
 import { DIALECTS, type TestClient } from './helpers.js';
 import {
   buildNotifyTestApp,
   handleFollowedBy,
-  makeTweet,
   monitorFinds,
   outboxCounts,
+  tweetsInOrder,
   userWithChannels,
   waitUntil,
   type NotifyTestApp,
   type NotifyTestOptions,
 } from './notify-helpers.js';
 
-const MINUTE = 60_000;
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
-
-/** Tweets created one minute apart, oldest first, ending now. */
-function tweetsInOrder(count: number, extra: Partial<SourceTweet> = {}): SourceTweet[] {
-  const now = Date.now();
-  return Array.from({ length: count }, (_, index) =>
-    makeTweet({ createdAt: new Date(now - (count - index) * MINUTE).toISOString(), ...extra }),
-  );
-}
 
 describe.each(DIALECTS)('deliveries under faults (%s)', (dialect) => {
   let t: NotifyTestApp;

@@ -6,7 +6,6 @@ import {
   type Settings,
 } from '@perch/shared';
 import { createXApiSource } from '../src/collector/sources/index.js';
-import type { SourceTweet } from '../src/collector/sources/types.js';
 import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';
@@ -14,16 +13,14 @@ import { DIALECTS, TestClient } from './helpers.js';
 import {
   buildNotifyTestApp,
   handleFollowedBy,
-  makeTweet,
   monitorFinds,
   outboxCounts,
+  tweetsInOrder,
   userWithChannels,
   waitUntil,
   type NotifyTestApp,
   type NotifyTestOptions,
 } from './notify-helpers.js';
-
-const MINUTE = 60_000;
 
 /** The tweet id a delivered Telegram message links to (from its HTML). */
 const tweetIdOfTelegram = (raw: string) => /status\/(\d+)/.exec(raw)?.[1];
@@ -37,14 +34,6 @@ async function settingsOf(client: TestClient): Promise<Settings> {
 async function deliveriesOf(client: TestClient, query = ''): Promise<Delivery[]> {
   return dataOf(await client.get(`/api/v1/settings/deliveries${query}`), deliveryLogResponseSchema)
     .deliveries;
-}
-
-/** Tweets created one minute apart, oldest first, ending now. */
-function tweetsInOrder(count: number, extra: Partial<SourceTweet> = {}): SourceTweet[] {
-  const now = Date.now();
-  return Array.from({ length: count }, (_, index) =>
-    makeTweet({ createdAt: new Date(now - (count - index) * MINUTE).toISOString(), ...extra }),
-  );
 }
 
 describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {

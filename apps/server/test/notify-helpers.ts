@@ -206,6 +206,14 @@ export function makeTweet(overrides: Partial<SourceTweet> = {}): SourceTweet {
   };
 }
 
+/** Tweets created one minute apart, oldest first, ending now. */
+export function tweetsInOrder(count: number, extra: Partial<SourceTweet> = {}): SourceTweet[] {
+  const now = Date.now();
+  return Array.from({ length: count }, (_, index) =>
+    makeTweet({ createdAt: new Date(now - (count - index) * 60_000).toISOString(), ...extra }),
+  );
+}
+
 /** Stores tweets as monitoring does (marked for fan-out) and wakes the worker. */
 export async function monitorFinds(
   t: NotifyTestApp,

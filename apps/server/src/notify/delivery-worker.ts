@@ -55,8 +55,7 @@ import {
   type DeliveryContext,
   type OutboxRow,
 } from './outbox.repository.js';
-import { DeliveryError } from './types.js';
-import type { TweetNotice } from './types.js';
+import { DeliveryError, type TweetNotice } from './types.js';
 
 const CHANNELS: readonly NotificationChannel[] = ['telegram', 'discord'];
 
