@@ -395,7 +395,7 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
     };
     expect(await gone()).toEqual(empty);
     // Nothing brings it back: no job is left running on it, and the scheduler cannot find it.
-    expect(t.collector.busyHandleIds().has(handle.id)).toBe(false);
+    expect((await t.collector.busyHandleIds()).has(handle.id)).toBe(false);
     await sleep(300);
     expect(await gone()).toEqual(empty);
 

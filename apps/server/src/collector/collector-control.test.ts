@@ -156,7 +156,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       () => hanging,
       (n) => n === 1,
     );
-    expect(collector.busyHandleIds()).toEqual(new Set([id]));
+    expect(await collector.busyHandleIds()).toEqual(new Set([id]));
     const pagesBefore = pages;
 
     const during = await collector.halt(id, async () => {
@@ -164,7 +164,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       const before = calls.timeline;
       // Several ticks find the handle due; none of them may run it.
       await sleep(150);
-      return { calls: calls.timeline - before, busy: collector.busyHandleIds() };
+      return { calls: calls.timeline - before, busy: await collector.busyHandleIds() };
     });
     expect(during.calls).toBe(0);
     expect(during.busy.has(id)).toBe(false);

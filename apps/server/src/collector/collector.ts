@@ -158,13 +158,20 @@ export class Collector {
   /** Asks for a handle's backfill now (after it was added or widened). */
   requestBackfill(handleId: number): void {
     if (this.state === 'stopped') return;
-    this.queue.enqueue({ kind: 'backfill', handleId });
+    this.enqueue({ kind: 'backfill', handleId });
   }
 
   /** Asks for a poll of a backfilled handle now (an admin resumed it). */
   requestPoll(handleId: number): void {
     if (this.state === 'stopped') return;
-    this.queue.enqueue({ kind: 'poll', handleId });
+    this.enqueue({ kind: 'poll', handleId });
+  }
+
+  /** Queues a job without waiting; a queue that cannot take it is logged. */
+  private enqueue(job: Job): void {
+    this.queue
+      .enqueue(job)
+      .catch((error: unknown) => this.ctx.log.error({ err: error, job }, 'could not queue a job'));
   }
 
   /**
@@ -187,10 +194,9 @@ export class Collector {
   }
 
   /** Ids of the handles with a job queued or running in this process. */
-  busyHandleIds(): Set<number> {
+  async busyHandleIds(): Promise<Set<number>> {
     return new Set(
-      this.queue
-        .jobs()
+      (await this.queue.jobs())
         .filter((job) => job.handleId !== ALL_HANDLES)
         .map((job) => job.handleId),
     );
@@ -203,7 +209,7 @@ export class Collector {
   async pollNow(handleId: number): Promise<void> {
     if (this.state !== 'running') return;
     const job = { kind: 'poll', handleId } as const;
-    this.queue.enqueue(job);
+    await this.queue.enqueue(job);
     await this.queue.settled(job);
   }
 
@@ -225,10 +231,10 @@ export class Collector {
         if (!(await this.sourceAllowsCollection())) return;
         const now = this.ctx.now();
         const due = await listDueHandles(this.ctx.db.db, now.toISOString(), DUE_BATCH);
-        let slots = this.timelineSlots(now.getTime());
+        let slots = await this.timelineSlots(now.getTime());
         for (const handle of due) {
           if (slots <= 0) break;
-          const queued = this.queue.enqueue({
+          const queued = await this.queue.enqueue({
             kind: handle.backfill_status === 'completed' ? 'poll' : 'backfill',
             handleId: handle.id,
           });
@@ -236,8 +242,8 @@ export class Collector {
         }
         if (now.getTime() >= this.nextRoundAt) {
           this.nextRoundAt = now.getTime() + this.roundEveryMs;
-          this.queue.enqueue({ kind: 'profiles', handleId: ALL_HANDLES });
-          this.queue.enqueue({ kind: 'metrics', handleId: ALL_HANDLES });
+          await this.queue.enqueue({ kind: 'profiles', handleId: ALL_HANDLES });
+          await this.queue.enqueue({ kind: 'metrics', handleId: ALL_HANDLES });
         }
       } catch (error) {
         this.ctx.log.error({ err: error }, 'collector scheduler failed');
@@ -256,8 +262,8 @@ export class Collector {
   async refreshRounds(): Promise<void> {
     const profiles = { kind: 'profiles', handleId: ALL_HANDLES } as const;
     const metrics = { kind: 'metrics', handleId: ALL_HANDLES } as const;
-    this.queue.enqueue(profiles);
-    this.queue.enqueue(metrics);
+    await this.queue.enqueue(profiles);
+    await this.queue.enqueue(metrics);
     await Promise.all([this.queue.settled(profiles), this.queue.settled(metrics)]);
   }
 
@@ -288,7 +294,7 @@ export class Collector {
    * requests spread evenly over what is left of its window, so 1,000 handles do not spend a
    * 15-minute budget in its first minute and then wait. Unbounded while the budget is unknown.
    */
-  private timelineSlots(now: number): number {
+  private async timelineSlots(now: number): Promise<number> {
     const budget = this.source
       .rateStatus()
       .endpoints.find((entry) => entry.endpoint === TIMELINE_ENDPOINT);
@@ -296,7 +302,7 @@ export class Collector {
     const untilReset = Date.parse(budget.resetAt) - now;
     if (untilReset <= 0) return DUE_BATCH;
     const share = Math.ceil((budget.remaining * Math.max(this.tickMs, 1)) / untilReset);
-    const waiting = this.queue.jobs().filter((job) => job.handleId !== ALL_HANDLES).length;
+    const waiting = (await this.queue.jobs()).filter((job) => job.handleId !== ALL_HANDLES).length;
     return Math.min(DUE_BATCH, share) - waiting;
   }
 

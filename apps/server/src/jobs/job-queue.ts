@@ -11,12 +11,13 @@ export interface Job {
 export type JobHandler = (job: Job, signal: AbortSignal) => Promise<void>;
 
 /**
- * Dispatches jobs (ARCHITECTURE.md, jobs): at most one job per (kind, handle) is queued or
- * running at a time. The database, not the queue, holds the state that matters.
+ * Dispatches jobs: at most one job per (kind, handle) is queued or running at a time. The
+ * database, not the queue, holds the state that matters. Two implementations: in-process
+ * (embedded mode) and BullMQ on Redis (scale-out, REDIS_URL); both pass one contract suite.
  */
 export interface JobQueue {
   /** Queues a job; false when the same job is already queued or running, or the queue stopped. */
-  enqueue(job: Job): boolean;
+  enqueue(job: Job): Promise<boolean>;
   /** Starts running queued jobs. */
   start(): void;
   /** Stops taking jobs, aborts the running ones' signal and waits for them to return. */
@@ -31,7 +32,7 @@ export interface JobQueue {
    */
   cancel(handleId: number): Promise<void>;
   /** Jobs queued or running in this queue now. */
-  jobs(): Job[];
+  jobs(): Promise<Job[]>;
 }
 
 export interface InProcessJobQueueOptions {
@@ -69,7 +70,11 @@ export class InProcessJobQueue implements JobQueue {
     this.onError = onError;
   }
 
-  enqueue(job: Job): boolean {
+  enqueue(job: Job): Promise<boolean> {
+    return Promise.resolve(this.enqueueNow(job));
+  }
+
+  private enqueueNow(job: Job): boolean {
     if (this.state === 'stopped') return false;
     const key = keyOf(job);
     if (this.keys.has(key)) return false;
@@ -110,8 +115,8 @@ export class InProcessJobQueue implements JobQueue {
     this.notifyIdle();
   }
 
-  jobs(): Job[] {
-    return [...[...this.running.values()].map(({ job }) => job), ...this.waiting];
+  jobs(): Promise<Job[]> {
+    return Promise.resolve([...[...this.running.values()].map(({ job }) => job), ...this.waiting]);
   }
 
   idle(): Promise<void> {

@@ -127,7 +127,7 @@ async function processContext(deps: AdminCollectorDeps): Promise<ProcessContext>
   return {
     challenge,
     challengePending: isChallengePending(challenge),
-    busy: deps.collector?.busyHandleIds() ?? new Set(),
+    busy: (await deps.collector?.busyHandleIds()) ?? new Set(),
     now: Date.now(),
   };
 }
