@@ -65,6 +65,12 @@ function sqliteForKysely(sqlite: SQLite.Database): SqliteDatabase {
 export function createDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Db {
   if (config.DATABASE_URL) {
     const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
+    // An idle client whose connection drops (a PostgreSQL restart, a network cut) emits 'error'
+    // on the pool; unhandled, that would end the process. The pool drops that client and the
+    // next query opens a new connection, so it is only worth a line on stderr.
+    pool.on('error', (error) => {
+      console.error(`PostgreSQL: an idle connection failed (${error.message}); it is replaced`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const { host, pathname } = new URL(config.DATABASE_URL);
     return {

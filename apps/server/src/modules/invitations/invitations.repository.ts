@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Role } from '@perch/shared';
 import type { Database } from '../../db/index.js';
 import type { InvitationsTable } from '../../db/types.js';
@@ -122,4 +122,20 @@ export function findOpenBootstrapInvitation(
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .orderBy('id')
     .executeTakeFirst();
+}
+
+/** Key of the PostgreSQL advisory lock that makes the first-start invitation one per database. */
+const BOOTSTRAP_LOCK_KEY = 7_345_120_001;
+
+/**
+ * Holds the first-start lock until `trx` ends: several nodes starting together on one
+ * PostgreSQL database create one invitation between them. SQLite serves one process and
+ * needs nothing.
+ */
+export async function lockBootstrap(
+  trx: Transaction<Database>,
+  dialect: 'sqlite' | 'postgres',
+): Promise<void> {
+  if (dialect === 'postgres')
+    await sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK_KEY})`.execute(trx);
 }

@@ -5,6 +5,7 @@ import { countUsers } from '../users/users.repository.js';
 import {
   findOpenBootstrapInvitation,
   insertInvitation,
+  lockBootstrap,
   type InvitationRow,
 } from './invitations.repository.js';
 
@@ -32,14 +33,15 @@ export function createInvitation({ db }: Db, input: CreateInvitationInput): Prom
  * While nobody has registered yet, makes sure one single-use super-admin invitation exists and
  * returns it, so the first start can print it. Returns null once any user exists.
  */
-export async function ensureBootstrapInvitation(handle: Db): Promise<InvitationRow | null> {
-  if ((await countUsers(handle.db)) > 0) return null;
-  const open = await findOpenBootstrapInvitation(handle.db, nowIso());
-  if (open) return open;
-  return createInvitation(handle, {
-    role: 'superadmin',
-    maxUses: 1,
-    expiresInDays: null,
-    createdBy: null,
+export async function ensureBootstrapInvitation(database: Db): Promise<InvitationRow | null> {
+  return database.db.transaction().execute(async (trx) => {
+    await lockBootstrap(trx, database.dialect);
+    if ((await countUsers(trx)) > 0) return null;
+    const open = await findOpenBootstrapInvitation(trx, nowIso());
+    if (open) return open;
+    return createInvitation(
+      { ...database, db: trx },
+      { role: 'superadmin', maxUses: 1, expiresInDays: null, createdBy: null },
+    );
   });
 }
