@@ -25,6 +25,12 @@ const envSchema = z.object({
   DATABASE_URL: optionalString,
   /** Redis connection string for scale-out mode; unset means in-process queues and events. */
   REDIS_URL: optionalString,
+  /**
+   * What this process does: `all` (HTTP, collection and delivery: the embedded default), `api`
+   * (HTTP and the web app only) or `worker` (collection, delivery and the Telegram updates
+   * poller; HTTP serves only /api/v1/health and /metrics).
+   */
+  PERCH_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   /** pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Mark cookies Secure (set true behind HTTPS). */
@@ -148,6 +154,15 @@ function crossFieldProblems(env: Record<string, string | undefined>): string[] {
   }
   if (set('X_CLIENT_SECRET') && !set('X_CLIENT_ID')) {
     problems.push('X_CLIENT_SECRET: needs X_CLIENT_ID');
+  }
+  const role = env.PERCH_ROLE?.trim() ?? '';
+  if ((role === 'api' || role === 'worker') && !set('REDIS_URL')) {
+    problems.push(
+      `PERCH_ROLE: ${role} runs beside other processes, which needs REDIS_URL (jobs, events and shared limits)`,
+    );
+  }
+  if ((role === 'api' || role === 'worker') && !set('DATABASE_URL')) {
+    problems.push(`PERCH_ROLE: ${role} needs DATABASE_URL (PostgreSQL shared by every process)`);
   }
   const databaseUrl = env.DATABASE_URL?.trim();
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {

@@ -1,0 +1,240 @@
+/**
+ * What the processes of one Perch deployment share besides the database. Embedded mode (no
+ * REDIS_URL) has one process: messages stay in it and every lock is granted. Scale-out mode
+ * shares them through Redis: pub/sub for messages between nodes, and locks that one node holds
+ * at a time and keeps renewing, which another node takes over once a holder stops renewing
+ * (a crash) and the lock's time runs out.
+ */
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import os from 'node:os';
+import { Redis } from 'ioredis';
+
+/** A lock held by this node; `held` turns false when it was lost or released. */
+export interface ClusterLock {
+  readonly held: boolean;
+  release(): Promise<void>;
+}
+
+export interface Cluster {
+  /** This process's name: host, pid and a random part (logs, lock owners, message senders). */
+  readonly nodeId: string;
+  /** Whether other processes may share the work (Redis is configured). */
+  readonly shared: boolean;
+  /** Sends `message` (JSON) to every node subscribed to `channel`, this one included. */
+  publish(channel: string, message: unknown): Promise<void>;
+  /** Calls `onMessage` with each message published on `channel` by any node. */
+  subscribe(channel: string, onMessage: (message: unknown) => void): Promise<void>;
+  /**
+   * Takes the named lock when no other node holds it, and renews it every third of `ttlMs`
+   * until released; `onLost` is called if a renewal finds it taken (this node stalled for
+   * longer than `ttlMs`). Null when another node holds it.
+   */
+  tryLock(name: string, ttlMs: number, onLost?: () => void): Promise<ClusterLock | null>;
+  /**
+   * Counts one event under `key` in a window of `windowMs` shared by every node, and says
+   * whether it fits in `limit`; when not, how long until it would (ms).
+   */
+  take(key: string, limit: number, windowMs: number): Promise<{ ok: boolean; retryInMs: number }>;
+  /** Releases the locks and closes the connections. */
+  close(): Promise<void>;
+}
+
+export function newNodeId(): string {
+  return `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/** One process: messages go to its own subscribers, locks and counters live in memory. */
+export function createLocalCluster(nodeId = newNodeId()): Cluster {
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+  const locks = new Set<string>();
+  const windows = new Map<string, number[]>();
+  return {
+    nodeId,
+    shared: false,
+    publish(channel, message) {
+      bus.emit(channel, structuredClone(message));
+      return Promise.resolve();
+    },
+    subscribe(channel, onMessage) {
+      bus.on(channel, onMessage);
+      return Promise.resolve();
+    },
+    tryLock(name) {
+      if (locks.has(name)) return Promise.resolve(null);
+      locks.add(name);
+      let held = true;
+      return Promise.resolve({
+        get held() {
+          return held;
+        },
+        release() {
+          held = false;
+          locks.delete(name);
+          return Promise.resolve();
+        },
+      });
+    },
+    take(key, limit, windowMs) {
+      const now = Date.now();
+      const times = (windows.get(key) ?? []).filter((at) => at > now - windowMs);
+      if (times.length >= limit) {
+        windows.set(key, times);
+        return Promise.resolve({ ok: false, retryInMs: times[0]! + windowMs - now });
+      }
+      times.push(now);
+      windows.set(key, times);
+      return Promise.resolve({ ok: true, retryInMs: 0 });
+    },
+    close() {
+      bus.removeAllListeners();
+      locks.clear();
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Renews a lock only while this node still holds it (compare-and-extend). */
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+/** Deletes a lock only while this node still holds it. */
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1]) else return 0 end`;
+/** A sliding-window counter: drops old entries, counts, adds one when it fits. */
+const TAKE = `redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1] - ARGV[2])
+local count = redis.call('zcard', KEYS[1])
+if count >= tonumber(ARGV[3]) then
+  local oldest = redis.call('zrange', KEYS[1], 0, 0, 'WITHSCORES')
+  return tonumber(oldest[2]) + tonumber(ARGV[2]) - tonumber(ARGV[1])
+end
+redis.call('zadd', KEYS[1], ARGV[1], ARGV[4])
+redis.call('pexpire', KEYS[1], ARGV[2])
+return -1`;
+
+export interface RedisClusterOptions {
+  /** REDIS_URL. */
+  url: string;
+  /** Key and channel prefix (default 'perch'); tests isolate themselves with their own. */
+  prefix?: string;
+  nodeId?: string;
+  /** Connection errors (Redis down): logged, the client reconnects by itself. */
+  onError?: (error: Error) => void;
+}
+
+/** Scale-out: Redis, with one connection for commands and one for subscriptions. */
+export async function createRedisCluster(options: RedisClusterOptions): Promise<Cluster> {
+  const prefix = options.prefix ?? 'perch';
+  const nodeId = options.nodeId ?? newNodeId();
+  const onError = options.onError ?? ((error: Error) => console.error(`Redis: ${error.message}`));
+  const commands = new Redis(options.url, { lazyConnect: true, connectionName: nodeId });
+  const subscriber = new Redis(options.url, { lazyConnect: true, connectionName: nodeId });
+  commands.on('error', onError);
+  subscriber.on('error', onError);
+  try {
+    await Promise.all([commands.connect(), subscriber.connect()]);
+  } catch (error) {
+    commands.disconnect();
+    subscriber.disconnect();
+    throw new Error(
+      `Redis at ${redactedUrl(options.url)} cannot be reached: ${(error as Error).message}`,
+    );
+  }
+  const handlers = new Map<string, ((message: unknown) => void)[]>();
+  subscriber.on('message', (channel: string, text: string) => {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    for (const handler of handlers.get(channel) ?? []) handler(message);
+  });
+  const held = new Set<{ stop: () => void; release: () => Promise<void> }>();
+  let sequence = 0;
+
+  return {
+    nodeId,
+    shared: true,
+    async publish(channel, message) {
+      await commands.publish(`${prefix}:${channel}`, JSON.stringify(message));
+    },
+    async subscribe(channel, onMessage) {
+      const name = `${prefix}:${channel}`;
+      const list = handlers.get(name) ?? [];
+      list.push(onMessage);
+      handlers.set(name, list);
+      if (list.length === 1) await subscriber.subscribe(name);
+    },
+    async tryLock(name, ttlMs, onLost) {
+      const key = `${prefix}:lock:${name}`;
+      const token = `${nodeId}:${++sequence}`;
+      const taken = await commands.set(key, token, 'PX', ttlMs, 'NX');
+      if (taken !== 'OK') return null;
+      let isHeld = true;
+      const timer = setInterval(
+        () => {
+          commands
+            .eval(RENEW, 1, key, token, String(ttlMs))
+            .then((renewed) => {
+              if (Number(renewed) === 1 || !isHeld) return;
+              isHeld = false;
+              clearInterval(timer);
+              held.delete(entry);
+              onLost?.();
+            })
+            .catch(onError);
+        },
+        Math.max(50, Math.floor(ttlMs / 3)),
+      );
+      timer.unref();
+      const entry = {
+        stop: () => clearInterval(timer),
+        release: async () => {
+          if (!isHeld) return;
+          isHeld = false;
+          clearInterval(timer);
+          held.delete(entry);
+          await commands.eval(RELEASE, 1, key, token).catch(onError);
+        },
+      };
+      held.add(entry);
+      return {
+        get held() {
+          return isHeld;
+        },
+        release: entry.release,
+      };
+    },
+    async take(key, limit, windowMs) {
+      const now = Date.now();
+      const result = await commands.eval(
+        TAKE,
+        1,
+        `${prefix}:window:${key}`,
+        String(now),
+        String(windowMs),
+        String(limit),
+        `${nodeId}:${++sequence}`,
+      );
+      const retry = Number(result);
+      return retry < 0 ? { ok: true, retryInMs: 0 } : { ok: false, retryInMs: Math.max(1, retry) };
+    },
+    async close() {
+      for (const entry of [...held]) await entry.release();
+      handlers.clear();
+      await Promise.allSettled([commands.quit(), subscriber.quit()]);
+    },
+  };
+}
+
+/** The URL without its password, for messages. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'REDIS_URL';
+  }
+}
