@@ -64,6 +64,13 @@ describe.each(DIALECTS)('deliveries under faults (%s)', (dialect) => {
     const discord = t.discord.messagesTo(reader.discord);
     expect(discord).toHaveLength(1);
     expect(discord[0]?.content).toContain(`status/${pictured!.id}`);
+    // The delivery log says how they went.
+    const log = (await reader.client.get('/api/v1/settings/deliveries')).json().data.deliveries;
+    expect(log).toHaveLength(2);
+    for (const row of log) {
+      expect(row).toMatchObject({ status: 'sent', error: null });
+      expect(row.note).toMatch(/^Sent as plain text: /);
+    }
     // Not a chat problem: nothing stopped, and the next tweet goes as usual.
     await monitorFinds(t, handleId, tweetsInOrder(1));
     await waitUntil(async () => (await outboxCounts(t)).sent === 4, 15_000, 'the next ones');
@@ -158,6 +165,15 @@ describe.each(DIALECTS)('deliveries under faults (%s)', (dialect) => {
     expect(new Set(rows.filter((r) => r.channel === 'telegram').map((r) => r.digest_of)).size).toBe(
       1,
     );
+    const log = (await reader.client.get('/api/v1/settings/deliveries?limit=100')).json().data
+      .deliveries as { handle: string; note: string | null }[];
+    expect(log.filter((row) => row.note === 'Sent in one digest of 8 posts.')).toHaveLength(16);
+    expect(log.filter((row) => row.handle === 'calm_author').map((row) => row.note)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
   }, 30_000);
 });
 

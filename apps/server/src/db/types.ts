@@ -227,6 +227,16 @@ export interface DeliveryChatLocksTable {
   lease_until: Timestamp;
 }
 
+/** A chat's place in the delivery order (migration 0010). */
+export interface DeliveryChatsTable {
+  channel: NotificationChannel;
+  user_id: number;
+  /** When its oldest waiting notice may go; null when nothing waits. */
+  due_at: Timestamp | null;
+  /** Grows with every write that adds or speeds up work for the chat. */
+  version: Generated<number>;
+}
+
 export interface TelegramLinkCodesTable {
   /** SHA-256 hex of the one-time code. */
   code_hash: string;
@@ -345,6 +355,7 @@ export interface Database {
   user_settings: UserSettingsTable;
   notification_outbox: NotificationOutboxTable;
   delivery_chat_locks: DeliveryChatLocksTable;
+  delivery_chats: DeliveryChatsTable;
   telegram_link_codes: TelegramLinkCodesTable;
   x_accounts: XAccountsTable;
   oauth_states: OauthStatesTable;

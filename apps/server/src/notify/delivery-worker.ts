@@ -100,7 +100,21 @@ const MIN_RATE_LIMIT_WAIT_MS = 250;
 const RELEASE_SWEEP_MS = 5_000;
 /** How often rows past their age are expired. */
 const EXPIRE_SWEEP_MS = 30_000;
-export const EXPIRED_ERROR = 'Expired: not delivered within NOTIFY_MAX_AGE_HOURS';
+/** The delivery log's reason for an expired row (NOTIFY_MAX_AGE_HOURS). */
+export function expiredReason(maxAgeMs: number): string {
+  const hours = maxAgeMs / 3_600_000;
+  const age =
+    hours >= 1
+      ? `${Number(hours.toFixed(1))} hour${hours === 1 ? '' : 's'}`
+      : `${Math.round(maxAgeMs / 1000)} s`;
+  return `Given up: not delivered within ${age}.`;
+}
+
+/** The delivery log's note on a digest's rows. */
+export const digestNote = (count: number) => `Sent in one digest of ${count} posts.`;
+
+/** The delivery log's note on a notice that went as plain text. */
+export const plainTextNote = (reason: string) => `Sent as plain text: ${reason}`;
 
 /** Exponential backoff: 2 s, 4 s, 8 s ... at most 60 s (the probe period), each +-20 %. */
 export function defaultRetryDelayMs(failures: number, random: () => number = Math.random): number {
@@ -294,7 +308,7 @@ export class DeliveryWorker {
     if (at - this.lastExpiry >= Math.min(EXPIRE_SWEEP_MS, this.maxAgeMs)) {
       this.lastExpiry = at;
       const cutoff = new Date(this.now().getTime() - this.maxAgeMs).toISOString();
-      const expired = await expireDeliveries(this.db, cutoff, EXPIRED_ERROR);
+      const expired = await expireDeliveries(this.db, cutoff, expiredReason(this.maxAgeMs));
       if (expired > 0) this.log.warn({ expired }, 'deliveries expired undelivered');
     }
   }
@@ -448,6 +462,7 @@ export class DeliveryWorker {
     // A moved Telegram group is followed once per send; a second move is an error like others.
     for (let moves = 0; ; moves++) {
       try {
+        let note: string | null = null;
         if (job.digest && notices.length > 1) {
           await sendPlain(
             this.channels,
@@ -459,10 +474,11 @@ export class DeliveryWorker {
             this.abort.signal,
             `d${head.id}`,
           );
+          note = digestNote(notices.length);
         } else {
-          await this.sendNotice(notices[0]!.row, notices[0]!.notice, target);
+          note = await this.sendNotice(notices[0]!.row, notices[0]!.notice, target);
         }
-        await markSent(this.db, sentIds, this.workerId, { now: this.nowIso(), attempts });
+        await markSent(this.db, sentIds, this.workerId, { now: this.nowIso(), attempts, note });
         this.succeeded(head.channel);
         return;
       } catch (error) {
@@ -489,9 +505,14 @@ export class DeliveryWorker {
 
   /**
    * Sends one notice's parts from where a previous attempt stopped. A part the service refuses
-   * for itself (message-level) is replaced by the plain-text fallback of the whole notice.
+   * for itself (message-level) is replaced by the plain-text fallback of the whole notice; the
+   * note for the log says so.
    */
-  private async sendNotice(row: OutboxRow, notice: TweetNotice, target: string): Promise<void> {
+  private async sendNotice(
+    row: OutboxRow,
+    notice: TweetNotice,
+    target: string,
+  ): Promise<string | null> {
     const parts = noticeParts(row.channel, notice);
     let sent = row.parts_sent;
     while (sent < parts.length) {
@@ -523,11 +544,12 @@ export class DeliveryWorker {
           }
           throw fallbackError;
         }
-        return;
+        return plainTextNote(error.message);
       }
       sent += 1;
       if (sent < parts.length) await markPartSent(this.db, row.id, this.workerId, sent);
     }
+    return null;
   }
 
   /** A send got through: the channel works (closing its circuit, with the backlog due now). */

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
-import type { Db } from '../db/index.js';
+import type { Database, Db } from '../db/index.js';
 import type { NotificationChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
 import type { TweetRow } from '../modules/handles/tweets.repository.js';
 import { allowsTweet, parsePreferences } from './preferences.js';
@@ -9,6 +9,63 @@ export type OutboxRow = Selectable<NotificationOutboxTable>;
 
 /** Rows per INSERT: 8 parameters each, far below both databases' limits. */
 const INSERT_CHUNK = 500;
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** A chat: one user's Telegram or Discord. */
+export interface ChatKey {
+  channel: NotificationChannel;
+  user_id: number;
+}
+
+/**
+ * Work for these chats is due at `dueAt` (new rows, or rows due sooner): each chat's `due_at`
+ * becomes the earlier of the two and its version grows, whichever process writes. Every write
+ * that adds or speeds up a chat's work calls this, in the same transaction.
+ */
+export async function wakeChats(
+  db: Executor,
+  chats: readonly ChatKey[],
+  dueAt: string,
+): Promise<void> {
+  const unique = [
+    ...new Map(chats.map((chat) => [`${chat.channel}:${chat.user_id}`, chat])).values(),
+  ];
+  for (let start = 0; start < unique.length; start += INSERT_CHUNK) {
+    await db
+      .insertInto('delivery_chats')
+      .values(
+        unique
+          .slice(start, start + INSERT_CHUNK)
+          .map(({ channel, user_id }) => ({ channel, user_id, due_at: dueAt, version: 1 })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['channel', 'user_id']).doUpdateSet({
+          due_at: sql<string>`case when delivery_chats.due_at is null or delivery_chats.due_at > excluded.due_at then excluded.due_at else delivery_chats.due_at end`,
+          version: sql<number>`delivery_chats.version + 1`,
+        }),
+      )
+      .execute();
+  }
+}
+
+/**
+ * What a claim found out about a chat it visited: its next notice is due at `dueAt` (null:
+ * nothing waits). Written only if no other write touched the chat since it was read.
+ */
+async function settleChat(
+  db: Executor,
+  chat: ChatKey & { version: number },
+  dueAt: string | null,
+): Promise<void> {
+  await db
+    .updateTable('delivery_chats')
+    .set({ due_at: dueAt })
+    .where('channel', '=', chat.channel)
+    .where('user_id', '=', chat.user_id)
+    .where('version', '=', chat.version)
+    .execute();
+}
 
 export interface FanOutResult {
   /** Tweets taken off the fan-out list. */
@@ -119,6 +176,7 @@ export async function fanOutPending(
         .executeTakeFirst();
       queued += Number(result.numInsertedOrUpdatedRows ?? 0n);
     }
+    await wakeChats(trx, values, options.now);
     await trx
       .updateTable('tweets')
       .set({ fanout_pending: false })
@@ -203,10 +261,13 @@ export async function unlockChat(
 }
 
 /**
- * Claims the next delivery: the oldest pending row that is due, whose chat has no older pending
- * row (each chat gets its notices in order) and no send in flight by any process. Its chat is
- * locked, the row moved to 'sending' under `owner` with a lease (`next_attempt_at` = lease end).
- * When more than `digestAfter` notices of the row's handle wait for that chat, all of them (up to
+ * Claims the next delivery: the oldest waiting row of a chat that is due, has no send in flight
+ * by any process and is not excluded. Chats are visited in `delivery_chats.due_at` order, so the
+ * cost of a claim does not grow with the rows waiting behind them. The chat is locked, its oldest
+ * row moved to 'sending' under `owner` with a lease (`next_attempt_at` = lease end); each chat
+ * thus gets its notices in order. A visited chat whose oldest row is not due (a retry later, a
+ * send in flight) gets that time as its `due_at`, and one with nothing left becomes idle. When
+ * more than `digestAfter` notices of the row's handle wait for that chat, all of them (up to
  * `digestMax`) are claimed with it, to go as one digest message.
  */
 export async function claimNextDelivery(
@@ -215,71 +276,71 @@ export async function claimNextDelivery(
 ): Promise<Claim | undefined> {
   const { db } = database;
   let due = db
-    .selectFrom('notification_outbox as o')
-    .select(['o.id', 'o.user_id', 'o.channel', 'o.handle_id'])
-    .where('o.status', '=', 'pending')
-    .where('o.next_attempt_at', '<=', options.now)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('notification_outbox as older')
-            .select('older.id')
-            .whereRef('older.user_id', '=', 'o.user_id')
-            .whereRef('older.channel', '=', 'o.channel')
-            .where('older.status', 'in', ['pending', 'sending'])
-            .whereRef('older.id', '<', 'o.id'),
-        ),
-      ),
-    )
+    .selectFrom('delivery_chats as c')
+    .select(['c.channel', 'c.user_id', 'c.version'])
+    .where('c.due_at', '<=', options.now)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
           selectFrom('delivery_chat_locks as l')
             .select('l.user_id')
-            .whereRef('l.user_id', '=', 'o.user_id')
-            .whereRef('l.channel', '=', 'o.channel')
+            .whereRef('l.user_id', '=', 'c.user_id')
+            .whereRef('l.channel', '=', 'c.channel')
             .where('l.lease_until', '>', options.now)
             .where('l.owner', '!=', options.owner),
         ),
       ),
     );
   for (const [channel, users] of Object.entries(options.exclude ?? {})) {
-    if (users === 'all') due = due.where('o.channel', '!=', channel as NotificationChannel);
+    if (users === 'all') due = due.where('c.channel', '!=', channel as NotificationChannel);
     else if (users.length > 0) {
       due = due.where((eb) =>
         eb.or([
-          eb('o.channel', '!=', channel as NotificationChannel),
-          eb('o.user_id', 'not in', users),
+          eb('c.channel', '!=', channel as NotificationChannel),
+          eb('c.user_id', 'not in', users),
         ]),
       );
     }
   }
-  // In the due index's order: a backlog of any size is walked, not sorted. Order within a chat
-  // holds anyway: only the oldest pending row of each chat is a candidate.
-  const candidates = await due
-    .orderBy('o.next_attempt_at')
-    .orderBy('o.id')
-    .limit(CLAIM_CANDIDATES)
-    .execute();
-  for (const candidate of candidates) {
+  const chats = await due.orderBy('c.due_at').limit(CLAIM_CANDIDATES).execute();
+  for (const chat of chats) {
     const locked = await lockChat(
       database,
-      candidate.channel,
-      candidate.user_id,
+      chat.channel,
+      chat.user_id,
       options.owner,
       options.now,
       options.leaseUntil,
     );
     if (!locked) continue;
-    const head = await db
-      .updateTable('notification_outbox')
-      .set({ status: 'sending', claimed_by: options.owner, next_attempt_at: options.leaseUntil })
-      .where('id', '=', candidate.id)
-      .where('status', '=', 'pending')
-      .returningAll()
+    const oldest = await db
+      .selectFrom('notification_outbox')
+      .select(['id', 'status', 'next_attempt_at'])
+      .where('user_id', '=', chat.user_id)
+      .where('channel', '=', chat.channel)
+      .where('status', 'in', ['pending', 'sending'])
+      .orderBy('id')
+      .limit(1)
       .executeTakeFirst();
+    const ready = oldest?.status === 'pending' && oldest.next_attempt_at <= options.now;
+    const head = ready
+      ? await db
+          .updateTable('notification_outbox')
+          .set({
+            status: 'sending',
+            claimed_by: options.owner,
+            next_attempt_at: options.leaseUntil,
+          })
+          .where('id', '=', oldest.id)
+          .where('status', '=', 'pending')
+          .returningAll()
+          .executeTakeFirst()
+      : undefined;
     if (!head) {
-      await unlockChat(database, candidate.channel, candidate.user_id, options.owner);
+      // Nothing to send now: the chat waits for its oldest row's time (a retry, the lease of a
+      // send in flight), or for new work when nothing waits.
+      await settleChat(db, chat, oldest?.next_attempt_at ?? null);
+      await unlockChat(database, chat.channel, chat.user_id, options.owner);
       continue;
     }
     const digestAfter = options.digestAfter ?? 0;
@@ -338,16 +399,24 @@ export async function renewClaims({ db }: Db, owner: string, leaseUntil: string)
     .execute();
 }
 
-/** The service accepted the message: recorded at once, if the claim is still `owner`'s. */
+/**
+ * The service accepted the message: recorded at once, if the claim is still `owner`'s. `note`
+ * says how it went when not as itself (as plain text, in a digest); the log shows it.
+ */
 export async function markSent(
   { db }: Db,
   ids: readonly number[],
   owner: string,
-  values: { now: string; attempts: number },
+  values: { now: string; attempts: number; note?: string | null },
 ): Promise<number> {
   const result = await db
     .updateTable('notification_outbox')
-    .set({ status: 'sent', sent_at: values.now, attempts: values.attempts, last_error: null })
+    .set({
+      status: 'sent',
+      sent_at: values.now,
+      attempts: values.attempts,
+      last_error: values.note ?? null,
+    })
     .where('id', 'in', ids)
     .where('status', '=', 'sending')
     .where('claimed_by', '=', owner)
@@ -403,25 +472,36 @@ export async function resumeChannel(
   channel: NotificationChannel,
   now: string,
 ): Promise<number> {
-  const result = await db
-    .updateTable('notification_outbox')
-    .set({ next_attempt_at: now })
-    .where('channel', '=', channel)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '>', now)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return db.transaction().execute(async (trx) => {
+    const resumed = await trx
+      .updateTable('notification_outbox')
+      .set({ next_attempt_at: now })
+      .where('channel', '=', channel)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '>', now)
+      .returning(['channel', 'user_id'])
+      .execute();
+    await wakeChats(trx, resumed, now);
+    return resumed.length;
+  });
 }
 
-/** Rows waiting since before `createdBefore` are given up as 'expired', visibly. */
+/**
+ * Rows waiting since before `createdBefore` are given up as 'expired', visibly: `reason`, then
+ * the last error the service gave, if any.
+ */
 export async function expireDeliveries(
   { db }: Db,
   createdBefore: string,
-  error: string,
+  reason: string,
 ): Promise<number> {
   const result = await db
     .updateTable('notification_outbox')
-    .set({ status: 'expired', last_error: error, claimed_by: null })
+    .set({
+      status: 'expired',
+      last_error: sql<string>`${reason} || coalesce(' Last error: ' || last_error, '')`,
+      claimed_by: null,
+    })
     .where('status', '=', 'pending')
     .where('created_at', '<', createdBefore)
     .executeTakeFirst();
@@ -496,26 +576,34 @@ export async function cancelPendingForHandle(
  * alone again. Live claims of other workers are left alone: they renew their leases.
  */
 export async function releaseExpiredClaims({ db }: Db, now: string): Promise<number> {
-  const result = await db
-    .updateTable('notification_outbox')
-    .set({ status: 'pending', next_attempt_at: now, claimed_by: null, digest_of: null })
-    .where('status', '=', 'sending')
-    .where('next_attempt_at', '<=', now)
-    .executeTakeFirst();
-  await db.deleteFrom('delivery_chat_locks').where('lease_until', '<=', now).execute();
-  return Number(result.numUpdatedRows);
+  return db.transaction().execute(async (trx) => {
+    const released = await trx
+      .updateTable('notification_outbox')
+      .set({ status: 'pending', next_attempt_at: now, claimed_by: null, digest_of: null })
+      .where('status', '=', 'sending')
+      .where('next_attempt_at', '<=', now)
+      .returning(['channel', 'user_id'])
+      .execute();
+    await trx.deleteFrom('delivery_chat_locks').where('lease_until', '<=', now).execute();
+    await wakeChats(trx, released, now);
+    return released.length;
+  });
 }
 
 /** Everything `owner` still holds goes back to pending at once (it stops). */
 export async function releaseOwnClaims({ db }: Db, owner: string, now: string): Promise<number> {
-  const result = await db
-    .updateTable('notification_outbox')
-    .set({ status: 'pending', next_attempt_at: now, claimed_by: null, digest_of: null })
-    .where('status', '=', 'sending')
-    .where('claimed_by', '=', owner)
-    .executeTakeFirst();
-  await db.deleteFrom('delivery_chat_locks').where('owner', '=', owner).execute();
-  return Number(result.numUpdatedRows);
+  return db.transaction().execute(async (trx) => {
+    const released = await trx
+      .updateTable('notification_outbox')
+      .set({ status: 'pending', next_attempt_at: now, claimed_by: null, digest_of: null })
+      .where('status', '=', 'sending')
+      .where('claimed_by', '=', owner)
+      .returning(['channel', 'user_id'])
+      .execute();
+    await trx.deleteFrom('delivery_chat_locks').where('owner', '=', owner).execute();
+    await wakeChats(trx, released, now);
+    return released.length;
+  });
 }
 
 /** What sending one delivery needs: the tweet, its handle, the user's channel settings. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  SERVICE_WINDOW_MS,
   TELEGRAM_GROUP_WINDOW_MS,
   createRateGate,
   createTelegramRateGate,
@@ -75,10 +76,27 @@ describe('rate gate', () => {
       all.push(clock.t);
       byChat.set(chat, [...(byChat.get(chat) ?? []), clock.t]);
     }
-    expect(busiestWindow(all, 1100)).toBeLessThanOrEqual(30);
-    for (const times of byChat.values()) expect(busiestWindow(times, 1100)).toBe(1);
-    // Chat 0 had 50 messages 1.1 s apart (the safety margin): the gate needs no more than that.
-    expect(clock.t - 1_000_000).toBe(49 * 1100);
+    expect(busiestWindow(all, SERVICE_WINDOW_MS)).toBeLessThanOrEqual(30);
+    for (const times of byChat.values()) expect(busiestWindow(times, SERVICE_WINDOW_MS)).toBe(1);
+    // Chat 0 had 50 messages one window apart (the safety margin): the gate needs no more than that.
+    expect(clock.t - 1_000_000).toBe(49 * SERVICE_WINDOW_MS);
+  });
+
+  it('spreads the service limit over the window (smooth): 15 at once, 15 half a window later', async () => {
+    const clock = fakeClock();
+    const gate = createTelegramRateGate({ now: clock.now, sleep: clock.sleep });
+    const admitted: number[] = [];
+    for (let i = 0; i < 45; i++) {
+      await gate.acquire(`chat-${i}`);
+      admitted.push(clock.t - 1_000_000);
+    }
+    const at = (ms: number) => admitted.filter((t) => t === ms).length;
+    expect(at(0)).toBe(15);
+    expect(at(SERVICE_WINDOW_MS / 2)).toBe(15);
+    expect(at(SERVICE_WINDOW_MS)).toBe(15);
+    // Never more than 30 in any window, nor 15 in any half window.
+    expect(busiestWindow(admitted, SERVICE_WINDOW_MS)).toBeLessThanOrEqual(30);
+    expect(busiestWindow(admitted, SERVICE_WINDOW_MS / 2)).toBeLessThanOrEqual(15);
   });
 
   it('holds back one key or everything after a pause', async () => {
@@ -155,7 +173,7 @@ describe('rate gate', () => {
       await gate.acquire('-1001234567890');
       admitted.push(clock.t - 1_000_000);
     }
-    expect(admitted).toEqual(Array.from({ length: 20 }, (_, i) => i * 1100));
+    expect(admitted).toEqual(Array.from({ length: 20 }, (_, i) => i * SERVICE_WINDOW_MS));
     // What the worker reads: the group's next send waits for the minute, a private chat does not.
     expect(gate.whenCanSend('-1001234567890') - 1_000_000).toBe(TELEGRAM_GROUP_WINDOW_MS);
     expect(gate.delayFor('987654321')).toBe(0);
@@ -170,7 +188,7 @@ describe('rate gate', () => {
     await gate.acquire('-42', undefined, 10);
     await gate.acquire('-42', undefined, 10);
     // Two albums of 10: 1 a second puts the second 10 windows after the first.
-    expect(clock.t - 1_000_000).toBe(10 * 1100);
+    expect(clock.t - 1_000_000).toBe(10 * SERVICE_WINDOW_MS);
     expect(gate.whenCanSend('-42') - 1_000_000).toBe(TELEGRAM_GROUP_WINDOW_MS);
   });
 

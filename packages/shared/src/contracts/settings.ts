@@ -363,8 +363,10 @@ export const deliverySchema = z.object({
   /** The first 140 characters of the tweet, when it is still stored. */
   excerpt: z.string().nullable(),
   attempts: z.number().int(),
-  /** The last failure the service reported, if any. */
+  /** Why it is not sent yet or never will be (the service's last failure, expiry), if any. */
   error: z.string().nullable(),
+  /** How a sent delivery went when not as itself: as plain text, or in a digest. */
+  note: z.string().nullable(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
   /** When a pending delivery is tried next. */

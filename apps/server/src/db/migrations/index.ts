@@ -9,6 +9,7 @@ import { admin } from './0006-admin.js';
 import { security } from './0007-security.js';
 import { xBudget } from './0008-x-budget.js';
 import { deliveryOwnership } from './0009-delivery-ownership.js';
+import { deliveryChats } from './0010-delivery-chats.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -48,5 +49,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0007-security': security(kinds),
     '0008-x-budget': xBudget(kinds),
     '0009-delivery-ownership': deliveryOwnership(),
+    '0010-delivery-chats': deliveryChats(),
   };
 }

@@ -619,7 +619,8 @@ export async function deliveryLog(
             ? `${row.text.slice(0, EXCERPT_LENGTH - 1)}…`
             : row.text,
       attempts: row.attempts,
-      error: row.last_error,
+      error: row.status === 'sent' ? null : row.last_error,
+      note: row.status === 'sent' ? row.last_error : null,
       createdAt: row.created_at,
       sentAt: row.sent_at,
       nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,

@@ -8,6 +8,7 @@ import {
   type FakeDiscordServer,
 } from '../../../test/fakes/fake-discord-server.js';
 import { discordMessage } from '../format/discord-format.js';
+import { SERVICE_WINDOW_MS } from '../rate-gate.js';
 import { DeliveryError, type DeliveryErrorKind, type DiscordEmbedMessage } from '../types.js';
 import {
   DISCORD_BAD_TOKEN,
@@ -403,14 +404,27 @@ describe('discord client', () => {
     const users = Array.from({ length: 60 }, (_, i) => String(82198898841029500n + BigInt(i)));
     const started = Date.now();
     await Promise.all(users.map(async (user) => discord.send(await discord.openDm(user), hello)));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * 1100 - 50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * SERVICE_WINDOW_MS - 50);
     expect(fake.messages).toHaveLength(60);
     expect(statuses().filter((s) => s !== 200)).toEqual([]);
   });
 
-  it('rethrows the caller’s abort as is', async () => {
+  it('reports a spent DM channel bucket over 1 s away as rate_limited, without sending', async () => {
     fake.setBucket('messages', 1, 5);
     const discord = client();
+    const channelId = await discord.openDm(ANN);
+    await discord.send(channelId, hello);
+    const before = fake.messages.length;
+    const error = await failure(discord.send(channelId, hello), 'rate_limited');
+    expect(error.retryAfterMs).toBeGreaterThan(1_000);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(5_100);
+    expect(fake.messages).toHaveLength(before);
+  });
+
+  it('rethrows the caller’s abort as is', async () => {
+    fake.setBucket('messages', 1, 5);
+    // A bucket wait this client is allowed to sleep through (by default it would hand back).
+    const discord = client({ maxBucketWaitMs: 10_000 });
     const channelId = await discord.openDm(ANN);
     await discord.send(channelId, hello);
     const controller = new AbortController();

@@ -9,8 +9,8 @@
  *   already posted instead of posting it twice.
  * - Rate limits are kept per bucket (the bucket hash Discord names plus the channel), from the
  *   `X-RateLimit-*` headers of every answer, and no request is sent that the bucket has no room
- *   for: the client waits for its reset when that is at most `maxRateLimitWaitMs` away, else
- *   refuses with rate_limited. Requests whose answers are still on the way count against the
+ *   for: the client waits for its reset when that is at most `maxBucketWaitMs` away (1 s), else
+ *   refuses with rate_limited, so the worker's slot serves another user meanwhile. Requests whose answers are still on the way count against the
  *   bucket too, and until a first answer has described a bucket only one request at a time goes
  *   into it, so concurrent sends (DM openings above all: one bucket for all of them) never find
  *   out its size with a 429. All requests also pass a gate of 50 a second, Discord's global
@@ -42,14 +42,14 @@ export interface DiscordClientOptions {
   fetch?: typeof fetch;
   /** Time limit of one request. Default 15,000 ms. */
   requestTimeoutMs?: number;
-  /** Longest rate-limit wait done inside a call; longer ones are reported. Default 10,000 ms. */
+  /** Longest global rate-limit wait done inside a call; longer ones are reported. Default 10 s. */
   maxRateLimitWaitMs?: number;
   /**
-   * The same for opening a DM (one bucket for every user, 10 per 10 s). Default 1,000 ms: a
-   * send that would wait longer gives its worker slot back (rate_limited), so users whose DM is
-   * already open are served meanwhile.
+   * The same for a spent bucket: a DM channel's messages (5 per 5 s) or DM openings (one bucket
+   * for every user, 10 per 10 s). Default 1,000 ms: a send that would wait longer gives its
+   * worker slot back (rate_limited), so other users are served meanwhile.
    */
-  maxDmOpenWaitMs?: number;
+  maxBucketWaitMs?: number;
   /** The global 50 requests/s; by default a gate of this client's own. */
   rateGate?: RateGate;
   /** Clock (epoch ms). */
@@ -131,7 +131,7 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.requestTimeoutMs ?? 15_000;
   const maxWaitMs = options.maxRateLimitWaitMs ?? 10_000;
-  const maxDmWaitMs = Math.min(maxWaitMs, options.maxDmOpenWaitMs ?? 1_000);
+  const maxBucketWaitMs = Math.min(maxWaitMs, options.maxBucketWaitMs ?? 1_000);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const gate = options.rateGate ?? createDiscordRateGate({ now, sleep });
@@ -226,8 +226,9 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
       }
       // Spent until its reset; or every slot taken by requests whose answers will tell more.
       const spent = live && bucket.remaining <= 0;
-      const wait = Math.max(globalWait, spent ? bucket.resetAt - at : 0);
-      if (wait > (route === ROUTE_DM ? maxDmWaitMs : maxWaitMs)) {
+      const bucketWait = spent ? bucket.resetAt - at : 0;
+      const wait = Math.max(globalWait, bucketWait);
+      if (globalWait > maxWaitMs || bucketWait > maxBucketWaitMs) {
         throw new DeliveryError('rate_limited', `Discord: rate limit reached (${route})`, wait);
       }
       if (wait > 0) {

@@ -13,7 +13,12 @@ import type { CollectorLogger } from '../../collector/context.js';
 import type { Db } from '../../db/index.js';
 import type { NotifyChannels } from '../channels.js';
 import { createDiscordClient } from '../discord/discord-client.js';
-import { createRateGate, createTelegramRateGate, TELEGRAM_GROUP_WINDOW_MS } from '../rate-gate.js';
+import {
+  createRateGate,
+  createTelegramRateGate,
+  SERVICE_WINDOW_MS,
+  TELEGRAM_GROUP_WINDOW_MS,
+} from '../rate-gate.js';
 import {
   TELEGRAM_POLL_CONFLICT_WARNING,
   TELEGRAM_WEBHOOK_WARNING,
@@ -392,7 +397,7 @@ describe('telegram client', () => {
     expect(fake.requests.filter((r) => r.status !== 200)).toEqual([]);
     expect(fake.messagesTo(100).map((m) => m.text)).toHaveLength(3);
     expect(fake.messages).toHaveLength(33);
-    expect(elapsed).toBeGreaterThanOrEqual(2 * 1100 - 50);
+    expect(elapsed).toBeGreaterThanOrEqual(2 * SERVICE_WINDOW_MS - 50);
   });
 
   it('counts an album as one message per photo, for the chat and overall', async () => {
@@ -408,11 +413,12 @@ describe('telegram client', () => {
       const photos = ['https://p/1.jpg', 'https://p/2.jpg', 'https://p/3.jpg'];
       await telegram.sendMediaGroup('7', photos, 'album');
       // Three messages to chat 7: the next one waits three windows, not one.
-      expect(gate.whenCanSend('7') - clock.start).toBe(3 * 1100);
-      expect(gate.whenCanSend(undefined, 27)).toBe(clock.t);
-      expect(gate.whenCanSend(undefined, 28)).toBeGreaterThan(clock.t);
+      expect(gate.whenCanSend('7') - clock.start).toBe(3 * SERVICE_WINDOW_MS);
+      // Overall, 30 a window and (smoothed) 15 a half window: 12 more fit now, not 13.
+      expect(gate.whenCanSend(undefined, 12)).toBe(clock.t);
+      expect(gate.whenCanSend(undefined, 13)).toBeGreaterThan(clock.t);
       await telegram.sendMessage('7', 'after the album');
-      expect(clock.t - clock.start).toBe(3 * 1100);
+      expect(clock.t - clock.start).toBe(3 * SERVICE_WINDOW_MS);
       expect(paced.rateLimited).toBe(0);
       expect(paced.messagesTo(7).map((m) => m.method)).toEqual(['sendMediaGroup', 'sendMessage']);
     } finally {
@@ -431,10 +437,10 @@ describe('telegram client', () => {
         rateGate: gate,
       });
       for (let i = 0; i < 20; i++) await telegram.sendMessage('-100777', `m${i}`);
-      expect(clock.t - clock.start).toBe(19 * 1100);
+      expect(clock.t - clock.start).toBe(19 * SERVICE_WINDOW_MS);
       // The 21st would wait for the minute: longer than maxPacingWaitMs, so it is handed back.
       const error = await failure(telegram.sendMessage('-100777', 'm20'), 'rate_limited');
-      expect(error.retryAfterMs).toBe(TELEGRAM_GROUP_WINDOW_MS - 19 * 1100);
+      expect(error.retryAfterMs).toBe(TELEGRAM_GROUP_WINDOW_MS - 19 * SERVICE_WINDOW_MS);
       expect(gate.whenCanSend('-100777') - clock.start).toBe(TELEGRAM_GROUP_WINDOW_MS);
       // A private chat is not held back by it.
       await telegram.sendMessage('777', 'private');

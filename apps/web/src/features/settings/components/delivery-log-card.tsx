@@ -115,9 +115,14 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
               <IconExternalLink size={11} style={{ marginLeft: 3, verticalAlign: -1 }} />
             </Anchor>
           </Group>
-          {delivery.error && delivery.status !== 'sent' ? (
-            <Text size="xs" c="red.4">
+          {delivery.error ? (
+            <Text size="xs" c={delivery.status === 'expired' ? 'orange.4' : 'red.4'}>
               {delivery.error}
+            </Text>
+          ) : null}
+          {delivery.note ? (
+            <Text size="xs" c="dimmed" data-testid="delivery-note">
+              {delivery.note}
             </Text>
           ) : null}
         </Stack>

@@ -385,6 +385,43 @@ describe('Settings page', () => {
       expect(last?.searchParams.get('limit')).toBe('20');
     });
 
+    it('shows an expired delivery with its reason, and how a sent one went when not as itself', async () => {
+      const server = settingsServer();
+      stubFetch({
+        ...server.handlers,
+        'GET /api/v1/settings/deliveries': () =>
+          ok({
+            deliveries: [
+              makeDelivery({
+                id: 3,
+                status: 'sent',
+                note: 'Sent as plain text: Telegram refused the photo',
+              }),
+              makeDelivery({ id: 2, status: 'sent', note: 'Sent in one digest of 8 posts.' }),
+              makeDelivery({
+                id: 1,
+                status: 'expired',
+                sentAt: null,
+                attempts: 40,
+                error: 'Given up: not delivered within 24 hours. Last error: Bad Gateway',
+              }),
+            ],
+          }),
+      });
+      renderSettings();
+      const log = await findCard('delivery-log');
+      const rows = await within(log).findAllByTestId('delivery-row');
+      expect(rows).toHaveLength(3);
+      expect(rows[0]).toHaveAccessibleName('Telegram message for @nasa: Sent');
+      expect(within(rows[0]!).getByTestId('delivery-note')).toHaveTextContent(
+        'Sent as plain text: Telegram refused the photo',
+      );
+      expect(within(rows[1]!).getByText('Sent in one digest of 8 posts.')).toBeVisible();
+      expect(rows[2]).toHaveAccessibleName('Telegram message for @nasa: Expired');
+      expect(within(rows[2]!).getByText(/Given up: not delivered within 24 hours/)).toBeVisible();
+      expect(within(rows[2]!).queryByTestId('delivery-note')).toBeNull();
+    });
+
     it('says so when the log cannot be loaded, with a retry', async () => {
       const server = settingsServer();
       let broken = true;

@@ -78,6 +78,7 @@ export function makeDelivery(overrides: Partial<Delivery> = {}): Delivery {
     excerpt: 'Liftoff! The crew is on its way.',
     attempts: 1,
     error: null,
+    note: null,
     createdAt: '2025-03-10T12:00:00.000Z',
     sentAt: '2025-03-10T12:00:01.000Z',
     nextAttemptAt: null,
