@@ -45,8 +45,15 @@ const send = (message) => process.send(message);
 
 /** What a statement is for, from its SQL. */
 function purposeOf(sql) {
+  if (/^update "notification_outbox" set "status" = \?, "claimed_by" = \?/.test(sql)) return 'claim';
+  if (/^select .* from "delivery_chats"|"delivery_chat_locks"|^update "delivery_chats"/.test(sql)) {
+    return 'claim';
+  }
+  if (/^select "id", "status", "next_attempt_at" from "notification_outbox"/.test(sql)) {
+    return 'claim';
+  }
   if (/^update "notification_outbox" set "status" = \?, "next_attempt_at" = \?/.test(sql)) {
-    return / returning /.test(sql) ? 'claim' : 'retryOrRelease';
+    return 'retryOrRelease';
   }
   if (/^update "notification_outbox" set "status" = \?, "sent_at"/.test(sql)) return 'markSent';
   if (/^update "notification_outbox"/.test(sql)) return 'otherOutboxUpdate';

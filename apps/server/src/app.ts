@@ -35,6 +35,8 @@ import { xAccountRoutes } from './modules/x-account/x-account.routes.js';
 import type { XUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin, routerErrorEnvelope } from './plugins/error-handler.js';
+import type { Metrics } from './lib/metrics.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 
 /** The built SPA: apps/web/dist, found the same way from src/ (tests) and dist/ (production). */
@@ -71,6 +73,13 @@ export interface AppOptions {
   webDist?: string;
   /** Keep-alive interval of the live-events stream (default 15 s; tests shorten it). */
   eventsKeepAliveMs?: number;
+  /** Prometheus metrics: served at GET /metrics, fed by every request (main.ts makes them). */
+  metrics?: Metrics;
+  /**
+   * What this process serves (default PERCH_ROLE): `worker` answers only /api/v1/health and
+   * /metrics; `all` and `api` serve the whole API and the web app.
+   */
+  role?: Config['PERCH_ROLE'];
 }
 
 /** Builds the Fastify app. Never listens: main.ts does, tests call `inject`. */
@@ -83,6 +92,8 @@ export async function buildApp({
   logger,
   webDist = WEB_DIST,
   eventsKeepAliveMs,
+  metrics,
+  role = config.PERCH_ROLE,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.LOG_LEVEL },
@@ -109,7 +120,32 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorHandlerPlugin);
+  if (metrics) {
+    await app.register(metricsPlugin, {
+      metrics,
+      db,
+      queueSnapshot: collector && (() => collector.queueSnapshot()),
+      xRateStatus: collector && (() => collector.source.rateStatus().endpoints),
+    });
+  }
   await app.register(securityHeadersPlugin, { config });
+  if (role === 'worker') {
+    // A worker serves its health (for the orchestrator) and /metrics, nothing of the API.
+    await app.register(
+      async (api) => {
+        await api.register(systemRoutes, { config, db, version: VERSION, healthOnly: true });
+      },
+      { prefix: '/api/v1' },
+    );
+    app.setNotFoundHandler((request, reply) =>
+      reply.code(404).send({
+        success: false,
+        message: `Not found: ${request.method} ${request.url.split('?')[0] ?? ''} (this is a worker process)`,
+        code: 'NOT_FOUND',
+      }),
+    );
+    return app;
+  }
   await app.register(fastifyCookie);
   await app.register(authPlugin, { config, db });
   await app.register(refusalEventsPlugin, { db });

@@ -1,13 +1,19 @@
+import { createHash } from 'node:crypto';
 import { buildApp } from './app.js';
+import { createLocalCluster, createRedisCluster, type Cluster } from './cluster/cluster.js';
+import { relayEvents } from './cluster/event-relay.js';
+import { ClusterRefusedError, joinCluster } from './cluster/nodes.js';
 import { Collector } from './collector/collector.js';
 import { createTweetSource } from './collector/sources/index.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDb } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import { BullMqJobQueue } from './jobs/bullmq-job-queue.js';
+import { createMetrics } from './lib/metrics.js';
 import { createXUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { ensureBootstrapInvitation } from './modules/invitations/invitations.service.js';
 import { createNotifyChannels } from './notify/channels.js';
-import { DeliveryWorker } from './notify/delivery-worker.js';
+import { DEFAULT_STOP_GRACE_MS, DeliveryWorker } from './notify/delivery-worker.js';
 import { TelegramUpdatesPoller } from './notify/telegram-updates.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -41,17 +47,50 @@ async function main(): Promise<void> {
   }
   const db = createDb(config);
   await migrateToLatest(db);
+  const role = config.PERCH_ROLE;
+  const works = role !== 'api';
+  const serves = role !== 'worker';
+  const cluster: Cluster = config.REDIS_URL
+    ? await createRedisCluster({ url: config.REDIS_URL })
+    : createLocalCluster();
+  let membership;
+  try {
+    membership = await joinCluster({ db, nodeId: cluster.nodeId, role, shared: cluster.shared });
+  } catch (error) {
+    if (error instanceof ClusterRefusedError) {
+      console.error(`Perch will not start: ${error.message}`);
+      await cluster.close();
+      await db.close();
+      process.exit(1);
+    }
+    throw error;
+  }
+  const metrics = createMetrics();
   // Only the x-api source is billed: the meter counts what X charges and holds the spend limit.
   const xUsage = config.TWEET_SOURCE === 'x-api' ? createXUsageMeter(db, config) : undefined;
+  const redisUrl = config.REDIS_URL;
   const collector = new Collector({
     db,
     source: createTweetSource(config, {
       onBilledReads: xUsage && ((reads) => xUsage.record(reads)),
+      xRequestMetrics: metrics,
     }),
     monitorIntervalSeconds: config.MONITOR_INTERVAL_SECONDS,
     concurrency: config.COLLECTOR_CONCURRENCY,
     budget: xUsage,
     profileRefreshMinutes: config.PROFILE_REFRESH_MINUTES,
+    nodeId: cluster.nodeId,
+    jobMetrics: metrics,
+    // Scale-out: jobs go through BullMQ, so any worker takes them and an API node can queue.
+    createQueue: redisUrl
+      ? (handler) =>
+          new BullMqJobQueue({
+            handler,
+            connection: redisUrl,
+            concurrency: config.COLLECTOR_CONCURRENCY,
+            nodeId: cluster.nodeId,
+          })
+      : undefined,
   });
   const channels = createNotifyChannels(config);
   // The worker logs through the app's logger, so it is made after the app; until then a
@@ -62,44 +101,82 @@ async function main(): Promise<void> {
     db,
     collector,
     xUsage,
+    metrics,
+    role,
     notify: { channels, wakeWorker: () => wakeWorker() },
   });
   xUsage?.useLogger(app.log.child({ module: 'x-usage' }));
   collector.useLogger(app.log.child({ module: 'collector' }));
-  const worker = new DeliveryWorker({
-    db,
-    channels,
-    concurrency: config.NOTIFY_CONCURRENCY,
-    maxAgeMs: config.NOTIFY_MAX_AGE_HOURS * 3_600_000,
-    digestAfter: config.NOTIFY_DIGEST_AFTER,
-    log: app.log.child({ module: 'notify' }),
-  });
-  wakeWorker = () => worker.wake();
-  const updates = config.TELEGRAM_POLL_UPDATES
-    ? new TelegramUpdatesPoller({
+  const clusterLog = app.log.child({ module: 'cluster' });
+  // Events of the collectors reach the browsers of every API node (and wake every worker).
+  if (cluster.shared) {
+    await relayEvents({
+      cluster,
+      events: collector.events,
+      publish: works,
+      receive: true,
+      onError: (error) => clusterLog.warn({ err: error }, 'could not relay an event'),
+    });
+  }
+  const worker = works
+    ? new DeliveryWorker({
         db,
         channels,
-        wakeWorker: () => wakeWorker(),
-        log: app.log.child({ module: 'telegram-updates' }),
+        concurrency: config.NOTIFY_CONCURRENCY,
+        maxAgeMs: config.NOTIFY_MAX_AGE_HOURS * 3_600_000,
+        digestAfter: config.NOTIFY_DIGEST_AFTER,
+        workerId: cluster.nodeId,
+        log: app.log.child({ module: 'notify' }),
       })
     : undefined;
+  if (worker) wakeWorker = () => worker.wake();
+  const telegramToken = config.TELEGRAM_BOT_TOKEN;
+  const updates =
+    works && config.TELEGRAM_POLL_UPDATES
+      ? new TelegramUpdatesPoller({
+          db,
+          channels,
+          wakeWorker: () => wakeWorker(),
+          log: app.log.child({ module: 'telegram-updates' }),
+          // One poller per bot token across the nodes.
+          lock:
+            cluster.shared && telegramToken
+              ? {
+                  cluster,
+                  name: `telegram-updates:${createHash('sha256').update(telegramToken).digest('hex').slice(0, 16)}`,
+                }
+              : undefined,
+        })
+      : undefined;
   // New tweets are fanned out at once rather than at the worker's next tick.
   collector.events.on('tweet.new', () => wakeWorker());
-  const collectorLog = app.log.child({ module: 'collector' });
-  collector.events.on('handle.status', ({ username, status, error }) =>
-    collectorLog.info({ handle: username, status, error }, 'handle status'),
+  if (works) {
+    const collectorLog = app.log.child({ module: 'collector' });
+    collector.events.on('handle.status', ({ username, status, error }) =>
+      collectorLog.info({ handle: username, status, error }, 'handle status'),
+    );
+  }
+  app.log.info(
+    {
+      database: db.location,
+      source: config.TWEET_SOURCE,
+      role,
+      node: cluster.nodeId,
+      redis: cluster.shared,
+    },
+    'database ready',
   );
-  app.log.info({ database: db.location, source: config.TWEET_SOURCE }, 'database ready');
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Requests in flight, then the delivery worker's grace for its sends in flight.
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
+    }, SHUTDOWN_GRACE_MS + DEFAULT_STOP_GRACE_MS);
     force.unref();
     // close() stops accepting and waits for requests in flight; a keep-alive connection whose
     // request finishes afterwards would hold it open until its timeout, so sweep those too.
@@ -108,10 +185,11 @@ async function main(): Promise<void> {
       await app.close();
       clearInterval(sweeper);
       // Running jobs save the page in hand and return; unfinished work resumes at next start.
-      await collector.stop();
-      // Sends in flight finish and are recorded; pending deliveries wait in the outbox.
-      await updates?.stop();
-      await worker.stop();
+      // Sends in flight finish (within the worker's grace) and are recorded; pending
+      // deliveries wait in the outbox.
+      await Promise.all([collector.stop(), updates?.stop(), worker?.stop()]);
+      await membership.leave();
+      await cluster.close();
       await db.close();
       process.exit(0);
     } catch (error) {
@@ -125,16 +203,27 @@ async function main(): Promise<void> {
   await app.listen({ host: config.HOST, port: config.PORT });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}/dashboard`;
+  const origin = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+  const url = `${origin}/dashboard`;
 
-  await collector.start();
-  await worker.start();
-  updates?.start();
+  if (works) {
+    await collector.start();
+    await worker?.start();
+    updates?.start();
+  }
 
+  if (!serves) {
+    console.log(
+      `Perch worker ${cluster.nodeId} is running (health: ${origin}/api/v1/health, metrics: ${origin}/metrics)`,
+    );
+    return;
+  }
   const invitation = await ensureBootstrapInvitation(db);
   if (invitation) printFirstStartBanner(url, invitation.code);
   else console.log(`Sign in at ${url}/login (more accounts: npm run cli -- invite create)`);
-  console.log(`Perch is running at ${url} (tweet source: ${config.TWEET_SOURCE})`);
+  console.log(
+    `Perch is running at ${url} (tweet source: ${config.TWEET_SOURCE}${role === 'api' ? ', API only' : ''})`,
+  );
 }
 
 main().catch((error: unknown) => {

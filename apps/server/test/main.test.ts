@@ -135,6 +135,20 @@ describe('main entry point', () => {
     expect(server.output()).toContain('shutting down');
   });
 
+  it('refuses a second process on the same database without Redis, naming the first', async () => {
+    const first = await startMain();
+    expect(first.origin).not.toBe('');
+    const second = await startMain({}, first.dataDir);
+    expect(await exitOf(second.child)).toBe(1);
+    expect(second.output()).toContain(
+      'Perch will not start: Another Perch process works on this database',
+    );
+    expect(second.output()).toContain(`pid ${first.child.pid}`);
+    expect(second.output()).toContain('REDIS_URL');
+    // The first one is untouched.
+    expect((await fetch(`${first.origin}/api/v1/health`)).status).toBe(200);
+  });
+
   it('refuses to start on bad configuration, listing every problem', async () => {
     const server = await startMain({ PORT: 'abc', LOG_LEVEL: 'loud' });
     expect(await exitOf(server.child)).toBe(1);

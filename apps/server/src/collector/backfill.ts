@@ -12,6 +12,7 @@ import {
   BUDGET_PAUSED,
   blockedSourceMessage,
   emitProgress,
+  leaseFence,
   maxTweetId,
   msAfter,
   permanentErrorMessage,
@@ -129,6 +130,7 @@ export async function runBackfill(
       const now = ctx.now();
       const stored = await upsertTweets(db.db, handle.id, page.tweets, now.toISOString(), {
         metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
+        lease: leaseFence(ctx),
       });
       total += stored.size;
 

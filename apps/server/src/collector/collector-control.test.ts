@@ -367,4 +367,78 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
     expect(await takeSubmittedCode(db.db)).toBe(CODE);
     expect(await takeSubmittedCode(db.db)).toBeNull();
   });
+
+  it('two collectors on one database: each handle worked by one job at a time, every page read once', async () => {
+    const reads: string[] = [];
+    const recording = (): TweetSource => {
+      const { source } = instrumented(demo({ pageDelayMs: 5 }));
+      return {
+        ...source,
+        timeline: (query, signal) => {
+          // Backfill pages (polls, with sinceId, may ask the same thing twice legitimately).
+          if (query.sinceId === undefined) reads.push(`${query.xUserId}:${query.cursor ?? ''}`);
+          return source.timeline(query, signal);
+        },
+      };
+    };
+    const [one, two] = [makeCollector(recording()), makeCollector(recording())];
+    await Promise.all([one.start(), two.start()]);
+    const names = ['prolific_one', 'prolific_two', 'prolific_thr'];
+    const ids = [];
+    for (const name of names) ids.push((await follow(name, 7, one)).id);
+    for (const name of names) {
+      await waitFor(
+        () => handleNamed(db, name),
+        (handle) => handle.backfill_status === 'completed',
+        30_000,
+      );
+    }
+    await one.stop();
+    await two.stop();
+    expect(reads.length).toBeGreaterThan(names.length);
+    expect(new Set(reads).size).toBe(reads.length);
+    for (const [index, name] of names.entries()) {
+      const done = await handleNamed(db, name);
+      expect(await storedTweetIds(db, ids[index]!)).toEqual(await sourceWindowIds(done));
+      expect(done.lease_owner).toBeNull();
+    }
+  });
+
+  it('a job whose lease was taken over writes nothing more, and the handle resumes once it is free', async () => {
+    const collector = makeCollector(demo({ pageDelayMs: 30 }));
+    await collector.start();
+    const { id } = await follow('prolific_lea', 15, collector);
+    const running = await waitFor(
+      () => handleNamed(db, 'prolific_lea'),
+      (handle) => handle.backfill_progress > 0 && handle.lease_owner !== null,
+    );
+    expect(running.lease_owner).toMatch(new RegExp(`^${collector.nodeId}:backfill:`));
+    // Another node's job holds it now (this one was thought dead).
+    const far = new Date(Date.now() + 60_000).toISOString();
+    await db.db
+      .updateTable('handles')
+      .set({ lease_owner: 'other-node:backfill:1', lease_until: far })
+      .where('id', '=', id)
+      .execute();
+    await sleep(200);
+    const frozen = (await storedTweetIds(db, id)).length;
+    const frozenHandle = await handleNamed(db, 'prolific_lea');
+    await sleep(300);
+    expect((await storedTweetIds(db, id)).length).toBe(frozen);
+    expect((await handleNamed(db, 'prolific_lea')).backfill_progress).toBe(
+      frozenHandle.backfill_progress,
+    );
+    // The other holder lets go: this collector finishes the backfill, every tweet once.
+    await db.db
+      .updateTable('handles')
+      .set({ lease_owner: null, lease_until: null })
+      .where('id', '=', id)
+      .execute();
+    const done = await waitFor(
+      () => handleNamed(db, 'prolific_lea'),
+      (handle) => handle.backfill_status === 'completed',
+      30_000,
+    );
+    expect(await storedTweetIds(db, id)).toEqual(await sourceWindowIds(done));
+  });
 });

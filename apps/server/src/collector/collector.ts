@@ -1,8 +1,21 @@
 import type { Db } from '../db/index.js';
-import { InProcessJobQueue, type Job, type JobHandler, type JobQueue } from '../jobs/job-queue.js';
 import {
+  InProcessJobQueue,
+  type Job,
+  type JobCount,
+  type JobHandler,
+  type JobQueue,
+} from '../jobs/job-queue.js';
+import { newNodeId } from '../cluster/cluster.js';
+import { withJobMetrics, type JobMetrics } from '../lib/metrics.js';
+import {
+  claimHandleLease,
+  findHandleById,
+  LeaseLostError,
   listDueHandles,
   listHandlesDueForProfile,
+  releaseHandleLease,
+  renewHandleLease,
   resumeWaitingHandles,
 } from '../modules/handles/handles.repository.js';
 import {
@@ -57,6 +70,15 @@ export interface CollectorOptions {
   roundEveryMs?: number;
   /** Least time between two probes of refused credentials (default 5 minutes). */
   probeEveryMs?: number;
+  /** This process's name in handle leases (default: host, pid and a random part). */
+  nodeId?: string;
+  /** Prometheus: each job's duration and outcome. */
+  jobMetrics?: JobMetrics;
+  /**
+   * How long a job's lease on its handle lasts unless renewed (every third of it). A job of a
+   * crashed process loses its handles within this time. Default 30 s.
+   */
+  leaseMs?: number;
 }
 
 const silentLog: CollectorLogger = {
@@ -98,6 +120,9 @@ export class Collector {
   private readonly probeEveryMs: number;
   /** When the next profile and metric rounds are enqueued (epoch ms). */
   private nextRoundAt = 0;
+  readonly nodeId: string;
+  private readonly leaseMs: number;
+  private leases = 0;
 
   constructor(options: CollectorOptions) {
     this.source = options.source;
@@ -117,7 +142,12 @@ export class Collector {
     this.tickMs = options.tickMs ?? 1000;
     this.roundEveryMs = options.roundEveryMs ?? 60_000;
     this.probeEveryMs = options.probeEveryMs ?? 5 * 60_000;
-    const handler: JobHandler = (job, signal) => this.run(job, signal);
+    this.nodeId = options.nodeId ?? newNodeId();
+    this.leaseMs = options.leaseMs ?? 30_000;
+    const handler: JobHandler = withJobMetrics(
+      (job, signal) => this.run(job, signal),
+      options.jobMetrics,
+    );
     this.queue =
       options.createQueue?.(handler) ??
       new InProcessJobQueue({
@@ -183,10 +213,31 @@ export class Collector {
    */
   async halt<T>(handleId: number, work: () => Promise<T>): Promise<T> {
     this.held.set(handleId, (this.held.get(handleId) ?? 0) + 1);
+    const owner = `${this.nodeId}:halt:${++this.leases}`;
+    const { db } = this.ctx.db;
+    let renewal: NodeJS.Timeout | undefined;
     try {
       await this.queue.cancel(handleId);
+      // The handle's lease keeps every process's jobs away while `work` runs (a job of another
+      // node may have started after the cancel); the job that held it gave it back on abort.
+      const until = () => new Date(this.ctx.now().getTime() + this.leaseMs).toISOString();
+      const deadline = Date.now() + this.leaseMs * 2;
+      while (
+        !(await claimHandleLease(db, handleId, owner, this.ctx.now().toISOString(), until()))
+      ) {
+        if (Date.now() > deadline || !(await findHandleById(db, handleId))) break;
+        await this.queue.cancel(handleId);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      renewal = setInterval(
+        () => void renewHandleLease(db, handleId, owner, until()).catch(() => undefined),
+        Math.max(10, Math.floor(this.leaseMs / 3)),
+      );
+      renewal.unref();
       return await work();
     } finally {
+      clearInterval(renewal);
+      await releaseHandleLease(db, handleId, owner).catch(() => undefined);
       const holds = (this.held.get(handleId) ?? 1) - 1;
       if (holds > 0) this.held.set(handleId, holds);
       else this.held.delete(handleId);
@@ -207,10 +258,16 @@ export class Collector {
    * (or at once for a handle still backfilling: its backfill is already running).
    */
   async pollNow(handleId: number): Promise<void> {
-    if (this.state !== 'running') return;
+    // An API node's collector is never started: its queue hands the poll to the workers.
+    if (this.state === 'stopped') return;
     const job = { kind: 'poll', handleId } as const;
     await this.queue.enqueue(job);
     await this.queue.settled(job);
+  }
+
+  /** Jobs waiting and running by kind (/metrics). */
+  queueSnapshot(): Promise<JobCount[]> {
+    return this.queue.counts();
   }
 
   /** Resolves when no job is queued or running (tests). */
@@ -273,9 +330,13 @@ export class Collector {
     try {
       switch (job.kind) {
         case 'backfill':
-          return await runBackfill(this.ctx, job.handleId, signal);
+          return await this.withLease(job, signal, (ctx, leased) =>
+            runBackfill(ctx, job.handleId, leased),
+          );
         case 'poll':
-          return await runPoll(this.ctx, job.handleId, signal);
+          return await this.withLease(job, signal, (ctx, leased) =>
+            runPoll(ctx, job.handleId, leased),
+          );
         case 'profiles':
           await runProfileRefresh(this.ctx, signal, held);
           return;
@@ -285,7 +346,60 @@ export class Collector {
       }
     } catch (error) {
       if (error instanceof HandleGoneError) return;
+      if (error instanceof LeaseLostError) {
+        this.ctx.log.warn({ job }, 'lost the lease on the handle: another job took it over');
+        return;
+      }
       throw error;
+    }
+  }
+
+  /**
+   * Runs a job on one handle while holding the handle's lease in the database: no other job, of
+   * this process or another, works on it meanwhile. The lease is renewed every third of its
+   * length; when a renewal finds it gone (this process stalled past it and another job took the
+   * handle), the job is aborted, and its writes were refused already (LeaseLostError). Returns at
+   * once when another live job holds the handle.
+   */
+  private async withLease(
+    job: Job,
+    signal: AbortSignal,
+    work: (ctx: CollectorContext, signal: AbortSignal) => Promise<void>,
+  ): Promise<void> {
+    const { db } = this.ctx.db;
+    const owner = `${this.nodeId}:${job.kind}:${++this.leases}`;
+    const until = () => new Date(this.ctx.now().getTime() + this.leaseMs).toISOString();
+    const claimed = await claimHandleLease(
+      db,
+      job.handleId,
+      owner,
+      this.ctx.now().toISOString(),
+      until(),
+    );
+    if (!claimed) return;
+    const lost = new AbortController();
+    const leased = AbortSignal.any([signal, lost.signal]);
+    const renewal = setInterval(
+      () => {
+        renewHandleLease(db, job.handleId, owner, until())
+          .then((kept) => {
+            if (!kept) lost.abort(new LeaseLostError(job.handleId));
+          })
+          .catch((error: unknown) =>
+            this.ctx.log.warn({ err: error, job }, 'lease renewal failed'),
+          );
+      },
+      Math.max(10, Math.floor(this.leaseMs / 3)),
+    );
+    renewal.unref();
+    try {
+      await work({ ...this.ctx, lease: { owner, until } }, leased);
+      if (lost.signal.aborted) throw new LeaseLostError(job.handleId);
+    } finally {
+      clearInterval(renewal);
+      await releaseHandleLease(db, job.handleId, owner).catch((error: unknown) =>
+        this.ctx.log.warn({ err: error, job }, 'could not give a handle back'),
+      );
     }
   }
 

@@ -3,7 +3,10 @@ import { X_USAGE_MESSAGES } from '@perch/shared';
 import type { Db } from '../db/index.js';
 import type { HandleStatus } from '../db/types.js';
 import {
+  findHandleById,
+  LeaseLostError,
   updateHandle,
+  updateLeasedHandle,
   type HandleRow,
   type HandleUpdate,
 } from '../modules/handles/handles.repository.js';
@@ -35,7 +38,22 @@ export interface CollectorContext {
    * process and stops collection until a probe succeeds.
    */
   blockSource: (error: SourceError) => Promise<void>;
+  /**
+   * The running job's lease on its handle (backfills and polls): its writes to the handle go
+   * through only while it holds it.
+   */
+  lease?: HandleLease;
 }
+
+/** A job's hold on one handle: the owner, and the end of the lease if renewed now. */
+export interface HandleLease {
+  owner: string;
+  until: () => string;
+}
+
+/** The lease options for upsertTweets: renewed and checked in its transaction. */
+export const leaseFence = (ctx: CollectorContext) =>
+  ctx.lease ? { owner: ctx.lease.owner, until: ctx.lease.until() } : undefined;
 
 /** The work a daily X spend limit cuts, in the order it cuts them. */
 export type BudgetedWork = 'metrics' | 'backfill' | 'poll';
@@ -109,18 +127,23 @@ export class HandleGoneError extends Error {
 
 /**
  * Updates a handle and tells listeners when its status or error changed; throws HandleGoneError
- * when the handle no longer exists.
+ * when the handle no longer exists, LeaseLostError when the job's lease on it ran out.
  */
 export async function saveHandle(
   ctx: CollectorContext,
   before: HandleRow,
   values: HandleUpdate,
 ): Promise<HandleRow> {
-  const after = await updateHandle(ctx.db.db, before.id, {
-    ...values,
-    updated_at: ctx.now().toISOString(),
-  });
-  if (!after) throw new HandleGoneError(before.id);
+  const update = { ...values, updated_at: ctx.now().toISOString() };
+  const after = ctx.lease
+    ? await updateLeasedHandle(ctx.db.db, before.id, ctx.lease.owner, update)
+    : await updateHandle(ctx.db.db, before.id, update);
+  if (!after) {
+    if (ctx.lease && (await findHandleById(ctx.db.db, before.id))) {
+      throw new LeaseLostError(before.id);
+    }
+    throw new HandleGoneError(before.id);
+  }
   if (after.backfill_status !== before.backfill_status || after.last_error !== before.last_error) {
     ctx.events.emit('handle.status', {
       handleId: after.id,

@@ -32,5 +32,29 @@ export interface CollectorEventMap {
   'tweet.new': [TweetNewEvent];
 }
 
-/** In-process collector events (embedded mode; scale-out relays them over Redis later). */
-export class CollectorEvents extends EventEmitter<CollectorEventMap> {}
+type EventName = keyof CollectorEventMap;
+
+/**
+ * The collector's events. In one process they go to its listeners; in scale-out mode each one
+ * is also handed to `relay` (published on Redis by cluster/event-relay.ts), and the events of
+ * other nodes come in through `receive`, to this process's listeners only.
+ */
+export class CollectorEvents extends EventEmitter<CollectorEventMap> {
+  private relay: ((name: EventName, payload: CollectorEventMap[EventName][0]) => void) | undefined;
+
+  /** Also hands every event emitted here to `relay`. */
+  relayTo(relay: (name: EventName, payload: CollectorEventMap[EventName][0]) => void): void {
+    this.relay = relay;
+  }
+
+  override emit<K extends EventName>(name: K, ...args: CollectorEventMap[K]): boolean {
+    const heard = super.emit(name as EventName, ...(args as [never]));
+    this.relay?.(name, args[0]);
+    return heard;
+  }
+
+  /** An event of another node: this process's listeners hear it; it is not relayed again. */
+  receive<K extends EventName>(name: K, payload: CollectorEventMap[K][0]): void {
+    super.emit(name as EventName, ...([payload] as [never]));
+  }
+}

@@ -7,6 +7,7 @@ import {
 import {
   BUDGET_PAUSED,
   blockedSourceMessage,
+  leaseFence,
   maxTweetId,
   msAfter,
   permanentErrorMessage,
@@ -76,6 +77,7 @@ export async function runPoll(
     const inserted = await upsertTweets(db.db, handle.id, fetched, now.toISOString(), {
       markForFanout: true,
       metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
+      lease: leaseFence(ctx),
     });
     const fresh = fetched.filter((tweet) => inserted.has(tweet.id));
     // A young tweet's first reading is its first metric snapshot: velocity starts from it.

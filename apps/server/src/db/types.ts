@@ -114,6 +114,10 @@ export interface HandlesTable {
   data_version: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The collector job that holds the handle (`<node id>:<job>`), migration 0011. */
+  lease_owner: string | null;
+  /** Until when that job holds it, unless renewed; a crashed job's lease runs out. */
+  lease_until: Timestamp | null;
 }
 
 /** A user following a handle. */
@@ -225,6 +229,18 @@ export interface DeliveryChatLocksTable {
   user_id: number;
   owner: string;
   lease_until: Timestamp;
+}
+
+/** A running Perch process (migration 0011): start refuses double work without Redis. */
+export interface ClusterNodesTable {
+  id: string;
+  role: string;
+  host: string;
+  pid: number;
+  /** Whether it runs with REDIS_URL (it shares jobs and limits with other nodes). */
+  shared: GeneratedBool;
+  started_at: Timestamp;
+  seen_at: Timestamp;
 }
 
 /** A chat's place in the delivery order (migration 0010). */
@@ -356,6 +372,7 @@ export interface Database {
   notification_outbox: NotificationOutboxTable;
   delivery_chat_locks: DeliveryChatLocksTable;
   delivery_chats: DeliveryChatsTable;
+  cluster_nodes: ClusterNodesTable;
   telegram_link_codes: TelegramLinkCodesTable;
   x_accounts: XAccountsTable;
   oauth_states: OauthStatesTable;

@@ -24,10 +24,11 @@ import {
   Worker,
   type Job as BullJob,
   type JobState,
+  type JobType,
   type RedisOptions as BullRedisOptions,
 } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Job, JobHandler, JobQueue } from './job-queue.js';
+import { countJobs, type Job, type JobCount, type JobHandler, type JobQueue } from './job-queue.js';
 
 export interface BullMqJobQueueOptions {
   /** Runs one job (only on an instance that was started). */
@@ -276,6 +277,18 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   /** Jobs queued or running on any process (none once this instance stopped). */
+  async counts(): Promise<JobCount[]> {
+    const read = async (states: JobType[]) =>
+      ((await this.whileOpen(() => this.queue.getJobs(states, 0, -1, true))) ?? [])
+        .filter((bullJob) => bullJob?.data)
+        .map((bullJob) => ({ kind: bullJob.data.kind, handleId: bullJob.data.handleId }));
+    const [active, waiting] = await Promise.all([
+      read(['active']),
+      read(['waiting', 'prioritized', 'delayed']),
+    ]);
+    return countJobs(active, waiting);
+  }
+
   async jobs(): Promise<Job[]> {
     const stored =
       (await this.whileOpen(() =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeJobQueueContract } from './job-queue.contract.js';
 import { InProcessJobQueue } from './job-queue.js';
 
-// One process holds the whole queue: the cases across processes are reported as skipped.
+// One process holds the whole queue: the cases across processes do not apply.
 describeJobQueueContract('InProcessJobQueue', {
   makeQueue: ({ handler, concurrency, onError }) =>
     new InProcessJobQueue({ handler, concurrency, onError }),

@@ -33,6 +33,28 @@ export interface JobQueue {
   cancel(handleId: number): Promise<void>;
   /** Jobs queued or running in this queue now. */
   jobs(): Promise<Job[]>;
+  /** How many jobs of each kind wait and run (every process's, for a shared queue): /metrics. */
+  counts(): Promise<JobCount[]>;
+}
+
+export interface JobCount {
+  kind: Job['kind'];
+  state: 'waiting' | 'active';
+  count: number;
+}
+
+/** Counts jobs by kind and state. */
+export function countJobs(active: readonly Job[], waiting: readonly Job[]): JobCount[] {
+  const counts = new Map<string, JobCount>();
+  const add = (job: Job, state: JobCount['state']) => {
+    const key = `${job.kind}:${state}`;
+    const entry = counts.get(key) ?? { kind: job.kind, state, count: 0 };
+    entry.count += 1;
+    counts.set(key, entry);
+  };
+  for (const job of active) add(job, 'active');
+  for (const job of waiting) add(job, 'waiting');
+  return [...counts.values()];
 }
 
 export interface InProcessJobQueueOptions {
@@ -117,6 +139,15 @@ export class InProcessJobQueue implements JobQueue {
 
   jobs(): Promise<Job[]> {
     return Promise.resolve([...[...this.running.values()].map(({ job }) => job), ...this.waiting]);
+  }
+
+  counts(): Promise<JobCount[]> {
+    return Promise.resolve(
+      countJobs(
+        [...this.running.values()].map(({ job }) => job),
+        this.waiting,
+      ),
+    );
   }
 
   idle(): Promise<void> {

@@ -100,6 +100,9 @@ const MIN_RATE_LIMIT_WAIT_MS = 250;
 const RELEASE_SWEEP_MS = 5_000;
 /** How often rows past their age are expired. */
 const EXPIRE_SWEEP_MS = 30_000;
+/** How long stop() lets sends in flight finish before aborting them, by default. */
+export const DEFAULT_STOP_GRACE_MS = 10_000;
+
 /** The delivery log's reason for an expired row (NOTIFY_MAX_AGE_HOURS). */
 export function expiredReason(maxAgeMs: number): string {
   const hours = maxAgeMs / 3_600_000;
@@ -192,7 +195,7 @@ export class DeliveryWorker {
     this.tickMs = options.tickMs ?? 1000;
     this.retryDelayMs = options.retryDelayMs ?? ((failures) => defaultRetryDelayMs(failures));
     this.leaseMs = options.leaseMs ?? 60_000;
-    this.stopGraceMs = options.stopGraceMs ?? 10_000;
+    this.stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
     this.circuitAfter = Math.max(1, options.circuitAfter ?? 3);
     this.probeEveryMs = options.probeEveryMs ?? 60_000;
     this.maxAgeMs = options.maxAgeMs ?? 24 * 3_600_000;

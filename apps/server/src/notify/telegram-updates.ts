@@ -22,6 +22,7 @@
  */
 import { SETTINGS_MESSAGES } from '@perch/shared';
 import type { CollectorLogger } from '../collector/context.js';
+import type { Cluster, ClusterLock } from '../cluster/cluster.js';
 import { sleep } from '../collector/sources/sleep.js';
 import {
   linkTelegramChat,
@@ -40,6 +41,11 @@ export interface TelegramUpdatesOptions extends SettingsDeps {
   retryBaseMs?: number;
   /** Wait after another process took over the updates (409), doubling up to 5 min. Default 5 s. */
   conflictRetryMs?: number;
+  /**
+   * Scale-out: only the node holding this lock polls (one poller per bot token); the others try
+   * to take it over every `lockRetryMs`, which they do once its holder stops renewing it.
+   */
+  lock?: { cluster: Cluster; name: string; ttlMs?: number; retryMs?: number };
 }
 
 const silentLog: CollectorLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -73,6 +79,8 @@ export class TelegramUpdatesPoller {
   private conflicts = 0;
   private lastConflictAt = -Infinity;
   private lastWebhookWarningAt = -Infinity;
+  /** The lock this node polls under (scale-out). */
+  private held: ClusterLock | null = null;
 
   constructor(options: TelegramUpdatesOptions) {
     this.options = options;
@@ -89,6 +97,24 @@ export class TelegramUpdatesPoller {
   async stop(): Promise<void> {
     this.abort.abort();
     await this.loop;
+    await this.held?.release();
+  }
+
+  /** Whether this node may poll now: always in one process; with the lock in scale-out. */
+  private async mayPoll(signal: AbortSignal): Promise<boolean> {
+    const lock = this.options.lock;
+    if (!lock || this.held?.held) return true;
+    try {
+      this.held = await lock.cluster.tryLock(lock.name, lock.ttlMs ?? 30_000);
+    } catch (error) {
+      this.log.warn({ err: error }, 'could not ask for the Telegram updates lock');
+    }
+    if (this.held) {
+      this.log.info({ node: lock.cluster.nodeId }, 'this process polls the Telegram updates');
+      return true;
+    }
+    await sleep(lock.retryMs ?? 15_000, signal).catch(() => undefined);
+    return false;
   }
 
   private async run(): Promise<void> {
@@ -98,6 +124,7 @@ export class TelegramUpdatesPoller {
     const base = this.options.retryBaseMs ?? 1000;
     let failures = 0;
     while (!signal.aborted) {
+      if (!(await this.mayPoll(signal))) continue;
       let step = 'deleteWebhook';
       try {
         if (!this.webhookCleared) {

@@ -1,3 +1,4 @@
+import type { XRequestMetrics } from '../../lib/metrics.js';
 /**
  * Picks the tweet source the configuration asks for (TWEET_SOURCE). Create one per process and
  * share it: the x-api source keeps the token's rate budgets in the instance.
@@ -10,6 +11,8 @@ import { createXApiSource } from './x-api-source.js';
 export interface TweetSourceHooks {
   /** The cost meter: told of every post and user the x-api source is billed for. */
   onBilledReads?: BilledReadsListener;
+  /** Prometheus: every X request, by endpoint and status. */
+  xRequestMetrics?: XRequestMetrics;
 }
 
 export function createTweetSource(config: Config, hooks: TweetSourceHooks = {}): TweetSource {
@@ -20,6 +23,7 @@ export function createTweetSource(config: Config, hooks: TweetSourceHooks = {}):
       bearerToken: config.X_BEARER_TOKEN,
       timeoutMs: config.X_REQUEST_TIMEOUT_SECONDS * 1000,
       onBilledReads: hooks.onBilledReads,
+      metrics: hooks.xRequestMetrics,
     });
   }
   return createDemoSource({

@@ -16,6 +16,7 @@
  * - Text: a long post's `text` is truncated by X, and so is a retweet's; the full text comes from
  *   `note_tweet` and from the retweeted post in `includes.tweets`.
  */
+import type { XRequestMetrics } from '../../lib/metrics.js';
 import {
   SourceError,
   type BilledRead,
@@ -36,6 +37,8 @@ import {
 import { abortReason, sleep } from './sleep.js';
 
 export interface XApiSourceOptions {
+  /** Prometheus: every request by endpoint and status (0: no answer). */
+  metrics?: XRequestMetrics;
   /** X_API_BASE_URL, e.g. https://api.x.com (a trailing slash is tolerated). */
   baseUrl: string;
   /** X_BEARER_TOKEN (app-only). */
@@ -542,6 +545,7 @@ export function createXApiSource(options: XApiSourceOptions): TweetSource {
       } catch (error) {
         // The caller's abort is the caller's business: never retried, never reworded.
         if (signal?.aborted) throw abortReason(signal);
+        options.metrics?.xRequest(endpoint, 0);
         if (attempts < maxRetries) {
           await backoff(attempts, signal);
           continue;
@@ -553,6 +557,7 @@ export function createXApiSource(options: XApiSourceOptions): TweetSource {
         throw new SourceError('unavailable', message);
       }
       const { status, headers } = answer;
+      options.metrics?.xRequest(endpoint, status);
       recordBudgets(endpoint, headers);
       const body = parseBody<T>(answer.text);
       const detail = body.detail ?? body.title ?? body.errors?.[0]?.message ?? `HTTP ${status}`;

@@ -25,6 +25,13 @@ export function deliveryChats() {
         .on('delivery_chats')
         .columns(['due_at'])
         .execute();
+      // The expiry sweep (rows waiting since before NOTIFY_MAX_AGE_HOURS) reads this index
+      // instead of every waiting row.
+      await db.schema
+        .createIndex('notification_outbox_age_idx')
+        .on('notification_outbox')
+        .columns(['status', 'created_at'])
+        .execute();
       await sql`
         insert into delivery_chats (channel, user_id, due_at, version)
         select channel, user_id, min(next_attempt_at), 1
@@ -35,6 +42,7 @@ export function deliveryChats() {
     },
 
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropIndex('notification_outbox_age_idx').execute();
       await db.schema.dropTable('delivery_chats').execute();
     },
   };

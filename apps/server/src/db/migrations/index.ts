@@ -10,6 +10,7 @@ import { security } from './0007-security.js';
 import { xBudget } from './0008-x-budget.js';
 import { deliveryOwnership } from './0009-delivery-ownership.js';
 import { deliveryChats } from './0010-delivery-chats.js';
+import { scaleOut } from './0011-scale-out.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -50,5 +51,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0008-x-budget': xBudget(kinds),
     '0009-delivery-ownership': deliveryOwnership(),
     '0010-delivery-chats': deliveryChats(),
+    '0011-scale-out': scaleOut(kinds),
   };
 }

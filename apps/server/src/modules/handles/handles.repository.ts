@@ -260,3 +260,97 @@ export async function resumeWaitingHandles(
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * A collector job's lease on its handle ran out and another job holds it now (this one's process
+ * stalled or was thought dead): the job must stop without writing.
+ */
+export class LeaseLostError extends Error {
+  constructor(readonly handleId: number) {
+    super(`lost the lease on handle ${handleId}`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/**
+ * Takes a handle for one collector job: free, or held by a lease that ran out. Returns false
+ * when another live job holds it.
+ */
+export async function claimHandleLease(
+  db: Executor,
+  id: number,
+  owner: string,
+  now: string,
+  until: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('handles')
+    .set({ lease_owner: owner, lease_until: until })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('lease_owner', 'is', null),
+        eb('lease_until', '<=', now),
+        eb('lease_owner', '=', owner),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Keeps `owner`'s lease until `until`; false when it is no longer `owner`'s (it ran out and
+ * another job took the handle, or the handle is gone). In a transaction it also fences what
+ * follows: the handle row stays locked until the transaction ends, so the lease cannot change
+ * hands before those writes commit.
+ */
+export async function renewHandleLease(
+  db: Executor,
+  id: number,
+  owner: string,
+  until: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('handles')
+    .set({ lease_until: until })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Gives a handle back (the job is over). */
+export async function releaseHandleLease(db: Executor, id: number, owner: string): Promise<void> {
+  await db
+    .updateTable('handles')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute();
+}
+
+/** Updates a handle only while `owner` holds its lease; undefined otherwise. */
+export function updateLeasedHandle(
+  db: Executor,
+  id: number,
+  owner: string,
+  values: HandleUpdate,
+): Promise<HandleRow | undefined> {
+  return db
+    .updateTable('handles')
+    .set(values)
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Frees the handles held by jobs of processes that are gone (owner `<node id>:...`). */
+export async function releaseHandleLeasesOfNode(db: Executor, nodeId: string): Promise<number> {
+  const result = await db
+    .updateTable('handles')
+    .set({ lease_owner: null, lease_until: null })
+    .where('lease_owner', 'like', `${nodeId}:%`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../../db/index.js';
 import type { TweetsTable } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../collector/sources/types.js';
+import { LeaseLostError, renewHandleLease } from './handles.repository.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 export type TweetRow = Selectable<TweetsTable>;
@@ -51,6 +52,11 @@ export interface UpsertTweetsOptions {
   markForFanout?: boolean;
   /** When a newly stored tweet's metrics are read next (the collector's decay schedule). */
   metricsNextAt?: (tweet: SourceTweet) => string | null;
+  /**
+   * The collector job's lease on the handle: renewed in the same transaction, and nothing is
+   * written (LeaseLostError) when the job no longer holds it.
+   */
+  lease?: { owner: string; until: string };
 }
 
 /**
@@ -73,6 +79,12 @@ export async function upsertTweets(
   // Postgres refuses an upsert that touches one row twice: keep the latest copy of each id.
   const unique = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()];
   return db.transaction().execute(async (trx) => {
+    if (
+      options.lease &&
+      !(await renewHandleLease(trx, handleId, options.lease.owner, options.lease.until))
+    ) {
+      throw new LeaseLostError(handleId);
+    }
     for (let start = 0; start < unique.length; start += INSERT_CHUNK) {
       const chunk = unique.slice(start, start + INSERT_CHUNK);
       const known = await existingTweetIds(

@@ -17,12 +17,24 @@ import { recordSessionActivity } from '../auth/auth.service.js';
 
 const startedAt = Date.now();
 
-/** Public config, health (also answers HEAD) and the client heartbeat (doc 2 §7.8). */
+/**
+ * Public config, health (also answers HEAD) and the client heartbeat. A worker process
+ * (`healthOnly`) serves health alone.
+ */
 export const systemRoutes: FastifyPluginAsyncZod<{
   config: Config;
   db: Db;
   version: string;
-}> = async (app, { config, db, version }) => {
+  healthOnly?: boolean;
+}> = async (app, { config, db, version, healthOnly = false }) => {
+  if (!healthOnly) registerConfigRoute(app, config, version);
+  registerHealthRoute(app, db, version);
+  if (!healthOnly) registerHeartbeatRoute(app, db);
+};
+
+type SystemApp = Parameters<FastifyPluginAsyncZod>[0];
+
+function registerConfigRoute(app: SystemApp, config: Config, version: string): void {
   app.get(
     '/config',
     { schema: { tags: ['system'], response: { 200: successEnvelope(publicConfigSchema) } } },
@@ -31,7 +43,9 @@ export const systemRoutes: FastifyPluginAsyncZod<{
       data: { supportEmail: config.SUPPORT_EMAIL, tweetSource: config.TWEET_SOURCE, version },
     }),
   );
+}
 
+function registerHealthRoute(app: SystemApp, db: Db, version: string): void {
   app.get(
     '/health',
     {
@@ -63,7 +77,9 @@ export const systemRoutes: FastifyPluginAsyncZod<{
       return { success: true as const, data };
     },
   );
+}
 
+function registerHeartbeatRoute(app: SystemApp, db: Db): void {
   // navigator.sendBeacon with a string body sends text/plain (a CORS-safelisted type); read it
   // as JSON like application/json. Encapsulated: only the routes of this plugin see this parser.
   app.removeContentTypeParser('text/plain');
@@ -107,4 +123,4 @@ export const systemRoutes: FastifyPluginAsyncZod<{
       };
     },
   );
-};
+}

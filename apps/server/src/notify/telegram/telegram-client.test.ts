@@ -9,6 +9,7 @@ import {
   type FakeTelegramChatState,
   type FakeTelegramServer,
 } from '../../../test/fakes/fake-telegram-server.js';
+import { createLocalCluster } from '../../cluster/cluster.js';
 import type { CollectorLogger } from '../../collector/context.js';
 import type { Db } from '../../db/index.js';
 import type { NotifyChannels } from '../channels.js';
@@ -611,6 +612,44 @@ describe('telegram updates poller', () => {
     fake.userSends(57, '/id');
     await repliedTo(57);
     expect(warnings).toHaveLength(1);
+  });
+
+  it('with a cluster lock, one of two processes polls; the other takes over when it stops', async () => {
+    const cluster = createLocalCluster();
+    const polls = { a: 0, b: 0 };
+    const pollerOf = (name: 'a' | 'b') => {
+      const counting: typeof fetch = (input, init) => {
+        if (String(input).endsWith('/getUpdates')) polls[name] += 1;
+        return fetch(input, init);
+      };
+      const channels = {
+        telegram: client({ fetch: counting }),
+        discord: createDiscordClient({ token: undefined, baseUrl: 'http://127.0.0.1:9' }),
+      } as NotifyChannels;
+      const started = new TelegramUpdatesPoller({
+        db: {} as Db,
+        channels,
+        timeoutSeconds: 1,
+        retryBaseMs: 20,
+        lock: { cluster, name: 'telegram-updates:test', retryMs: 50 },
+      });
+      started.start();
+      return started;
+    };
+    const first = pollerOf('a');
+    const second = pollerOf('b');
+    fake.userSends(58, '/id');
+    await repliedTo(58);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(polls.a).toBeGreaterThan(0);
+    expect(polls.b).toBe(0);
+    await first.stop();
+    fake.userSends(59, '/id');
+    await repliedTo(59);
+    expect(polls.b).toBeGreaterThan(0);
+    expect(fake.requests.filter((r) => r.status === 409)).toEqual([]);
+    await second.stop();
+    await cluster.close();
   });
 });
 

@@ -1,0 +1,136 @@
+/**
+ * The cluster primitives against the real Redis of this machine (TEST_REDIS_URL), each test
+ * under its own key prefix, and the in-memory one that embedded mode uses.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { CollectorEvents, type HandleProgressEvent } from '../collector/events.js';
+import { createLocalCluster, createRedisCluster, type Cluster } from './cluster.js';
+import { relayEvents } from './event-relay.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+let sequence = 0;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Redis cluster', () => {
+  const open: Cluster[] = [];
+  let prefix = '';
+
+  async function node(): Promise<Cluster> {
+    const cluster = await createRedisCluster({ url: REDIS_URL, prefix }).catch((error: Error) => {
+      throw new Error(
+        `These tests need Redis at ${REDIS_URL} (start redis-server or set TEST_REDIS_URL): ${error.message}`,
+      );
+    });
+    open.push(cluster);
+    return cluster;
+  }
+
+  afterEach(async () => {
+    for (const cluster of open.splice(0)) await cluster.close();
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  const fresh = () => {
+    prefix = `perch-test-cluster-${process.pid}-${++sequence}`;
+  };
+
+  it('delivers a message to every node subscribed, the sender included', async () => {
+    fresh();
+    const [a, b] = [await node(), await node()];
+    const heard: string[] = [];
+    await a.subscribe('news', (message) => heard.push(`a:${JSON.stringify(message)}`));
+    await b.subscribe('news', (message) => heard.push(`b:${JSON.stringify(message)}`));
+    await a.publish('news', { n: 1 });
+    await expect.poll(() => heard.sort()).toEqual(['a:{"n":1}', 'b:{"n":1}']);
+    expect(a.nodeId).not.toBe(b.nodeId);
+  });
+
+  it('grants a lock to one node at a time, keeps it renewed and hands it over on release', async () => {
+    fresh();
+    const [a, b] = [await node(), await node()];
+    const lock = await a.tryLock('poller', 300);
+    expect(lock?.held).toBe(true);
+    expect(await b.tryLock('poller', 300)).toBeNull();
+    // Renewed every third of its time: still held well after 300 ms.
+    await sleep(700);
+    expect(lock?.held).toBe(true);
+    expect(await b.tryLock('poller', 300)).toBeNull();
+    await lock?.release();
+    expect(lock?.held).toBe(false);
+    const taken = await b.tryLock('poller', 300);
+    expect(taken?.held).toBe(true);
+  });
+
+  it('lets another node take a lock whose holder stopped renewing it (a crash), and tells the old holder', async () => {
+    fresh();
+    const [a, b] = [await node(), await node()];
+    let lost = false;
+    const lock = await a.tryLock('poller', 300, () => (lost = true));
+    expect(lock).not.toBeNull();
+    // The holder's process "stops": its connection is gone, so nothing renews the lock.
+    const redis = new Redis(REDIS_URL);
+    await redis.set(`${prefix}:lock:poller`, 'someone-else', 'PX', 5_000);
+    await redis.quit();
+    await expect.poll(() => lost, { timeout: 2_000 }).toBe(true);
+    expect(lock?.held).toBe(false);
+    expect(await b.tryLock('poller', 300)).toBeNull();
+  });
+
+  it('relays collector events from a worker node to the listeners of an API node, once', async () => {
+    fresh();
+    const [worker, api] = [await node(), await node()];
+    const [workerEvents, apiEvents] = [new CollectorEvents(), new CollectorEvents()];
+    await relayEvents({ cluster: worker, events: workerEvents, publish: true, receive: true });
+    await relayEvents({ cluster: api, events: apiEvents, publish: false, receive: true });
+    const heardByApi: HandleProgressEvent[] = [];
+    const heardByWorker: HandleProgressEvent[] = [];
+    apiEvents.on('handle.progress', (event) => heardByApi.push(event));
+    workerEvents.on('handle.progress', (event) => heardByWorker.push(event));
+    const event: HandleProgressEvent = {
+      handleId: 7,
+      username: 'nasa',
+      status: 'in_progress',
+      progress: 42,
+      totalTweets: 120,
+      estimatedCompletion: null,
+    };
+    workerEvents.emit('handle.progress', event);
+    await expect.poll(() => heardByApi).toEqual([event]);
+    await sleep(100);
+    // The worker's own listener heard it once: its own message from Redis is not replayed.
+    expect(heardByWorker).toEqual([event]);
+    expect(heardByApi).toHaveLength(1);
+  });
+
+  it('counts a sliding window shared by every node', async () => {
+    fresh();
+    const [a, b] = [await node(), await node()];
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await a.take('refresh', 5, 1_000));
+    for (let i = 0; i < 3; i++) results.push(await b.take('refresh', 5, 1_000));
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, true, true, false]);
+    expect(results[5]!.retryInMs).toBeGreaterThan(0);
+    expect(results[5]!.retryInMs).toBeLessThanOrEqual(1_000);
+  });
+});
+
+describe('local cluster (one process)', () => {
+  it('keeps messages, locks and windows in memory', async () => {
+    const cluster = createLocalCluster();
+    const heard: unknown[] = [];
+    await cluster.subscribe('news', (message) => heard.push(message));
+    await cluster.publish('news', { n: 1 });
+    expect(heard).toEqual([{ n: 1 }]);
+    const lock = await cluster.tryLock('x', 1_000);
+    expect(await cluster.tryLock('x', 1_000)).toBeNull();
+    await lock?.release();
+    expect(await cluster.tryLock('x', 1_000)).not.toBeNull();
+    expect((await cluster.take('k', 1, 1_000)).ok).toBe(true);
+    expect((await cluster.take('k', 1, 1_000)).ok).toBe(false);
+    await cluster.close();
+  });
+});

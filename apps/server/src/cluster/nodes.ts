@@ -1,0 +1,150 @@
+/**
+ * The running processes of one database. Every process writes a row and keeps it fresh; a
+ * start without REDIS_URL refuses when another live process works on the same database (both
+ * would collect every handle and send every notification), and so does a start with Redis
+ * beside a process without it. Rows of processes that are gone are cleared at start: on this
+ * host when their pid no longer runs, anywhere when not seen for STALE_AFTER_MS. Their handle
+ * leases go with them, so a restart after a crash resumes at once.
+ */
+import os from 'node:os';
+import type { Db } from '../db/index.js';
+import { releaseHandleLeasesOfNode } from '../modules/handles/handles.repository.js';
+import {
+  deleteNode,
+  insertNode,
+  listNodes,
+  touchNode,
+  type NodeRow,
+} from '../modules/system/nodes.repository.js';
+
+/** How often a node says it is alive. */
+export const HEARTBEAT_MS = 10_000;
+/** A node not seen for this long counts as gone (three missed heartbeats). */
+export const LIVE_WITHIN_MS = 3 * HEARTBEAT_MS;
+/** Its row is removed after this long. */
+const STALE_AFTER_MS = 5 * 60_000;
+
+export class ClusterRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClusterRefusedError';
+  }
+}
+
+export interface NodeMembership {
+  /** Other live nodes as of the last heartbeat. */
+  peers(): Promise<NodeRow[]>;
+  /** Stops the heartbeat and removes this node's row. */
+  leave(): Promise<void>;
+}
+
+export interface JoinOptions {
+  db: Db;
+  nodeId: string;
+  role: string;
+  /** Redis is configured: the node shares jobs, events and limits with the others. */
+  shared: boolean;
+  now?: () => Date;
+  /** Whether a process of this host still runs (tests replace it). */
+  isRunning?: (pid: number) => boolean;
+  log?: { warn: (object: object, message: string) => void };
+}
+
+function pidRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const describe = (node: NodeRow, now: number) =>
+  `${node.role} process ${node.id} (pid ${node.pid} on ${node.host}, seen ${Math.round(
+    (now - Date.parse(node.seen_at)) / 1000,
+  )} s ago)`;
+
+/** Registers this process, or throws ClusterRefusedError when it would double the work. */
+export async function joinCluster(options: JoinOptions): Promise<NodeMembership> {
+  const { db, nodeId } = options;
+  const now = options.now ?? (() => new Date());
+  const isRunning = options.isRunning ?? pidRuns;
+  const host = os.hostname();
+  const at = now().getTime();
+  const live: NodeRow[] = [];
+  for (const node of await listNodes(db.db)) {
+    const seen = Date.parse(node.seen_at);
+    const gone =
+      (node.host === host && node.pid !== process.pid && !isRunning(node.pid)) ||
+      at - seen > STALE_AFTER_MS;
+    if (gone) {
+      await deleteNode(db.db, node.id);
+      const released = await releaseHandleLeasesOfNode(db.db, node.id);
+      if (released > 0) {
+        options.log?.warn(
+          { node: node.id, handles: released },
+          'freed the handles of a gone process',
+        );
+      }
+      continue;
+    }
+    if (at - seen <= LIVE_WITHIN_MS) live.push(node);
+  }
+  if (!options.shared && live.length > 0) {
+    throw new ClusterRefusedError(
+      [
+        `Another Perch process works on this database: ${describe(live[0]!, at)}.`,
+        'Two processes without Redis would both collect every handle and send every notification.',
+        'Stop the other process, or run several with REDIS_URL set (scale-out mode, see docs/deployment.md).',
+      ].join('\n'),
+    );
+  }
+  const unshared = live.find((node) => !node.shared);
+  if (options.shared && unshared) {
+    throw new ClusterRefusedError(
+      [
+        `A Perch process without REDIS_URL works on this database: ${describe(unshared, at)}.`,
+        'It would do the same work as this one. Stop it, or give it REDIS_URL too.',
+      ].join('\n'),
+    );
+  }
+  await insertNode(db.db, {
+    id: nodeId,
+    role: options.role,
+    host,
+    pid: process.pid,
+    shared: options.shared,
+    now: now().toISOString(),
+  });
+  const timer = setInterval(() => {
+    touchNode(db.db, nodeId, now().toISOString())
+      .then(async (present) => {
+        // Removed as stale (this process was suspended for minutes): say so again.
+        if (!present) {
+          await insertNode(db.db, {
+            id: nodeId,
+            role: options.role,
+            host,
+            pid: process.pid,
+            shared: options.shared,
+            now: now().toISOString(),
+          });
+        }
+      })
+      .catch((error: unknown) => options.log?.warn({ err: error }, 'node heartbeat failed'));
+  }, HEARTBEAT_MS);
+  timer.unref();
+  return {
+    async peers() {
+      const since = now().getTime() - LIVE_WITHIN_MS;
+      return (await listNodes(db.db)).filter(
+        (node) => node.id !== nodeId && Date.parse(node.seen_at) >= since,
+      );
+    },
+    async leave() {
+      clearInterval(timer);
+      await deleteNode(db.db, nodeId);
+    },
+  };
+}
