@@ -45,7 +45,8 @@ const send = (message) => process.send(message);
 
 /** What a statement is for, from its SQL. */
 function purposeOf(sql) {
-  if (/^update "notification_outbox" set "status" = \?, "claimed_by" = \?/.test(sql)) return 'claim';
+  if (/^update "notification_outbox" set "status" = \?, "claimed_by" = \?/.test(sql))
+    return 'claim';
   if (/^select .* from "delivery_chats"|"delivery_chat_locks"|^update "delivery_chats"/.test(sql)) {
     return 'claim';
   }
