@@ -135,4 +135,29 @@ describe('loadConfig', () => {
       'DATABASE_URL: must be a postgres:// or postgresql:// URL',
     ]);
   });
+
+  it('reads PERCH_ROLE and REDIS_PREFIX: all and perch by default (also when blank); api and worker need PostgreSQL and Redis', () => {
+    expect(loadConfig({})).toMatchObject({ PERCH_ROLE: 'all', REDIS_PREFIX: 'perch' });
+    expect(loadConfig({ PERCH_ROLE: '', REDIS_PREFIX: ' ' })).toMatchObject({
+      PERCH_ROLE: 'all',
+      REDIS_PREFIX: 'perch',
+    });
+    const shared = {
+      DATABASE_URL: 'postgres://perch@db:5432/perch',
+      REDIS_URL: 'redis://cache:6379',
+      REDIS_PREFIX: 'perch-eu',
+    };
+    expect(loadConfig({ ...shared, PERCH_ROLE: 'worker' })).toMatchObject({
+      PERCH_ROLE: 'worker',
+      REDIS_PREFIX: 'perch-eu',
+    });
+    expect(configError({ PERCH_ROLE: 'api' }).problems).toEqual([
+      'PERCH_ROLE: api runs beside other processes, which needs REDIS_URL (jobs, events and shared limits)',
+      'PERCH_ROLE: api needs DATABASE_URL (PostgreSQL shared by every process)',
+    ]);
+    expect(configError({ PERCH_ROLE: 'scheduler' }).problems[0]).toMatch(/^PERCH_ROLE: /);
+    expect(configError({ REDIS_PREFIX: 'a b' }).problems).toEqual([
+      'REDIS_PREFIX: letters, digits, _ . - only (at most 64)',
+    ]);
+  });
 });

@@ -9,6 +9,9 @@ const optionalString = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 const url = (fallback: string) => z.url().default(fallback);
+/** An empty value (`NAME=` in an env file) means the default. */
+const emptyAsUnset = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /**
  * Every environment variable Perch reads, with its default. Names are fixed by ARCHITECTURE.md:
@@ -25,12 +28,20 @@ const envSchema = z.object({
   DATABASE_URL: optionalString,
   /** Redis connection string for scale-out mode; unset means in-process queues and events. */
   REDIS_URL: optionalString,
+  /** Prefix of every Redis key and channel, so several deployments (or tests) share a Redis. */
+  REDIS_PREFIX: z.preprocess(
+    emptyAsUnset,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (at most 64)')
+      .default('perch'),
+  ),
   /**
    * What this process does: `all` (HTTP, collection and delivery: the embedded default), `api`
    * (HTTP and the web app only) or `worker` (collection, delivery and the Telegram updates
    * poller; HTTP serves only /api/v1/health and /metrics).
    */
-  PERCH_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  PERCH_ROLE: z.preprocess(emptyAsUnset, z.enum(['all', 'api', 'worker']).default('all')),
   /** pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Mark cookies Secure (set true behind HTTPS). */

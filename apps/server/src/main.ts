@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const works = role !== 'api';
   const serves = role !== 'worker';
   const cluster: Cluster = config.REDIS_URL
-    ? await createRedisCluster({ url: config.REDIS_URL })
+    ? await createRedisCluster({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX })
     : createLocalCluster();
   let membership;
   try {
@@ -87,6 +87,7 @@ async function main(): Promise<void> {
           new BullMqJobQueue({
             handler,
             connection: redisUrl,
+            prefix: config.REDIS_PREFIX,
             concurrency: config.COLLECTOR_CONCURRENCY,
             nodeId: cluster.nodeId,
           })
