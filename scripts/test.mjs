@@ -67,11 +67,29 @@ step(
   },
 );
 
+// Two API and two worker processes on PostgreSQL and Redis: last, alone, as it starts four
+// servers. It needs the PostgreSQL of TEST_DATABASE_URL (CI sets it) and Redis.
+const scaleOutReport = path.join(reports, 'scale-out.json');
+if (process.env.TEST_DATABASE_URL) {
+  step('scale-out (2 API + 2 workers on PostgreSQL and Redis)', 'npx', [
+    'vitest',
+    'run',
+    '-c',
+    'apps/server/vitest.scale-out.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${scaleOutReport}`,
+  ]);
+} else {
+  console.log('\n=== scale-out ===\nnot run: set TEST_DATABASE_URL (PostgreSQL) to run it');
+}
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-if (fs.existsSync(vitestReport)) {
-  const report = JSON.parse(fs.readFileSync(vitestReport, 'utf8'));
+for (const file of [vitestReport, scaleOutReport]) {
+  if (!fs.existsSync(file)) continue;
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
