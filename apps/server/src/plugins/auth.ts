@@ -10,8 +10,16 @@ import {
   type AuthContext,
   type NewSessionResult,
 } from '../modules/auth/auth.service.js';
+import type { SessionCache } from '../modules/auth/session-cache.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The session cache of this node, or null without one. Routes whose services revoke sessions
+     * or change a user's row pass it on, so that every node drops what it had cached.
+     */
+    sessionCache: SessionCache | null;
+  }
   interface FastifyRequest {
     /** The signed-in user and session, when the session cookie is live. */
     auth: AuthContext | null;
@@ -34,11 +42,21 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Cookie sessions and double-submit CSRF (ARCHITECTURE.md): resolves `perch_session` to a user
  * on every API request, hands out `perch_csrf` to clients that lack it, and refuses any
  * state-changing API request whose X-CSRF-Token header does not match that cookie.
+ * With a `sessionCache` (session-cache.ts), resolved sessions are kept for a few seconds and
+ * dropped on every node when revoked; without one, every request reads the database.
  */
 export const authPlugin = fp(
-  async (app: FastifyInstance, { config, db }: { config: Config; db: Db }) => {
+  async (
+    app: FastifyInstance,
+    {
+      config,
+      db,
+      sessionCache = null,
+    }: { config: Config; db: Db; sessionCache?: SessionCache | null },
+  ) => {
     const cookieBase = { path: '/', sameSite: 'lax', secure: config.COOKIE_SECURE } as const;
 
+    app.decorate('sessionCache', sessionCache);
     app.decorateRequest('auth', null);
     app.decorateRequest('csrfToken', '');
 
@@ -70,7 +88,8 @@ export const authPlugin = fp(
         }
       }
       const token = request.cookies[SESSION_COOKIE];
-      if (token && token.length <= 128) request.auth = await resolveSession(db, token);
+      if (token && token.length <= 128)
+        request.auth = await resolveSession(db, token, sessionCache);
     });
   },
   { name: 'perch-auth', dependencies: ['@fastify/cookie'] },

@@ -147,7 +147,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
     },
     async (request) => {
       const { role } = request.body;
-      const { user, previous } = await changeRole(db, request.params.id, role);
+      const { user, previous } = await changeRole(db, request.params.id, role, app.sessionCache);
       if (previous !== role) {
         await logAdminAction(db, request, {
           type: 'role_changed',

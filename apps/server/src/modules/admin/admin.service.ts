@@ -8,6 +8,7 @@ import {
 } from '@perch/shared';
 import type { Db } from '../../db/index.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import type { SessionInvalidator } from '../auth/session-cache.js';
 import {
   findLinkedHandle,
   listLinkedHandles,
@@ -137,9 +138,15 @@ export interface RoleChange {
 
 /**
  * Gives a user a role. The super admins are locked and counted in the same transaction as the
- * change, so no pair of concurrent changes can leave the system without one (409).
+ * change, so no pair of concurrent changes can leave the system without one (409). The user's
+ * cached sessions are dropped on every node, so the new role applies to their next request.
  */
-export async function changeRole(handle: Db, userId: number, role: Role): Promise<RoleChange> {
+export async function changeRole(
+  handle: Db,
+  userId: number,
+  role: Role,
+  sessions?: SessionInvalidator | null,
+): Promise<RoleChange> {
   const previous = await handle.db.transaction().execute(async (trx) => {
     const superAdminIds = await lockSuperAdminIds(trx, handle.dialect);
     const user = await findUserById(trx, userId);
@@ -152,6 +159,7 @@ export async function changeRole(handle: Db, userId: number, role: Role): Promis
     if (current !== role) await setRoleFlags(trx, user.id, roleFlags(role));
     return current;
   });
+  if (previous !== role) await sessions?.invalidateUser(userId);
   const user = await findAdminUser(handle.db, userId);
   if (!user) throw userNotFound();
   return { user: toAdminUser(user), previous };

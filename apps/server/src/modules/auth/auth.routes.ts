@@ -142,6 +142,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         db,
         { username, password, rememberMe },
         clientOf(request, deviceInfo?.userAgent),
+        app.sessionCache,
       );
       if (outcome.status === 'two-factor') {
         reply.setCookie(TWO_FACTOR_COOKIE, outcome.pendingToken, {
@@ -185,6 +186,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         request.cookies[TWO_FACTOR_COOKIE],
         request.body.code,
         clientOf(request),
+        app.sessionCache,
       );
       if (outcome.status === 'failed') {
         if (outcome.pendingGone) clearTwoFactorCookie(reply);
@@ -215,7 +217,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       },
     },
     async (request) => {
-      const data = await changePassword(db, currentAuth(request), request.body, clientOf(request));
+      const data = await changePassword(
+        db,
+        currentAuth(request),
+        request.body,
+        clientOf(request),
+        app.sessionCache,
+      );
       return { success: true as const, message: SECURITY_MESSAGES.passwordChanged, data };
     },
   );
@@ -249,7 +257,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       },
     },
     async (request, reply) => {
-      if (request.auth) await logout(db, request.auth, clientOf(request));
+      if (request.auth) await logout(db, request.auth, clientOf(request), app.sessionCache);
       reply.clearSessionCookie();
       return { success: true as const, message: 'Logged out', data: { loggedOut: true as const } };
     },

@@ -44,6 +44,7 @@ import { roleFlags, toUser } from '../users/users.service.js';
 import { recordAuthEvent, type ClientInfo } from './auth-events.js';
 import { assertNotLocked, countAttempt } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import type { SessionCache, SessionInvalidator } from './session-cache.js';
 import {
   findLiveSession,
   insertSession,
@@ -89,18 +90,44 @@ export interface AuthContext {
   sessionIdHash: string;
 }
 
-/** Resolves a session cookie to its user; slides the idle expiry of non-remembered sessions. */
-export async function resolveSession({ db }: Db, token: string): Promise<AuthContext | null> {
+/**
+ * Resolves a session cookie to its user; slides the idle expiry of non-remembered sessions.
+ * With a cache, a session resolved a moment ago (and not invalidated since) is answered from
+ * memory, except when its once-a-minute touch is due: then it is read and touched as without one.
+ */
+export async function resolveSession(
+  { db }: Db,
+  token: string,
+  cache?: SessionCache | null,
+): Promise<AuthContext | null> {
   const idHash = sha256Hex(token);
   const now = Date.now();
+  if (cache) {
+    const cached = cache.get(idHash, now);
+    if (cached && now - cached.lastSeenAt <= TOUCH_EVERY_MS) return cached.auth;
+  }
+  const snapshot = cache?.snapshot();
   const found = await findLiveSession(db, idHash, new Date(now).toISOString());
   if (!found) return null;
   const { session, user } = found;
-  if (now - Date.parse(session.last_seen_at) > TOUCH_EVERY_MS) {
-    const expiresAt = session.remember_me ? session.expires_at : isoAfter(SESSION_IDLE_MS, now);
-    await touchSession(db, idHash, new Date(now).toISOString(), expiresAt);
+  let lastSeenAt = session.last_seen_at;
+  let expiresAt = session.expires_at;
+  if (now - Date.parse(lastSeenAt) > TOUCH_EVERY_MS) {
+    lastSeenAt = new Date(now).toISOString();
+    if (!session.remember_me) expiresAt = isoAfter(SESSION_IDLE_MS, now);
+    await touchSession(db, idHash, lastSeenAt, expiresAt);
   }
-  return { user, sessionIdHash: idHash };
+  const auth = { user, sessionIdHash: idHash };
+  if (cache && snapshot !== undefined) {
+    const entry = {
+      auth,
+      expiresAt: Date.parse(expiresAt),
+      lastSeenAt: Date.parse(lastSeenAt),
+      rememberMe: Boolean(session.remember_me),
+    };
+    cache.set(idHash, entry, snapshot, now);
+  }
+  return auth;
 }
 
 /**
@@ -119,13 +146,24 @@ export async function recordSessionActivity(
   await touchSession(db, auth.sessionIdHash, new Date(now).toISOString(), expiresAt);
 }
 
-export async function closeSession({ db }: Db, sessionIdHash: string): Promise<void> {
+/** Ends one session; `sessions` drops it from the session caches of every node. */
+export async function closeSession(
+  { db }: Db,
+  sessionIdHash: string,
+  sessions?: SessionInvalidator | null,
+): Promise<void> {
   await revokeSession(db, sessionIdHash, new Date().toISOString());
+  await sessions?.invalidateSession(sessionIdHash);
 }
 
 /** Signs out: ends the session and records 'logout'. */
-export async function logout(handle: Db, auth: AuthContext, client: ClientInfo): Promise<void> {
-  await closeSession(handle, auth.sessionIdHash);
+export async function logout(
+  handle: Db,
+  auth: AuthContext,
+  client: ClientInfo,
+  sessions?: SessionInvalidator | null,
+): Promise<void> {
+  await closeSession(handle, auth.sessionIdHash, sessions);
   await recordAuthEvent(handle, client, {
     type: 'logout',
     severity: 'low',
@@ -165,6 +203,7 @@ export async function login(
   handle: Db,
   input: LoginInput,
   client: ClientInfo,
+  sessions?: SessionInvalidator | null,
 ): Promise<LoginOutcome> {
   const row = await findUserByLogin(handle.db, input.username);
   await assertNotLocked(handle, input.username, client, {
@@ -199,11 +238,22 @@ export async function login(
     });
     return { status: 'two-factor', pendingToken };
   }
-  const signedIn = await signIn(handle, row, input.username, input.rememberMe, client, null);
+  const signedIn = await signIn(
+    handle,
+    row,
+    input.username,
+    input.rememberMe,
+    client,
+    null,
+    sessions,
+  );
   return { status: 'signed-in', ...signedIn };
 }
 
-/** The end of every sign-in: the attempt, the last-login time, the session and the event. */
+/**
+ * The end of every sign-in: the attempt, the last-login time, the session and the event. The
+ * last-login time is part of the user row cached with the user's other sessions: they are dropped.
+ */
 async function signIn(
   handle: Db,
   row: UserRow,
@@ -211,10 +261,12 @@ async function signIn(
   rememberMe: boolean,
   client: ClientInfo,
   secondFactor: SecondFactor | null,
+  sessions: SessionInvalidator | null | undefined,
 ): Promise<SignedIn> {
   await countAttempt(handle, login, row.id, client, true);
   const at = nowIso();
   await setLastLogin(handle.db, row.id, at);
+  await sessions?.invalidateUser(row.id);
   const session = await openSession(handle, row.id, rememberMe, client);
   await recordAuthEvent(handle, client, {
     type: 'login_success',
@@ -249,6 +301,7 @@ export async function completeTwoFactorLogin(
   token: string | undefined,
   code: string,
   requestClient: ClientInfo,
+  sessions?: SessionInvalidator | null,
 ): Promise<TwoFactorLoginOutcome> {
   const { db } = handle;
   const failed = (error: AppError, pendingGone: boolean) =>
@@ -295,6 +348,7 @@ export async function completeTwoFactorLogin(
     Boolean(pending.remember_me),
     client,
     used,
+    sessions,
   );
   return { status: 'signed-in', ...signedIn };
 }
@@ -302,13 +356,15 @@ export async function completeTwoFactorLogin(
 /**
  * Changes the signed-in user's password: the new one must pass the registration rules and the
  * current one must be right (wrong ones count as failed sign-ins). Every other session of the
- * user ends, and so does any sign-in waiting for its two-factor code.
+ * user ends, and so does any sign-in waiting for its two-factor code. Every cached session of the
+ * user is dropped, this one too (its cached row holds the old password hash).
  */
 export async function changePassword(
   handle: Db,
   auth: AuthContext,
   input: { currentPassword: string; newPassword: string },
   client: ClientInfo,
+  sessions?: SessionInvalidator | null,
 ): Promise<{ revokedSessions: number }> {
   const { user } = auth;
   const checked = passwordSchema.safeParse(input.newPassword);
@@ -334,6 +390,7 @@ export async function changePassword(
     await deletePendingLoginsOf(trx, user.id);
     return revokeUserSessions(trx, user.id, at, auth.sessionIdHash);
   });
+  await sessions?.invalidateUser(user.id);
   await recordAuthEvent(handle, client, {
     type: 'password_changed',
     severity: 'high',

@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.js';
 import { notFound } from '../../lib/errors.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import type { AuthContext } from '../auth/auth.service.js';
+import type { SessionInvalidator } from '../auth/session-cache.js';
 import { revokeSession, revokeUserSessions, type SessionRow } from '../auth/sessions.repository.js';
 import { deviceLabel } from './device-label.js';
 import { recordSecurityEvent } from './security-events.repository.js';
@@ -56,12 +57,14 @@ export async function revokeSessionById(
   auth: AuthContext,
   publicId: string,
   client: Client,
+  sessions?: SessionInvalidator | null,
 ): Promise<{ current: boolean }> {
   const now = new Date().toISOString();
   const rows = await listLiveSessions(db, auth.user.id, now);
   const row = rows.find((candidate) => publicSessionId(candidate.id) === publicId);
   if (!row) throw sessionNotFound();
   await revokeSession(db, row.id, now);
+  await sessions?.invalidateSession(row.id);
   await recordSecurityEvent(db, {
     userId: auth.user.id,
     type: 'session_revoked',
@@ -75,14 +78,19 @@ export async function revokeSessionById(
   return { current: row.id === auth.sessionIdHash };
 }
 
-/** Signs out every other live session of the user; answers how many. */
+/**
+ * Signs out every other live session of the user; answers how many. The caches drop every
+ * session of the user (this one is read again on its next request).
+ */
 export async function revokeOtherSessions(
   { db }: Db,
   auth: AuthContext,
   client: Client,
+  sessions?: SessionInvalidator | null,
 ): Promise<number> {
   const now = new Date().toISOString();
   const revoked = await revokeUserSessions(db, auth.user.id, now, auth.sessionIdHash);
+  await sessions?.invalidateUser(auth.user.id);
   await recordSecurityEvent(db, {
     userId: auth.user.id,
     type: 'sessions_revoked_others',

@@ -168,6 +168,7 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
         currentAuth(request),
         request.params.id,
         clientOf(request),
+        app.sessionCache,
       );
       // Ending the session this request came with signs this browser out.
       if (current) reply.clearSessionCookie();
@@ -188,7 +189,12 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
       },
     },
     async (request) => {
-      const revoked = await revokeOtherSessions(db, currentAuth(request), clientOf(request));
+      const revoked = await revokeOtherSessions(
+        db,
+        currentAuth(request),
+        clientOf(request),
+        app.sessionCache,
+      );
       return {
         success: true as const,
         message: SECURITY_MESSAGES.otherSessionsRevoked(revoked),

@@ -44,6 +44,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, 
         user,
         request.body,
         clientOf(request),
+        app.sessionCache,
       );
       return { success: true as const, message, data };
     },

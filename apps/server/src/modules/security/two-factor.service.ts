@@ -10,6 +10,7 @@ import { AppError, conflict } from '../../lib/errors.js';
 import { nowIso, safeEqual } from '../../lib/tokens.js';
 import { recordAuthEvent, type ClientInfo } from '../auth/auth-events.js';
 import { assertNotLocked, countAttempt } from '../auth/login-throttle.js';
+import type { SessionInvalidator } from '../auth/session-cache.js';
 import { createTokenCipher, type TokenCipher } from '../x-account/token-cipher.js';
 import {
   looksLikeTotp,
@@ -110,23 +111,41 @@ export interface TwoFactorOutcome {
   message: string;
 }
 
-/** POST /security/2fa: starts or finishes the set-up, or switches two-factor sign-in off. */
+/**
+ * POST /security/2fa: starts or finishes the set-up, or switches two-factor sign-in off. Turning
+ * it on or off drops the user's cached sessions on every node, so nothing cached predates it.
+ */
 export async function changeTwoFactor(
   handle: Db,
   cipher: TokenCipher,
   user: TwoFactorUser,
   change: TwoFactorChange,
   client: ClientInfo,
+  sessions?: SessionInvalidator | null,
 ): Promise<TwoFactorOutcome> {
   const state = await findTwoFactorState(handle.db, user.id);
   if (!state) throw twoFactorErrors.notEnabled();
   const code = change.code?.trim() ?? '';
-  if (!change.enabled) return switchOff(handle, cipher, user, state, code, client);
+  if (!change.enabled) {
+    const outcome = await switchOff(handle, cipher, user, state, code, client);
+    await sessions?.invalidateUser(user.id);
+    return outcome;
+  }
   if (state.totp_secret) throw twoFactorErrors.alreadyEnabled();
   if (change.totpSecret === undefined && change.code === undefined) {
     return startSetup(handle, cipher, user);
   }
-  return finishSetup(handle, cipher, user, state, change.totpSecret ?? '', code, client);
+  const outcome = await finishSetup(
+    handle,
+    cipher,
+    user,
+    state,
+    change.totpSecret ?? '',
+    code,
+    client,
+  );
+  await sessions?.invalidateUser(user.id);
+  return outcome;
 }
 
 /** A new secret, kept as the pending one until a code confirms it; replaces an earlier one. */
