@@ -36,6 +36,7 @@ import type { XUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin, routerErrorEnvelope } from './plugins/error-handler.js';
 import type { Metrics } from './lib/metrics.js';
+import type { SessionCache } from './modules/auth/session-cache.js';
 import { metricsPlugin } from './plugins/metrics.js';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 
@@ -76,6 +77,12 @@ export interface AppOptions {
   /** Prometheus metrics: served at GET /metrics, fed by every request (main.ts makes them). */
   metrics?: Metrics;
   /**
+   * Resolved sessions kept for a few seconds, dropped on every node at once when a session is
+   * revoked or its user changes (main.ts makes it on the cluster). Without one, every request
+   * reads its session from the database.
+   */
+  sessionCache?: SessionCache;
+  /**
    * What this process serves (default PERCH_ROLE): `worker` answers only /api/v1/health and
    * /metrics; `all` and `api` serve the whole API and the web app.
    */
@@ -93,6 +100,7 @@ export async function buildApp({
   webDist = WEB_DIST,
   eventsKeepAliveMs,
   metrics,
+  sessionCache,
   role = config.PERCH_ROLE,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -147,7 +155,7 @@ export async function buildApp({
     return app;
   }
   await app.register(fastifyCookie);
-  await app.register(authPlugin, { config, db });
+  await app.register(authPlugin, { config, db, sessionCache });
   await app.register(refusalEventsPlugin, { db });
 
   await app.register(fastifySwagger, {

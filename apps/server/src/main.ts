@@ -10,6 +10,7 @@ import { createDb } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { BullMqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createMetrics } from './lib/metrics.js';
+import { createSessionCache } from './modules/auth/session-cache.js';
 import { createXUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { ensureBootstrapInvitation } from './modules/invitations/invitations.service.js';
 import { createNotifyChannels } from './notify/channels.js';
@@ -66,6 +67,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const metrics = createMetrics();
+  const sessionCache = serves
+    ? await createSessionCache({
+        cluster,
+        onError: (error) => console.warn(`Session cache: ${error.message}`),
+      })
+    : undefined;
   // Only the x-api source is billed: the meter counts what X charges and holds the spend limit.
   const xUsage = config.TWEET_SOURCE === 'x-api' ? createXUsageMeter(db, config) : undefined;
   const redisUrl = config.REDIS_URL;
@@ -103,6 +110,7 @@ async function main(): Promise<void> {
     collector,
     xUsage,
     metrics,
+    sessionCache,
     role,
     notify: { channels, wakeWorker: () => wakeWorker() },
   });
@@ -190,6 +198,7 @@ async function main(): Promise<void> {
       // deliveries wait in the outbox.
       await Promise.all([collector.stop(), updates?.stop(), worker?.stop()]);
       await membership.leave();
+      await sessionCache?.close();
       await cluster.close();
       await db.close();
       process.exit(0);
