@@ -11,6 +11,9 @@ import {
 import { startPerchServer, type PerchServer } from './perch-server';
 import { authenticator, failSignIns } from './security-helpers';
 import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
+// The demo source tells a handle's future tweets, photos included (as in notify-fakes.ts).
+// eslint-disable-next-line import-x/no-restricted-paths -- test harness: plans the delivery log
+import { createDemoSource, demoUserId } from '../../server/src/collector/sources/demo-source';
 
 // Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles, the
 // analytics dashboard, Settings, Admin and Security, desktop and phone widths, default dark theme.
@@ -437,5 +440,222 @@ test('X API usage screenshots', async ({ browser }) => {
   } finally {
     await xServer.stop();
     await fake.close();
+  }
+});
+
+interface DemoTweet {
+  /** Epoch ms. */
+  at: number;
+  text: string;
+  photoUrls: string[];
+}
+
+/** A demo handle's tweets between two instants, oldest first (the demo source is pure). */
+async function demoTweets(handle: string, fromMs: number, toMs: number): Promise<DemoTweet[]> {
+  const source = createDemoSource({ pageDelayMs: 0, now: () => toMs });
+  const tweets: DemoTweet[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await source.timeline({
+      xUserId: demoUserId(handle),
+      startTime: new Date(fromMs).toISOString(),
+      endTime: new Date(toMs).toISOString(),
+      cursor,
+      maxResults: 100,
+    });
+    for (const tweet of page.tweets) {
+      tweets.push({
+        at: Date.parse(tweet.createdAt),
+        text: tweet.text,
+        photoUrls: tweet.media.flatMap((m) => (m.type === 'photo' && m.url ? [m.url] : [])),
+      });
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return tweets.sort((a, b) => a.at - b.at);
+}
+
+interface DeliveryLogPlan {
+  /** Followed on Telegram: a tweet, then one with a photo Telegram refuses, then a burst. */
+  telegram: string;
+  /** Every photo the Telegram handle posts in the window (all refused). */
+  refusedPhotos: string[];
+  /** Followed on Discord, which is down: a tweet that expires, then one still pending. */
+  discord: string;
+}
+
+/** Text the browser's fonts draw (Debian's Chromium here has no CJK font). */
+const DRAWABLE = /^[\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]*$/u;
+
+/**
+ * Two firehose handles whose next minutes make every state of the delivery log, with the fewest
+ * tweets (rows) and in text the screenshots can show. Nothing in the first 20 s (monitoring
+ * starts). Telegram: a plain tweet and then a photo within 2 minutes, the next tweet at least 8 s
+ * after the photo (Telegram goes down in between) and 3 within 100 s (one digest). Discord: a
+ * tweet within a minute (it expires after 180 s), the next 100-150 s later (still pending when
+ * the first has expired).
+ */
+async function planDeliveryLog(now: number): Promise<DeliveryLogPlan> {
+  const quietUntil = now + 20_000;
+  let telegram: { handle: string; tweets: DemoTweet[] } | null = null;
+  let discord: { handle: string; tweets: DemoTweet[] } | null = null;
+  for (let index = 0; index < 400; index++) {
+    const handle = `bench_${index}`;
+    const tweets = await demoTweets(handle, now, now + 330_000);
+    if (!tweets.every((tweet) => DRAWABLE.test(tweet.text))) continue;
+    if ((tweets[0]?.at ?? 0) < quietUntil) continue;
+    const photo = tweets.findIndex((tweet) => tweet.photoUrls.length > 0);
+    const [photoAt, next, third] = [photo, photo + 1, photo + 3].map((i) => tweets[i]?.at);
+    if (
+      (photo === 1 || photo === 2) &&
+      photoAt !== undefined &&
+      photoAt <= now + 120_000 &&
+      next !== undefined &&
+      next >= photoAt + 8_000 &&
+      third !== undefined &&
+      third - next <= 100_000 &&
+      (!telegram || tweets.length < telegram.tweets.length)
+    ) {
+      telegram = { handle, tweets };
+      continue;
+    }
+    const [first, second] = tweets;
+    if (
+      first &&
+      second &&
+      first.at <= now + 60_000 &&
+      second.at - first.at >= 100_000 &&
+      second.at - first.at <= 150_000 &&
+      (!discord || tweets.length < discord.tweets.length)
+    ) {
+      discord = { handle, tweets };
+    }
+  }
+  if (!telegram || !discord) throw new Error('no demo handles fit the delivery log plan');
+  return {
+    telegram: telegram.handle,
+    refusedPhotos: telegram.tweets.flatMap((tweet) => tweet.photoUrls),
+    discord: discord.handle,
+  };
+}
+
+test('delivery log screenshots', async ({ browser }) => {
+  // Waits for real deliveries: a Telegram outage and its digest, Discord rows expiring.
+  test.setTimeout(600_000);
+  // Its own server and fakes: Telegram and Discord go down. Rows expire after 180 s (not the
+  // default 24 hours) and more than 2 waiting notices of a handle go as a digest (default 5).
+  const tg = await startFakeTelegramServer({ botUsername: 'perch_alerts_bot' });
+  const dc = await startFakeDiscordServer();
+  const logServer = await startPerchServer({
+    DEMO_PAGE_DELAY_MS: '0',
+    MONITOR_INTERVAL_SECONDS: '5',
+    NOTIFY_MAX_AGE_HOURS: '0.05',
+    NOTIFY_DIGEST_AFTER: '2',
+    TELEGRAM_BOT_TOKEN: tg.token,
+    TELEGRAM_API_BASE_URL: tg.baseUrl,
+    DISCORD_BOT_TOKEN: dc.token,
+    DISCORD_API_BASE_URL: dc.baseUrl,
+  });
+  try {
+    const context = await browser.newContext({ viewport: WIDTHS.desktop });
+    const page = await context.newPage();
+    await page.goto(`${logServer.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill('grace');
+    await page.getByLabel('Email').fill('grace@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Invitation code').fill(logServer.firstStartCode);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('user-badge')).toHaveText('grace');
+    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+
+    // X, Telegram and Discord connected: forwarding starts.
+    await page.goto(`${logServer.origin}/dashboard/settings`);
+    const xCard = page.getByTestId('x-account-card');
+    await xCard.getByLabel('Your X username').fill('grace');
+    await xCard.getByRole('button', { name: 'Save' }).click();
+    await expect(xCard.getByTestId('x-username')).toBeVisible();
+    const telegramCard = page.getByTestId('telegram-card');
+    await telegramCard.getByLabel('Telegram Chat ID').fill('512000716');
+    await telegramCard.getByRole('button', { name: 'Save' }).click();
+    await expect(telegramCard.getByText('512000716')).toBeVisible();
+    const discordCard = page.getByTestId('discord-card');
+    await discordCard.getByLabel('Discord User ID').fill('80351110224678912');
+    await discordCard.getByRole('button', { name: 'Save' }).click();
+    await expect(discordCard.getByText('80351110224678912')).toBeVisible();
+    await expect(page.getByTestId('forwarding-status')).toHaveText('Forwarding active', {
+      timeout: 15_000,
+    });
+
+    // Discord is down from now on. One handle goes to Telegram, one to Discord.
+    dc.setDown(true, 'reset');
+    const plan = await planDeliveryLog(Date.now());
+    for (const url of plan.refusedPhotos) tg.refusePhotoUrl(url);
+    const follow = async (username: string, toggle: Record<string, boolean>) => {
+      const added = await page.request.post(`${logServer.origin}/api/v1/handles`, {
+        data: { username, backfill_days: 1, async: true },
+        headers: { 'x-csrf-token': csrf },
+      });
+      expect(added.status()).toBe(201);
+      const { id } = ((await added.json()) as { data: { handle: { id: number } } }).data.handle;
+      const toggled = await page.request.put(
+        `${logServer.origin}/api/v1/handles/${id}/notifications`,
+        { data: toggle, headers: { 'x-csrf-token': csrf } },
+      );
+      expect(toggled.status()).toBe(200);
+    };
+    await follow(plan.telegram, { telegramEnabled: true });
+    await follow(plan.discord, { discordEnabled: true });
+
+    type Row = {
+      channel: string;
+      status: string;
+      handle: string;
+      error: string | null;
+      note: string | null;
+    };
+    const deliveries = async (): Promise<Row[]> => {
+      const response = await page.request.get(
+        `${logServer.origin}/api/v1/settings/deliveries?limit=100`,
+      );
+      return ((await response.json()) as { data: { deliveries: Row[] } }).data.deliveries;
+    };
+    const count = async (match: (row: Row) => boolean) => (await deliveries()).filter(match).length;
+    const slow = { timeout: 330_000, intervals: [500] };
+
+    // A tweet sent, then one whose photo Telegram refuses: sent as plain text.
+    await expect
+      .poll(() => count((row) => row.note?.startsWith('Sent as plain text') ?? false), slow)
+      .toBeGreaterThan(0);
+    expect(await count((row) => row.status === 'sent' && row.note === null)).toBeGreaterThan(0);
+    // Telegram goes down while the handle posts 3 more: when it is back, they go as one digest.
+    tg.setDown(true, 'reset');
+    await expect
+      .poll(() => count((row) => row.channel === 'telegram' && row.status === 'pending'), slow)
+      .toBeGreaterThanOrEqual(3);
+    tg.setDown(false);
+    await expect
+      .poll(() => count((row) => row.note?.startsWith('Sent in one digest') ?? false), slow)
+      .toBeGreaterThanOrEqual(3);
+    // Discord: the first row is given up, a later one still waits (with Discord's error).
+    await expect.poll(() => count((row) => row.status === 'expired'), slow).toBeGreaterThan(0);
+    await expect
+      .poll(() => count((row) => row.status === 'pending' && row.error !== null), slow)
+      .toBeGreaterThan(0);
+
+    await page.reload();
+    const card = page.getByTestId('delivery-log');
+    await expect(card.getByTestId('delivery-row').filter({ hasText: 'Expired' })).not.toHaveCount(
+      0,
+    );
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(viewport);
+      await shootPart(page, card, `settings-delivery-log-${label}`);
+    }
+    await context.close();
+  } finally {
+    await logServer.stop();
+    await tg.close();
+    await dc.close();
   }
 });

@@ -107,13 +107,16 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
                 · next try {formatTime(delivery.nextAttemptAt)}
               </Text>
             ) : null}
-            <Text size="xs" c="dimmed">
-              ·
-            </Text>
-            <Anchor href={delivery.tweetUrl} target="_blank" rel="noopener noreferrer" size="xs">
-              Open tweet
-              <IconExternalLink size={11} style={{ marginLeft: 3, verticalAlign: -1 }} />
-            </Anchor>
+            {/* The dot wraps with the link, never left alone at the end of a line. */}
+            <Group gap={6} wrap="nowrap">
+              <Text size="xs" c="dimmed">
+                ·
+              </Text>
+              <Anchor href={delivery.tweetUrl} target="_blank" rel="noopener noreferrer" size="xs">
+                Open tweet
+                <IconExternalLink size={11} style={{ marginLeft: 3, verticalAlign: -1 }} />
+              </Anchor>
+            </Group>
           </Group>
           {delivery.error ? (
             <Text size="xs" c={delivery.status === 'expired' ? 'orange.4' : 'red.4'}>
