@@ -91,9 +91,13 @@ export interface DeliveryWorkerOptions {
 }
 
 const silentLog: CollectorLogger = { info: () => {}, warn: () => {}, error: () => {} };
-/** Tweets per fan-out transaction, and batches per round before sending resumes. */
-const FANOUT_BATCH = 200;
-const FANOUT_ROUNDS = 10;
+/**
+ * Tweets per fan-out transaction, and batches per round before sending resumes. Small
+ * transactions (a tweet of 100 followers on 2 channels is 200 rows) keep each one short, so
+ * sends in flight are recorded between them and the process never stalls on a big one.
+ */
+const FANOUT_BATCH = 25;
+const FANOUT_ROUNDS = 80;
 /** A rate-limited row waits at least this long, whatever the service said. */
 const MIN_RATE_LIMIT_WAIT_MS = 250;
 /** How often claims of crashed workers (lease run out) are looked for. */
@@ -325,6 +329,8 @@ export class DeliveryWorker {
         limit: FANOUT_BATCH,
       });
       if (result.tweets < FANOUT_BATCH) return;
+      // Let the sends in flight be recorded between two transactions.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
