@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     profileRefreshMinutes: config.PROFILE_REFRESH_MINUTES,
     nodeId: cluster.nodeId,
     jobMetrics: metrics,
+    share: () => membership.workers(),
     // Scale-out: jobs go through BullMQ, so any worker takes them and an API node can queue.
     createQueue: redisUrl
       ? (handler) =>
@@ -100,7 +101,8 @@ async function main(): Promise<void> {
           })
       : undefined,
   });
-  const channels = createNotifyChannels(config);
+  // Each delivering process keeps to its share of Telegram's and Discord's overall limits.
+  const channels = createNotifyChannels(config, { share: () => membership.workers() });
   // The worker logs through the app's logger, so it is made after the app; until then a
   // wake-up has nothing to wake.
   let wakeWorker = () => {};

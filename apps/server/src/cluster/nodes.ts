@@ -32,8 +32,13 @@ export class ClusterRefusedError extends Error {
 }
 
 export interface NodeMembership {
-  /** Other live nodes as of the last heartbeat. */
+  /** Other live nodes, read now. */
   peers(): Promise<NodeRow[]>;
+  /**
+   * Live nodes that collect and deliver (role all or worker), this one included when it does,
+   * as of the last heartbeat; at least 1. Each keeps to this share of the shared limits.
+   */
+  workers(): number;
   /** Stops the heartbeat and removes this node's row. */
   leave(): Promise<void>;
 }
@@ -117,6 +122,18 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
     shared: options.shared,
     now: now().toISOString(),
   });
+  const works = (role: string) => role === 'all' || role === 'worker';
+  let workers = Math.max(
+    1,
+    live.filter((node) => works(node.role)).length + (works(options.role) ? 1 : 0),
+  );
+  const countWorkers = async () => {
+    const since = now().getTime() - LIVE_WITHIN_MS;
+    const others = (await listNodes(db.db)).filter(
+      (node) => node.id !== nodeId && works(node.role) && Date.parse(node.seen_at) >= since,
+    );
+    workers = Math.max(1, others.length + (works(options.role) ? 1 : 0));
+  };
   const timer = setInterval(() => {
     touchNode(db.db, nodeId, now().toISOString())
       .then(async (present) => {
@@ -131,11 +148,13 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
             now: now().toISOString(),
           });
         }
+        await countWorkers();
       })
       .catch((error: unknown) => options.log?.warn({ err: error }, 'node heartbeat failed'));
   }, HEARTBEAT_MS);
   timer.unref();
   return {
+    workers: () => workers,
     async peers() {
       const since = now().getTime() - LIVE_WITHIN_MS;
       return (await listNodes(db.db)).filter(

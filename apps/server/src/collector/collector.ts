@@ -75,6 +75,11 @@ export interface CollectorOptions {
   /** Prometheus: each job's duration and outcome. */
   jobMetrics?: JobMetrics;
   /**
+   * How many processes collect (scale-out): X's rate limits are per app, so each schedules its
+   * share of the timeline budget. Default 1.
+   */
+  share?: () => number;
+  /**
    * How long a job's lease on its handle lasts unless renewed (every third of it). A job of a
    * crashed process loses its handles within this time. Default 30 s.
    */
@@ -122,6 +127,7 @@ export class Collector {
   private nextRoundAt = 0;
   readonly nodeId: string;
   private readonly leaseMs: number;
+  private readonly share: () => number;
   private leases = 0;
 
   constructor(options: CollectorOptions) {
@@ -144,6 +150,7 @@ export class Collector {
     this.probeEveryMs = options.probeEveryMs ?? 5 * 60_000;
     this.nodeId = options.nodeId ?? newNodeId();
     this.leaseMs = options.leaseMs ?? 30_000;
+    this.share = options.share ?? (() => 1);
     const handler: JobHandler = withJobMetrics(
       (job, signal) => this.run(job, signal),
       options.jobMetrics,
@@ -415,7 +422,9 @@ export class Collector {
     if (!budget || budget.remaining === null || budget.resetAt === null) return DUE_BATCH;
     const untilReset = Date.parse(budget.resetAt) - now;
     if (untilReset <= 0) return DUE_BATCH;
-    const share = Math.ceil((budget.remaining * Math.max(this.tickMs, 1)) / untilReset);
+    // X's budget is the app's: with several collecting processes, each takes its part.
+    const processes = Math.max(1, this.share());
+    const share = Math.ceil((budget.remaining * Math.max(this.tickMs, 1)) / untilReset / processes);
     const waiting = (await this.queue.jobs()).filter((job) => job.handleId !== ALL_HANDLES).length;
     return Math.min(DUE_BATCH, share) - waiting;
   }

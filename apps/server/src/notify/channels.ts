@@ -26,9 +26,12 @@ export function createNotifyChannels(
     Config,
     'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_API_BASE_URL' | 'DISCORD_BOT_TOKEN' | 'DISCORD_API_BASE_URL'
   >,
+  options: { share?: () => number } = {},
 ): NotifyChannels {
-  const telegramGate = createTelegramRateGate();
-  const discordGate = createDiscordRateGate();
+  // Scale-out: `share` is how many processes deliver with these tokens; each keeps to its part
+  // of the services' overall limits.
+  const telegramGate = createTelegramRateGate({ share: options.share });
+  const discordGate = createDiscordRateGate({ share: options.share });
   return {
     telegram: createTelegramClient({
       token: config.TELEGRAM_BOT_TOKEN,

@@ -99,6 +99,28 @@ describe('rate gate', () => {
     expect(busiestWindow(admitted, SERVICE_WINDOW_MS / 2)).toBeLessThanOrEqual(15);
   });
 
+  it('keeps to its share of the overall limit when several processes send with one token', async () => {
+    const clock = fakeClock();
+    let processes = 2;
+    const gate = createTelegramRateGate({
+      now: clock.now,
+      sleep: clock.sleep,
+      share: () => processes,
+    });
+    const admitted: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      await gate.acquire(`chat-${i}`);
+      admitted.push(clock.t - 1_000_000);
+    }
+    // 15 a window for each of two processes: 30 sends take two windows.
+    expect(busiestWindow(admitted, SERVICE_WINDOW_MS)).toBeLessThanOrEqual(15);
+    expect(admitted.at(-1)).toBeGreaterThanOrEqual(SERVICE_WINDOW_MS);
+    expect(gate.whenCanSend()).toBeGreaterThan(clock.t);
+    // Alone again: the whole limit, so the next send fits at once.
+    processes = 1;
+    expect(gate.whenCanSend()).toBe(clock.t);
+  });
+
   it('holds back one key or everything after a pause', async () => {
     const clock = fakeClock();
     const gate = gateWith(clock, { perSecond: 10, perKeyPerSecond: 5 });

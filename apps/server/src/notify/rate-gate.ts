@@ -41,6 +41,11 @@ export interface RateGateOptions {
    * 429 at the service). Default false.
    */
   smooth?: boolean;
+  /**
+   * How many processes send with the same bot token (scale-out): each keeps to its share of
+   * the overall limit. Read at every admission; default 1.
+   */
+  share?: () => number;
   /** Clock (epoch ms). */
   now?: () => number;
   /** Waits; a fake clock advances itself here. Must reject when the signal aborts. */
@@ -103,6 +108,9 @@ export function createRateGate(options: RateGateOptions): RateGate {
   const perKey = options.perKeyPerSecond;
   const slow = options.slowKeys;
   const smooth = options.smooth ?? false;
+  const share = options.share ?? (() => 1);
+  /** The overall limit of this process: its share of the service's. */
+  const overallLimit = () => Math.max(1, Math.floor(perSecond / Math.max(1, share())));
   if (
     !(perSecond >= 1) ||
     (perKey !== undefined && !(perKey >= 1)) ||
@@ -148,8 +156,8 @@ export function createRateGate(options: RateGateOptions): RateGate {
     let earliest = Math.max(
       at,
       pausedUntil,
-      freeAt(overall, perSecond, windowMs, count),
-      smooth ? freeAt(overall, Math.max(1, Math.ceil(perSecond / 2)), windowMs / 2, count) : 0,
+      freeAt(overall, overallLimit(), windowMs, count),
+      smooth ? freeAt(overall, Math.max(1, Math.ceil(overallLimit() / 2)), windowMs / 2, count) : 0,
     );
     const state = key === undefined ? undefined : keys.get(key);
     if (key !== undefined && state) {
@@ -171,7 +179,7 @@ export function createRateGate(options: RateGateOptions): RateGate {
     const count = countOf(weight);
     if (whenCanSend(key, count) > at) return false;
     sweep(at);
-    book(overall, perSecond, windowMs, at, count);
+    book(overall, overallLimit(), windowMs, at, count);
     if (key !== undefined) {
       const state = stateOf(key);
       book(state.log, perKey ?? Infinity, windowMs, at, count);
@@ -227,7 +235,7 @@ export const isTelegramGroup = (chatId: string) => chatId.trim().startsWith('-')
  * minute per group.
  */
 export function createTelegramRateGate(
-  options: Pick<RateGateOptions, 'now' | 'sleep'> = {},
+  options: Pick<RateGateOptions, 'now' | 'sleep' | 'share'> = {},
 ): RateGate {
   return createRateGate({
     perSecond: 30,
@@ -245,7 +253,7 @@ export function createTelegramRateGate(
 
 /** Discord's global limit: 50 requests a second per bot. */
 export function createDiscordRateGate(
-  options: Pick<RateGateOptions, 'now' | 'sleep'> = {},
+  options: Pick<RateGateOptions, 'now' | 'sleep' | 'share'> = {},
 ): RateGate {
   return createRateGate({ perSecond: 50, windowMs: SERVICE_WINDOW_MS, smooth: true, ...options });
 }
