@@ -311,7 +311,11 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
       (row) => row?.last_poll_at !== null,
     );
     expect(polled?.next_poll_at).not.toBeNull();
-    expect((await processOf(handle.id)).state).toBe('idle');
+    // The poll wrote its result; its job ends a moment later (it gives the handle's lease back).
+    await waitFor(
+      () => processOf(handle.id),
+      (process) => process.state === 'idle',
+    );
   });
 
   it('start retries a failed handle', async () => {

@@ -201,7 +201,8 @@ describe('routes', () => {
     await userEvent.setup().click(rows[0]!);
     await waitFor(() => expect(picker).toHaveValue('nasa'));
     expect(router.state.location.search).toBe('?handle=nasa');
-  });
+    // Two full dashboard renders: more than the default 5 s on a busy 2-core machine.
+  }, 15_000);
 
   it('falls back to the first handle when ?handle names none of them', async () => {
     stubFetch({
