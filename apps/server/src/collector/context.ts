@@ -6,7 +6,6 @@ import {
   findHandleById,
   LeaseLostError,
   updateHandle,
-  updateLeasedHandle,
   type HandleRow,
   type HandleUpdate,
 } from '../modules/handles/handles.repository.js';
@@ -135,9 +134,7 @@ export async function saveHandle(
   values: HandleUpdate,
 ): Promise<HandleRow> {
   const update = { ...values, updated_at: ctx.now().toISOString() };
-  const after = ctx.lease
-    ? await updateLeasedHandle(ctx.db.db, before.id, ctx.lease.owner, update)
-    : await updateHandle(ctx.db.db, before.id, update);
+  const after = await updateHandle(ctx.db.db, before.id, update, ctx.lease?.owner);
   if (!after) {
     if (ctx.lease && (await findHandleById(ctx.db.db, before.id))) {
       throw new LeaseLostError(before.id);

@@ -53,17 +53,19 @@ export function insertHandle(db: Executor, handle: NewHandle): Promise<HandleRow
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Updates a handle; with `leaseOwner`, only while that collector job holds its lease.
+ * Undefined when nothing was updated (no such handle, or the lease is another's).
+ */
 export async function updateHandle(
   db: Executor,
   id: number,
   values: HandleUpdate,
+  leaseOwner?: string,
 ): Promise<HandleRow | undefined> {
-  return db
-    .updateTable('handles')
-    .set(values)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  let query = db.updateTable('handles').set(values).where('id', '=', id);
+  if (leaseOwner !== undefined) query = query.where('lease_owner', '=', leaseOwner);
+  return query.returningAll().executeTakeFirst();
 }
 
 const linkedColumns = [
@@ -327,22 +329,6 @@ export async function releaseHandleLease(db: Executor, id: number, owner: string
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .execute();
-}
-
-/** Updates a handle only while `owner` holds its lease; undefined otherwise. */
-export function updateLeasedHandle(
-  db: Executor,
-  id: number,
-  owner: string,
-  values: HandleUpdate,
-): Promise<HandleRow | undefined> {
-  return db
-    .updateTable('handles')
-    .set(values)
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .returningAll()
-    .executeTakeFirst();
 }
 
 /** Frees the handles held by jobs of processes that are gone (owner `<node id>:...`). */
