@@ -6,6 +6,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
+import {
+  claimNextDelivery,
+  fanOutPending,
+  markSent,
+  unlockChat,
+} from '../src/notify/outbox.repository.js';
 import { DIALECTS, type TestClient } from './helpers.js';
 import {
   buildNotifyTestApp,
@@ -175,6 +181,44 @@ describe.each(DIALECTS)('deliveries under faults (%s)', (dialect) => {
       null,
     ]);
   }, 30_000);
+});
+
+describe.each(DIALECTS)('a chat held after a send (%s)', (dialect) => {
+  let t: NotifyTestApp;
+
+  afterEach(async () => {
+    await t?.close();
+  });
+
+  it('keeps other processes off the chat until its spacing has passed', async () => {
+    t = await buildNotifyTestApp(dialect, { fast: true });
+    const { client, userId } = await userWithChannels(t, 'held_reader', { telegram: '700101' });
+    expect((await client.post('/api/v1/bot/start')).statusCode).toBe(200);
+    const handleId = await handleFollowedBy(t, 'held_author', [userId], { telegram: true });
+    await monitorFinds(t, handleId, tweetsInOrder(2));
+    const now = () => new Date().toISOString();
+    const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+    await fanOutPending(t.db, { now: now(), channels: ['telegram'] });
+    const first = await claimNextDelivery(t.db, {
+      now: now(),
+      leaseUntil: later(60_000),
+      owner: 'a',
+    });
+    expect(first?.rows).toHaveLength(1);
+    await markSent(t.db, [first!.rows[0]!.id], 'a', { now: now(), attempts: 1 });
+    await unlockChat(t.db, 'telegram', userId, 'a', later(600));
+    // Another process finds nothing to claim while the chat rests, then its next notice.
+    expect(
+      await claimNextDelivery(t.db, { now: now(), leaseUntil: later(60_000), owner: 'b' }),
+    ).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const second = await claimNextDelivery(t.db, {
+      now: now(),
+      leaseUntil: later(60_000),
+      owner: 'b',
+    });
+    expect(second?.rows[0]?.tweet_id).not.toBe(first!.rows[0]!.tweet_id);
+  });
 });
 
 describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) => {

@@ -422,11 +422,11 @@ export class Collector {
     if (!budget || budget.remaining === null || budget.resetAt === null) return DUE_BATCH;
     const untilReset = Date.parse(budget.resetAt) - now;
     if (untilReset <= 0) return DUE_BATCH;
-    // X's budget is the app's: with several collecting processes, each takes its part.
-    const processes = Math.max(1, this.share());
-    const share = Math.ceil((budget.remaining * Math.max(this.tickMs, 1)) / untilReset / processes);
+    const share = Math.ceil((budget.remaining * Math.max(this.tickMs, 1)) / untilReset);
+    // The queue is the cluster's (every process's jobs) and X's budget is the app's: what the
+    // budget leaves beside the jobs already queued is split between the collecting processes.
     const waiting = (await this.queue.jobs()).filter((job) => job.handleId !== ALL_HANDLES).length;
-    return Math.min(DUE_BATCH, share) - waiting;
+    return Math.ceil((Math.min(DUE_BATCH, share) - waiting) / Math.max(1, this.share()));
   }
 
   /**

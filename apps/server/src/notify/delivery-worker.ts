@@ -98,6 +98,8 @@ const silentLog: CollectorLogger = { info: () => {}, warn: () => {}, error: () =
  */
 const FANOUT_BATCH = 25;
 const FANOUT_ROUNDS = 80;
+/** A Discord DM channel takes 5 messages per 5 s: one a second, on average, across processes. */
+const DISCORD_CHAT_SPACING_MS = 1_000;
 /** A rate-limited row waits at least this long, whatever the service said. */
 const MIN_RATE_LIMIT_WAIT_MS = 250;
 /** How often claims of crashed workers (lease run out) are looked for. */
@@ -426,12 +428,29 @@ export class DeliveryWorker {
       .finally(async () => {
         this.inFlight.delete(head.id);
         if (job.probe) this.circuits[head.channel].probing = false;
-        await unlockChat(this.db, head.channel, head.user_id, this.workerId).catch(
-          (error: unknown) => this.log.warn({ err: error }, 'could not unlock a chat'),
-        );
+        await unlockChat(
+          this.db,
+          head.channel,
+          head.user_id,
+          this.workerId,
+          this.chatSpacingUntil(head.channel, head.user_id),
+        ).catch((error: unknown) => this.log.warn({ err: error }, 'could not unlock a chat'));
         this.poke();
       });
     this.inFlight.set(head.id, { userId: head.user_id, channel: head.channel, done });
+  }
+
+  /**
+   * Until when the chat must rest after a send, for every process (Telegram: its gate's next
+   * slot for the chat, 1 a second and 20 a minute in groups; Discord: 1 s, its DM channels' 5
+   * per 5 s on average). Undefined when it need not.
+   */
+  private chatSpacingUntil(channel: NotificationChannel, userId: number): string | undefined {
+    const target = this.targets[channel].get(userId);
+    if (!target) return undefined;
+    const gate = channel === 'telegram' ? this.channels.telegramGate : undefined;
+    const at = gate ? gate.whenCanSend(target) : Date.now() + DISCORD_CHAT_SPACING_MS;
+    return at > Date.now() ? new Date(at).toISOString() : undefined;
   }
 
   private async deliver(job: Job): Promise<void> {

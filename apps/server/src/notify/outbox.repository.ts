@@ -245,13 +245,28 @@ async function lockChat(
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
-/** Gives a chat back (the send is over). */
+/**
+ * Gives a chat back (the send is over). With `holdUntil`, other processes still keep off it
+ * until then: the spacing the service wants between two messages to one chat holds across
+ * processes (this process's own gate keeps it here).
+ */
 export async function unlockChat(
   { db }: Db,
   channel: NotificationChannel,
   userId: number,
   owner: string,
+  holdUntil?: string,
 ): Promise<void> {
+  if (holdUntil !== undefined) {
+    await db
+      .updateTable('delivery_chat_locks')
+      .set({ lease_until: holdUntil })
+      .where('channel', '=', channel)
+      .where('user_id', '=', userId)
+      .where('owner', '=', owner)
+      .execute();
+    return;
+  }
   await db
     .deleteFrom('delivery_chat_locks')
     .where('channel', '=', channel)
@@ -392,10 +407,21 @@ export async function renewClaims({ db }: Db, owner: string, leaseUntil: string)
     .where('status', '=', 'sending')
     .where('claimed_by', '=', owner)
     .execute();
+  // Only the chats with a send in flight: a chat held after a send (its spacing) ends on time.
   await db
     .updateTable('delivery_chat_locks')
     .set({ lease_until: leaseUntil })
     .where('owner', '=', owner)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('notification_outbox as o')
+          .select('o.id')
+          .whereRef('o.user_id', '=', 'delivery_chat_locks.user_id')
+          .whereRef('o.channel', '=', 'delivery_chat_locks.channel')
+          .where('o.status', '=', 'sending')
+          .where('o.claimed_by', '=', owner),
+      ),
+    )
     .execute();
 }
 
