@@ -114,19 +114,18 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
       ].join('\n'),
     );
   }
-  await insertNode(db.db, {
-    id: nodeId,
-    role: options.role,
-    host,
-    pid: process.pid,
-    shared: options.shared,
-    now: now().toISOString(),
-  });
+  const register = () =>
+    insertNode(db.db, {
+      id: nodeId,
+      role: options.role,
+      host,
+      pid: process.pid,
+      shared: options.shared,
+      now: now().toISOString(),
+    });
+  await register();
   const works = (role: string) => role === 'all' || role === 'worker';
-  let workers = Math.max(
-    1,
-    live.filter((node) => works(node.role)).length + (works(options.role) ? 1 : 0),
-  );
+  let workers = 1;
   const countWorkers = async () => {
     const since = now().getTime() - LIVE_WITHIN_MS;
     const others = (await listNodes(db.db)).filter(
@@ -134,20 +133,12 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
     );
     workers = Math.max(1, others.length + (works(options.role) ? 1 : 0));
   };
+  await countWorkers();
   const timer = setInterval(() => {
     touchNode(db.db, nodeId, now().toISOString())
       .then(async (present) => {
         // Removed as stale (this process was suspended for minutes): say so again.
-        if (!present) {
-          await insertNode(db.db, {
-            id: nodeId,
-            role: options.role,
-            host,
-            pid: process.pid,
-            shared: options.shared,
-            now: now().toISOString(),
-          });
-        }
+        if (!present) await register();
         await countWorkers();
       })
       .catch((error: unknown) => options.log?.warn({ err: error }, 'node heartbeat failed'));
