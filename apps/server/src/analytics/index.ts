@@ -25,3 +25,4 @@ export { viral } from './viral.js';
 export { velocity } from './velocity.js';
 export { threadPerformance } from './threads.js';
 export { growth } from './growth.js';
+export { previousPeriod, summaryChange, type PreviousPeriodBlocks } from './compare.js';

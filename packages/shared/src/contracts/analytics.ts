@@ -114,6 +114,19 @@ export const analyticsQuerySchema = z.object({
 });
 export type AnalyticsQuery = z.input<typeof analyticsQuerySchema>;
 
+/** What `compare` may ask for: the period of the same length just before the window. */
+export const COMPARE_MODES = ['previous'] as const;
+export type CompareMode = (typeof COMPARE_MODES)[number];
+export const INVALID_COMPARE_MESSAGE =
+  "compare must be 'previous' (the period of the same length just before the window), or left out.";
+
+/** `compare`: `previous` adds the previous period's summary and daily series; absent, nothing. */
+export const compareSchema = z.enum(COMPARE_MODES, { error: INVALID_COMPARE_MESSAGE }).optional();
+
+/** complete and refresh: the window, and optionally the comparison with the previous period. */
+export const completeQuerySchema = analyticsQuerySchema.extend({ compare: compareSchema });
+export type CompleteQuery = z.input<typeof completeQuerySchema>;
+
 export const topTweetsQuerySchema = analyticsQuerySchema.extend({
   sortBy: z.enum(TOP_TWEET_SORTS).default('like_count'),
   limit: z.coerce.number().int().min(1).max(MAX_TOP_TWEETS_LIMIT).default(TOP_TWEETS_LIMIT),
@@ -394,10 +407,78 @@ export const analyticsMetaSchema = z.object({
 });
 export type AnalyticsMeta = z.infer<typeof analyticsMetaSchema>;
 
+/**
+ * The summary fields a comparison gives a change for: counts, averages, the engagement rate and
+ * followers. growth_rate is itself a change (compare it in points); peaks are not quantities.
+ */
+export const COMPARED_SUMMARY_FIELDS = [
+  'total_tweets',
+  'total_likes',
+  'total_retweets',
+  'total_replies',
+  'total_quotes',
+  'avg_likes_per_tweet',
+  'avg_retweets_per_tweet',
+  'avg_replies_per_tweet',
+  'avg_engagement',
+  'engagement_rate',
+  'followers',
+] as const satisfies readonly (keyof Summary)[];
+export type ComparedSummaryField = (typeof COMPARED_SUMMARY_FIELDS)[number];
+
+/**
+ * The change from `previous` to `current` in percent of `previous`: (current - previous) /
+ * previous x 100. Null when either is unknown or `previous` is 0 (a change from nothing has no
+ * percentage), so the result is always a finite number or null.
+ */
+export function percentChange(current: number | null, previous: number | null): number | null {
+  if (current === null || previous === null || previous === 0) return null;
+  const change = ((current - previous) / previous) * 100;
+  return Number.isFinite(change) ? change : null;
+}
+
+/** Per compared field, `percentChange(current, previous)`. */
+export const summaryChangeSchema = z.object({
+  total_tweets: rate,
+  total_likes: rate,
+  total_retweets: rate,
+  total_replies: rate,
+  total_quotes: rate,
+  avg_likes_per_tweet: rate,
+  avg_retweets_per_tweet: rate,
+  avg_replies_per_tweet: rate,
+  avg_engagement: rate,
+  engagement_rate: rate,
+  followers: rate,
+}) satisfies z.ZodType<Record<ComparedSummaryField, number | null>>;
+export type SummaryChange = z.infer<typeof summaryChangeSchema>;
+
+/**
+ * `previous` of complete with `compare=previous`: the period of the same length that ends where
+ * the window starts, computed by the same rules (timezone, posts, followers as of its end).
+ */
+export const previousPeriodSchema = z.object({
+  /** [start, end] of the previous period, ISO-8601 UTC; end is 1 ms before the window's start. */
+  window: z.object({ start: z.string(), end: z.string() }),
+  summary: summarySchema,
+  /**
+   * One point per local day of the previous period, oldest first; point i is drawn against
+   * point i of the window's series (the same day offset).
+   */
+  timeSeries: timeseriesSchema,
+  /** The window's summary against this one, in percent; null where there is no percentage. */
+  change: summaryChangeSchema,
+});
+export type PreviousPeriod = z.infer<typeof previousPeriodSchema>;
+
 /** GET /analytics/complete/{handle}: every block in one payload. */
 export const completeAnalyticsSchema = analyticsBlocksSchema
   .extend(analyticsMetaSchema.shape)
-  .extend({ profile: analyticsProfileSchema });
+  .extend({
+    profile: analyticsProfileSchema,
+    /** Only with `compare=previous`. */
+    previous: previousPeriodSchema.optional(),
+  });
 export type CompleteAnalytics = z.infer<typeof completeAnalyticsSchema>;
 
 /** A single block response: the block's fields next to the meta fields. */

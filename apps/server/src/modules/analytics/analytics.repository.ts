@@ -5,33 +5,41 @@ import type { TweetRow } from '../handles/tweets.repository.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** A handle's tweets created at or after `since` (the window's start), retweets included. */
+/**
+ * A handle's tweets created at or after `since` (the window's start), retweets included; with
+ * `until`, only those created at or before it (a previous period).
+ */
 export function listTweetsSince(
   db: Executor,
   handleId: number,
   since: string,
+  until?: string,
 ): Promise<TweetRow[]> {
-  return db
+  let query = db
     .selectFrom('tweets')
     .selectAll()
     .where('handle_id', '=', handleId)
-    .where('created_at', '>=', since)
-    .execute();
+    .where('created_at', '>=', since);
+  if (until !== undefined) query = query.where('created_at', '<=', until);
+  return query.execute();
 }
 
 /**
  * The profile snapshots growth reads (taken at or after `since`) plus the latest one of all,
- * whose follower count every rate divides by.
+ * whose follower count every rate divides by. With `until` (a previous period), only snapshots
+ * taken at or before it: the followers are those known at the period's end.
  */
 export async function listProfileSnapshots(
   db: Executor,
   handleId: number,
   since: string,
+  until?: string,
 ): Promise<ProfileSnapshot[]> {
-  const base = db
+  let base = db
     .selectFrom('profile_snapshots')
     .select(['id', 'taken_at', 'followers', 'following', 'tweet_count', 'like_count'])
     .where('handle_id', '=', handleId);
+  if (until !== undefined) base = base.where('taken_at', '<=', until);
   const [inWindow, latest] = await Promise.all([
     base.where('taken_at', '>=', since).execute(),
     base.orderBy('taken_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst(),

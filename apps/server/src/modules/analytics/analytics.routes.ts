@@ -6,6 +6,7 @@ import {
   availabilitySchema,
   blockResponseSchema,
   completeAnalyticsSchema,
+  completeQuerySchema,
   contentTypesSchema,
   engagementDistributionSchema,
   engagementSchema,
@@ -200,7 +201,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         params: handleParamSchema,
-        querystring: analyticsQuerySchema,
+        querystring: completeQuerySchema,
         response: { 200: successEnvelope(completeAnalyticsSchema), ...errors },
       },
     },
@@ -228,7 +229,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags,
         params: handleParamSchema,
-        querystring: analyticsQuerySchema,
+        querystring: completeQuerySchema,
         response: {
           200: successEnvelope(completeAnalyticsSchema),
           ...errors,

@@ -12,12 +12,20 @@ import {
   type AnalyticsMeta,
   type AnalyticsStatus,
   type Availability,
+  type CompareMode,
   type CompleteAnalytics,
   type Hashtags,
   type TopTweetSort,
   type TopTweets,
 } from '@perch/shared';
-import { computeBlocks, hashtags, prepareWindow, topTweets } from '../../analytics/index.js';
+import {
+  computeBlocks,
+  hashtags,
+  prepareWindow,
+  previousPeriod,
+  topTweets,
+  type PreviousPeriodBlocks,
+} from '../../analytics/index.js';
 import type { PreparedWindow } from '../../analytics/index.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, tooManyRequests } from '../../lib/errors.js';
@@ -49,15 +57,23 @@ export interface AnalyticsWindowQuery {
   timezone: string;
 }
 
+/** complete and refresh: the window, and `compare=previous` for the previous period. */
+export interface CompleteWindowQuery extends AnalyticsWindowQuery {
+  compare?: CompareMode | undefined;
+}
+
 /**
  * One computation of every block for (handle, period, timezone) at one data version. Only the
  * blocks are kept, not the posts behind them, so the cache stays small whatever the handle.
+ * The previous period is computed the first time a request compares, from this computation's
+ * window, and kept with it: both then move, and expire, together.
  */
 interface Computation {
   version: number;
   computedAt: number;
   window: { start: number; end: number };
   blocks: AnalyticsBlocks;
+  previous?: PreviousPeriodBlocks;
 }
 
 /** What an analytics response is made of: the data, the meta, the message and its ETag. */
@@ -107,24 +123,49 @@ export class AnalyticsService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Every block in one payload (GET /analytics/complete/{handle}). */
+  /**
+   * Every block in one payload (GET /analytics/complete/{handle}); with `compare=previous`, the
+   * previous period's summary, daily series and the changes too.
+   */
   async complete(
     handle: HandleRow,
-    query: AnalyticsWindowQuery,
+    query: CompleteWindowQuery,
   ): Promise<AnalyticsResult<CompleteAnalytics>> {
     const computation = await this.computation(handle, query);
     const meta = this.meta(handle, query, computation);
-    return this.result(handle, query, computation, {
-      ...computation.blocks,
-      ...meta,
-      profile: {
-        followersCount: handle.followers_count,
-        followingCount: handle.following_count,
-        tweetsCount: handle.tweet_count,
-        likesCount: handle.like_count,
-        username: handle.username,
+    const previous =
+      query.compare === 'previous' ? await this.previous(handle, query, computation) : undefined;
+    return this.result(
+      handle,
+      query,
+      computation,
+      {
+        ...computation.blocks,
+        ...meta,
+        profile: {
+          followersCount: handle.followers_count,
+          followingCount: handle.following_count,
+          tweetsCount: handle.tweet_count,
+          likesCount: handle.like_count,
+          username: handle.username,
+        },
+        ...(previous
+          ? {
+              previous: {
+                window: {
+                  start: new Date(previous.window.start).toISOString(),
+                  end: new Date(previous.window.end).toISOString(),
+                },
+                summary: previous.summary,
+                timeSeries: previous.timeSeries,
+                change: previous.change,
+              },
+            }
+          : {}),
       },
-    });
+      // A payload with the comparison is another representation: its own tag.
+      query.compare ?? '',
+    );
   }
 
   /** One block with the meta fields beside it (GET /analytics/<block>/{handle}). */
@@ -205,7 +246,7 @@ export class AnalyticsService {
    */
   async refresh(
     handle: HandleRow,
-    query: AnalyticsWindowQuery,
+    query: CompleteWindowQuery,
   ): Promise<AnalyticsResult<CompleteAnalytics>> {
     const now = this.now();
     const last = this.refreshes.get(handle.id);
@@ -305,17 +346,41 @@ export class AnalyticsService {
     return computation;
   }
 
-  /** Loads a handle's tweets and snapshots of a window and prepares them for the engine. */
+  /**
+   * The period of the same length that ends 1 ms before the computation's window starts, as the
+   * summary and the daily series see it; computed once per computation.
+   */
+  private async previous(
+    handle: HandleRow,
+    query: AnalyticsWindowQuery,
+    computation: Computation,
+  ): Promise<PreviousPeriodBlocks> {
+    if (computation.previous) return computation.previous;
+    const end = computation.window.start - 1;
+    const window = { start: end + 1 - query.period * DAY_MS, end };
+    const prepared = await this.prepare(handle, query, window, { until: end });
+    const previous = previousPeriod(prepared, computation.blocks.summary);
+    computation.previous = previous;
+    return previous;
+  }
+
+  /**
+   * Loads a handle's tweets and snapshots of a window and prepares them for the engine. With
+   * `until` (a previous period), nothing later is read: neither the current window's tweets
+   * nor a later follower count, and no metric snapshots (only velocity reads them).
+   */
   private async prepare(
     handle: HandleRow,
     query: AnalyticsWindowQuery,
     window: { start: number; end: number },
+    { until }: { until?: number } = {},
   ): Promise<PreparedWindow> {
     const since = new Date(window.start).toISOString();
+    const last = until === undefined ? undefined : new Date(until).toISOString();
     const [rows, profileSnapshots, metricSnapshots] = await Promise.all([
-      listTweetsSince(this.db.db, handle.id, since),
-      listProfileSnapshots(this.db.db, handle.id, since),
-      listMetricSnapshots(this.db.db, handle.id, since),
+      listTweetsSince(this.db.db, handle.id, since, last),
+      listProfileSnapshots(this.db.db, handle.id, since, last),
+      last === undefined ? listMetricSnapshots(this.db.db, handle.id, since) : [],
     ]);
     return prepareWindow({
       handle: handle.username,
