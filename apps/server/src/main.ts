@@ -13,7 +13,8 @@ import { createMetrics } from './lib/metrics.js';
 import { createSessionCache } from './modules/auth/session-cache.js';
 import { createXUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { ensureBootstrapInvitation } from './modules/invitations/invitations.service.js';
-import { createNotifyChannels } from './notify/channels.js';
+import { startReadyBots } from './modules/settings/settings.repository.js';
+import { clusterDmChannelStore, createNotifyChannels } from './notify/channels.js';
 import { DEFAULT_STOP_GRACE_MS, DeliveryWorker } from './notify/delivery-worker.js';
 import { TelegramUpdatesPoller } from './notify/telegram-updates.js';
 
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   }
   const db = createDb(config);
   await migrateToLatest(db);
+  // Forwarding runs for every user whose X account and a channel are connected.
+  await startReadyBots(db.db, new Date().toISOString());
   const role = config.PERCH_ROLE;
   const works = role !== 'api';
   const serves = role !== 'worker';
@@ -101,8 +104,12 @@ async function main(): Promise<void> {
           })
       : undefined,
   });
-  // Each delivering process keeps to its share of Telegram's and Discord's overall limits.
-  const channels = createNotifyChannels(config, { share: () => membership.workers() });
+  // Each delivering process keeps to its share of Telegram's and Discord's overall limits, and
+  // a user's Discord DM channel, once opened by any of them, is known to all.
+  const channels = createNotifyChannels(config, {
+    share: () => membership.workers(),
+    dmChannelStore: cluster.shared ? clusterDmChannelStore(cluster) : undefined,
+  });
   // The worker logs through the app's logger, so it is made after the app; until then a
   // wake-up has nothing to wake.
   let wakeWorker = () => {};

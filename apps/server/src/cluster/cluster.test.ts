@@ -116,6 +116,19 @@ describe('Redis cluster', () => {
     expect(results[5]!.retryInMs).toBeGreaterThan(0);
     expect(results[5]!.retryInMs).toBeLessThanOrEqual(1_000);
   });
+
+  it('shares remembered values between nodes until they expire or are forgotten', async () => {
+    fresh();
+    const [a, b] = [await node(), await node()];
+    expect(await b.recall('dm:42')).toBeNull();
+    await a.remember('dm:42', 'channel-1', 300);
+    expect(await b.recall('dm:42')).toBe('channel-1');
+    await b.forget('dm:42');
+    expect(await a.recall('dm:42')).toBeNull();
+    await a.remember('dm:43', 'channel-2', 100);
+    await sleep(200);
+    expect(await b.recall('dm:43')).toBeNull();
+  });
 });
 
 describe('local cluster (one process)', () => {
@@ -131,6 +144,12 @@ describe('local cluster (one process)', () => {
     expect(await cluster.tryLock('x', 1_000)).not.toBeNull();
     expect((await cluster.take('k', 1, 1_000)).ok).toBe(true);
     expect((await cluster.take('k', 1, 1_000)).ok).toBe(false);
+    await cluster.remember('v', 'one', 60_000);
+    expect(await cluster.recall('v')).toBe('one');
+    await cluster.forget('v');
+    expect(await cluster.recall('v')).toBeNull();
+    await cluster.remember('w', 'two', -1);
+    expect(await cluster.recall('w')).toBeNull();
     await cluster.close();
   });
 });

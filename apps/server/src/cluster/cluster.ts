@@ -36,6 +36,14 @@ export interface Cluster {
    * whether it fits in `limit`; when not, how long until it would (ms).
    */
   take(key: string, limit: number, windowMs: number): Promise<{ ok: boolean; retryInMs: number }>;
+  /**
+   * A small value every node can read (e.g. a Discord DM channel id), kept for `ttlMs`; a
+   * shared cache, never the only copy of anything.
+   */
+  remember(key: string, value: string, ttlMs: number): Promise<void>;
+  /** The value stored under `key`, or null when none is (or it expired). */
+  recall(key: string): Promise<string | null>;
+  forget(key: string): Promise<void>;
   /** Releases the locks and closes the connections. */
   close(): Promise<void>;
 }
@@ -50,6 +58,7 @@ export function createLocalCluster(nodeId = newNodeId()): Cluster {
   bus.setMaxListeners(0);
   const locks = new Set<string>();
   const windows = new Map<string, number[]>();
+  const values = new Map<string, { value: string; until: number }>();
   return {
     nodeId,
     shared: false,
@@ -87,9 +96,23 @@ export function createLocalCluster(nodeId = newNodeId()): Cluster {
       windows.set(key, times);
       return Promise.resolve({ ok: true, retryInMs: 0 });
     },
+    remember(key, value, ttlMs) {
+      values.set(key, { value, until: Date.now() + ttlMs });
+      return Promise.resolve();
+    },
+    recall(key) {
+      const entry = values.get(key);
+      if (entry && entry.until <= Date.now()) values.delete(key);
+      return Promise.resolve(entry && entry.until > Date.now() ? entry.value : null);
+    },
+    forget(key) {
+      values.delete(key);
+      return Promise.resolve();
+    },
     close() {
       bus.removeAllListeners();
       locks.clear();
+      values.clear();
       return Promise.resolve();
     },
   };
@@ -219,6 +242,15 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
       );
       const retry = Number(result);
       return retry < 0 ? { ok: true, retryInMs: 0 } : { ok: false, retryInMs: Math.max(1, retry) };
+    },
+    async remember(key, value, ttlMs) {
+      await commands.set(`${prefix}:value:${key}`, value, 'PX', ttlMs);
+    },
+    recall(key) {
+      return commands.get(`${prefix}:value:${key}`);
+    },
+    async forget(key) {
+      await commands.del(`${prefix}:value:${key}`);
     },
     async close() {
       for (const entry of [...held]) await entry.release();

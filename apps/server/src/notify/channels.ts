@@ -1,6 +1,7 @@
+import type { Cluster } from '../cluster/cluster.js';
 import type { Config } from '../config.js';
 import type { NotificationChannel } from '../db/types.js';
-import { createDiscordClient } from './discord/discord-client.js';
+import { createDiscordClient, type DmChannelStore } from './discord/discord-client.js';
 import { discordMessage } from './format/discord-format.js';
 import type { PlainMessage } from './format/fallback-format.js';
 import { telegramMessages, type TelegramOutgoing } from './format/telegram-format.js';
@@ -26,7 +27,7 @@ export function createNotifyChannels(
     Config,
     'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_API_BASE_URL' | 'DISCORD_BOT_TOKEN' | 'DISCORD_API_BASE_URL'
   >,
-  options: { share?: () => number } = {},
+  options: { share?: () => number; dmChannelStore?: DmChannelStore } = {},
 ): NotifyChannels {
   // Scale-out: `share` is how many processes deliver with these tokens; each keeps to its part
   // of the services' overall limits.
@@ -42,9 +43,25 @@ export function createNotifyChannels(
       token: config.DISCORD_BOT_TOKEN,
       baseUrl: config.DISCORD_API_BASE_URL,
       rateGate: discordGate,
+      dmChannelStore: options.dmChannelStore,
     }),
     telegramGate,
     discordGate,
+  };
+}
+
+/** A DM channel stays the same for a user and bot; kept a day, re-opened if Discord forgets it. */
+const DM_CHANNEL_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Discord DM channel ids shared through the cluster (Redis in scale-out mode). */
+export function clusterDmChannelStore(
+  cluster: Pick<Cluster, 'remember' | 'recall' | 'forget'>,
+): DmChannelStore {
+  return {
+    get: (userId) => cluster.recall(`discord-dm:${userId}`),
+    set: (userId, channelId) =>
+      cluster.remember(`discord-dm:${userId}`, channelId, DM_CHANNEL_TTL_MS),
+    delete: (userId) => cluster.forget(`discord-dm:${userId}`),
   };
 }
 

@@ -7,6 +7,8 @@ import {
   startFakeDiscordServer,
   type FakeDiscordServer,
 } from '../../../test/fakes/fake-discord-server.js';
+import { createLocalCluster } from '../../cluster/cluster.js';
+import { clusterDmChannelStore } from '../channels.js';
 import { discordMessage } from '../format/discord-format.js';
 import { SERVICE_WINDOW_MS } from '../rate-gate.js';
 import { DeliveryError, type DeliveryErrorKind, type DiscordEmbedMessage } from '../types.js';
@@ -304,6 +306,21 @@ describe('discord client', () => {
     expect(fresh).not.toBe(old);
     await discord.send(fresh, hello);
     expect(fake.messagesTo(ANN)).toHaveLength(1);
+  });
+
+  it('shares DM channels through a store: another process does not open the DM again', async () => {
+    const dmChannelStore = clusterDmChannelStore(createLocalCluster());
+    const [first, second] = [client({ dmChannelStore }), client({ dmChannelStore })];
+    const channel = await first.openDm(ANN);
+    expect(await second.openDm(ANN)).toBe(channel);
+    expect(fake.requests.filter((r) => r.path.endsWith('/@me/channels'))).toHaveLength(1);
+    // A deleted channel is forgotten in the store too, and the one opened next is shared.
+    fake.deleteChannel(channel);
+    await failure(second.send(channel, hello), 'transient');
+    expect(await dmChannelStore.get(ANN)).toBeNull();
+    const fresh = await second.openDm(ANN);
+    expect(fresh).not.toBe(channel);
+    expect(await dmChannelStore.get(ANN)).toBe(fresh);
   });
 
   it('waits for an exhausted bucket to reset instead of hitting a 429', async () => {

@@ -52,9 +52,23 @@ export interface DiscordClientOptions {
   maxBucketWaitMs?: number;
   /** The global 50 requests/s; by default a gate of this client's own. */
   rateGate?: RateGate;
+  /**
+   * Where DM channel ids are shared with the other processes delivering with this token
+   * (scale-out), so a user's DM is opened once for the cluster, not once per worker: DM
+   * openings have one bucket of 10 per 10 s for the whole bot. By default each client keeps
+   * its own.
+   */
+  dmChannelStore?: DmChannelStore;
   /** Clock (epoch ms). */
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** DM channel ids by Discord user id, shared between processes; failures are not fatal. */
+export interface DmChannelStore {
+  get(userId: string): Promise<string | null>;
+  set(userId: string, channelId: string): Promise<void>;
+  delete(userId: string): Promise<void>;
 }
 
 export const DISCORD_NOT_SET_UP =
@@ -135,6 +149,7 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const gate = options.rateGate ?? createDiscordRateGate({ now, sleep });
+  const store = options.dmChannelStore;
 
   const dmChannels = new Map<string, string>();
   const pendingDms = new Map<string, Promise<string>>();
@@ -369,7 +384,9 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
       case 10003:
         // The DM channel is gone: forget it, so the retry opens the DM again.
         for (const [user, channel] of dmChannels) {
-          if (channel === major) dmChannels.delete(user);
+          if (channel !== major) continue;
+          dmChannels.delete(user);
+          void store?.delete(user).catch(() => undefined);
         }
         return new DeliveryError('transient', message);
       case 40003: {
@@ -410,6 +427,11 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
   }
 
   async function openDmUncached(userId: string, signal?: AbortSignal): Promise<string> {
+    const shared = await store?.get(userId).catch(() => null);
+    if (shared) {
+      dmChannels.set(userId, shared);
+      return shared;
+    }
     const channel = await request<{ id?: string }>(
       ROUTE_DM,
       '@me',
@@ -419,6 +441,7 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
     );
     if (!channel?.id) throw new DeliveryError('transient', 'Discord: no DM channel in the answer');
     dmChannels.set(userId, channel.id);
+    await store?.set(userId, channel.id).catch(() => undefined);
     return channel.id;
   }
 
