@@ -4,12 +4,20 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
 import { DIALECTS, TestClient, createTestDb, type TestDb } from '../../test/helpers.js';
+import { createRedisCluster } from '../cluster/cluster.js';
+import { createSessionCache } from '../modules/auth/session-cache.js';
 import { runCli } from './run-cli.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const exec = promisify(execFile);
 
 /** Runs the CLI in-process against the test database and returns what it printed. */
 async function cli(db: TestDb, ...args: string[]) {
+  return cliWith(db, {}, ...args);
+}
+
+async function cliWith(db: TestDb, extraEnv: Record<string, string>, ...args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const log = vi
@@ -23,6 +31,7 @@ async function cli(db: TestDb, ...args: string[]) {
       DATA_DIR: db.config.DATA_DIR,
       LOG_LEVEL: 'silent',
       DATABASE_URL: db.config.DATABASE_URL,
+      ...extraEnv,
     };
     const code = await runCli(args, env);
     const lines = out.join('\n').split('\n');
@@ -173,6 +182,41 @@ describe.each(DIALECTS)('operator CLI [%s]', (dialect) => {
 
     expect((await cli(db, 'user', 'disable-2fa')).code).toBe(2);
     expect((await cli(db, 'user', 'disable-2fa', 'nobody')).stderr).toContain('no user named');
+  });
+
+  it('tells running nodes at once (scale-out): their session caches drop the changed user', async () => {
+    const prefix = `perch-test-cli-${process.pid}-${dialect}`;
+    const cluster = await createRedisCluster({ url: REDIS_URL, prefix });
+    const sessionCache = await createSessionCache({ cluster });
+    const app = await buildApp({ config: db.config, db, logger: false, sessionCache });
+    try {
+      const invite = await cli(db, 'invite', 'create', '--role', 'admin');
+      const client = new TestClient(app);
+      const password = 'Sup3r-secret!';
+      const registered = await client.post('/api/v1/auth/register', {
+        username: 'dave',
+        email: 'dave@example.com',
+        password,
+        confirmPassword: password,
+        invitationCode: invite.lastLine,
+      });
+      expect(registered.statusCode).toBe(201);
+      const login = await client.post('/api/v1/auth/login', { username: 'dave', password });
+      expect(login.statusCode).toBe(200);
+      const check = () => client.get('/api/v1/auth/check');
+      expect((await check()).json().data).toMatchObject({ isAdmin: true });
+      // Cached now: only an invalidation makes this node read the user again within 5 s.
+      expect((await check()).json().data).toMatchObject({ isAdmin: true });
+      const env = { REDIS_URL, REDIS_PREFIX: prefix };
+      expect((await cliWith(db, env, 'user', 'set-role', 'dave', 'user')).code).toBe(0);
+      expect((await check()).json().data).toMatchObject({ isAdmin: false });
+      expect((await cliWith(db, env, 'user', 'reset-password', 'dave')).code).toBe(0);
+      expect((await check()).json().data).toMatchObject({ authenticated: false });
+    } finally {
+      await app.close();
+      await sessionCache.close();
+      await cluster.close();
+    }
   });
 
   it('rejects bad arguments with usage and exit code 2', async () => {

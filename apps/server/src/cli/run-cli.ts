@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { ROLES, type Role } from '@perch/shared';
+import { createRedisCluster } from '../cluster/cluster.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { createDb, type Db } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { recordAuthEvent } from '../modules/auth/auth-events.js';
+import { createSessionCache } from '../modules/auth/session-cache.js';
 import { revokeUserSessions } from '../modules/auth/sessions.repository.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 import { deletePendingLoginsOf, disableTotp } from '../modules/security/two-factor.repository.js';
@@ -74,7 +76,38 @@ function table(rows: Record<string, string | number | null>[]): string {
   );
 }
 
-async function run(handle: Db, args: string[]): Promise<void> {
+/**
+ * Tells running nodes that a user changed (role, password, two-factor), so their session caches
+ * drop that user's sessions now rather than within their 5 s TTL. Only in scale-out mode: the
+ * CLI is then one more process on the cluster; otherwise there is nothing to tell.
+ */
+async function announceUserChange(redisUrl: string | undefined, prefix: string, userId: number) {
+  if (!redisUrl) return;
+  const cluster = await createRedisCluster({ url: redisUrl, prefix }).catch((error: Error) => {
+    console.warn(`Warning: ${error.message}; running nodes see the change within 5 s.`);
+    return undefined;
+  });
+  if (!cluster) return;
+  try {
+    const cache = await createSessionCache({
+      cluster,
+      onError: (error) => console.warn(`Warning: ${error.message}`),
+    });
+    // The running caches answer a newcomer's hello at once: wait for them, then for their acks.
+    await new Promise((resolve) => setTimeout(resolve, CLI_HELLO_WAIT_MS));
+    await cache.invalidateUser(userId);
+    await cache.close();
+  } finally {
+    await cluster.close();
+  }
+}
+
+/** How long the CLI listens for the running nodes' hellos before invalidating. */
+const CLI_HELLO_WAIT_MS = 200;
+
+type UserChanged = (userId: number) => Promise<void>;
+
+async function run(handle: Db, args: string[], userChanged: UserChanged): Promise<void> {
   const [group, command, ...rest] = args;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -147,6 +180,7 @@ async function run(handle: Db, args: string[]): Promise<void> {
         );
       }
       await setRoleFlags(handle.db, user.id, roleFlags(role));
+      await userChanged(user.id);
       console.log(`${user.username} is now ${role}`);
       return;
     }
@@ -169,6 +203,7 @@ async function run(handle: Db, args: string[]): Promise<void> {
         userId: user.id,
         metadata: { source: 'cli' },
       });
+      await userChanged(user.id);
       console.log(`New password for ${user.username} (all their sessions were signed out):`);
       console.log(password);
       return;
@@ -180,6 +215,7 @@ async function run(handle: Db, args: string[]): Promise<void> {
       if (!user) throw new CommandError(`no user named ${username}`);
       if (!user.totp_secret) throw new CommandError(`${user.username} has no two-factor sign-in`);
       await handle.db.transaction().execute((trx) => disableTotp(trx, user.id));
+      await userChanged(user.id);
       await recordAuthEvent(handle, null, {
         type: 'two_factor_disabled',
         severity: 'high',
@@ -209,7 +245,9 @@ export async function runCli(
     const config = loadConfig(env);
     handle = createDb(config);
     await migrateToLatest(handle);
-    await run(handle, args);
+    await run(handle, args, (userId) =>
+      announceUserChange(config.REDIS_URL, config.REDIS_PREFIX, userId),
+    );
     return 0;
   } catch (error) {
     if (error instanceof CommandError) {

@@ -14,8 +14,9 @@
  * acknowledged dropping the entries, for at most ACK_TIMEOUT_MS. So when the request that
  * revoked a session answers, no node still answers that session from memory. The TTL only
  * matters when that fails: a message lost (Redis restarting, a subscriber reconnecting), a node
- * too slow to acknowledge, or a process without the cluster changing sessions (the CLI resetting
- * a password or a role). It bounds how long such a change can go unseen.
+ * too slow to acknowledge, or a process without the cluster changing sessions (the CLI joins the
+ * cluster to announce its changes only when REDIS_URL is set). It bounds how long such a change
+ * can go unseen.
  */
 import { randomBytes } from 'node:crypto';
 import type { Cluster } from '../../cluster/cluster.js';
