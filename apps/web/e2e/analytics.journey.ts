@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { CompleteAnalytics } from '@perch/shared';
+import { INVALID_COMPARE_MESSAGE, type CompleteAnalytics } from '@perch/shared';
 import { startPerchServer, type PerchServer } from './perch-server';
 
 let server: PerchServer;
@@ -17,21 +17,21 @@ test.afterAll(async () => {
 
 test.use({ timezoneId: TIMEZONE, viewport: { width: 1280, height: 900 } });
 
-async function register(page: Page) {
+async function register(page: Page, username = 'ada', code = server.firstStartCode) {
   await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill('ada');
-  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill(`${username}@example.com`);
   await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
   await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(server.firstStartCode);
+  await page.getByLabel('Invitation code').fill(code);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText('ada');
+  await expect(page.getByTestId('user-badge')).toHaveText(username);
 }
 
 /** The complete analytics the API gives for the handle, as the page would ask for them. */
 async function apiComplete(page: Page, handle: string, period: number) {
   const response = await page.request.get(
-    `${server.origin}/api/v1/analytics/complete/${handle}?period=${period}&timezone=${encodeURIComponent(TIMEZONE)}`,
+    `${server.origin}/api/v1/analytics/complete/${handle}?period=${period}&timezone=${encodeURIComponent(TIMEZONE)}&compare=previous`,
   );
   expect(response.status()).toBe(200);
   return ((await response.json()) as { data: CompleteAnalytics }).data;
@@ -99,4 +99,84 @@ test('add a demo handle, watch the overlay, read analytics that match the API, s
   await expect(page.getByText('Analytics refreshed')).toBeVisible();
   await refresh.click({ force: true });
   await expect(page.getByText('Please wait a few seconds before refreshing again.')).toBeVisible();
+});
+
+/** A change as a summary card words it: '+12.3% vs previous week' (docs/analytics.md). */
+function changeText(current: number, previous: number): string {
+  const change = ((current - previous) / previous) * 100;
+  if (Math.abs(change) < 0.005) return 'no change vs previous week';
+  const percent = new Intl.NumberFormat('en-US', {
+    style: 'percent',
+    maximumFractionDigits: Math.abs(change) < 1 ? 2 : 1,
+  }).format(change / 100);
+  return `${change > 0 ? '+' : ''}${percent} vs previous week`;
+}
+
+test('compare a week with the one before, overlay it on the daily chart, read the top words', async ({
+  page,
+}) => {
+  await register(page, 'lin', await server.invite());
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+  // 15 days of backfill: this week and the whole week before it.
+  const added = await page.request.post(`${server.origin}/api/v1/handles`, {
+    data: { username: 'prolific_lin', backfill_days: 15, async: true },
+    headers: { 'x-csrf-token': csrf },
+  });
+  expect(added.status()).toBe(201);
+  await page.goto(`${server.origin}/dashboard/?handle=prolific_lin`);
+  await expect(page.getByTestId('summary-card-total_tweets')).toBeVisible({ timeout: 60_000 });
+  await page.getByTestId('period-switch').getByText('Week').click();
+
+  // Every count card says how it changed against the previous week, in the API's numbers.
+  await expect(async () => {
+    const week = await apiComplete(page, 'prolific_lin', 7);
+    expect(week.analytics_status).toBe('data_ready');
+    const previous = week.previous;
+    if (!previous) throw new Error('no previous period');
+    expect(previous.summary.total_tweets).toBeGreaterThan(0);
+    for (const key of CARD_KEYS) {
+      const line = page.getByTestId(`summary-change-${key}`);
+      await expect(line).toHaveText(changeText(week.summary[key], previous.summary[key]), {
+        timeout: 1_000,
+      });
+      const change = previous.change[key] ?? 0;
+      await expect(line).toHaveAttribute(
+        'data-tone',
+        Math.abs(change) < 0.005 ? 'neutral' : change > 0 ? 'up' : 'down',
+      );
+    }
+    // Follower counts are known only since the handle was added: none from last week.
+    expect(previous.summary.followers).toBeNull();
+    await expect(page.getByTestId('summary-change-followers')).toHaveText('no data last week', {
+      timeout: 1_000,
+    });
+  }).toPass({ timeout: 30_000 });
+
+  // The daily chart overlays the previous week on request, with a legend.
+  const chart = page.getByTestId('analytics-time-series');
+  const toggle = chart.getByRole('switch', { name: 'Compare with previous period' });
+  await expect(toggle).not.toBeChecked();
+  await expect(chart.getByText('Previous week')).toHaveCount(0);
+  await chart.getByText('Compare with previous period').click();
+  await expect(toggle).toBeChecked();
+  await expect(chart.getByText('Previous week')).toBeVisible();
+  await expect(chart.getByLabel('Engagement per day; dashed: previous week')).toBeVisible();
+  // The previous week is the dashed line.
+  await expect(chart.locator('path[stroke-dasharray="5 4"]')).toHaveCount(1);
+
+  // The top words card lists the API's most used words.
+  const week = await apiComplete(page, 'prolific_lin', 7);
+  expect(week.words.words.length).toBeGreaterThan(0);
+  const words = page.getByTestId('analytics-words');
+  await expect(words.getByRole('heading', { name: 'Top words' })).toBeVisible();
+  for (const entry of week.words.words.slice(0, 3)) {
+    await expect(words.getByText(entry.word, { exact: true })).toBeVisible();
+  }
+
+  // Any other comparison is refused with the reason.
+  const refused = await page.request.get(
+    `${server.origin}/api/v1/analytics/complete/prolific_lin?period=7&compare=later`,
+  );
+  expect(refused.status()).toBe(400);
+  expect(((await refused.json()) as { message: string }).message).toBe(INVALID_COMPARE_MESSAGE);
 });

@@ -659,3 +659,107 @@ test('delivery log screenshots', async ({ browser }) => {
     await dc.close();
   }
 });
+
+/** From the top of `first` to the bottom of `last`, the full width of the page's content. */
+async function shootSpan(page: Page, first: Locator, last: Locator, name: string) {
+  await page.waitForLoadState('networkidle');
+  const viewport = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (viewport) await page.setViewportSize({ width: viewport.width, height });
+  await page.waitForTimeout(300);
+  const top = await first.boundingBox();
+  const bottom = await last.boundingBox();
+  if (!top || !bottom) throw new Error(`${name}: nothing to capture`);
+  const margin = 12;
+  const left = Math.min(top.x, bottom.x);
+  const right = Math.max(top.x + top.width, bottom.x + bottom.width);
+  await page.screenshot({
+    path: path.join(OUT, `${name}.png`),
+    clip: {
+      x: Math.max(0, left - margin),
+      y: Math.max(0, top.y - margin),
+      width: right - left + 2 * margin,
+      height: bottom.y + bottom.height - top.y + 2 * margin,
+    },
+  });
+  if (viewport) await page.setViewportSize(viewport);
+}
+
+test('analytics compare and words screenshots', async ({ browser }) => {
+  test.setTimeout(240_000);
+  for (const [label, viewport] of Object.entries(WIDTHS)) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const username = `lin_${label}`;
+    await page.goto(`${server.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Email').fill(`${username}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Invitation code').fill(await server.invite());
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('user-badge')).toHaveText(username);
+    // 15 days of backfill: this week and the whole week before it.
+    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    const added = await page.request.post(`${server.origin}/api/v1/handles`, {
+      data: { username: 'prolific_dev', backfill_days: 15, async: true },
+      headers: { 'x-csrf-token': csrf },
+    });
+    expect(added.status()).toBe(201);
+
+    await page.goto(`${server.origin}/dashboard/?handle=prolific_dev`);
+    await expect(page.getByTestId('summary-card-total_tweets')).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByTestId('collecting-overlay')).toBeHidden({ timeout: 90_000 });
+    await page.getByTestId('period-switch').getByText('Week').click();
+    await expect(page.getByTestId('summary-change-total_tweets')).toHaveText(/vs previous week$/, {
+      timeout: 30_000,
+    });
+    const chart = page.getByTestId('analytics-time-series');
+    await chart.getByText('Compare with previous period').click();
+    await expect(chart.getByText('Previous week')).toBeVisible();
+    await page.waitForTimeout(800); // charts animate in
+    await shootSpan(page, page.getByTestId('summary-cards'), chart, `analytics-compare-${label}`);
+
+    const words = page.getByTestId('analytics-words');
+    await words.scrollIntoViewIfNeeded();
+    await expect(words.getByRole('heading', { name: 'Top words' })).toBeVisible();
+    await shootPart(page, words, `analytics-words-${label}`);
+    await context.close();
+  }
+});
+
+test('tweets browse screenshots', async ({ browser }) => {
+  test.setTimeout(180_000);
+  for (const [label, viewport] of Object.entries(WIDTHS)) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const username = `tess_${label}`;
+    await page.goto(`${server.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Email').fill(`${username}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Invitation code').fill(await server.invite());
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('user-badge')).toHaveText(username);
+    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    const added = await page.request.post(`${server.origin}/api/v1/handles`, {
+      data: { username: 'prolific_dev', backfill_days: 15, async: true },
+      headers: { 'x-csrf-token': csrf },
+    });
+    expect(added.status()).toBe(201);
+    await page.reload();
+    const row = page.getByTestId('handle-panel').getByTestId('handle-row').first();
+    await expect(row.getByTestId('handle-status')).toHaveText(/Ready/, { timeout: 60_000 });
+
+    // A search as typed (the last word a prefix), the words marked in each tweet.
+    await row.getByRole('button', { name: /^Recent tweets from/ }).click();
+    const dialog = page.getByRole('dialog', { name: /^Recent tweets from/ });
+    await dialog.getByRole('textbox', { name: 'Search tweets' }).fill('new rel');
+    await expect(dialog.getByTestId('tweets-summary')).toContainText('"new rel"');
+    await expect(dialog.getByTestId('recent-tweet').first()).toBeVisible();
+    await page.waitForTimeout(300); // the modal's transition
+    await shoot(page, `tweets-browse-${label}`, { fullPage: false });
+    await context.close();
+  }
+});

@@ -19,7 +19,7 @@ describe('analytics API', () => {
     expect(analyticsQueryKey(params)).toEqual(['analytics', 'nasa', 7, 'America/New_York']);
   });
 
-  it('asks for the complete payload with period and time zone', async () => {
+  it('asks for the complete payload with period, time zone and the previous period', async () => {
     const fetchMock = stubFetch({
       'GET /api/v1/analytics/complete/NASA': () => ok(makeCompleteAnalytics('nasa')),
     });
@@ -27,6 +27,7 @@ describe('analytics API', () => {
     const url = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://localhost');
     expect(url.searchParams.get('period')).toBe('7');
     expect(url.searchParams.get('timezone')).toBe('America/New_York');
+    expect(url.searchParams.get('compare')).toBe('previous');
   });
 
   it("passes the server's 404 on", async () => {
@@ -62,7 +63,7 @@ describe('analytics API', () => {
     const [input, init] = fetchMock.mock.calls[0] ?? [];
     expect(init?.method).toBe('POST');
     expect(new URL(String(input), 'http://localhost').search).toBe(
-      '?period=7&timezone=America%2FNew_York',
+      '?period=7&timezone=America%2FNew_York&compare=previous',
     );
   });
 });

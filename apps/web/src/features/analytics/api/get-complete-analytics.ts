@@ -26,12 +26,18 @@ export function handleAnalyticsQueryKey(handle: string) {
   return ['analytics', handle.toLowerCase()] as const;
 }
 
-/** `?period=30&timezone=Europe%2FBerlin` */
+/**
+ * `?period=30&timezone=Europe%2FBerlin&compare=previous`: the dashboard always asks for the
+ * previous period too, since every summary card shows its change against it.
+ */
 export function analyticsSearch({ period, timezone }: AnalyticsParams): string {
-  return new URLSearchParams({ period: String(period), timezone }).toString();
+  return new URLSearchParams({ period: String(period), timezone, compare: 'previous' }).toString();
 }
 
-/** GET /analytics/complete/{handle}: every analytics block of the window in one payload. */
+/**
+ * GET /analytics/complete/{handle}: every analytics block of the window in one payload, with the
+ * previous period's summary and daily series.
+ */
 export function getCompleteAnalytics(
   params: AnalyticsParams,
   signal?: AbortSignal,

@@ -16,6 +16,7 @@ import { TimeSeriesCard } from './time-series-card';
 import { TopTweetsCard } from './top-tweets-card';
 import { VelocityCard } from './velocity-card';
 import { ViralityCard } from './virality-card';
+import { WordsCard } from './words-card';
 
 /** Columns of the section grid by the width of the analytics area (not the window). */
 export const SECTION_COLUMNS = { base: 1, '720px': 2, '1180px': 3 } as const;
@@ -35,6 +36,7 @@ export function AnalyticsSections({ data }: { data: CompleteAnalytics }) {
         <ContentTypesCard data={data} />
         <EngagementDistributionCard data={data} />
         <HashtagsCard data={data} />
+        <WordsCard data={data} />
         <LanguagesCard data={data} />
         <ViralityCard data={data} />
         <VelocityCard data={data} />

@@ -1,6 +1,16 @@
-import { Box, Card, Group, SimpleGrid, Text, type MantineColor } from '@mantine/core';
-import type { CompleteAnalytics } from '@perch/shared';
+import { Box, Card, Group, SimpleGrid, Stack, Text, type MantineColor } from '@mantine/core';
+import type { ComparedSummaryField, CompleteAnalytics } from '@perch/shared';
+import { IconArrowDownRight, IconArrowUpRight, IconMinus } from '@tabler/icons-react';
 import { cssColor } from '../utils/chart-colors';
+import {
+  peakComparison,
+  periodName,
+  pointsComparison,
+  previousPartlyCollectedFrom,
+  relativeComparison,
+  type ChangeTone,
+  type Comparison,
+} from '../utils/compare';
 import {
   formatCompact,
   formatDecimal,
@@ -29,6 +39,8 @@ export interface SummaryItem {
   color: MantineColor;
   /** Colours the value: up is green, down is red. */
   trend?: 'up' | 'down' | null;
+  /** Against the previous period, when the payload has it and the value is known. */
+  comparison?: Comparison | null;
 }
 
 function trendOf(value: number | null): 'up' | 'down' | null {
@@ -36,8 +48,41 @@ function trendOf(value: number | null): 'up' | 'down' | null {
   return value > 0 ? 'up' : 'down';
 }
 
+/**
+ * Each card's comparison with the previous period (docs/analytics.md): counts, averages and the
+ * engagement rate in percent of the previous value, growth in points, the peak beside the
+ * previous one. Nothing without the previous period in the payload.
+ */
+function comparisons(data: CompleteAnalytics): Partial<Record<string, Comparison | null>> {
+  const previous = data.previous?.summary;
+  if (!previous) return {};
+  const { summary, period } = data;
+  // Without posts last period, its zeros are an absence of data, not a value to compare with.
+  const hadPosts = previous.total_tweets > 0;
+  const posts = (field: ComparedSummaryField) =>
+    relativeComparison(summary[field], previous[field], period, hadPosts);
+  return {
+    total_tweets: posts('total_tweets'),
+    total_likes: posts('total_likes'),
+    total_retweets: posts('total_retweets'),
+    total_replies: posts('total_replies'),
+    total_quotes: posts('total_quotes'),
+    followers: relativeComparison(summary.followers, previous.followers, period),
+    avg_engagement: posts('avg_engagement'),
+    engagement_rate: posts('engagement_rate'),
+    growth_rate: pointsComparison(summary.growth_rate, previous.growth_rate, period),
+    peak_hour: peakComparison(summary, previous, period),
+  };
+}
+
 /** The ten headline numbers of a payload, in display order. */
 export function summaryItems(data: CompleteAnalytics): SummaryItem[] {
+  const items = headlineItems(data);
+  const changes = comparisons(data);
+  return items.map((item) => ({ ...item, comparison: changes[item.key] ?? null }));
+}
+
+function headlineItems(data: CompleteAnalytics): SummaryItem[] {
   const { summary, engagement, growth, profile } = data;
   const followers = summary.followers ?? profile.followersCount;
   const following = summary.following ?? profile.followingCount;
@@ -149,6 +194,34 @@ export function summaryItems(data: CompleteAnalytics): SummaryItem[] {
   ];
 }
 
+const TONE_COLORS: Record<ChangeTone, string> = {
+  up: 'green.5',
+  down: 'red.5',
+  neutral: 'dimmed',
+};
+
+const TONE_ICONS = { up: IconArrowUpRight, down: IconArrowDownRight, neutral: IconMinus };
+
+/** '+12% vs previous week' under a card's number, green up, red down, grey otherwise. */
+function ChangeLine({ itemKey, comparison }: { itemKey: string; comparison: Comparison }) {
+  const ToneIcon = TONE_ICONS[comparison.tone];
+  return (
+    <Group
+      gap={3}
+      wrap="nowrap"
+      mt={6}
+      c={TONE_COLORS[comparison.tone]}
+      data-testid={`summary-change-${itemKey}`}
+      data-tone={comparison.tone}
+    >
+      <ToneIcon size={13} stroke={2} style={{ flexShrink: 0 }} aria-hidden />
+      <Text size="xs" c="inherit" fw={comparison.tone === 'neutral' ? 400 : 600} truncate="end">
+        {comparison.text}
+      </Text>
+    </Group>
+  );
+}
+
 function SummaryCard({ item }: { item: SummaryItem }) {
   const valueColor =
     item.trend === 'up' ? 'green.5' : item.trend === 'down' ? 'red.5' : 'var(--mantine-color-text)';
@@ -189,6 +262,7 @@ function SummaryCard({ item }: { item: SummaryItem }) {
       <Text size="xs" c="dimmed" mt={4} truncate="end">
         {item.detail}
       </Text>
+      {item.comparison ? <ChangeLine itemKey={item.key} comparison={item.comparison} /> : null}
     </Card>
   );
 }
@@ -196,18 +270,30 @@ function SummaryCard({ item }: { item: SummaryItem }) {
 /** Columns of the headline numbers by the width of the analytics area. */
 export const SUMMARY_COLUMNS = { base: 2, '560px': 3, '760px': 5 } as const;
 
-/** The headline numbers: two per row on a phone, five on a desktop. */
+/**
+ * The headline numbers: two per row on a phone, five on a desktop, each with its change
+ * against the previous period; a note when collection began inside that period.
+ */
 export function SummaryCards({ data }: { data: CompleteAnalytics }) {
+  const partlyFrom = previousPartlyCollectedFrom(data);
   return (
-    <SimpleGrid
-      type="container"
-      cols={SUMMARY_COLUMNS}
-      spacing={{ base: 'sm', '760px': 'md' }}
-      data-testid="summary-cards"
-    >
-      {summaryItems(data).map((item) => (
-        <SummaryCard key={item.key} item={item} />
-      ))}
-    </SimpleGrid>
+    <Stack gap="xs">
+      <SimpleGrid
+        type="container"
+        cols={SUMMARY_COLUMNS}
+        spacing={{ base: 'sm', '760px': 'md' }}
+        data-testid="summary-cards"
+      >
+        {summaryItems(data).map((item) => (
+          <SummaryCard key={item.key} item={item} />
+        ))}
+      </SimpleGrid>
+      {partlyFrom ? (
+        <Text size="xs" c="dimmed" data-testid="compare-partial">
+          Collection began on {partlyFrom}, inside the previous {periodName(data.period)}: its
+          numbers cover fewer days than this one&apos;s.
+        </Text>
+      ) : null}
+    </Stack>
   );
 }

@@ -1,9 +1,10 @@
-import { AreaChart, type ChartReferenceAreaProps } from '@mantine/charts';
-import { Select } from '@mantine/core';
+import { AreaChart, type AreaChartSeries, type ChartReferenceAreaProps } from '@mantine/charts';
+import { Select, Switch, Text } from '@mantine/core';
 import type { CompleteAnalytics, TimeseriesPoint } from '@perch/shared';
 import { useState } from 'react';
 import { METRIC_COLORS } from '../utils/chart-colors';
 import { collectionGap, uncoveredDayCount } from '../utils/collected-range';
+import { periodName, previousPeriodName, previousValues } from '../utils/compare';
 import { formatCompact, formatDay, formatPercent } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
 import { SectionCard } from './section-card';
@@ -23,6 +24,12 @@ const METRICS: { value: SeriesMetric; label: string; color: string }[] = [
 function isSeriesMetric(value: string | null): value is SeriesMetric {
   return METRICS.some((metric) => metric.value === value);
 }
+
+/** The data key of the previous period's values in the chart rows. */
+const PREVIOUS_KEY = 'previous';
+/** The previous period: a muted dashed line with no fill, behind the window's area. */
+const PREVIOUS_COLOR = 'gray.5';
+const PREVIOUS_DASH = '5 4';
 
 /** Below this share of the chart the shaded area is too narrow for its label. */
 const MIN_LABELLED_SHARE = 0.2;
@@ -56,21 +63,51 @@ export function uncoveredArea(
   ];
 }
 
-/** The daily time series as an area chart, one metric at a time. */
+/**
+ * The daily time series as an area chart, one metric at a time; with the comparison on, the
+ * previous period as a dashed line, day i against day i.
+ */
 export function TimeSeriesCard({ data }: { data: CompleteAnalytics }) {
   const [metric, setMetric] = useState<SeriesMetric>('engagement');
+  const [comparing, setComparing] = useState(false);
   const selected = METRICS.find((entry) => entry.value === metric) ?? METRICS[0]!;
   const series = data.timeSeries.series;
   const gap = collectionGap(data);
   // Days before collection began have no data: no line there (the API's zeros are not activity).
   const uncovered = uncoveredDayCount(series, gap);
+  const showPrevious = comparing && data.previous !== undefined;
+  const previous = showPrevious ? previousValues(data, metric, series.length) : [];
+  const previousDays = data.previous?.timeSeries.series ?? [];
   const rows = series.map((point, index) => ({
     day: formatDay(point.date),
     [metric]: index < uncovered ? null : point[metric],
+    ...(showPrevious ? { [PREVIOUS_KEY]: previous[index] ?? null } : {}),
   }));
   const uncoveredLabels = new Set(rows.slice(0, uncovered).map((row) => row.day));
+  // A day's tooltip names the day of the previous period drawn against it.
+  const pairedDays = new Map(
+    rows.map((row, index) => {
+      const before = previousDays[index];
+      return [row.day, before ? formatDay(before.date) : null] as const;
+    }),
+  );
   const isRate = metric === 'engagement_rate';
   const notCollected = gap ? `no data before ${formatDay(gap.firstDay)}` : null;
+  const previousLabel = `Previous ${periodName(data.period)}`;
+  const chartSeries: AreaChartSeries[] = [
+    ...(showPrevious
+      ? [
+          {
+            name: PREVIOUS_KEY,
+            label: previousLabel,
+            color: PREVIOUS_COLOR,
+            strokeDasharray: PREVIOUS_DASH,
+          },
+        ]
+      : []),
+    { name: metric, label: selected.label, color: selected.color },
+  ];
+  const nothingBefore = showPrevious && previous.every((value) => value === null);
   return (
     <SectionCard
       title="Daily activity"
@@ -93,14 +130,32 @@ export function TimeSeriesCard({ data }: { data: CompleteAnalytics }) {
         />
       }
     >
+      {data.previous ? (
+        <Switch
+          size="xs"
+          mb="sm"
+          label="Compare with previous period"
+          checked={comparing}
+          onChange={(event) => setComparing(event.currentTarget.checked)}
+          data-testid="compare-previous-switch"
+        />
+      ) : null}
+      {nothingBefore ? (
+        <Text size="xs" c="dimmed" mb="xs" data-testid="compare-nothing">
+          Nothing was collected in the {previousPeriodName(data.period)} to draw against.
+        </Text>
+      ) : null}
       <AreaChart
         h={240}
         data={rows}
         dataKey="day"
-        series={[{ name: metric, label: selected.label, color: selected.color }]}
+        series={chartSeries}
         curveType="monotone"
         withGradient
         fillOpacity={0.35}
+        areaProps={(entry) => (entry.name === PREVIOUS_KEY ? { fillOpacity: 0 } : {})}
+        withLegend={showPrevious}
+        legendProps={{ verticalAlign: 'bottom', height: 36 }}
         withDots={false}
         tickLine="none"
         connectNulls
@@ -113,10 +168,14 @@ export function TimeSeriesCard({ data }: { data: CompleteAnalytics }) {
           filterNull: false,
           labelFormatter: (label: unknown) => {
             const day = String(label);
-            return uncoveredLabels.has(day) ? `${day} · not collected` : day;
+            const text = uncoveredLabels.has(day) ? `${day} · not collected` : day;
+            const before = showPrevious ? pairedDays.get(day) : null;
+            return before ? `${text} (vs ${before})` : text;
           },
         }}
-        aria-label={`${selected.label} per day${notCollected ? `; ${notCollected}` : ''}`}
+        aria-label={`${selected.label} per day${notCollected ? `; ${notCollected}` : ''}${
+          showPrevious ? `; dashed: ${previousLabel.toLowerCase()}` : ''
+        }`}
       />
     </SectionCard>
   );

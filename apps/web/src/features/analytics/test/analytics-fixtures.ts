@@ -1,7 +1,11 @@
 import {
+  COMPARED_SUMMARY_FIELDS,
   completeAnalyticsSchema,
+  percentChange,
   type CompleteAnalytics,
   type Handle,
+  type Summary,
+  type TimeseriesPoint,
   type TopTweet,
 } from '@perch/shared';
 import type { ProgressReading } from '../utils/collecting-overlay';
@@ -318,4 +322,40 @@ export function makeEmptyAnalytics(handle = 'nasa'): CompleteAnalytics {
     topTweets: { tweets: [] },
     timeSeries: { series: [] },
   });
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The payload with the previous period added as `compare=previous` gives it: the period of the
+ * same length ending 1 ms before the window, with the window's summary and days unless
+ * overridden (days shifted back by the period), and the changes worked out from both summaries.
+ */
+export function withPrevious(
+  data: CompleteAnalytics,
+  overrides: { summary?: Partial<Summary>; series?: TimeseriesPoint[] } = {},
+): CompleteAnalytics {
+  const start = Date.parse(data.window.start);
+  const summary: Summary = { ...data.summary, ...overrides.summary };
+  const shift = (date: string) =>
+    new Date(Date.parse(`${date}T00:00:00.000Z`) - data.period * DAY_MS).toISOString().slice(0, 10);
+  const previous = {
+    window: {
+      start: new Date(start - data.period * DAY_MS).toISOString(),
+      end: new Date(start - 1).toISOString(),
+    },
+    summary,
+    timeSeries: {
+      series:
+        overrides.series ??
+        data.timeSeries.series.map((point) => ({ ...point, date: shift(point.date) })),
+    },
+    change: Object.fromEntries(
+      COMPARED_SUMMARY_FIELDS.map((field) => [
+        field,
+        percentChange(data.summary[field], summary[field]),
+      ]),
+    ),
+  };
+  return completeAnalyticsSchema.parse({ ...data, previous });
 }

@@ -33,6 +33,8 @@ export const METRIC_DEFINITIONS = {
   // Content
   hashtags:
     'Hashtags, case-insensitive: a post counts once per distinct tag; shown with its most frequent spelling, sorted by count.',
+  words:
+    'Top words: how often each word appears in the posts of the window, lowercased, without links, @mentions and #hashtags; words of at least 3 letters, common English words (the, and, with...) left out.',
   languages:
     'Languages: posts per language code reported by X (missing = und), with its share of all posts.',
   contentTypes:
