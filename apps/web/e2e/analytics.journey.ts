@@ -103,6 +103,7 @@ test('add a demo handle, watch the overlay, read analytics that match the API, s
 
 /** A change as a summary card words it: '+12.3% vs previous week' (docs/analytics.md). */
 function changeText(current: number, previous: number): string {
+  if (previous === 0) return current === 0 ? 'same as last week' : 'up from 0 last week';
   const change = ((current - previous) / previous) * 100;
   if (Math.abs(change) < 0.005) return 'no change vs previous week';
   const percent = new Intl.NumberFormat('en-US', {
@@ -139,10 +140,14 @@ test('compare a week with the one before, overlay it on the daily chart, read th
       await expect(line).toHaveText(changeText(week.summary[key], previous.summary[key]), {
         timeout: 1_000,
       });
-      const change = previous.change[key] ?? 0;
+      const difference = week.summary[key] - previous.summary[key];
       await expect(line).toHaveAttribute(
         'data-tone',
-        Math.abs(change) < 0.005 ? 'neutral' : change > 0 ? 'up' : 'down',
+        Math.abs(previous.change[key] ?? difference) < 0.005
+          ? 'neutral'
+          : difference > 0
+            ? 'up'
+            : 'down',
       );
     }
     // Follower counts are known only since the handle was added: none from last week.

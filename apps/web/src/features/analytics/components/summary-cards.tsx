@@ -202,21 +202,34 @@ const TONE_COLORS: Record<ChangeTone, string> = {
 
 const TONE_ICONS = { up: IconArrowUpRight, down: IconArrowDownRight, neutral: IconMinus };
 
-/** '+12% vs previous week' under a card's number, green up, red down, grey otherwise. */
+/**
+ * '+12% vs previous week' under a card's number: the change in green (up) or red (down), the
+ * rest dimmed; wraps to a second line on a narrow card rather than losing its end.
+ */
 function ChangeLine({ itemKey, comparison }: { itemKey: string; comparison: Comparison }) {
   const ToneIcon = TONE_ICONS[comparison.tone];
+  const color = TONE_COLORS[comparison.tone];
+  const { value } = comparison;
+  const rest = value ? comparison.text.slice(value.length) : comparison.text;
   return (
     <Group
-      gap={3}
+      gap={4}
       wrap="nowrap"
+      align="flex-start"
       mt={6}
-      c={TONE_COLORS[comparison.tone]}
       data-testid={`summary-change-${itemKey}`}
       data-tone={comparison.tone}
     >
-      <ToneIcon size={13} stroke={2} style={{ flexShrink: 0 }} aria-hidden />
-      <Text size="xs" c="inherit" fw={comparison.tone === 'neutral' ? 400 : 600} truncate="end">
-        {comparison.text}
+      <Box c={color} lh={0} mt={2} style={{ flexShrink: 0 }}>
+        <ToneIcon size={13} stroke={2} aria-hidden />
+      </Box>
+      <Text size="xs" c="dimmed" lh={1.35} lineClamp={2}>
+        {value ? (
+          <Text span inherit c={color} fw={600}>
+            {value}
+          </Text>
+        ) : null}
+        {rest}
       </Text>
     </Group>
   );

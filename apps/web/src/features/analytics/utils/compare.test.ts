@@ -20,18 +20,22 @@ describe('comparison texts', () => {
     expect(relativeComparison(112, 100, 7)).toEqual({
       text: '+12% vs previous week',
       tone: 'up',
+      value: '+12%',
     });
     expect(relativeComparison(75, 100, 30)).toEqual({
       text: '-25% vs previous month',
       tone: 'down',
+      value: '-25%',
     });
     expect(relativeComparison(100.4, 100, 7)).toEqual({
       text: '+0.4% vs previous week',
       tone: 'up',
+      value: '+0.4%',
     });
     expect(relativeComparison(3, 2, 14)).toEqual({
       text: '+50% vs previous 14 days',
       tone: 'up',
+      value: '+50%',
     });
   });
 
@@ -59,10 +63,12 @@ describe('comparison texts', () => {
     expect(pointsComparison(1.25, 0.75, 7)).toEqual({
       text: '+0.5 pts vs previous week',
       tone: 'up',
+      value: '+0.5 pts',
     });
     expect(pointsComparison(-2, 1.5, 7)).toEqual({
       text: '-3.5 pts vs previous week',
       tone: 'down',
+      value: '-3.5 pts',
     });
     expect(pointsComparison(1, 1, 7)?.tone).toBe('neutral');
     expect(pointsComparison(1, null, 7)?.text).toBe('no data last week');

@@ -15,6 +15,8 @@ export type ChangeTone = 'up' | 'down' | 'neutral';
 export interface Comparison {
   text: string;
   tone: ChangeTone;
+  /** The change itself at the start of `text` ('+12%'), shown in the tone's colour. */
+  value?: string;
 }
 
 /** Changes smaller than this (percent or points) read as 0 and are told as no change. */
@@ -67,7 +69,8 @@ export function relativeComparison(
   const change = percentChange(current, previous) ?? 0;
   const versus = `vs ${previousPeriodName(period)}`;
   if (Math.abs(change) < NO_CHANGE) return { text: `no change ${versus}`, tone: 'neutral' };
-  return { text: `${formatSignedPercent(change)} ${versus}`, tone: change > 0 ? 'up' : 'down' };
+  const value = formatSignedPercent(change);
+  return { text: `${value} ${versus}`, tone: change > 0 ? 'up' : 'down', value };
 }
 
 /**
@@ -85,11 +88,8 @@ export function pointsComparison(
   const difference = current - previous;
   const versus = `vs ${previousPeriodName(period)}`;
   if (Math.abs(difference) < NO_CHANGE) return { text: `no change ${versus}`, tone: 'neutral' };
-  const sign = difference > 0 ? '+' : '-';
-  return {
-    text: `${sign}${formatDecimal(Math.abs(difference))} pts ${versus}`,
-    tone: difference > 0 ? 'up' : 'down',
-  };
+  const value = `${difference > 0 ? '+' : '-'}${formatDecimal(Math.abs(difference))} pts`;
+  return { text: `${value} ${versus}`, tone: difference > 0 ? 'up' : 'down', value };
 }
 
 /** The peak time of the previous period beside this one's: 'last week: Mon 09:00'. */
