@@ -35,8 +35,9 @@ export function AnalyticsSections({ data }: { data: CompleteAnalytics }) {
         <EngagementByTypeCard data={data} />
         <ContentTypesCard data={data} />
         <EngagementDistributionCard data={data} />
-        <HashtagsCard data={data} />
+        {/* Full width after six one-column cards: no row is left ragged at 2 or 3 columns. */}
         <WordsCard data={data} />
+        <HashtagsCard data={data} />
         <LanguagesCard data={data} />
         <ViralityCard data={data} />
         <VelocityCard data={data} />

@@ -156,8 +156,8 @@ describe('daily chart: compare with the previous period', () => {
 });
 
 describe('top words', () => {
-  it('ranks the words with their counts, at most 10', () => {
-    const words = Array.from({ length: 12 }, (_, index) => ({
+  it('ranks the words with their counts, at most 20', () => {
+    const words = Array.from({ length: 22 }, (_, index) => ({
       word: `word${String.fromCharCode(97 + index)}`,
       count: 40 - index,
     }));
@@ -167,8 +167,8 @@ describe('top words', () => {
     expect(within(card).getByText('Times each word was used')).toBeInTheDocument();
     expect(within(card).getByText('worda')).toBeInTheDocument();
     expect(within(card).getByText('40')).toBeInTheDocument();
-    expect(within(card).getByText('wordj')).toBeInTheDocument();
-    expect(within(card).queryByText('wordk')).not.toBeInTheDocument();
+    expect(within(card).getByText('wordt')).toBeInTheDocument();
+    expect(within(card).queryByText('wordu')).not.toBeInTheDocument();
   });
 
   it('says so when there are no words', () => {

@@ -1,20 +1,47 @@
 import { BarsList } from '@mantine/charts';
-import type { CompleteAnalytics } from '@perch/shared';
+import { Box, SimpleGrid } from '@mantine/core';
+import type { CompleteAnalytics, Words } from '@perch/shared';
 import { formatInteger } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
 import { SectionCard, SectionEmpty } from './section-card';
 
-/** How many words the card lists (the payload holds up to 30), as many as the hashtags card. */
-export const WORDS_SHOWN = 10;
+/** Words listed per column: the first column everywhere, the second from tablet width up. */
+export const WORDS_PER_COLUMN = 10;
 
-/** The most used words of the period's posts as ranked bars, with how often each was used. */
+type WordCount = Words['words'][number];
+
+/** One column of ranked bars, sized against the most used word of the whole card. */
+function WordBars({ words, max }: { words: readonly WordCount[]; max: number }) {
+  return (
+    <BarsList
+      data={words.map((entry) => ({ name: entry.word, value: entry.count }))}
+      getBarProps={(bar) => ({ style: { width: `${max > 0 ? (bar.value / max) * 100 : 0}%` } })}
+      valueFormatter={formatInteger}
+      barColor="violet.8"
+      barHeight={26}
+      barGap={6}
+      barsLabel="Word"
+      valueLabel="Uses"
+      autoContrast
+    />
+  );
+}
+
+/**
+ * The most used words of the period's posts as ranked bars with how often each was used: 20 in
+ * two columns on wider screens, the first 10 on a phone.
+ */
 export function WordsCard({ data }: { data: CompleteAnalytics }) {
-  const words = data.words.words.slice(0, WORDS_SHOWN);
+  const words = data.words.words.slice(0, 2 * WORDS_PER_COLUMN);
+  const first = words.slice(0, WORDS_PER_COLUMN);
+  const second = words.slice(WORDS_PER_COLUMN);
+  const max = words[0]?.count ?? 0;
   return (
     <SectionCard
       title="Top words"
       definition={METRIC_DEFINITIONS.words}
       subtitle={words.length > 0 ? 'Times each word was used' : undefined}
+      fullWidth
       testId="analytics-words"
     >
       {words.length === 0 ? (
@@ -23,16 +50,14 @@ export function WordsCard({ data }: { data: CompleteAnalytics }) {
           common words.
         </SectionEmpty>
       ) : (
-        <BarsList
-          data={words.map((entry) => ({ name: entry.word, value: entry.count }))}
-          valueFormatter={formatInteger}
-          barColor="violet.8"
-          barHeight={26}
-          barGap={6}
-          barsLabel="Word"
-          valueLabel="Uses"
-          autoContrast
-        />
+        <SimpleGrid cols={{ base: 1, sm: second.length > 0 ? 2 : 1 }} spacing="xl">
+          <WordBars words={first} max={max} />
+          {second.length > 0 ? (
+            <Box visibleFrom="sm">
+              <WordBars words={second} max={max} />
+            </Box>
+          ) : null}
+        </SimpleGrid>
       )}
     </SectionCard>
   );
