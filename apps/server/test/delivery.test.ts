@@ -350,7 +350,14 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
       const { client, userId } = await userWithChannels(t, `fan_${name}`, {
         telegram: String(200_000 + i),
       });
-      if (name !== 'nobot') await client.post('/api/v1/bot/start');
+      // Forwarding starts by itself with X and a channel; 'nobot' has it off.
+      if (name === 'nobot') {
+        await t.db.db
+          .updateTable('user_settings')
+          .set({ bot_running: false })
+          .where('user_id', '=', userId)
+          .execute();
+      }
       made.push({ client, userId, chat: String(200_000 + i) });
     }
     const [on, noBot, noToggle, stopped, noReplies] = made;

@@ -8,6 +8,7 @@ import {
   type Tweet,
 } from '@perch/shared';
 import { createDemoSource } from '../src/collector/sources/index.js';
+import { writeXApiStatus } from '../src/modules/x-usage/x-api-status.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
 
@@ -299,5 +300,106 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
     });
     const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
     expect(handles[0]?.last_error).toBe('@nobody_demo was not found on X');
+  });
+
+  it('a handle added while X refuses the credentials says it waits for them', async () => {
+    const now = Date.now();
+    await writeXApiStatus(t.db.db, {
+      state: 'auth',
+      detail: 'HTTP 401',
+      now: new Date(now).toISOString(),
+      nextProbeAt: new Date(now + 3_600_000).toISOString(),
+    });
+    const added = dataOf(await add(alice, 'typical_wait'), handleResponseSchema).handle;
+    expect(added).toMatchObject({ backfill_status: 'pending', last_error: 'Waiting for X credentials' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    expect(handles[0]).toMatchObject({
+      backfill_status: 'pending',
+      last_error: 'Waiting for X credentials',
+    });
+    expect(await progressOf(alice, 'typical_wait')).toMatchObject({
+      status: 'pending',
+      message: 'Waiting for X credentials',
+      error: 'Waiting for X credentials',
+    });
+    // X takes the credentials again: collection starts, and the wait is no longer shown.
+    await writeXApiStatus(t.db.db, {
+      state: 'ok',
+      detail: null,
+      now: new Date().toISOString(),
+      nextProbeAt: null,
+    });
+    const done = await waitComplete(alice, 'typical_wait');
+    expect(done.isComplete).toBe(true);
+    expect(done.error).toBeUndefined();
+  });
+
+  describe('retry of a failed handle', () => {
+    const retry = (client: TestClient, id: number | string) =>
+      client.post(`/api/v1/handles/${id}/retry`);
+
+    /** A handle whose collection failed (X said it was suspended at the time). */
+    async function failedHandle(username: string): Promise<number> {
+      const { handle } = dataOf(await add(alice, username, { backfill_days: 1 }), handleResponseSchema);
+      await waitComplete(alice, username);
+      await t.db.db
+        .updateTable('handles')
+        .set({
+          backfill_status: 'failed',
+          last_error: `@${username} is suspended`,
+          backfill_completed_at: null,
+          initial_backfill_complete: false,
+        })
+        .where('id', '=', handle.id)
+        .execute();
+      return handle.id;
+    }
+
+    it('re-queues it: pending at once, then collected to completion', async () => {
+      const id = await failedHandle('typical_again');
+      expect(await progressOf(alice, 'typical_again')).toMatchObject({
+        status: 'failed',
+        error: '@typical_again is suspended',
+      });
+      const response = await retry(alice, id);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({
+        message: 'Collection of @typical_again will be tried again',
+      });
+      const queued = dataOf(response, backfillProgressSchema);
+      expect(queued.status).not.toBe('failed');
+      expect(queued.error).toBeUndefined();
+      const done = await waitComplete(alice, 'typical_again');
+      expect(done).toMatchObject({ status: 'completed', isComplete: true });
+      expect(done.error).toBeUndefined();
+      // Not failed any more: nothing to retry.
+      expectError(await retry(alice, id), 409, {
+        message: '@typical_again has not failed: nothing to retry',
+      });
+    });
+
+    it('a handle that fails again says why again', async () => {
+      const { handle } = dataOf(await add(alice, 'nobody_demo'), handleResponseSchema);
+      await waitComplete(alice, 'nobody_demo');
+      expect((await retry(alice, handle.id)).statusCode).toBe(200);
+      const again = await waitComplete(alice, 'nobody_demo');
+      expect(again).toMatchObject({ status: 'failed', error: '@nobody_demo was not found on X' });
+    });
+
+    it('only its followers and admins may retry it; 404 for others and unknown ids', async () => {
+      const id = await failedHandle('typical_mine');
+      const bob = new TestClient(t.app);
+      await bob.register(t.db, 'bob');
+      expectError(await retry(bob, id), 404, { message: 'Handle not found' });
+      expectError(await retry(alice, 999_999), 404, { message: 'Handle not found' });
+      expectError(await retry(alice, 'abc'), 400);
+      expectError(await retry(alice, 0), 400);
+      expect((await progressOf(alice, 'typical_mine')).status).toBe('failed');
+      const admin = new TestClient(t.app);
+      await admin.register(t.db, 'root', 'admin');
+      expect((await retry(admin, id)).statusCode).toBe(200);
+      expectError(await retry(new TestClient(t.app), id), 401);
+    });
   });
 });

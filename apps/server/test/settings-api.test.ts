@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  PLACEHOLDER_TWITTER_USERNAME,
   SETTINGS_MESSAGES,
   TEST_MESSAGE_TEXT,
   botStatusSchema,
@@ -11,6 +12,7 @@ import {
   telegramLinkSchema,
   type Settings,
 } from '@perch/shared';
+import { startReadyBots } from '../src/modules/settings/settings.repository.js';
 import { TelegramUpdatesPoller } from '../src/notify/telegram-updates.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient } from './helpers.js';
@@ -481,8 +483,52 @@ describe.each(DIALECTS)('settings API (%s)', (dialect) => {
       });
     });
 
-    it('starts with Twitter and one channel; starting again changes nothing', async () => {
+    it('starts on the server the moment Twitter and a channel are connected', async () => {
+      await save({ discord_user_id: DISCORD_USER });
+      expect(await status()).toMatchObject({ botRunning: false, canStart: false });
+      const saved = await save({ twitter_username: 'alice_x' });
+      expect(dataOf(saved, settingsResponseSchema).settings.botRunning).toBe(true);
+      expect(await status()).toMatchObject({ botRunning: true, canStart: true });
+      // The other order: X first, the channel last.
+      const bob = new TestClient(t.app);
+      await bob.register(t.db, 'bob');
+      await save({ twitter_username: 'bob_x' }, bob);
+      expect((await settingsOf(bob)).botRunning).toBe(false);
+      await save({ telegram_chat_id: CHAT }, bob);
+      expect((await settingsOf(bob)).botRunning).toBe(true);
+    });
+
+    it('starts at server start for every user who qualifies, and only those', async () => {
+      const carol = new TestClient(t.app);
+      await carol.register(t.db, 'carol');
+      const dave = new TestClient(t.app);
+      const daveId = (await dave.register(t.db, 'dave')).data.user.id;
+      await save({ twitter_username: 'alice_x', telegram_chat_id: CHAT });
+      await save({ twitter_username: 'carol_x' }, carol);
+      await save({ discord_user_id: DISCORD_USER }, dave);
+      // Stored before the server started bots by itself: X and a channel, forwarding off.
+      await t.db.db.updateTable('user_settings').set({ bot_running: false }).execute();
+      await t.db.db
+        .updateTable('user_settings')
+        .set({ twitter_username: PLACEHOLDER_TWITTER_USERNAME })
+        .where('user_id', '=', daveId)
+        .execute();
+      const started = await startReadyBots(t.db.db, new Date().toISOString());
+      expect(started).toEqual([aliceId]);
+      expect((await status()).botRunning).toBe(true);
+      expect((await settingsOf(carol)).botRunning).toBe(false);
+      expect((await settingsOf(dave)).botRunning).toBe(false);
+      // Run again (another process starting): nothing left to start.
+      expect(await startReadyBots(t.db.db, new Date().toISOString())).toEqual([]);
+    });
+
+    it('POST /bot/start still starts a stopped bot; starting again changes nothing', async () => {
       await save({ twitter_username: 'alice_x', discord_user_id: DISCORD_USER });
+      await t.db.db
+        .updateTable('user_settings')
+        .set({ bot_running: false })
+        .where('user_id', '=', aliceId)
+        .execute();
       expect(await status()).toMatchObject({ botRunning: false, canStart: true });
       const response = await start();
       expect(response.statusCode, response.body).toBe(200);
@@ -513,7 +559,7 @@ describe.each(DIALECTS)('settings API (%s)', (dialect) => {
       await save({ telegram_chat_id: '' });
       expect(await status()).toMatchObject({ botRunning: false, canStart: false });
       await save({ telegram_chat_id: CHAT });
-      await start();
+      expect((await status()).botRunning).toBe(true);
       await save({ twitter_username: '' });
       expect((await status()).botRunning).toBe(false);
     });
@@ -597,6 +643,14 @@ describe.each(DIALECTS)('settings API (%s)', (dialect) => {
       await waitUntil(() => replies('55555').length > 0, 5_000, 'reply');
       expect(replies('55555')).toEqual([SETTINGS_MESSAGES.telegramLinkInvalid]);
       expect((await settingsOf(alice)).telegram_chat_id).toBe(CHAT);
+    });
+
+    it('starts forwarding when the linked chat is the last thing missing', async () => {
+      await save({ twitter_username: 'alice_x' });
+      const link = dataOf(await alice.post('/api/v1/settings/telegram/link'), telegramLinkSchema);
+      t.telegram.userStarts(CHAT, new URL(link.url).searchParams.get('start')!);
+      await waitUntil(async () => (await settingsOf(alice)).telegramConnected, 5_000, 'link');
+      expect((await settingsOf(alice)).botRunning).toBe(true);
     });
 
     it('answers /start without a code with the chat id', async () => {

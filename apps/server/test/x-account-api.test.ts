@@ -187,6 +187,25 @@ describe.each(DIALECTS)('X account connection (%s)', (dialect) => {
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
   });
 
+  it('starts forwarding when connecting X is the last thing missing', async () => {
+    const { client, userId } = await setUp();
+    await client.post('/api/v1/settings', { discord_user_id: '82198898841029460' });
+    const running = async () =>
+      Boolean(
+        (
+          await t.db.db
+            .selectFrom('user_settings')
+            .select('bot_running')
+            .where('user_id', '=', userId)
+            .executeTakeFirst()
+        )?.bot_running,
+      );
+    expect(await running()).toBe(false);
+    const callback = await connectThroughX(client);
+    expect(Object.fromEntries(settingsRedirect(callback))).toEqual({ twitter: 'connected' });
+    expect(await running()).toBe(true);
+  });
+
   it('authenticates as a confidential client with HTTP Basic when X_CLIENT_SECRET is set', async () => {
     const { client } = await setUp(
       { X_CLIENT_SECRET: 'the-client-secret' },

@@ -36,6 +36,36 @@ function progress(overrides: Partial<ProgressState> = {}): ProgressState {
 }
 
 describe('badgeFor', () => {
+  it.each([
+    ['completed', '2026-11-20T00:00:00.000Z', 'Waiting for X credentials'],
+    ['pending', null, 'Waiting for X credentials'],
+    ['in_progress', null, 'X API credits are depleted: add credits in the X Developer Console'],
+    ['completed', '2026-11-20T00:00:00.000Z', 'Paused: daily X API budget reached (resumes 00:00 UTC)'],
+  ] as const)("shows 'Waiting for X' for a %s handle that waits (never 'Ready')", (status, at, text) => {
+    const waiting = handle({
+      backfill_status: status,
+      backfill_completed_at: at,
+      backfill_progress: 40,
+      last_error: text,
+    });
+    expect(badgeFor(waiting)).toEqual({ label: 'Waiting for X', color: 'yellow', detail: text });
+  });
+
+  it('keeps Failed and Ready for other errors', () => {
+    expect(
+      badgeFor(handle({ backfill_status: 'failed', last_error: 'Waiting for X credentials' })).label,
+    ).toBe('Failed');
+    expect(
+      badgeFor(
+        handle({
+          backfill_status: 'completed',
+          backfill_completed_at: '2026-11-20T00:00:00.000Z',
+          last_error: 'X is unavailable (HTTP 503)',
+        }),
+      ).label,
+    ).toBe('Ready');
+  });
+
   it.each(['pending', 'starting', 'initializing'] as const)(
     "shows 'Starting collection...' for %s without progress",
     (status) => {

@@ -1,4 +1,5 @@
 import type { BackfillStatus, Handle } from './contracts/handles.js';
+import { X_USAGE_MESSAGES } from './contracts/x-usage.js';
 
 /** Statuses that mean the backfill finished (doc 1 §4, Backfill status values). */
 export const READY_STATUSES: readonly BackfillStatus[] = ['completed', 'complete', 'data_ready'];
@@ -42,6 +43,24 @@ export function isHandleCollecting(
   return !isHandleReady(handle) && handle.backfill_status !== 'failed';
 }
 
+/**
+ * Texts of a handle whose collection waits for X (the app's credentials, its credits, the daily
+ * spend limit): neither ready nor failed, and it resumes by itself.
+ */
+export const HANDLE_WAITING_TEXTS: readonly string[] = [
+  X_USAGE_MESSAGES.credentialsWaiting,
+  X_USAGE_MESSAGES.creditsDepleted,
+  X_USAGE_MESSAGES.budgetPaused,
+];
+
+/** What a handle's collection waits for, or null when it does not wait for X. */
+export function handleWaitingReason(
+  handle: Pick<Handle, 'backfill_status' | 'last_error'>,
+): string | null {
+  if (handle.backfill_status === 'failed' || handle.last_error === null) return null;
+  return HANDLE_WAITING_TEXTS.includes(handle.last_error) ? handle.last_error : null;
+}
+
 export type BadgeColor = 'green' | 'blue' | 'yellow' | 'red';
 
 /** What a handle row shows as its status badge. */
@@ -57,12 +76,15 @@ function tweetsFound(count: number): string {
 }
 
 /**
- * The status badge of a handle row (doc 1 §4, badge text): 'Ready', 'Failed',
+ * The status badge of a handle row (doc 1 §4, badge text): 'Waiting for X', 'Ready', 'Failed',
  * 'Collecting N%' with 'N tweets found' or 'Scanning...', 'Starting collection...' or
  * 'Collecting data...'.
  */
 export function badgeFor(handle: HandleStatusFields): HandleBadge {
   const tweets = Math.max(0, handle.total_tweets_collected);
+  // Waiting for X is said as such, even for a collected handle: new tweets are not coming in.
+  const waiting = handleWaitingReason(handle);
+  if (waiting) return { label: 'Waiting for X', color: 'yellow', detail: waiting };
   if (isHandleReady(handle)) return { label: 'Ready', color: 'green', detail: null };
   if (handle.backfill_status === 'failed') {
     return { label: 'Failed', color: 'red', detail: handle.last_error };

@@ -3,6 +3,7 @@ export * from './messages.js';
 export * from './password-strength.js';
 export * from './handles.js';
 export * from './handle-rules.js';
+export * from './forwarding.js';
 export * from './contracts/common.js';
 export * from './contracts/auth.js';
 export * from './contracts/system.js';

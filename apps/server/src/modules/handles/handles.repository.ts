@@ -255,6 +255,30 @@ export async function resumeWaitingHandles(
   waitingTexts: readonly string[],
   now: string,
 ): Promise<number> {
+/**
+ * A failed handle back to pending, due at once (its walk resumes where it stopped). Undefined
+ * when it is not failed (any more).
+ */
+export function requeueFailedHandle(
+  db: Executor,
+  id: number,
+  now: string,
+): Promise<HandleRow | undefined> {
+  return db
+    .updateTable('handles')
+    .set({
+      backfill_status: 'pending',
+      last_error: null,
+      estimated_completion: null,
+      next_poll_at: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('backfill_status', '=', 'failed')
+    .returningAll()
+    .executeTakeFirst();
+}
+
   const result = await db
     .updateTable('handles')
     .set({ last_error: null, next_poll_at: now, updated_at: now })

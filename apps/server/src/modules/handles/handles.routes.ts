@@ -17,10 +17,11 @@ import { badRequest } from '../../lib/errors.js';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
 import {
   addHandle,
-  backfillProgress,
   listHandles,
+  readProgress,
   readableHandle,
   removeHandle,
+  retryHandle,
   tweetPage,
   INVALID_HANDLE,
   type BackfillRequester,
@@ -110,6 +111,29 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
     },
   );
 
+  app.post(
+    '/handles/:id/retry',
+    {
+      schema: {
+        tags: ['handles'],
+        params: idParamSchema,
+        response: {
+          200: successEnvelope(backfillProgressSchema),
+          ...errors,
+          409: errorEnvelopeSchema,
+        },
+      },
+    },
+    async (request) => {
+      const handle = await retryHandle(db, collector, currentAuth(request).user, request.params.id);
+      return {
+        success: true as const,
+        message: `Collection of @${handle.username} will be tried again`,
+        data: await readProgress(db, handle),
+      };
+    },
+  );
+
   app.get(
     '/handles/:handle/tweets',
     {
@@ -140,7 +164,7 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const handle = await readableHandle(db, currentAuth(request).user, request.params.handle);
-      return { success: true as const, data: backfillProgress(handle) };
+      return { success: true as const, data: await readProgress(db, handle) };
     },
   );
 };

@@ -8,20 +8,27 @@ import {
 } from '@perch/shared';
 import { toApiTweet } from '../../analytics/api-tweet.js';
 import { coveredShare } from '../../collector/backfill.js';
-import { WAITING_TEXTS } from '../../collector/context.js';
+import {
+  CREDITS_DEPLETED,
+  WAITING_FOR_CREDENTIALS,
+  WAITING_TEXTS,
+} from '../../collector/context.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { UserRow } from '../users/users.repository.js';
 import {
   countLinks,
+import { readXApiStatus } from '../x-usage/x-api-status.repository.js';
   deleteLink,
   findHandleByName,
   findLinkedHandle,
+  findHandleById,
   insertHandle,
   insertLink,
   listLinkedHandles,
   updateHandle,
   type HandleRow,
+  requeueFailedHandle,
   type HandleUpdate,
   type LinkedHandleRow,
 } from './handles.repository.js';
@@ -170,11 +177,38 @@ export async function addHandle(
   if (handle.backfill_status !== 'completed') collector?.requestBackfill(handle.id);
   const linked = await findLinkedHandle(db.db, user.id, handle.id);
   if (!linked) throw notFound(HANDLE_NOT_FOUND);
-  return toHandle(linked);
+  return toHandle(shownWaiting(linked, await sourceWait(db)));
+}
+
+/**
+ * What every handle not collected yet waits for while X refuses the app's credentials or its
+ * credits are gone (no job starts then), or null when X takes them.
+ */
+async function sourceWait(db: Db): Promise<string | null> {
+  const { state } = await readXApiStatus(db.db);
+  if (state === 'auth') return WAITING_FOR_CREDENTIALS;
+  if (state === 'credits') return CREDITS_DEPLETED;
+  return null;
+}
+
+/**
+ * A handle as its followers should see it: one still to be collected (pending, or between
+ * pages) while collection waits for X says so, rather than looking as if it were about to start.
+ */
+export function shownWaiting<T extends HandleRow>(row: T, wait: string | null): T {
+  if (wait === null || row.last_error !== null) return row;
+  if (row.backfill_status === 'failed' || row.backfill_status === 'completed') return row;
+  return { ...row, last_error: wait };
 }
 
 export async function listHandles(db: Db, user: UserRow): Promise<Handle[]> {
-  return (await listLinkedHandles(db.db, user.id)).map(toHandle);
+  const [rows, wait] = await Promise.all([listLinkedHandles(db.db, user.id), sourceWait(db)]);
+  return rows.map((row) => toHandle(shownWaiting(row, wait)));
+}
+
+/** GET /handles/{handle}/backfill-progress: the reading, with the wait for X when there is one. */
+export async function readProgress(db: Db, handle: HandleRow): Promise<BackfillProgress> {
+  return backfillProgress(shownWaiting(handle, await sourceWait(db)));
 }
 
 /** Unlinks a handle from a user; its data stays (collection stops once nobody follows it). */
@@ -187,6 +221,33 @@ export async function readableHandle(db: Db, user: UserRow, name: string): Promi
   const username = normalizeHandle(name);
   if (!HANDLE_PATTERN.test(username)) throw notFound(HANDLE_NOT_FOUND);
   const handle = await findHandleByName(db.db, username);
+/**
+ * POST /handles/{id}/retry: a failed handle (not found, suspended, protected) goes back in the
+ * queue from where it stopped. Its followers and admins may retry it; anybody else gets the 404
+ * of a handle they cannot see, and a handle that has not failed a 409.
+ */
+export async function retryHandle(
+  db: Db,
+  collector: BackfillRequester | undefined,
+  user: UserRow,
+  handleId: number,
+  now: Date = new Date(),
+): Promise<HandleRow> {
+  const handle = await findHandleById(db.db, handleId);
+  if (!handle) throw notFound(HANDLE_NOT_FOUND);
+  if (!user.is_admin && !(await findLinkedHandle(db.db, user.id, handle.id))) {
+    throw notFound(HANDLE_NOT_FOUND);
+  }
+  const notFailed = () =>
+    conflict(`@${handle.username} has not failed: nothing to retry`, 'HANDLE_NOT_FAILED');
+  if (handle.backfill_status !== 'failed') throw notFailed();
+  const retried = await requeueFailedHandle(db.db, handle.id, now.toISOString());
+  // Somebody else retried it a moment ago.
+  if (!retried) throw notFailed();
+  collector?.requestBackfill(handle.id);
+  return retried;
+}
+
   if (!handle) throw notFound(HANDLE_NOT_FOUND);
   if (!user.is_admin && !(await findLinkedHandle(db.db, user.id, handle.id))) {
     throw notFound(HANDLE_NOT_FOUND);

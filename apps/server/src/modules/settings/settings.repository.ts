@@ -1,3 +1,4 @@
+import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database } from '../../db/index.js';
 import type { NotificationChannel, UserSettingsTable } from '../../db/types.js';
@@ -43,6 +44,46 @@ export async function findXAccountUsername(db: Executor, userId: number): Promis
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row?.username ?? null;
+}
+
+/**
+ * Turns the forwarder on for every user (or only `userId`) whose X account and at least one
+ * channel are connected while it is off: forwarding starts on the server as soon as it can,
+ * with no page left open. Answers the users it started.
+ */
+export async function startReadyBots(
+  db: Executor,
+  now: string,
+  userId?: number,
+): Promise<number[]> {
+  let query = db
+    .updateTable('user_settings')
+    .set({ bot_running: true, updated_at: now })
+    .where('bot_running', '=', false)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('telegram_chat_id', 'is not', null), eb('telegram_chat_id', '!=', '')]),
+        eb.and([eb('discord_user_id', 'is not', null), eb('discord_user_id', '!=', '')]),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('twitter_username', 'is not', null),
+          eb('twitter_username', '!=', ''),
+          eb('twitter_username', '!=', PLACEHOLDER_TWITTER_USERNAME),
+        ]),
+        eb.exists(
+          eb
+            .selectFrom('x_accounts')
+            .select('x_accounts.user_id')
+            .whereRef('x_accounts.user_id', '=', 'user_settings.user_id'),
+        ),
+      ]),
+    );
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  const rows = await query.returning('user_id').execute();
+  return rows.map((row) => row.user_id);
 }
 
 /**

@@ -36,6 +36,7 @@ import {
   insertLinkCode,
   resumeTelegramChat,
   setHandleNotifications as writeHandleNotifications,
+  startReadyBots,
   stopChannel,
   upsertUserSettings,
   usersWithTelegramChat,
@@ -64,7 +65,7 @@ const CHANNEL_NAMES: Record<NotificationChannel, string> = {
   discord: 'Discord',
 };
 
-const nowOf = (deps: SettingsDeps) => (deps.now ?? (() => new Date()))();
+const nowOf = (deps: Pick<SettingsDeps, 'now'>) => (deps.now ?? (() => new Date()))();
 
 /** The connection state a settings row (and an OAuth-connected X account) adds up to. */
 export interface Connections {
@@ -164,7 +165,8 @@ export interface SettingsChange {
 /**
  * Saves channels and the typed Twitter username. Saving a channel clears its stopped reason
  * (the user fixed something, or wants another try); disconnecting one cancels its pending
- * deliveries. When the bot can no longer run (no Twitter, or no channel left) it stops.
+ * deliveries. The bot starts as soon as it can run (X and a channel connected) and stops when it
+ * no longer can (no Twitter, or no channel left).
  */
 export async function saveSettings(
   deps: SettingsDeps,
@@ -203,6 +205,7 @@ export async function saveSettings(
   if (messages.length === 0) throw badRequest(SETTINGS_MESSAGES.nothingToSave);
 
   await upsertUserSettings(deps.db.db, user.id, values);
+  await startBotWhenReady(deps, user.id);
   if (change.telegram_chat_id === null) {
     await cancelPendingDeliveries(deps.db, user.id, 'telegram', 'Telegram was disconnected');
   }
@@ -467,6 +470,7 @@ export async function linkTelegramChat(
     telegram_stopped_reason: null,
     updated_at: now,
   });
+  await startBotWhenReady(deps, userId);
   deps.wakeWorker?.();
   return { status: 'linked', userId };
 }
@@ -560,6 +564,21 @@ function toBotStatus(row: UserSettingsRow | undefined, connections: Connections)
     telegramConnected: connections.telegramConnected,
     discordConnected: connections.discordConnected,
   };
+}
+
+/**
+ * Starts the user's forwarder the moment its last condition holds (X account and a channel
+ * connected): saving a channel or the X username, linking Telegram, connecting X with OAuth.
+ * Nothing happens when it already runs or cannot run yet. True when it was started now.
+ */
+export async function startBotWhenReady(
+  deps: Pick<SettingsDeps, 'db' | 'wakeWorker' | 'now'>,
+  userId: number,
+): Promise<boolean> {
+  const started = await startReadyBots(deps.db.db, nowOf(deps).toISOString(), userId);
+  if (started.length === 0) return false;
+  deps.wakeWorker?.();
+  return true;
 }
 
 export async function botStatus(db: Db, user: UserRow): Promise<BotStatus> {

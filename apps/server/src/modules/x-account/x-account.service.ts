@@ -14,6 +14,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { AppError } from '../../lib/errors.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
+import { startReadyBots } from '../settings/settings.repository.js';
 import { createTokenCipher, type TokenCipher } from './token-cipher.js';
 import {
   clearTwitterUsername,
@@ -237,6 +238,8 @@ export async function completeConnect(
     });
     // Settings reads the username from here, so it shows Twitter connected either way.
     await setTwitterUsername(trx, userId, profile.username, at);
+    // With a channel already connected, forwarding starts now (no page needs to stay open).
+    await startReadyBots(trx, at, userId);
   });
   return accountStatus(dbw, oauth, userId);
 }
