@@ -9,10 +9,8 @@ export interface ForwardingCardProps {
   settings: Settings;
   botRunning: boolean;
   apiConnected: boolean | undefined;
-  /** A start is scheduled or running. */
+  /** A start (the button's) is running. */
   starting: boolean;
-  /** The last start with these connections failed. */
-  failed: boolean;
   onStart: () => void;
 }
 
@@ -40,24 +38,24 @@ function Requirement({ met, children }: { met: boolean; children: string }) {
 }
 
 /**
- * The user's forwarder ("bot"): whether new tweets are being sent, what it still needs, and a
- * start button when the automatic start failed (doc 1 §4 Settings).
+ * The user's forwarder ("bot"): whether new tweets are being sent and what it still needs. The
+ * server starts it by itself once X and a channel are connected; the start button is there for
+ * a forwarder that is off although it could run.
  */
 export function ForwardingCard({
   settings,
   botRunning,
   apiConnected,
   starting,
-  failed,
   onStart,
 }: ForwardingCardProps) {
   const channel = settings.telegramConnected || settings.discordConnected;
   const canStart = settings.twitterConnected && channel;
   let help: string = SETTINGS_TEXTS.forwardingActiveHelp;
   if (!botRunning) {
-    if (!canStart) help = SETTINGS_MESSAGES.botStartRequirements;
-    else if (starting && !failed) help = SETTINGS_TEXTS.forwardingStarting;
-    else help = 'Forwarding is ready to start.';
+    if (!canStart) {
+      help = `${SETTINGS_MESSAGES.botStartRequirements}. ${SETTINGS_TEXTS.forwardingStartsItself}`;
+    } else help = 'Forwarding is ready to start.';
   }
 
   return (
@@ -106,11 +104,12 @@ export function ForwardingCard({
         <Text size="sm" c={botRunning ? undefined : 'dimmed'}>
           {help}
         </Text>
-        {!botRunning && canStart && (failed || !starting) ? (
+        {!botRunning && canStart ? (
           <Button
             variant="light"
             color="teal"
             leftSection={<IconPlayerPlay size={16} />}
+            loading={starting}
             onClick={onStart}
             style={{ alignSelf: 'flex-start' }}
           >

@@ -1,5 +1,4 @@
 import {
-  BOT_AUTO_START_DELAY_MS,
   SETTINGS_MESSAGES,
   X_CONNECT_ERROR_MESSAGES,
   X_OAUTH_NOT_CONFIGURED_MESSAGE,
@@ -73,75 +72,44 @@ describe('Settings page', () => {
     expect(within(card).getByText(/API reachable/)).toHaveTextContent('(missing)');
   });
 
-  describe('automatic bot start', () => {
+  describe('forwarding start', () => {
     const ready = () =>
       makeSettings({ twitter_username: 'ada', telegram_chat_id: '555', botRunning: false });
 
-    it('starts the bot 5 s after X, a channel and the API are all there', async () => {
-      vi.useFakeTimers({ shouldAdvanceTime: true });
-      const server = settingsServer(ready());
-      const fetchMock = stubFetch({
-        ...server.handlers,
-        'POST /api/v1/bot/start': () => {
-          server.set({ ...server.current, botRunning: true });
-          return ok(botStatusOf(server.current));
-        },
-      });
+    it('shows forwarding active once a save completes what it needs: the server started it', async () => {
+      const server = settingsServer(makeSettings({ twitter_username: 'ada' }));
+      const fetchMock = stubFetch(server.handlers);
       renderSettings();
       await findCard('forwarding-card');
-      await waitFor(() => expect(requestsTo(fetchMock, 'GET /api/v1/health')).toHaveLength(1));
       expect(forwarding()).toHaveTextContent('Forwarding inactive');
-      expect(screen.getByText('Starting forwarding in a few seconds...')).toBeVisible();
-
-      await act(() => vi.advanceTimersByTimeAsync(BOT_AUTO_START_DELAY_MS - 200));
-      expect(requestsTo(fetchMock, 'POST /api/v1/bot/start')).toHaveLength(0);
-      await act(() => vi.advanceTimersByTimeAsync(300));
+      expect(
+        within(screen.getByTestId('forwarding-card')).getByText(/starts by itself on the server/),
+      ).toBeVisible();
+      const user = person();
+      const telegram = screen.getByTestId('telegram-card');
+      await user.type(within(telegram).getByLabelText(/Telegram Chat ID/), '555');
+      await user.click(within(telegram).getByRole('button', { name: 'Save' }));
       await waitFor(() => expect(forwarding()).toHaveTextContent('Forwarding active'));
-      expect(requestsTo(fetchMock, 'POST /api/v1/bot/start')).toHaveLength(1);
-
-      // Running now: nothing more is started.
-      await act(() => vi.advanceTimersByTimeAsync(BOT_AUTO_START_DELAY_MS * 3));
-      expect(requestsTo(fetchMock, 'POST /api/v1/bot/start')).toHaveLength(1);
-      // The component status is remembered for the next visit.
+      // The browser never starts it: no page has to stay open for forwarding to begin.
+      expect(requestsTo(fetchMock, 'POST /api/v1/bot/start')).toHaveLength(0);
       expect(JSON.parse(localStorage.getItem(COMPONENT_STATUS_KEY) ?? '{}')).toMatchObject({
         status: { botRunning: true, apiConnected: true, telegramConnected: true },
       });
     });
 
-    it('does not start while the API is unhealthy, nor without a channel', async () => {
+    it('never starts the bot from the browser by itself, even with everything connected', async () => {
       vi.useFakeTimers({ shouldAdvanceTime: true });
       const server = settingsServer(ready());
-      let healthy = false;
-      const fetchMock = stubFetch({
-        ...server.handlers,
-        'GET /api/v1/health': (request) =>
-          healthy ? server.handlers['GET /api/v1/health']!(request) : fail(503, 'Down', 'DEGRADED'),
-        'POST /api/v1/bot/start': () => ok(botStatusOf({ ...server.current, botRunning: true })),
-      });
+      const fetchMock = stubFetch(server.handlers);
       renderSettings();
-      await screen.findByTestId('api-warning');
-      await act(() => vi.advanceTimersByTimeAsync(BOT_AUTO_START_DELAY_MS * 2));
-      expect(requestsTo(fetchMock, 'POST /api/v1/bot/start')).toHaveLength(0);
-
-      // Disconnecting Telegram leaves no channel: still nothing to start.
-      healthy = true;
-      await person().click(
-        within(screen.getByTestId('telegram-card')).getByRole('button', { name: 'Disconnect' }),
-      );
-      await screen.findByText(SETTINGS_MESSAGES.telegramDisconnected);
+      await findCard('forwarding-card');
       await act(() => vi.advanceTimersByTimeAsync(30_000));
-      expect(screen.queryByTestId('api-warning')).toBeNull();
-      await act(() => vi.advanceTimersByTimeAsync(BOT_AUTO_START_DELAY_MS * 2));
       expect(requestsTo(fetchMock, 'POST /api/v1/bot/start')).toHaveLength(0);
-      expect(
-        within(screen.getByTestId('forwarding-card')).getByText(
-          SETTINGS_MESSAGES.botStartRequirements,
-        ),
-      ).toBeVisible();
+      expect(screen.getByText('Forwarding is ready to start.')).toBeVisible();
+      expect(screen.getByRole('button', { name: 'Start forwarding' })).toBeVisible();
     });
 
-    it('reports a refused start once, without retrying in a loop; Start forwarding tries again', async () => {
-      vi.useFakeTimers({ shouldAdvanceTime: true });
+    it('Start forwarding reports a refusal, and starts when pressed again', async () => {
       const server = settingsServer(ready());
       let refuse = true;
       const fetchMock = stubFetch({
@@ -153,15 +121,14 @@ describe('Settings page', () => {
       });
       renderSettings();
       await findCard('forwarding-card');
-      await act(() => vi.advanceTimersByTimeAsync(BOT_AUTO_START_DELAY_MS + 100));
+      const user = person();
+      await user.click(screen.getByRole('button', { name: 'Start forwarding' }));
       expect(await screen.findByRole('alert')).toHaveTextContent(
         SETTINGS_MESSAGES.botStartFailed(SETTINGS_MESSAGES.botStartRequirements),
       );
-      await act(() => vi.advanceTimersByTimeAsync(BOT_AUTO_START_DELAY_MS * 4));
       expect(requestsTo(fetchMock, 'POST /api/v1/bot/start')).toHaveLength(1);
 
       refuse = false;
-      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime.bind(vi) });
       await user.click(screen.getByRole('button', { name: 'Start forwarding' }));
       await waitFor(() => expect(forwarding()).toHaveTextContent('Forwarding active'));
       expect(screen.getByTestId('settings-success')).toHaveTextContent(
@@ -179,12 +146,11 @@ describe('Settings page', () => {
       [0, () => Promise.reject(new TypeError('offline')), SETTINGS_MESSAGES.botNetworkError],
       [200, () => ok({ running: 'yes' }), SETTINGS_MESSAGES.botInvalidResponse],
     ])('a start answered %s says so', async (_status, answer, text) => {
-      vi.useFakeTimers({ shouldAdvanceTime: true });
       const server = settingsServer(ready());
       stubFetch({ ...server.handlers, 'POST /api/v1/bot/start': answer });
       renderSettings();
       await findCard('forwarding-card');
-      await act(() => vi.advanceTimersByTimeAsync(BOT_AUTO_START_DELAY_MS + 100));
+      await person().click(screen.getByRole('button', { name: 'Start forwarding' }));
       expect(await screen.findByRole('alert')).toHaveTextContent(text);
     });
   });

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useBotStatusQuery } from '../api/get-bot-status';
 import { useApiConnected } from '../api/get-health';
 import { useRefreshSettings, useSettingsQuery } from '../api/get-settings';
-import { useBotAutoStart } from '../hooks/use-bot-auto-start';
+import { useBotStart } from '../hooks/use-bot-start';
 import { useSettingsBanners } from '../hooks/use-settings-banners';
 import { useXConnectResult } from '../hooks/use-x-connect-result';
 import { saveComponentStatus } from '../utils/component-status';
@@ -34,13 +34,8 @@ export function SettingsView() {
 
   const settings = settingsQuery.data;
   const botRunning = botStatusQuery.data?.botRunning ?? settings?.botRunning ?? false;
-  const autoStart = useBotAutoStart({
-    settings,
-    apiConnected,
-    botRunning,
-    onStarted: (_status, manual) => {
-      if (manual) notify.success(SETTINGS_MESSAGES.botStarted);
-    },
+  const botStart = useBotStart({
+    onStarted: () => notify.success(SETTINGS_MESSAGES.botStarted),
     onFailed: notify.error,
   });
 
@@ -108,9 +103,8 @@ export function SettingsView() {
               settings={settings}
               botRunning={botRunning}
               apiConnected={apiConnected}
-              starting={autoStart.starting}
-              failed={autoStart.failed}
-              onStart={autoStart.startNow}
+              starting={botStart.starting}
+              onStart={botStart.startNow}
             />
             <TelegramCard settings={settings} notify={notify} />
             <DiscordCard settings={settings} />

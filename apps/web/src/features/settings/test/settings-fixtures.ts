@@ -111,6 +111,8 @@ export function settingsServer(initial: Settings = makeSettings()) {
       discord_user_id: value(body.discord_user_id, current.discord_user_id),
       twitter_username: value(body.twitter_username, current.twitter_username),
     });
+    // Like the server: the bot starts once it can run and stops once it no longer can.
+    current = { ...current, botRunning: current.status === 'configured' };
     return current;
   };
   const handlers: Record<string, StubHandler> = {

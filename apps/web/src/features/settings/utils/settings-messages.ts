@@ -12,7 +12,8 @@ export const SETTINGS_TEXTS = {
     'Connect Telegram or Discord to get the new tweets of your monitored handles, and tell Perch which X account is yours.',
   /** The forwarding badge, after a hidden 'Forwarding ' (shown capitalised). */
   forwardingState: (running: boolean) => (running ? 'active' : 'inactive'),
-  forwardingStarting: 'Starting forwarding in a few seconds...',
+  forwardingStartsItself:
+    'Forwarding then starts by itself on the server: no page needs to stay open.',
   forwardingActiveHelp:
     'New tweets of handles with notifications switched on go to your connected channels.',
   perHandleHint: 'Choose which handles notify you with the Telegram and Discord switches on the',
