@@ -59,7 +59,13 @@ async function main(): Promise<void> {
     : createLocalCluster();
   let membership;
   try {
-    membership = await joinCluster({ db, nodeId: cluster.nodeId, role, shared: cluster.shared });
+    membership = await joinCluster({
+      db,
+      nodeId: cluster.nodeId,
+      role,
+      shared: cluster.shared,
+      bus: cluster,
+    });
   } catch (error) {
     if (error instanceof ClusterRefusedError) {
       console.error(`Perch will not start: ${error.message}`);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDb, DIALECTS, type TestDb } from '../../test/helpers.js';
 import { listNodes } from '../modules/system/nodes.repository.js';
+import { createLocalCluster } from './cluster.js';
 import { ClusterRefusedError, joinCluster } from './nodes.js';
 
 describe.each(DIALECTS)('node registry (%s)', (dialect) => {
@@ -39,5 +40,21 @@ describe.each(DIALECTS)('node registry (%s)', (dialect) => {
     expect((await listNodes(db.db)).map((node) => node.id).sort()).toEqual(['api', 'w2', 'w3']);
     for (const node of [api, w2, w3]) await node.leave();
     expect(await listNodes(db.db)).toEqual([]);
+  });
+
+  it('recounts the workers on every node as soon as one joins or leaves', async () => {
+    db = await createTestDb(dialect);
+    const bus = createLocalCluster();
+    const join = (nodeId: string) =>
+      joinCluster({ db, nodeId, role: 'worker', shared: true, bus, isRunning: () => true });
+    const first = await join('w1');
+    expect(first.workers()).toBe(1);
+    const second = await join('w2');
+    // No heartbeat has run (every 10 s): the announcement made the first node count again.
+    await expect.poll(() => first.workers()).toBe(2);
+    await second.leave();
+    await expect.poll(() => first.workers()).toBe(1);
+    await first.leave();
+    await bus.close();
   });
 });

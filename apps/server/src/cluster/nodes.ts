@@ -8,6 +8,7 @@
  */
 import os from 'node:os';
 import type { Db } from '../db/index.js';
+import type { Cluster } from './cluster.js';
 import { releaseHandleLeasesOfNode } from '../modules/handles/handles.repository.js';
 import {
   deleteNode,
@@ -53,7 +54,16 @@ export interface JoinOptions {
   /** Whether a process of this host still runs (tests replace it). */
   isRunning?: (pid: number) => boolean;
   log?: { warn: (object: object, message: string) => void };
+  /**
+   * Where joins and leaves are announced, so every node recounts the workers at once rather
+   * than at its next heartbeat: until then a node that started first would keep to a share
+   * sized for fewer workers, and the cluster would overshoot the services' overall limits.
+   */
+  bus?: Pick<Cluster, 'publish' | 'subscribe'>;
 }
+
+/** The cluster channel joins and leaves are announced on. */
+export const NODES_CHANNEL = 'nodes';
 
 function pidRuns(pid: number): boolean {
   try {
@@ -134,6 +144,21 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
     workers = Math.max(1, others.length + (works(options.role) ? 1 : 0));
   };
   await countWorkers();
+  const recount = () =>
+    void countWorkers().catch((error: unknown) =>
+      options.log?.warn({ err: error }, 'could not count the workers'),
+    );
+  const announce = (what: 'joined' | 'left') =>
+    options.bus
+      ?.publish(NODES_CHANNEL, { [what]: nodeId })
+      .catch((error: unknown) => options.log?.warn({ err: error }, 'could not announce the node'));
+  if (options.bus) {
+    await options.bus.subscribe(NODES_CHANNEL, (message) => {
+      const from = (message as { joined?: string; left?: string } | null) ?? {};
+      if (from.joined !== nodeId && from.left !== nodeId) recount();
+    });
+    await announce('joined');
+  }
   const timer = setInterval(() => {
     touchNode(db.db, nodeId, now().toISOString())
       .then(async (present) => {
@@ -155,6 +180,7 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
     async leave() {
       clearInterval(timer);
       await deleteNode(db.db, nodeId);
+      await announce('left');
     },
   };
 }
