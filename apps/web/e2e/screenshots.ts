@@ -763,3 +763,60 @@ test('tweets browse screenshots', async ({ browser }) => {
     await context.close();
   }
 });
+
+test('forwarding reasons, failed handle and empty phone dashboard screenshots', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  for (const [label, viewport] of Object.entries(WIDTHS)) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill(`rosalind_${label}`);
+    await page.getByLabel('Email').fill(`rosalind_${label}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Invitation code').fill(await server.invite());
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/?$/);
+
+    // The empty dashboard: on a phone the handle panel offers the sample handles.
+    await expect(page.getByTestId('handle-panel')).toContainText('No handles yet');
+    if (label === 'phone') await expect(page.getByTestId('sample-handles')).toBeVisible();
+    await shoot(page, `dashboard-empty-${label}`);
+
+    // Telegram connected but no X account; a handle with Telegram switched on, one that failed.
+    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    const call = (method: string, url: string, data?: unknown) =>
+      page.request.fetch(`${server.origin}/api/v1${url}`, {
+        method,
+        data,
+        headers: { 'x-csrf-token': csrf },
+      });
+    expect((await call('POST', '/settings', { telegram_chat_id: '515151' })).status()).toBe(200);
+    const added = await call('POST', '/handles', { username: 'typical_news', backfill_days: 1 });
+    const { id } = (await added.json()).data.handle as { id: number };
+    expect((await call('PUT', `/handles/${id}/notifications`, { telegramEnabled: true })).status()).toBe(
+      200,
+    );
+    expect((await call('POST', '/handles', { username: 'suspended_demo', backfill_days: 1 })).status()).toBe(
+      201,
+    );
+
+    await page.goto(`${server.origin}/dashboard/?handle=suspended_demo`);
+    await expect(page.getByTestId('handle-failed')).toContainText('@suspended_demo is suspended', {
+      timeout: 30_000,
+    });
+    const panel = page.getByTestId('handle-panel');
+    const newsRow = panel.getByTestId('handle-row').filter({ hasText: '@typical_news' });
+    await expect(newsRow.getByTestId('forwarding-reason')).toBeVisible();
+    await expect(newsRow.getByTestId('handle-status')).toHaveText(/Ready/, { timeout: 30_000 });
+    await shoot(page, `handle-failed-${label}`, { fullPage: false });
+
+    // A refused switch (Discord is not connected) answers beside it.
+    await newsRow.getByRole('switch', { name: 'Discord notifications for @typical_news' }).click();
+    await expect(newsRow.getByTestId('switch-refusal')).toBeVisible();
+    await shootPart(page, panel, `forwarding-reasons-${label}`);
+    await context.close();
+  }
+});

@@ -92,7 +92,7 @@ test('connect Telegram, test it, switch a handle on: its next tweet reaches Tele
   await expect(page.getByText(SETTINGS_MESSAGES.telegramTestSuccess)).toBeVisible();
   expect(telegram.messagesTo(CHAT_ID).map((message) => message.text)).toEqual([TEST_MESSAGE_TEXT]);
 
-  // X and a channel connected: forwarding starts by itself 5 s later.
+  // X and a channel connected: the server started forwarding with the save.
   await expect(page.getByTestId('forwarding-status')).toHaveText('Forwarding active', {
     timeout: 15_000,
   });

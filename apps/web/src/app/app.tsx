@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { signedOutCheck, authCheckQueryKey } from '@/features/auth/api/get-auth-check';
+import { dropAccountQueries, scopeQueriesToAccount } from '@/features/auth/api/session-scope';
 import { apiClient } from '@/lib/api-client';
 import type { ClientRuntime } from '@/lib/client-runtime';
 import { PollGate } from '@/lib/polling/poll-gate';
@@ -21,12 +22,16 @@ const runtimeReady: Promise<ClientRuntime> = import('@/lib/client-runtime').then
   },
 );
 const router = createAppRouter();
+// When a session ends (401, logout, another account signing in) the previous account's cached
+// queries go at once: nothing of theirs shows for, or is sent on behalf of, whoever is next.
+scopeQueriesToAccount(queryClient);
 
 // An expired session (a 401 outside the exempt paths) signs the browser out and goes to the
 // sign-in page inside the SPA, keeping the history clean (doc 2 §8.1).
 apiClient.configure({
   onUnauthorized: () => {
     queryClient.setQueryData(authCheckQueryKey, (previous) => signedOutCheck(previous?.csrfToken));
+    dropAccountQueries(queryClient);
   },
   redirectToLogin: () => {
     if (router.state.location.pathname.replace(/\/+$/, '').endsWith('/login')) return;

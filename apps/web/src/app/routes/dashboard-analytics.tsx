@@ -2,6 +2,10 @@ import { isHandleCollecting, isTemporaryHandleId } from '@perch/shared';
 import { AnalyticsView } from '@/features/analytics/components/analytics-view';
 import { useBackfillProgressQuery } from '@/features/handles/api/get-backfill-progress';
 import { useHandlesQuery } from '@/features/handles/api/get-handles';
+import {
+  CollectionProblem,
+  hasCollectionProblem,
+} from '@/features/handles/components/collection-problem';
 
 export interface DashboardAnalyticsProps {
   selectedHandle: string | null;
@@ -26,6 +30,11 @@ export function DashboardAnalytics({ selectedHandle, onSelect }: DashboardAnalyt
       selectedHandle={selectedHandle}
       onSelectHandle={onSelect}
       progress={record ? progress : undefined}
+      collectionNotice={
+        record && hasCollectionProblem(record) ? (
+          <CollectionProblem key={record.id} handle={record} />
+        ) : null
+      }
     />
   );
 }

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { PageHeader } from '@/components/page-header';
 import { DemoDataNotice } from '@/features/handles/components/demo-data-notice';
 import { HandlePanel } from '@/features/handles/components/handle-panel';
+import { useSettingsQuery } from '@/features/settings/api/get-settings';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
 
 // The analytics and the charts library load on demand, after the page shell.
@@ -26,6 +27,8 @@ function AnalyticsLoading() {
 /** / (and /dashboard): the selected handle's analytics above the handle-management panel. */
 export function DashboardRoute() {
   const { selectedHandle, selectHandle } = useSelectedHandle();
+  // The switches say why a channel that is on cannot deliver (no X account, no channel...).
+  const { data: settings } = useSettingsQuery();
   return (
     <>
       <PageHeader
@@ -53,6 +56,7 @@ export function DashboardRoute() {
           selectedHandle={selectedHandle}
           onSelect={selectHandle}
           announceSelectedCompletion={false}
+          forwarding={settings}
         />
       </Stack>
     </>

@@ -46,6 +46,11 @@ export interface AnalyticsViewProps {
   onSelectHandle: (handle: string) => void;
   /** The selected handle's live backfill reading, while it is polled. */
   progress?: ProgressState;
+  /**
+   * What the server says is wrong with the selected handle's collection (failed, with its reason
+   * and Retry, or waiting for X), shown above the numbers; null when nothing is.
+   */
+  collectionNotice?: ReactNode;
 }
 
 const NOTICE_COLORS: Record<RefreshNotice['kind'], string> = {
@@ -58,6 +63,15 @@ function findRecord(handles: readonly Handle[], name: string | null): Handle | u
   if (!name) return undefined;
   const wanted = name.toLowerCase();
   return handles.find((entry) => entry.handle.toLowerCase() === wanted);
+}
+
+/** The line of a collection that has not started after a minute: waiting, with the server's word. */
+function waitingText(handle: string, reading: ProgressReading | undefined): string {
+  const said = reading?.message?.trim() ?? '';
+  // The plain pending texts add nothing; a rate limit or a queue note does.
+  const plain = said === '' || /^(Waiting to start collection|Starting collection|Collecting )/.test(said);
+  const why = plain ? '' : ` (${said.replace(/\.$/, '')})`;
+  return `Collection of @${handle} has not started yet${why}. It starts by itself as soon as X allows; the numbers appear as tweets arrive.`;
 }
 
 function StillCollecting({ handle, progress }: { handle: string; progress: ProgressReading }) {
@@ -172,6 +186,7 @@ export function AnalyticsView({
   selectedHandle,
   onSelectHandle,
   progress,
+  collectionNotice = null,
 }: AnalyticsViewProps) {
   const queryClient = useQueryClient();
   const [period, setPeriod] = useState<number>(DEFAULT_PERIOD);
@@ -271,15 +286,17 @@ export function AnalyticsView({
           {collectionCompletedMessage(displayName)}
         </Alert>
       ) : null}
-      {overlay.outcome === 'failed' ? (
+      {collectionNotice}
+      {/* A slow start (a queue, a rate limit) is a wait, never a failure: only the server fails. */}
+      {overlay.outcome === 'waiting' && !collectionNotice && !hasData && displayName ? (
         <Alert
           variant="light"
-          color="red"
+          color="blue"
           radius="md"
-          icon={<IconAlertTriangle size={18} />}
-          data-testid="collection-stuck"
+          icon={<IconClockPause size={18} />}
+          data-testid="collection-waiting"
         >
-          {ANALYTICS_MESSAGES.stuck}
+          {waitingText(displayName, reading)}
         </Alert>
       ) : null}
       {data && displayName ? (

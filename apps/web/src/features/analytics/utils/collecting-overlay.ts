@@ -12,7 +12,7 @@ import {
 export const FORCED_CLEAR_MS = 60_000;
 /** How long '@x data collection completed!' shows (doc 1 §4). */
 export const COMPLETED_NOTICE_MS = 5_000;
-/** Above this progress a forced clear counts the handle as data_ready, not failed. */
+/** Above this progress a forced clear counts the handle as data_ready, not waiting. */
 export const FORCED_READY_MIN_PROGRESS = 50;
 
 /** The parts of a backfill reading the overlay reads (the live poll or the payload's copy). */
@@ -42,8 +42,11 @@ export interface OverlayInput {
   now: number;
 }
 
-/** What a forced clear marked the handle as (doc 1 §4). */
-export type ForcedOutcome = 'data_ready' | 'failed';
+/**
+ * What a forced clear marked the handle as (doc 1 §4): data_ready, or still waiting to collect
+ * (a queue, a rate limit). Only the server says a collection failed, never a timer.
+ */
+export type ForcedOutcome = 'data_ready' | 'waiting';
 
 export interface OverlayState {
   /** The handle this state belongs to, lower case; null when none is selected. */
@@ -109,7 +112,8 @@ function sameState(a: OverlayState, b: OverlayState): boolean {
  *   up when it is collecting and not pre-scraped (more than 50 tweets and finished: no overlay).
  * - It comes off when complete analytics data is present.
  * - After 60 s it comes off by force: the handle counts as data_ready when progress is above 50
- *   or data exists, else as failed ('Collection stuck at 0% - marked as failed').
+ *   or data exists, else as waiting. A slow start is not a failure: it waits for a queue slot
+ *   or a rate limit, and 'failed' is the server's word alone (the handle's status and reason).
  * - When a handle that was collecting while selected reaches 100 % (or isComplete, or its record
  *   turns ready), the overlay comes off and the completion notice shows for 5 s.
  *
@@ -149,12 +153,12 @@ export function nextOverlayState(previous: OverlayState, input: OverlayInput): O
     state = {
       ...state,
       visible: false,
-      outcome: progress > FORCED_READY_MIN_PROGRESS || dataExists ? 'data_ready' : 'failed',
+      outcome: progress > FORCED_READY_MIN_PROGRESS || dataExists ? 'data_ready' : 'waiting',
     };
   }
 
-  // Data that arrives after a stuck verdict proves it wrong.
-  if (state.outcome === 'failed' && input.hasData) state = { ...state, outcome: 'data_ready' };
+  // Data that arrives after a slow start ends the wait.
+  if (state.outcome === 'waiting' && input.hasData) state = { ...state, outcome: 'data_ready' };
 
   if (state.completedAt !== null && input.now - state.completedAt >= COMPLETED_NOTICE_MS) {
     state = { ...state, completedAt: null };

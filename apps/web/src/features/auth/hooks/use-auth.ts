@@ -1,5 +1,6 @@
 import type { AuthCheckResponse } from '@perch/shared';
 import { useAuthCheckQuery } from '../api/get-auth-check';
+import { isUnjudgedCheckFailure } from '../api/session-scope';
 
 /** The signed-in person as the app uses it (doc 1 §3, Current user). */
 export interface CurrentUser {
@@ -20,6 +21,11 @@ export interface AuthState {
   /** The first session check has finished, with or without a user. */
   authInitialized: boolean;
   error: string | null;
+  /**
+   * The session check got no verdict (no answer, the retry circuit open, a server error) and no
+   * earlier one is known: who is signed in cannot be told yet.
+   */
+  unreachable: boolean;
 }
 
 /** The current user of a session check result; the username defaults to Unknown. */
@@ -36,17 +42,21 @@ export function toCurrentUser(check: AuthCheckResponse | undefined): CurrentUser
 }
 
 /**
- * Who is signed in, from the session check. A failed check counts as signed out (doc 1 §4):
- * the server is the only judge of a session.
+ * Who is signed in, from the session check. A check the server refused counts as signed out
+ * (doc 1 §4): the server is the only judge of a session. A check that got no verdict (a network
+ * blip, the retry circuit open, a 5xx) signs nobody out: the last answer stands, and without one
+ * the app says it cannot reach the server rather than showing the sign-in page.
  */
 export function useAuth(): AuthState {
   const query = useAuthCheckQuery();
-  const currentUser = query.isError ? null : toCurrentUser(query.data);
+  const unjudged = query.isError && isUnjudgedCheckFailure(query.error);
+  const currentUser = query.isError && !unjudged ? null : toCurrentUser(query.data);
   return {
     currentUser,
     isAuthenticated: currentUser !== null,
     loading: query.isLoading,
     authInitialized: !query.isPending,
     error: query.error?.message ?? null,
+    unreachable: unjudged && query.data === undefined,
   };
 }

@@ -302,6 +302,46 @@ describe('HandlePanel', () => {
     expect(within(rowOf('broken')).getByText('User not found on X')).toBeInTheDocument();
   });
 
+  it("says 'Waiting for X' for a handle that waits for the credentials, never 'Ready'", async () => {
+    const handles = [
+      makeHandle({ handle: 'collected', last_error: 'Waiting for X credentials' }),
+      makeHandle({
+        handle: 'queued',
+        backfill_status: 'pending',
+        backfill_completed_at: null,
+        total_tweets_collected: 0,
+        last_error: 'Waiting for X credentials',
+      }),
+    ];
+    stubFetch({ 'GET /api/v1/handles': () => ok({ handles }), ...progressStubs(handles) });
+    renderPanel();
+    await screen.findByRole('listitem', { name: '@collected' });
+    for (const name of ['collected', 'queued']) {
+      expect(within(rowOf(name)).getByTestId('handle-status')).toHaveTextContent('Waiting for X');
+      expect(within(rowOf(name)).getByText('Waiting for X credentials')).toBeInTheDocument();
+    }
+  });
+
+  it('offers the sample handles while the list is empty; one click adds one', async () => {
+    const nasa = makeHandle({ id: 51, handle: 'nasa', backfill_status: 'pending', backfill_completed_at: null });
+    const fetchMock = stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: [] }),
+      'POST /api/v1/handles': () => ok({ handle: nasa }, 201),
+      ...progressStubs([nasa]),
+    });
+    renderPanel();
+    const samples = await screen.findByTestId('sample-handles');
+    expect(within(samples).getAllByRole('button', { name: /^Add @/ })).toHaveLength(8);
+    await person().click(within(samples).getByRole('button', { name: 'Add @nasa' }));
+    await waitFor(() =>
+      expect(requestsTo(fetchMock, 'POST /api/v1/handles')[0]?.body).toMatchObject({
+        username: 'nasa',
+      }),
+    );
+    expect(await screen.findByRole('listitem', { name: '@nasa' })).toBeInTheDocument();
+    expect(screen.queryByTestId('sample-handles')).toBeNull();
+  });
+
   it('follows the progress poll of a collecting handle', async () => {
     const busy = makeHandle({
       handle: 'busy',

@@ -21,6 +21,7 @@ import {
   clampProgress,
   isHandleCollecting,
   isTemporaryHandleId,
+  type ForwardingSettings,
   type Handle,
 } from '@perch/shared';
 import { IconMessage2, IconPlus, IconTrash } from '@tabler/icons-react';
@@ -40,9 +41,16 @@ import { HandleCountBadge } from './handle-count-badge';
 import { HandleFormMessage } from './handle-form-message';
 import { HandleListLoadStates } from './handle-list-states';
 import { HandleStatusBadge } from './handle-status-badge';
+import {
+  ForwardingNotes,
+  blockedChannels,
+  forwardingNoteId,
+  type SwitchRefusal,
+} from './forwarding-notes';
 import { NotificationSwitches, type NotificationSwitchesProps } from './notification-switches';
 import { RecentTweetsModal } from './recent-tweets-modal';
 import { RemoveHandleModal } from './remove-handle-modal';
+import { SampleHandles } from './sample-handles';
 
 /** Labels of the backfill period choice (doc 1 §2: 7 or 15 days, 15 recommended). */
 export function backfillDaysLabel(days: number): string {
@@ -64,6 +72,11 @@ export interface HandlePanelProps {
    * dashboard turns it off: its analytics view announces that one above the numbers.
    */
   announceSelectedCompletion?: boolean;
+  /**
+   * The user's settings: a switched-on channel that cannot deliver says why under the switch.
+   * Until they load (or without them) nothing is said.
+   */
+  forwarding?: ForwardingSettings;
 }
 
 interface HandleRowProps {
@@ -75,6 +88,9 @@ interface HandleRowProps {
   onRemove: (handle: Handle) => void;
   onCompleted: (handle: string) => void;
   notifications: Pick<NotificationSwitchesProps, 'isBusy' | 'onToggle'>;
+  forwarding: ForwardingSettings | undefined;
+  refusal: SwitchRefusal | null;
+  onDismissRefusal: (id: number) => void;
 }
 
 function HandleRow({
@@ -86,8 +102,18 @@ function HandleRow({
   onRemove,
   onCompleted,
   notifications,
+  forwarding,
+  refusal,
+  onDismissRefusal,
 }: HandleRowProps) {
   const live = useLiveHandle(handle, onCompleted);
+  const blocked = blockedChannels(handle, forwarding);
+  // A reason shared by both switches is written once: both point at that one note.
+  const describedBy: NotificationSwitchesProps['describedBy'] = (channel) => {
+    const text = blocked.find((note) => note.channel === channel)?.text;
+    const first = blocked.find((note) => note.text === text);
+    return first ? forwardingNoteId(handle.id, first.channel) : undefined;
+  };
   const temporary = isTemporaryHandleId(handle.id);
   const collecting = isHandleCollecting(live);
   const tweets = live.total_tweets_collected;
@@ -154,8 +180,15 @@ function HandleRow({
           disabled={temporary}
           isBusy={notifications.isBusy}
           onToggle={notifications.onToggle}
+          describedBy={describedBy}
         />
       </Group>
+      <ForwardingNotes
+        handle={handle}
+        settings={forwarding}
+        refusal={refusal}
+        onDismissRefusal={() => onDismissRefusal(handle.id)}
+      />
       {collecting ? (
         <Progress
           mt="xs"
@@ -179,6 +212,7 @@ export function HandlePanel({
   selectedHandle,
   onSelect,
   announceSelectedCompletion = true,
+  forwarding,
 }: HandlePanelProps) {
   const { handles, load } = useHandleListLoad();
   const list = handles ?? [];
@@ -188,10 +222,29 @@ export function HandlePanel({
   const [tweetsOf, setTweetsOf] = useState<string | null>(null);
   const selected = selectedHandle?.toLowerCase() ?? null;
   const { showMessage } = form;
+  // A refused switch is answered beside that switch, not at the top of the panel.
+  const [refusals, setRefusals] = useState<ReadonlyMap<number, SwitchRefusal>>(new Map());
+  const setRefusal = useCallback((id: number, refusal: SwitchRefusal | null) => {
+    setRefusals((current) => {
+      if (!refusal && !current.has(id)) return current;
+      const next = new Map(current);
+      if (refusal) next.set(id, refusal);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
   const handleToggleOutcome = useCallback(
-    (outcome: ToggleOutcome) =>
-      showMessage(outcome, outcome.kind === 'error' ? ERROR_MESSAGE_MS : SUCCESS_MESSAGE_MS),
-    [showMessage],
+    (outcome: ToggleOutcome) => {
+      if (outcome.handleId !== undefined && outcome.channel) {
+        setRefusal(
+          outcome.handleId,
+          outcome.kind === 'error' ? { channel: outcome.channel, text: outcome.text } : null,
+        );
+        if (outcome.kind === 'error') return;
+      }
+      showMessage(outcome, outcome.kind === 'error' ? ERROR_MESSAGE_MS : SUCCESS_MESSAGE_MS);
+    },
+    [showMessage, setRefusal],
   );
   const toggles = useNotificationToggles(handleToggleOutcome);
   const notifications = { isBusy: toggles.isBusy, onToggle: toggles.toggle };
@@ -280,6 +333,12 @@ export function HandlePanel({
           isEmpty={list.length === 0}
           emptyText="No handles yet. Add your first handle above."
         />
+        {/* On phones the sidebar (and its samples) is folded away: the panel offers them. */}
+        {!load.isLoading && !load.failure && list.length === 0 ? (
+          <Box hiddenFrom="sm">
+            <SampleHandles disabled={form.busy} onAdd={(name) => form.submit(name)} />
+          </Box>
+        ) : null}
         {list.length > 0 ? (
           <SimpleGrid
             type="container"
@@ -301,6 +360,9 @@ export function HandlePanel({
                 onRemove={setPendingRemoval}
                 onCompleted={handleCompleted}
                 notifications={notifications}
+                forwarding={forwarding}
+                refusal={refusals.get(handle.id) ?? null}
+                onDismissRefusal={(id) => setRefusal(id, null)}
               />
             ))}
           </SimpleGrid>

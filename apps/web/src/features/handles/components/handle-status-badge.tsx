@@ -7,7 +7,10 @@ export interface HandleStatusBadgeProps {
   compact?: boolean;
 }
 
-/** 'Ready', 'Failed', 'Collecting N%', 'Starting collection...' or 'Collecting data...'. */
+/**
+ * 'Waiting for X', 'Ready', 'Failed', 'Collecting N%', 'Starting collection...' or 'Collecting
+ * data...'; compact (the sidebar) keeps the reason in the badge's title.
+ */
 export function HandleStatusBadge({ handle, compact = false }: HandleStatusBadgeProps) {
   const badge = badgeFor(handle);
   return (
@@ -19,6 +22,7 @@ export function HandleStatusBadge({ handle, compact = false }: HandleStatusBadge
         radius="sm"
         tt="none"
         data-testid="handle-status"
+        title={compact && badge.detail ? badge.detail : undefined}
         style={{ flexShrink: 0 }}
       >
         {badge.label}

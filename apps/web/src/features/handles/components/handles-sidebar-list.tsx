@@ -1,14 +1,4 @@
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { ActionIcon, Group, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { type Handle } from '@perch/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { useAddHandleForm } from '../hooks/use-add-handle-form';
@@ -19,18 +9,9 @@ import { HandleCountBadge } from './handle-count-badge';
 import { HandleFormMessage } from './handle-form-message';
 import { HandleListLoadStates } from './handle-list-states';
 import { HandleStatusBadge } from './handle-status-badge';
+import { SampleHandles } from './sample-handles';
 
-/** Sample handles offered while the list is empty (doc 1 §2: 8 of them). */
-export const SUGGESTED_HANDLES = [
-  'nasa',
-  'spacex',
-  'github',
-  'nodejs',
-  'reactjs',
-  'vercel',
-  'openai',
-  'bbcworld',
-] as const;
+export { SUGGESTED_HANDLES } from './sample-handles';
 
 export interface HandlesSidebarListProps {
   /** The handle shown on the dashboard (lower or any case), or null. */
@@ -136,26 +117,7 @@ export function HandlesSidebarList({ selectedHandle, onSelect }: HandlesSidebarL
       <HandleFormMessage message={form.message} compact />
 
       {!load.isLoading && !load.failure && list.length === 0 ? (
-        <Paper withBorder radius="md" p="sm" bg="transparent" style={{ borderStyle: 'dashed' }}>
-          <Text size="xs" c="dimmed" mb="xs">
-            No handles yet. Try one of these:
-          </Text>
-          <SimpleGrid cols={2} spacing={6} verticalSpacing={6}>
-            {SUGGESTED_HANDLES.map((name) => (
-              <Button
-                key={name}
-                size="compact-xs"
-                variant="light"
-                aria-label={`Add @${name}`}
-                disabled={form.busy}
-                onClick={() => form.submit(name)}
-                styles={{ label: { overflow: 'hidden', textOverflow: 'ellipsis' } }}
-              >
-                @{name}
-              </Button>
-            ))}
-          </SimpleGrid>
-        </Paper>
+        <SampleHandles compact disabled={form.busy} onAdd={(name) => form.submit(name)} />
       ) : null}
     </Stack>
   );

@@ -1,4 +1,9 @@
-import { SETTINGS_MESSAGES, type Handle } from '@perch/shared';
+import {
+  FORWARDING_MESSAGES,
+  SETTINGS_MESSAGES,
+  type ForwardingSettings,
+  type Handle,
+} from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +14,12 @@ import { HandlePanel } from './handle-panel';
 
 const person = () => userEvent.setup({ delay: null });
 
-function renderPanel(handles: Handle[], put: StubHandler, extra: Record<string, StubHandler> = {}) {
+function renderPanel(
+  handles: Handle[],
+  put: StubHandler,
+  extra: Record<string, StubHandler> = {},
+  forwarding?: ForwardingSettings,
+) {
   const fetchMock = stubFetch({
     'GET /api/v1/handles': () => ok({ handles }),
     ...progressStubs(handles),
@@ -18,10 +28,14 @@ function renderPanel(handles: Handle[], put: StubHandler, extra: Record<string, 
     ),
     ...extra,
   });
-  renderRoute('/', <HandlePanel selectedHandle={null} onSelect={() => undefined} />);
+  renderRoute(
+    '/',
+    <HandlePanel selectedHandle={null} onSelect={() => undefined} forwarding={forwarding} />,
+  );
   return fetchMock;
 }
 
+const rowOf = (name: string) => screen.getByRole('listitem', { name: `@${name}` });
 const telegramSwitch = (name: string) =>
   screen.findByRole('switch', { name: `Telegram notifications for @${name}` });
 const discordSwitch = (name: string) =>
@@ -91,6 +105,87 @@ describe('per-handle notification switches', () => {
       expect(screen.getByRole('alert')).toHaveTextContent(SETTINGS_MESSAGES.connectDiscordFirst),
     );
     expect(discord).not.toBeChecked();
+  });
+
+  it('shows a refusal beside the switch, not at the top of the panel', async () => {
+    const nasa = makeHandle({ id: 16, handle: 'nasa' });
+    const spacex = makeHandle({ id: 17, handle: 'spacex' });
+    renderPanel([nasa, spacex], () =>
+      fail(400, SETTINGS_MESSAGES.connectTelegramFirst, 'VALIDATION_ERROR'),
+    );
+    const user = person();
+    await user.click(await telegramSwitch('spacex'));
+    const refusal = await within(rowOf('spacex')).findByTestId('switch-refusal');
+    expect(refusal).toHaveTextContent(SETTINGS_MESSAGES.connectTelegramFirst);
+    expect(within(refusal).getByRole('link', { name: 'Open Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
+    expect(within(rowOf('nasa')).queryByTestId('switch-refusal')).toBeNull();
+    expect(screen.queryByTestId('handle-message')).toBeNull();
+    await user.click(within(refusal).getByRole('button', { name: 'Dismiss' }));
+    expect(within(rowOf('spacex')).queryByTestId('switch-refusal')).toBeNull();
+  });
+
+  describe('why a switched-on channel cannot deliver', () => {
+    const connected: ForwardingSettings = {
+      twitterConnected: true,
+      telegramConnected: true,
+      discordConnected: true,
+      botRunning: true,
+      telegram: { available: true, stoppedReason: null },
+      discord: { available: true, stoppedReason: null },
+    };
+
+    it('asks for the X account under a switch that is on, with the way to Settings', async () => {
+      const nasa = makeHandle({ id: 18, handle: 'nasa', telegram_enabled: true });
+      renderPanel([nasa], answerWith(nasa), {}, { ...connected, twitterConnected: false });
+      const telegram = await telegramSwitch('nasa');
+      const reason = await within(rowOf('nasa')).findByTestId('forwarding-reason');
+      expect(reason).toHaveTextContent(FORWARDING_MESSAGES.connectX);
+      expect(FORWARDING_MESSAGES.connectX).toBe(
+        'Connect your X account in Settings to receive notifications',
+      );
+      expect(within(reason).getByRole('link', { name: 'Open Settings' })).toHaveAttribute(
+        'href',
+        '/settings',
+      );
+      // The switch is described by its reason; the switch that is off says nothing.
+      expect(telegram).toHaveAccessibleDescription(new RegExp(FORWARDING_MESSAGES.connectX));
+      expect(await discordSwitch('nasa')).not.toHaveAccessibleDescription();
+    });
+
+    it('says a shared reason once, and each channel its own', async () => {
+      const both = makeHandle({ id: 19, handle: 'both', telegram_enabled: true, discord_enabled: true });
+      renderPanel([both], answerWith(both), {}, {
+        ...connected,
+        twitterConnected: false,
+      });
+      await telegramSwitch('both');
+      expect(within(rowOf('both')).getAllByTestId('forwarding-reason')).toHaveLength(1);
+    });
+
+    it('names the channel that is not connected or stopped, and is silent when all is well', async () => {
+      const nasa = makeHandle({ id: 20, handle: 'nasa', telegram_enabled: true, discord_enabled: true });
+      renderPanel([nasa], answerWith(nasa), {}, {
+        ...connected,
+        discordConnected: false,
+        telegram: { available: true, stoppedReason: 'The bot was blocked in Telegram.' },
+      });
+      await telegramSwitch('nasa');
+      const reasons = within(rowOf('nasa')).getAllByTestId('forwarding-reason');
+      expect(reasons.map((reason) => reason.textContent)).toEqual([
+        `${FORWARDING_MESSAGES.stopped('telegram', 'The bot was blocked in Telegram.')} Open Settings`,
+        `${FORWARDING_MESSAGES.connectChannel('discord')} Open Settings`,
+      ]);
+    });
+
+    it('says nothing when every switched-on channel delivers', async () => {
+      const nasa = makeHandle({ id: 21, handle: 'nasa', telegram_enabled: true });
+      renderPanel([nasa], answerWith(nasa), {}, connected);
+      await telegramSwitch('nasa');
+      expect(within(rowOf('nasa')).queryByTestId('forwarding-notes')).toBeNull();
+    });
   });
 
   it("reverts with 'Failed to toggle … notification' when the server fails", async () => {

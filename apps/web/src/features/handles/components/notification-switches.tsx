@@ -19,6 +19,8 @@ export interface NotificationSwitchesProps {
   disabled?: boolean;
   isBusy: (id: number, channel: NotificationChannel) => boolean;
   onToggle: (handle: Handle, channel: NotificationChannel, enabled: boolean) => void;
+  /** The id of the note that explains why a switched-on channel cannot deliver, if any. */
+  describedBy?: (channel: NotificationChannel) => string | undefined;
 }
 
 /** A handle's Telegram and Discord notification switches. */
@@ -27,6 +29,7 @@ export function NotificationSwitches({
   disabled = false,
   isBusy,
   onToggle,
+  describedBy,
 }: NotificationSwitchesProps) {
   return (
     <Group gap="sm" wrap="nowrap" data-testid="notification-switches">
@@ -44,6 +47,7 @@ export function NotificationSwitches({
             disabled={disabled}
             aria-busy={isBusy(handle.id, channel) || undefined}
             aria-label={`${label} notifications for @${handle.handle}`}
+            aria-describedby={describedBy?.(channel)}
             onChange={(event) => onToggle(handle, channel, event.currentTarget.checked)}
             label={
               <Group gap={4} wrap="nowrap">

@@ -6,6 +6,9 @@ import { useSetHandleNotificationsMutation } from '../api/set-handle-notificatio
 export interface ToggleOutcome {
   kind: 'success' | 'error';
   text: string;
+  /** The handle and channel switched (a refusal is shown beside that switch). */
+  handleId?: number;
+  channel?: NotificationChannel;
 }
 
 const keyOf = (id: number, channel: NotificationChannel) => `${id}:${channel}`;
@@ -52,13 +55,21 @@ export function useNotificationToggles(onOutcome: (outcome: ToggleOutcome) => vo
           (updated) =>
             onOutcome({
               kind: 'success',
+              handleId: handle.id,
+              channel,
               text: SETTINGS_MESSAGES.toggled(
                 channel,
                 channel === 'telegram' ? updated.telegram_enabled : updated.discord_enabled,
                 updated.handle,
               ),
             }),
-          (error: unknown) => onOutcome({ kind: 'error', text: toggleErrorText(error, channel) }),
+          (error: unknown) =>
+            onOutcome({
+              kind: 'error',
+              text: toggleErrorText(error, channel),
+              handleId: handle.id,
+              channel,
+            }),
         )
         .finally(() => settle(key));
       return true;

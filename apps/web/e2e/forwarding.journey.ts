@@ -1,0 +1,129 @@
+import { FORWARDING_MESSAGES, SETTINGS_MESSAGES } from '@perch/shared';
+import { expect, test, type Page } from '@playwright/test';
+import { startFakeTelegramServer, type FakeTelegramServer } from './notify-fakes';
+import { startPerchServer, type PerchServer } from './perch-server';
+
+const CHAT_ID = '424242777';
+
+let telegram: FakeTelegramServer;
+let server: PerchServer;
+
+test.beforeAll(async () => {
+  telegram = await startFakeTelegramServer({ botUsername: 'perch_forwarding_bot' });
+  server = await startPerchServer({
+    TELEGRAM_BOT_TOKEN: telegram.token,
+    TELEGRAM_API_BASE_URL: telegram.baseUrl,
+    DEMO_PAGE_DELAY_MS: '0',
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await telegram?.close();
+});
+
+async function register(page: Page, username: string, code: string) {
+  await page.goto(`${server.origin}/dashboard/register`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill(`${username}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
+  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
+  await page.getByLabel('Invitation code').fill(code);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/?$/);
+}
+
+async function api(page: Page, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown) {
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+  return page.request.fetch(`${server.origin}/api/v1${url}`, {
+    method,
+    data,
+    headers: { 'x-csrf-token': csrf },
+  });
+}
+
+test('a switch that is on says why nothing would arrive, and forwarding starts on the server', async ({
+  page,
+}) => {
+  await register(page, 'curie', server.firstStartCode);
+  expect((await api(page, 'POST', '/handles', { username: 'nasa', backfill_days: 1 })).status()).toBe(
+    201,
+  );
+  // Telegram connected, but no X account: the forwarder cannot run.
+  expect((await api(page, 'POST', '/settings', { telegram_chat_id: CHAT_ID })).status()).toBe(200);
+
+  await page.reload();
+  const row = page.getByTestId('handle-panel').getByTestId('handle-row').filter({ hasText: '@nasa' });
+  const telegramSwitch = row.getByRole('switch', { name: 'Telegram notifications for @nasa' });
+  await telegramSwitch.check();
+  await expect(telegramSwitch).toBeChecked();
+  const reason = row.getByTestId('forwarding-reason');
+  await expect(reason).toContainText(FORWARDING_MESSAGES.connectX);
+  await expect(telegramSwitch).toHaveAccessibleDescription(/Connect your X account in Settings/);
+
+  // Discord is not connected: the refusal shows beside the switch, not at the top of the panel.
+  const discordSwitch = row.getByRole('switch', { name: 'Discord notifications for @nasa' });
+  await discordSwitch.click();
+  await expect(row.getByTestId('switch-refusal')).toContainText(
+    SETTINGS_MESSAGES.connectDiscordFirst,
+  );
+  await expect(discordSwitch).not.toBeChecked();
+  await expect(page.getByTestId('handle-panel').getByTestId('handle-message')).toHaveCount(0);
+
+  // The note's link leads to Settings; saving the X account is the last thing missing.
+  await reason.getByRole('link', { name: 'Open Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+  await expect(page.getByTestId('forwarding-status')).toHaveText('Forwarding inactive');
+  const xCard = page.getByTestId('x-account-card');
+  await xCard.getByLabel('Your X username').fill('marie_curie');
+  await xCard.getByRole('button', { name: 'Save' }).click();
+  // No five-second wait in the page: the server started forwarding with the save.
+  await expect(page.getByTestId('forwarding-status')).toHaveText('Forwarding active', {
+    timeout: 3_000,
+  });
+  const status = await (await api(page, 'GET', '/bot/status')).json();
+  expect(status.data).toMatchObject({ botRunning: true, status: 'running' });
+
+  // Back on the dashboard, the switch has nothing left to explain.
+  await page.getByRole('link', { name: 'Dashboard' }).first().click();
+  await expect(telegramSwitch).toBeChecked();
+  await expect(row.getByTestId('forwarding-reason')).toHaveCount(0);
+});
+
+test('forwarding starts with no page open: settings saved through the API alone', async ({
+  page,
+}) => {
+  await register(page, 'meitner', await server.invite());
+  await page.goto('about:blank');
+  // The browser shows no Perch page while the connections are saved.
+  expect((await api(page, 'POST', '/settings', { twitter_username: 'lise_m' })).status()).toBe(200);
+  let status = await (await api(page, 'GET', '/bot/status')).json();
+  expect(status.data).toMatchObject({ botRunning: false, canStart: false });
+  expect((await api(page, 'POST', '/settings', { telegram_chat_id: '424242778' })).status()).toBe(
+    200,
+  );
+  status = await (await api(page, 'GET', '/bot/status')).json();
+  expect(status.data).toMatchObject({ botRunning: true, canStart: true });
+  // POST /bot/start still answers, and changes nothing.
+  const start = await api(page, 'POST', '/bot/start');
+  expect(start.status()).toBe(200);
+  expect((await start.json()).message).toBe(SETTINGS_MESSAGES.botAlreadyRunning);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the empty dashboard offers the sample handles; one tap adds one', async ({ page }) => {
+    await register(page, 'franklin', await server.invite());
+    const panel = page.getByTestId('handle-panel');
+    const samples = panel.getByTestId('sample-handles');
+    await expect(samples).toBeVisible();
+    await expect(samples.getByRole('button', { name: /^Add @/ })).toHaveCount(8);
+    // The sidebar (with its own samples) is folded away behind the burger.
+    await expect(page.getByTestId('sidebar-handles')).not.toBeInViewport();
+    await samples.getByRole('button', { name: 'Add @github' }).click();
+    await expect(page.getByText('@github added successfully!')).toBeVisible();
+    await expect(panel.getByTestId('handle-row').filter({ hasText: '@github' })).toBeVisible();
+    await expect(samples).toHaveCount(0);
+  });
+});

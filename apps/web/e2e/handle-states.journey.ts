@@ -1,0 +1,152 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startPerchServer, type PerchServer } from './perch-server';
+import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
+
+let server: PerchServer;
+
+test.beforeAll(async () => {
+  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '0' });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function register(page: Page, origin: string, username: string, code: string) {
+  await page.goto(`${origin}/dashboard/register`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill(`${username}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
+  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
+  await page.getByLabel('Invitation code').fill(code);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('user-badge')).toHaveText(username);
+}
+
+async function addHandleByApi(page: Page, origin: string, username: string) {
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+  const response = await page.request.post(`${origin}/api/v1/handles`, {
+    data: { username, backfill_days: 1, async: true },
+    headers: { 'x-csrf-token': csrf },
+  });
+  expect(response.status()).toBe(201);
+}
+
+test('a failed handle says why where the analytics would be, and Retry queues it again', async ({
+  page,
+}) => {
+  await register(page, server.origin, 'rosalind', server.firstStartCode);
+  await addHandleByApi(page, server.origin, 'suspended_demo');
+  await page.goto(`${server.origin}/dashboard/?handle=suspended_demo`);
+
+  const failed = page.getByTestId('handle-failed');
+  await expect(failed).toContainText('Collection of @suspended_demo failed');
+  await expect(failed).toContainText('@suspended_demo is suspended');
+  // The badge and the alert agree; the timer's 'stuck' verdict never shows.
+  const sidebarRow = page.getByTestId('sidebar-handle').filter({ hasText: '@suspended_demo' });
+  await expect(sidebarRow.getByTestId('handle-status')).toHaveText('Failed');
+  const panelRow = page.getByTestId('handle-row').filter({ hasText: '@suspended_demo' });
+  await expect(panelRow).toContainText('@suspended_demo is suspended');
+  await expect(page.getByText('Collection stuck at 0%')).toHaveCount(0);
+
+  // Retry: the server queues it again (200), the demo account is still suspended, so it fails
+  // again with the same reason.
+  const retried = page.waitForResponse(
+    (response) =>
+      /\/api\/v1\/handles\/\d+\/retry$/.test(response.url()) &&
+      response.request().method() === 'POST',
+  );
+  await failed.getByRole('button', { name: 'Retry' }).click();
+  expect((await retried).status()).toBe(200);
+  await expect(page.getByTestId('handle-failed')).toContainText('@suspended_demo is suspended', {
+    timeout: 15_000,
+  });
+  await expect(sidebarRow.getByTestId('handle-status')).toHaveText('Failed');
+});
+
+test('a session that ends drops the previous account’s data at once; a blip is not a sign-out', async ({
+  browser,
+}) => {
+  // Bob exists; Alice is signed in with a handle on screen.
+  const bobContext = await browser.newContext();
+  await register(await bobContext.newPage(), server.origin, 'bob_b', await server.invite());
+  await bobContext.close();
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await register(page, server.origin, 'alice_a', await server.invite());
+  await addHandleByApi(page, server.origin, 'typical_alpha');
+  await page.reload();
+  await expect(page.getByTestId('sidebar-handle').filter({ hasText: '@typical_alpha' })).toBeVisible();
+
+  // A blip: the session check gets no answer. The app says so and keeps the session.
+  await page.route('**/api/v1/auth/check', (route) => route.abort('connectionrefused'));
+  await page.reload();
+  const unreachable = page.getByTestId('session-unreachable');
+  await expect(unreachable).toContainText('Perch is not answering', { timeout: 15_000 });
+  await expect(page).not.toHaveURL(/\/login$/);
+  await page.unroute('**/api/v1/auth/check');
+  await unreachable.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('user-badge')).toHaveText('alice_a');
+  await expect(page.getByTestId('sidebar-handle').filter({ hasText: '@typical_alpha' })).toBeVisible();
+
+  // The session ends on the server's side (the cookie is gone): the next call is a 401.
+  await context.clearCookies();
+  await page.getByRole('link', { name: 'Settings' }).first().click();
+  await expect(page).toHaveURL(/\/dashboard\/login$/);
+  // From here on, watch for anything of Alice's reaching the screen.
+  await page.evaluate(() => {
+    const seen = { alpha: false };
+    (window as unknown as { __seen: typeof seen }).__seen = seen;
+    new MutationObserver(() => {
+      if (document.body.textContent?.includes('@typical_alpha')) seen.alpha = true;
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+
+  // Bob signs in in the same tab: nothing of Alice's shows, not even for a moment.
+  await page.getByLabel('Username').fill('bob_b');
+  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('user-badge')).toHaveText('bob_b');
+  await expect(page.getByTestId('handle-panel')).toContainText('No handles yet');
+  const seenAfter = await page.evaluate(
+    () => (window as unknown as { __seen: { alpha: boolean } }).__seen.alpha,
+  );
+  expect(seenAfter).toBe(false);
+  await context.close();
+});
+
+test('a collected handle whose X credentials are refused shows Waiting for X, never Ready', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const fake = await startFakeXWithAccounts();
+  const xServer = await startPerchServer(xApiEnv(fake));
+  try {
+    await register(page, xServer.origin, 'hedy', xServer.firstStartCode);
+    await addHandleByApi(page, xServer.origin, 'TidePools');
+    await page.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
+    const sidebarBadge = page
+      .getByTestId('sidebar-handle')
+      .filter({ hasText: '@TidePools' })
+      .getByTestId('handle-status');
+    await expect(sidebarBadge).toHaveText('Ready', { timeout: 30_000 });
+
+    // X starts refusing the app's bearer token: the next poll waits for the credentials.
+    fake.setAuthFailure(401);
+    await expect(sidebarBadge).toHaveText('Waiting for X', { timeout: 45_000 });
+    await expect(sidebarBadge).toHaveAttribute('title', 'Waiting for X credentials');
+    const waiting = page.getByTestId('handle-waiting');
+    await expect(waiting).toContainText('Collection of @TidePools is waiting');
+    await expect(waiting).toContainText('Waiting for X credentials');
+
+    // A handle added meanwhile waits too, rather than 'Starting collection...' for ever.
+    await addHandleByApi(page, xServer.origin, 'OrbitNews');
+    await expect(
+      page.getByTestId('sidebar-handle').filter({ hasText: '@OrbitNews' }).getByTestId('handle-status'),
+    ).toHaveText('Waiting for X', { timeout: 15_000 });
+  } finally {
+    await xServer.stop();
+    await fake.close();
+  }
+});

@@ -1,0 +1,47 @@
+import type { AuthCheckResponse } from '@perch/shared';
+import { hashKey, type QueryClient } from '@tanstack/react-query';
+import { ApiError } from '@/lib/api-client';
+import { authCheckQueryKey } from './get-auth-check';
+
+const AUTH_CHECK_HASH = hashKey(authCheckQueryKey);
+
+/** The account a session check names, or null when it names none. */
+function accountOf(check: AuthCheckResponse | undefined): number | null {
+  return check?.authenticated && check.userId !== undefined ? check.userId : null;
+}
+
+/**
+ * Drops every cached query except the session check: handles, analytics, settings, admin data
+ * of the account that was signed in. Queries still on screen fetch again for whoever is next.
+ */
+export function dropAccountQueries(queryClient: QueryClient): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryHash !== AUTH_CHECK_HASH });
+}
+
+/**
+ * Watches the session check and drops the previous account's cached queries the moment its
+ * session ends: a 401, a logout (in this tab or another), or another account signing in. The
+ * first sign-in of a signed-out browser has nothing of anybody's to drop. Returns the
+ * unsubscribe function.
+ */
+export function scopeQueriesToAccount(queryClient: QueryClient): () => void {
+  let account = accountOf(queryClient.getQueryData<AuthCheckResponse>(authCheckQueryKey));
+  return queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.query.queryHash !== AUTH_CHECK_HASH) return;
+    // A failed check keeps its last data: whether that ends the session is useAuth's call.
+    const next = accountOf(event.query.state.data as AuthCheckResponse | undefined);
+    if (next === account) return;
+    const previous = account;
+    account = next;
+    if (previous !== null) dropAccountQueries(queryClient);
+  });
+}
+
+/**
+ * A session check that failed without the server judging the session: no answer (offline, a
+ * timeout, the retry circuit open) or a server error. It says nothing about who is signed in.
+ */
+export function isUnjudgedCheckFailure(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return error instanceof TypeError;
+  return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+}

@@ -1,0 +1,110 @@
+import { Anchor, CloseButton, Group, Stack, Text } from '@mantine/core';
+import {
+  forwardingBlocker,
+  type ForwardingSettings,
+  type Handle,
+  type NotificationChannel,
+} from '@perch/shared';
+import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { notifiesOn } from '../api/set-handle-notifications';
+
+const CHANNELS: readonly NotificationChannel[] = ['telegram', 'discord'];
+
+/** A refused switch of one handle: the channel and the server's reason. */
+export interface SwitchRefusal {
+  channel: NotificationChannel;
+  text: string;
+}
+
+/** The id of a switch's note, for the switch's aria-describedby. */
+export const forwardingNoteId = (handleId: number, channel: NotificationChannel) =>
+  `forwarding-note-${handleId}-${channel}`;
+
+/** The notes of the channels of `handle` that are switched on but cannot deliver. */
+export function blockedChannels(
+  handle: Handle,
+  settings: ForwardingSettings | undefined,
+): { channel: NotificationChannel; text: string }[] {
+  if (!settings) return [];
+  return CHANNELS.flatMap((channel) => {
+    const text = notifiesOn(handle, channel) ? forwardingBlocker(settings, channel) : null;
+    return text ? [{ channel, text }] : [];
+  });
+}
+
+function SettingsLink() {
+  return (
+    <Anchor component={Link} to="/settings" size="xs" fw={600} style={{ whiteSpace: 'nowrap' }}>
+      Open Settings
+    </Anchor>
+  );
+}
+
+export interface ForwardingNotesProps {
+  handle: Handle;
+  /** The user's settings; until they load, nothing is said. */
+  settings: ForwardingSettings | undefined;
+  /** The last refused switch of this handle, shown beside the switches. */
+  refusal?: SwitchRefusal | null;
+  onDismissRefusal?: () => void;
+}
+
+/**
+ * Under a handle's switches: why a switch that is on will not deliver ('Connect your X account
+ * in Settings to receive notifications'), and a refused switch's reason, each with the way to
+ * Settings. Nothing when every switched-on channel delivers.
+ */
+export function ForwardingNotes({
+  handle,
+  settings,
+  refusal,
+  onDismissRefusal,
+}: ForwardingNotesProps) {
+  const blocked = blockedChannels(handle, settings);
+  if (blocked.length === 0 && !refusal) return null;
+  // Two switches blocked for the same reason (no X account) say it once.
+  const notes = blocked.filter(
+    (note, index) => blocked.findIndex((other) => other.text === note.text) === index,
+  );
+  return (
+    <Stack gap={4} mt={6} data-testid="forwarding-notes">
+      {refusal ? (
+        <Group gap={6} wrap="nowrap" align="flex-start" role="alert" data-testid="switch-refusal">
+          <IconAlertCircle
+            size={14}
+            color="var(--mantine-color-red-5)"
+            aria-hidden
+            style={{ flexShrink: 0, marginTop: 2 }}
+          />
+          <Text size="xs" c="red.4" style={{ flex: 1 }}>
+            {refusal.text} <SettingsLink />
+          </Text>
+          {onDismissRefusal ? (
+            <CloseButton size="xs" aria-label="Dismiss" onClick={onDismissRefusal} />
+          ) : null}
+        </Group>
+      ) : null}
+      {notes.map((note) => (
+        <Group
+          key={note.channel}
+          gap={6}
+          wrap="nowrap"
+          align="flex-start"
+          id={forwardingNoteId(handle.id, note.channel)}
+          data-testid="forwarding-reason"
+        >
+          <IconAlertTriangle
+            size={14}
+            color="var(--mantine-color-yellow-5)"
+            aria-hidden
+            style={{ flexShrink: 0, marginTop: 2 }}
+          />
+          <Text size="xs" c="yellow.4" style={{ flex: 1 }}>
+            {note.text} <SettingsLink />
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
