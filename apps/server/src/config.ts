@@ -48,12 +48,19 @@ const envSchema = z.object({
   COOKIE_SECURE: bool.default(false),
   /** Trust X-Forwarded-* headers from a reverse proxy. */
   TRUST_PROXY: bool.default(false),
-  /** Where tweets come from: `demo` (synthetic) or `x-api` (X API v2). */
-  TWEET_SOURCE: z.enum(['demo', 'x-api']).optional(),
+  /**
+   * Where tweets come from: `demo` (synthetic), `x-api` (X API v2) or `x-web` (X's private web
+   * API with a pool of signed-in accounts, added on the Admin page or with the CLI).
+   */
+  TWEET_SOURCE: z.enum(['demo', 'x-api', 'x-web']).optional(),
   /** App-only bearer token of the X API v2. */
   X_BEARER_TOKEN: optionalString,
   /** Base URL of the X API. */
   X_API_BASE_URL: url('https://api.x.com'),
+  /** x-web: base URL of X's web app (GraphQL under /i/api/graphql). */
+  X_WEB_BASE_URL: url('https://x.com'),
+  /** x-web: base URL of X's web sign-in flow (guest/activate.json, onboarding/task.json). */
+  X_WEB_API_BASE_URL: url('https://api.x.com'),
   /** OAuth 2.0 client id for connecting a user's X account. */
   X_CLIENT_ID: optionalString,
   /** OAuth 2.0 client secret (confidential clients). */
@@ -144,7 +151,7 @@ const envSchema = z.object({
 export type Env = z.input<typeof envSchema>;
 
 export interface Config extends Omit<z.output<typeof envSchema>, 'TWEET_SOURCE' | 'DATA_DIR'> {
-  TWEET_SOURCE: 'demo' | 'x-api';
+  TWEET_SOURCE: 'demo' | 'x-api' | 'x-web';
   /** Absolute path of DATA_DIR. */
   DATA_DIR: string;
 }

@@ -90,6 +90,7 @@ async function main(): Promise<void> {
     source: createTweetSource(config, {
       onBilledReads: xUsage && ((reads) => xUsage.record(reads)),
       xRequestMetrics: metrics,
+      db: db.db,
     }),
     monitorIntervalSeconds: config.MONITOR_INTERVAL_SECONDS,
     concurrency: config.COLLECTOR_CONCURRENCY,

@@ -84,6 +84,30 @@ const ADMIN_ROUTES: AdminRoute[] = [
   },
   { method: 'GET', path: '/admin/twitter-challenge-status', access: 'superadmin' },
   { method: 'GET', path: '/admin/x-usage', access: 'admin' },
+  { method: 'GET', path: '/admin/x-web-accounts', access: 'admin' },
+  {
+    method: 'POST',
+    path: '/admin/x-web-accounts',
+    access: 'superadmin',
+    body: (f) => ({
+      method: 'cookies',
+      username: `authz_x${f.userId}`,
+      auth_token: 'a'.repeat(40),
+      ct0: 'b'.repeat(40),
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/x-web-accounts/:id',
+    access: 'superadmin',
+    url: () => '/admin/x-web-accounts/999999',
+  },
+  {
+    method: 'POST',
+    path: '/admin/x-web-accounts/:id/reset',
+    access: 'superadmin',
+    url: () => '/admin/x-web-accounts/999999/reset',
+  },
   {
     method: 'POST',
     path: '/admin/submit-twitter-challenge-code',

@@ -86,8 +86,11 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
-  /** The tweet source the collector uses (default: demo, no page delay). */
-  source?: TweetSource;
+  /**
+   * The tweet source the collector uses (default: demo, no page delay); a function of the
+   * database for sources that keep state there (x-web).
+   */
+  source?: TweetSource | ((db: TestDb) => TweetSource);
   /** Scheduler tick (ms). */
   tickMs?: number;
   /** Keep-alive interval of GET /api/v1/events (ms). */
@@ -110,7 +113,10 @@ export async function buildTestApp(
   const xUsage = options.xUsage?.(db);
   const collector = new Collector({
     db,
-    source: options.source ?? createDemoSource({ pageDelayMs: 0 }),
+    source:
+      typeof options.source === 'function'
+        ? options.source(db)
+        : (options.source ?? createDemoSource({ pageDelayMs: 0 })),
     monitorIntervalSeconds: db.config.MONITOR_INTERVAL_SECONDS,
     tickMs: options.tickMs ?? 200,
     budget: xUsage,

@@ -14,6 +14,7 @@ export * from './contracts/settings.js';
 export * from './contracts/admin.js';
 export * from './contracts/security.js';
 export * from './contracts/x-usage.js';
+export * from './contracts/x-web.js';
 export * from './tabs.js';
 export * from './resilience.js';
 export * from './polling.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ROLES, type Role } from '@perch/shared';
+import { ROLES, addXWebAccountRequestSchema, type Role } from '@perch/shared';
 import { createRedisCluster } from '../cluster/cluster.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDb, type Db } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { recordAuthEvent } from '../modules/auth/auth-events.js';
@@ -20,6 +20,13 @@ import {
   setRoleFlags,
 } from '../modules/users/users.repository.js';
 import { roleFlags, roleOf } from '../modules/users/users.service.js';
+import { findXWebAccountByUsername } from '../modules/x-web/x-web-accounts.repository.js';
+import {
+  addAccount,
+  listAccounts,
+  removeAccount,
+  resetAccount,
+} from '../modules/x-web/x-web-accounts.service.js';
 
 const USAGE = `Perch operator CLI
 
@@ -35,6 +42,15 @@ Usage: npm run cli -- <command>
   user disable-2fa <username>
                         turn two-factor sign-in off (for a user who lost the authenticator
                         and the recovery codes)
+  x-web list            list the X web collector accounts (TWEET_SOURCE=x-web)
+  x-web add-cookies <username> --auth-token <hex> --ct0 <value>
+                        add an account by the cookies of a signed-in browser
+  x-web add <username> --email <address> [--totp-secret <base32>]
+                        add an account that signs in with its password, read from
+                        X_WEB_PASSWORD or else from the first line of standard input
+  x-web remove <username>
+  x-web reset <username>
+                        put an account that is out (failed, locked, expired) back in the pool
 
 It works on the database the server uses (DATA_DIR or DATABASE_URL), also while it runs.`;
 
@@ -107,7 +123,54 @@ const CLI_HELLO_WAIT_MS = 200;
 
 type UserChanged = (userId: number) => Promise<void>;
 
-async function run(handle: Db, args: string[], userChanged: UserChanged): Promise<void> {
+/** Reads one line of standard input (the password of `x-web add`), without echoing it back. */
+async function readStdinLine(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    if (Buffer.concat(chunks).includes(10)) break;
+  }
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+}
+
+/** The x-web account named, or a CommandError. */
+async function xWebAccountNamed(handle: Db, username: string | undefined, command: string) {
+  if (!username) throw new UsageError(`x-web ${command} needs a username`);
+  const row = await findXWebAccountByUsername(handle.db, username.replace(/^@/, ''));
+  if (!row) throw new CommandError(`no X web account named ${username}`);
+  return row;
+}
+
+/** Adds an x-web account from the command line, checked as the admin API checks it. */
+async function addXWebAccountFromCli(
+  handle: Db,
+  config: Config,
+  input: Record<string, unknown>,
+): Promise<void> {
+  const parsed = addXWebAccountRequestSchema.safeParse(input);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid account');
+  const account = await addAccount({ config, db: handle.db }, parsed.data).catch(
+    (error: Error) => {
+      throw new CommandError(error.message);
+    },
+  );
+  console.log(
+    `Added @${account.username} (${account.auth_method}): ${
+      account.status === 'ACTIVE' ? 'collects now' : 'signs in when first needed'
+    }.`,
+  );
+  if (config.TWEET_SOURCE !== 'x-web') {
+    console.log('Note: TWEET_SOURCE is not x-web, so the pool is not used until it is.');
+  }
+}
+
+async function run(
+  handle: Db,
+  args: string[],
+  userChanged: UserChanged,
+  config: Config,
+  env: Record<string, string | undefined>,
+): Promise<void> {
   const [group, command, ...rest] = args;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -116,6 +179,10 @@ async function run(handle: Db, args: string[], userChanged: UserChanged): Promis
       role: { type: 'string' },
       uses: { type: 'string' },
       'expires-days': { type: 'string' },
+      'auth-token': { type: 'string' },
+      ct0: { type: 'string' },
+      email: { type: 'string' },
+      'totp-secret': { type: 'string' },
     },
   });
 
@@ -226,6 +293,64 @@ async function run(handle: Db, args: string[], userChanged: UserChanged): Promis
       console.log(`Two-factor sign-in is off for ${user.username}; the password alone signs in.`);
       return;
     }
+    case 'x-web list': {
+      const { accounts } = await listAccounts({ config, db: handle.db });
+      console.log(
+        table(
+          accounts.map((a) => ({
+            id: a.id,
+            username: a.username,
+            method: a.auth_method,
+            status: a.status,
+            reason: a.status_reason ?? (a.challenge_step ? `waits at ${a.challenge_step}` : null),
+            last_used: a.last_used_at,
+          })),
+        ),
+      );
+      return;
+    }
+    case 'x-web add-cookies': {
+      const [username] = positionals;
+      await addXWebAccountFromCli(handle, config, {
+        method: 'cookies',
+        username: username ?? '',
+        auth_token: values['auth-token'] ?? '',
+        ct0: values.ct0 ?? '',
+      });
+      return;
+    }
+    case 'x-web add': {
+      const [username] = positionals;
+      const password = env.X_WEB_PASSWORD ?? (await readStdinLine());
+      await addXWebAccountFromCli(handle, config, {
+        method: 'credentials',
+        username: username ?? '',
+        password,
+        email: values.email ?? '',
+        totp_secret: values['totp-secret'] ?? null,
+      });
+      return;
+    }
+    case 'x-web remove': {
+      const row = await xWebAccountNamed(handle, positionals[0], 'remove');
+      await removeAccount({ config, db: handle.db }, row.id);
+      console.log(`Removed @${row.username} from the X web collector pool.`);
+      return;
+    }
+    case 'x-web reset': {
+      const row = await xWebAccountNamed(handle, positionals[0], 'reset');
+      const account = await resetAccount({ config, db: handle.db }, row.id).catch(
+        (error: Error) => {
+          throw new CommandError(error.message);
+        },
+      );
+      console.log(
+        `@${account.username} is back in the pool (${
+          account.status === 'ACTIVE' ? 'with its cookies' : 'signs in when first needed'
+        }).`,
+      );
+      return;
+    }
     default:
       throw new UsageError(group ? `unknown command: ${args.join(' ')}` : 'no command given');
   }
@@ -245,8 +370,12 @@ export async function runCli(
     const config = loadConfig(env);
     handle = createDb(config);
     await migrateToLatest(handle);
-    await run(handle, args, (userId) =>
-      announceUserChange(config.REDIS_URL, config.REDIS_PREFIX, userId),
+    await run(
+      handle,
+      args,
+      (userId) => announceUserChange(config.REDIS_URL, config.REDIS_PREFIX, userId),
+      config,
+      env,
     );
     return 0;
   } catch (error) {

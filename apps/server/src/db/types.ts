@@ -312,6 +312,51 @@ export interface CollectorAccountTable {
   updated_at: Timestamp;
 }
 
+/** Where an x-web collector account stands (migration 0014). */
+export type XWebAccountStatus =
+  /** Signed in (or cookies given): used for collection. */
+  | 'ACTIVE'
+  /** Credentials given, not signed in yet: the source signs in once when it needs the account. */
+  | 'NEEDS_LOGIN'
+  /** The sign-in waits for a code X emailed (the super admin's verification panel). */
+  | 'AWAITING_INPUT'
+  /** The sign-in failed: it waits for an admin (no automatic retry). */
+  | 'FAILED'
+  /** X locked the account (error 326): an admin unlocks it on x.com, then resets it here. */
+  | 'LOCKED'
+  /** X suspended the account (error 64). */
+  | 'SUSPENDED'
+  /** The session ended (errors 32/89, 403): new cookies or a new sign-in are needed. */
+  | 'EXPIRED';
+
+export interface XWebAccountsTable {
+  id: Generated<number>;
+  /** Lower case, without the @. */
+  username: string;
+  auth_method: 'cookies' | 'credentials';
+  /** Encrypted JSON: { password, email, totpSecret } or { authToken, ct0 }. */
+  secrets: string;
+  /** Encrypted JSON of the session's cookies (auth_token, ct0, ...); null until signed in. */
+  session: string | null;
+  /** Encrypted JSON of a sign-in flow waiting for a code (flow token, guest token, cookies). */
+  flow: string | null;
+  status: XWebAccountStatus;
+  /** Why the account is out (X's words), or null. */
+  status_reason: string | null;
+  /** The sign-in step waiting for input (e.g. LoginAcid), while AWAITING_INPUT. */
+  challenge_step: string | null;
+  /** What X said it sent where (e.g. 'Check your email'), while AWAITING_INPUT. */
+  challenge_hint: string | null;
+  challenge_since: Timestamp | null;
+  /** JSON: { [operation]: { limit, remaining, resetAt } } as X's headers told. */
+  limits: Generated<string>;
+  last_error: string | null;
+  last_error_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export type XBilledKind = 'post' | 'user';
 
 /** One billed X resource of one UTC day (the cost meter). */
@@ -382,4 +427,5 @@ export interface Database {
   x_api_status: XApiStatusTable;
   recovery_codes: RecoveryCodesTable;
   pending_logins: PendingLoginsTable;
+  x_web_accounts: XWebAccountsTable;
 }

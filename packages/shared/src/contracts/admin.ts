@@ -177,6 +177,8 @@ export const submitChallengeCodeRequestSchema = z.object(
       .trim()
       .min(1, ADMIN_MESSAGES.verificationCodeRequired)
       .max(64, ADMIN_MESSAGES.verificationCodeRequired),
+    /** x-web: the account the code is for (default: the one waiting longest). */
+    account_id: z.number().int().positive().optional(),
   },
   { error: ADMIN_MESSAGES.verificationCodeRequired },
 );
@@ -250,6 +252,13 @@ export const challengeStatusSchema = z.object({
   challenge_type: z.string().nullable(),
   challenge_details: z.string().nullable(),
   last_challenge_at: z.string().nullable(),
+  /**
+   * x-web: the collector account whose sign-in waits (username, id) and the step that waits
+   * (LoginAcid); absent for the demo source's single account.
+   */
+  account: z.string().nullable().optional(),
+  account_id: z.number().int().nullable().optional(),
+  step: z.string().nullable().optional(),
 });
 export type ChallengeStatus = z.infer<typeof challengeStatusSchema>;
 
@@ -277,7 +286,7 @@ export type SourceHealth = (typeof SOURCE_HEALTH)[number];
 
 export const adminProcessesResponseSchema = z.object({
   source: z.object({
-    name: z.enum(['demo', 'x-api']),
+    name: z.enum(['demo', 'x-api', 'x-web']),
     /** ok; degraded when recent collection errors were seen; paused while a challenge waits. */
     health: z.enum(SOURCE_HEALTH),
     health_reason: z.string().nullable(),

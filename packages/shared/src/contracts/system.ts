@@ -32,7 +32,7 @@ export const heartbeatResponseSchema = z.object({
 /** What the web app may know about the installation before anyone signs in. */
 export const publicConfigSchema = z.object({
   supportEmail: z.string(),
-  tweetSource: z.enum(['demo', 'x-api']),
+  tweetSource: z.enum(['demo', 'x-api', 'x-web']),
   version: z.string(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;

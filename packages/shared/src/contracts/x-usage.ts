@@ -95,7 +95,7 @@ export type XRateStatus = z.infer<typeof xRateStatusSchema>;
 /** GET /admin/x-usage. */
 export const xUsageSummarySchema = z.object({
   /** The tweet source in use: the demo source reads nothing from X and costs nothing. */
-  source: z.enum(['demo', 'x-api']),
+  source: z.enum(['demo', 'x-api', 'x-web']),
   /** When the summary was made. */
   generated_at: z.string(),
   /** The current UTC day (YYYY-MM-DD). */

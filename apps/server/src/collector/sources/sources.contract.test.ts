@@ -1,13 +1,20 @@
 /**
- * One contract for every TweetSource: the demo source (no delay, fixed clock) and the x-api
- * source against the loopback fake X server seeded with the demo's tweets. Both must agree on
- * lookups, failures, paging, sinceId, maxResults and tweetsByIds.
+ * One contract for every TweetSource: the demo source (no delay, fixed clock), the x-api
+ * source against the loopback fake X server and the x-web source against the loopback fake of
+ * X's web API (with a collector account signed in by cookies, on a real database), both seeded
+ * with the demo's tweets. All must agree on lookups, failures, paging, sinceId, maxResults and
+ * tweetsByIds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeXServer, type FakeXServer } from '../../../test/fakes/fake-x-server.js';
 import { createDemoSource, demoUserId } from './demo-source.js';
 import { SourceError, type SourceTweet, type TimelineQuery, type TweetSource } from './types.js';
 import { createXApiSource } from './x-api-source.js';
+import { createTestDb } from '../../../test/helpers.js';
+import { startFakeXWebServer } from '../../../test/fakes/fake-x-web-server.js';
+import { createTokenCipher } from '../../modules/x-account/token-cipher.js';
+import { addAccount } from '../../modules/x-web/x-web-accounts.service.js';
+import { createXWebSource } from './x-web/x-web-source.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -24,8 +31,10 @@ interface Harness {
   seeded: SourceTweet[] | null;
   /** How deep its timelines reach (TweetSource.timelineDepth). */
   timelineDepth: number | null;
-  /** Whether it has rate budgets to tell (rateStatus lists them once used). */
-  budgeted: boolean;
+  /** The rate budgets it tells once every operation was used (empty: none). */
+  endpoints: string[];
+  /** The budget rateBudget() tells: the timeline's. */
+  timelineEndpoint: string;
   /** User ids of the reserved accounts, and one of no account. */
   ids: { protected: string; suspended: string; unknown: string };
   close(): Promise<void>;
@@ -59,7 +68,8 @@ const demoHarness = async (): Promise<Harness> => {
     another: make,
     seeded: null,
     timelineDepth: null,
-    budgeted: false,
+    endpoints: [],
+    timelineEndpoint: 'users/tweets',
     ids: {
       protected: demoUserId('protected_demo'),
       suspended: demoUserId('suspended_demo'),
@@ -99,15 +109,76 @@ const xApiHarness = async (): Promise<Harness> => {
     another: make,
     seeded,
     timelineDepth: 3_200,
-    budgeted: true,
+    endpoints: ['tweets', 'users', 'users/by/username', 'users/tweets'],
+    timelineEndpoint: 'users/tweets',
     ids: { protected: locked.id, suspended: banned.id, unknown: '4242424242' },
     close: () => fake.close(),
+  };
+};
+
+/** X's web API gives created_at to the second: the seeded posts are, too. */
+const toSecond = (tweet: SourceTweet): SourceTweet => ({
+  ...tweet,
+  createdAt: new Date(Math.floor(Date.parse(tweet.createdAt) / 1000) * 1000).toISOString(),
+});
+
+const xWebHarness = async (): Promise<Harness> => {
+  const fake = await startFakeXWebServer();
+  const db = await createTestDb('sqlite', { TWEET_SOURCE: 'x-web' });
+  const demo = createDemoSource({ pageDelayMs: 0, now: () => NOW });
+  const profile = await demo.lookupUser(ACTIVE);
+  const user = fake.addUser({
+    username: ACTIVE,
+    id: profile.xUserId,
+    name: profile.name,
+    followersCount: profile.followersCount,
+    followingCount: profile.followingCount,
+    tweetCount: profile.tweetCount,
+  });
+  const seeded = (
+    await collect(demo, { xUserId: user.id, startTime: iso(SEEDED_FROM), endTime: iso(NOW) })
+  )
+    .flat()
+    .map(toSecond);
+  fake.addSourceTweets(user.id, seeded);
+  const locked = fake.addUser({ username: 'protected_demo', protected: true });
+  const banned = fake.addUser({ username: 'suspended_demo', suspended: true });
+  // The suite reads more pages than one 15-minute window of one account allows.
+  fake.setLimit('UserTweets', 1_000);
+  fake.addAccount({ username: 'collector_one', password: 'pw', email: 'one@example.com' });
+  const session = fake.issueSession('collector_one');
+  const cipher = createTokenCipher({ dataDir: db.config.DATA_DIR });
+  await addAccount(
+    { config: db.config, db: db.db, cipher },
+    { method: 'cookies', username: 'collector_one', auth_token: session.authToken, ct0: session.ct0 },
+  );
+  const make = () =>
+    createXWebSource({
+      db: db.db,
+      cipher,
+      baseUrl: fake.baseUrl,
+      apiBaseUrl: fake.baseUrl,
+      retryBaseMs: 1,
+    });
+  return {
+    source: make(),
+    another: make,
+    seeded,
+    timelineDepth: 3_200,
+    endpoints: ['TweetResultsByRestIds', 'UserByScreenName', 'UserTweets', 'UsersByRestIds'],
+    timelineEndpoint: 'UserTweets',
+    ids: { protected: locked.id, suspended: banned.id, unknown: '4242424242' },
+    close: async () => {
+      await fake.close();
+      await db.dispose();
+    },
   };
 };
 
 describe.each([
   { name: 'demo', setup: demoHarness },
   { name: 'x-api', setup: xApiHarness },
+  { name: 'x-web', setup: xWebHarness },
 ])('TweetSource contract: $name', ({ setup }) => {
   let h: Harness;
   let xUserId: string;
@@ -260,7 +331,7 @@ describe.each([
         expect(budget.remaining).toBeLessThanOrEqual(budget.limit);
       }
     }
-    const timeline = status.endpoints.find((e) => e.endpoint === 'users/tweets');
+    const timeline = status.endpoints.find((e) => e.endpoint === h.timelineEndpoint);
     const { limit, remaining, resetAt } = timeline ?? {
       limit: null,
       remaining: null,
@@ -268,9 +339,7 @@ describe.each([
     };
     expect(h.source.rateBudget()).toEqual({ limit, remaining, resetAt });
     // Every test above used the timeline, lookups by name, by id and of tweets.
-    expect(names.sort()).toEqual(
-      h.budgeted ? ['tweets', 'users', 'users/by/username', 'users/tweets'] : [],
-    );
+    expect(names.sort()).toEqual(h.endpoints);
     expect(status.appDay).toBeNull();
   });
 

@@ -1,7 +1,7 @@
 /**
  * A tweet source (ARCHITECTURE.md, Tweet sources): looks up a profile and pages through a
- * user's timeline between two instants, newest first, with a cursor. `demo` and `x-api`
- * implement it and pass one contract suite.
+ * user's timeline between two instants, newest first, with a cursor. `demo`, `x-api` and
+ * `x-web` implement it and pass one contract suite.
  */
 
 export interface SourceProfile {
@@ -160,7 +160,7 @@ export interface SourceAccount {
 }
 
 export interface TweetSource {
-  readonly name: 'demo' | 'x-api';
+  readonly name: 'demo' | 'x-api' | 'x-web';
   /** The collector account's session, when the source signs in as one (see SourceAccount). */
   readonly account?: SourceAccount;
   /** Throws SourceError('not_found' | 'suspended' | ...) */

@@ -32,6 +32,7 @@ const errors = {
   403: errorEnvelopeSchema,
   404: errorEnvelopeSchema,
   409: errorEnvelopeSchema,
+  422: errorEnvelopeSchema,
 };
 /** A 400 from validation says what was missing: the spec's "... is required ..." texts. */
 const config = { useIssueMessage: true };
@@ -184,14 +185,18 @@ export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app
       },
     },
     async (request) => {
-      const status = await submitCode(deps, request.body.verification_code);
+      const { status, message } = await submitCode(
+        deps,
+        request.body.verification_code,
+        request.body.account_id,
+      );
       // The code itself is never logged.
       await logAdminAction(deps.db, request, {
         type: 'challenge_code_submitted',
         severity: 'medium',
         description: 'Submitted a verification code for the collector account',
       });
-      return { success: true as const, message: ADMIN_MESSAGES.codeSubmitted, data: status };
+      return { success: true as const, message, data: status };
     },
   );
 };

@@ -1,5 +1,6 @@
 import {
   ADMIN_MESSAGES,
+  X_WEB_MESSAGES,
   type AdminProcess,
   type AdminProcesses,
   type ChallengeStatus,
@@ -13,9 +14,15 @@ import {
 } from '../../collector/account.js';
 import type { Collector } from '../../collector/collector.js';
 import { WAITING_TEXTS } from '../../collector/context.js';
+import { awaitingDetails } from '../../collector/sources/x-web/x-web-pool.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { AppError, conflict, notFound } from '../../lib/errors.js';
+import {
+  findAwaitingXWebAccount,
+  listXWebAccounts,
+} from '../x-web/x-web-accounts.repository.js';
+import { submitAccountCode } from '../x-web/x-web-accounts.service.js';
 import type { HandleRow } from '../handles/handles.repository.js';
 import {
   deleteHandle,
@@ -122,11 +129,42 @@ function sourceHealth(
   };
 }
 
+/**
+ * x-web: the account whose sign-in waits longest for a code, as the challenge panel shows it;
+ * IDLE when none waits.
+ */
+async function xWebChallenge(deps: AdminCollectorDeps): Promise<ChallengeStatus> {
+  const row = await findAwaitingXWebAccount(deps.db.db);
+  if (!row) {
+    return { status: 'IDLE', challenge_type: null, challenge_details: null, last_challenge_at: null };
+  }
+  return {
+    status: 'AWAITING_INPUT',
+    challenge_type: 'email_code',
+    challenge_details: awaitingDetails(row),
+    last_challenge_at: row.challenge_since,
+    account: row.username,
+    account_id: row.id,
+    step: row.challenge_step,
+  };
+}
+
+/**
+ * x-web: collection waits for a code when an account awaits one and no other account can
+ * collect (the others are out); with another usable account it goes on.
+ */
+async function xWebPending(deps: AdminCollectorDeps, challenge: ChallengeStatus) {
+  if (challenge.status === 'IDLE') return false;
+  const rows = await listXWebAccounts(deps.db.db);
+  return !rows.some((row) => row.status === 'ACTIVE' || row.status === 'NEEDS_LOGIN');
+}
+
 async function processContext(deps: AdminCollectorDeps): Promise<ProcessContext> {
-  const challenge = await readChallengeStatus(deps.db.db);
+  const xWeb = deps.config.TWEET_SOURCE === 'x-web';
+  const challenge = xWeb ? await xWebChallenge(deps) : await readChallengeStatus(deps.db.db);
   return {
     challenge,
-    challengePending: isChallengePending(challenge),
+    challengePending: xWeb ? await xWebPending(deps, challenge) : isChallengePending(challenge),
     busy: (await deps.collector?.busyHandleIds()) ?? new Set(),
     now: Date.now(),
   };
@@ -235,17 +273,44 @@ export async function clearHandleData(deps: AdminCollectorDeps, id: number): Pro
 }
 
 export function challengeStatus(deps: AdminCollectorDeps): Promise<ChallengeStatus> {
+  if (deps.config.TWEET_SOURCE === 'x-web') return xWebChallenge(deps);
   return readChallengeStatus(deps.db.db);
+}
+
+/**
+ * x-web: the code continues the waiting sign-in at once. Accepted: the account collects again
+ * (the message names it). Refused: 422 with X's words; the sign-in still waits when X lets the
+ * step be tried again, else the account is FAILED until an admin resets it.
+ */
+async function submitXWebCode(
+  deps: AdminCollectorDeps,
+  code: string,
+  accountId?: number,
+): Promise<{ status: ChallengeStatus; message: string }> {
+  const result = await submitAccountCode({ config: deps.config, db: deps.db.db }, code, accountId);
+  if (!result) throw conflict(X_WEB_MESSAGES.noAccountAwaiting, 'NO_CHALLENGE_PENDING');
+  if (result.kind === 'rejected') {
+    const message = result.stillWaiting
+      ? X_WEB_MESSAGES.codeRejected(result.username, result.reason)
+      : X_WEB_MESSAGES.signInFailed(result.username, result.reason);
+    throw new AppError(422, result.stillWaiting ? 'CODE_REJECTED' : 'SIGN_IN_FAILED', message);
+  }
+  return { status: await xWebChallenge(deps), message: X_WEB_MESSAGES.codeAccepted(result.username) };
 }
 
 /**
  * Hands a super admin's verification code to the collector, which tries it on its next tick.
  * 409 when no challenge is waiting for a code.
  */
-export async function submitCode(deps: AdminCollectorDeps, code: string): Promise<ChallengeStatus> {
+export async function submitCode(
+  deps: AdminCollectorDeps,
+  code: string,
+  accountId?: number,
+): Promise<{ status: ChallengeStatus; message: string }> {
+  if (deps.config.TWEET_SOURCE === 'x-web') return submitXWebCode(deps, code, accountId);
   const now = new Date().toISOString();
   if (!(await submitChallengeCode(deps.db.db, code, now))) {
     throw conflict(ADMIN_MESSAGES.noChallengePending, 'NO_CHALLENGE_PENDING');
   }
-  return readChallengeStatus(deps.db.db);
+  return { status: await readChallengeStatus(deps.db.db), message: ADMIN_MESSAGES.codeSubmitted };
 }

@@ -44,7 +44,7 @@ export interface XUsageMeterOptions {
 export interface XUsageSummaryExtra {
   /** The source's rate limits; null when no collector runs here. */
   rateStatus: RateStatus | null;
-  source: 'demo' | 'x-api';
+  source: 'demo' | 'x-api' | 'x-web';
 }
 
 /** Today's spend read from the database is trusted this long: other processes record too. */

@@ -37,9 +37,10 @@ export const SOURCE_HEALTH_LOOK: Record<SourceHealth, Look> = {
   paused: { label: 'Paused', color: 'yellow' },
 };
 
-export const SOURCE_NAME: Record<'demo' | 'x-api', string> = {
+export const SOURCE_NAME: Record<'demo' | 'x-api' | 'x-web', string> = {
   demo: 'Demo data',
   'x-api': 'X API',
+  'x-web': 'X web accounts',
 };
 
 /** Green once the data is there, red on failure, blue while collecting, gray before. */

@@ -1,0 +1,109 @@
+/**
+ * The x_web_accounts table (migration 0014): the x-web source's pool of collector accounts.
+ * Secrets, sessions and waiting sign-in flows are stored sealed with the token cipher, bound
+ * to the account's username and the column (see `sealFor`).
+ */
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, XWebAccountsTable } from '../../db/types.js';
+import type { TokenCipher } from '../x-account/token-cipher.js';
+
+export type XWebAccountRow = Selectable<XWebAccountsTable>;
+export type XWebAccountPatch = Updateable<XWebAccountsTable>;
+
+/** What the credentials hold: by cookies, or what the sign-in flow needs. */
+export type XWebSecrets =
+  | { method: 'cookies'; authToken: string; ct0: string }
+  | { method: 'credentials'; password: string; email: string; totpSecret: string | null };
+
+type Sealed = 'secrets' | 'session' | 'flow';
+
+/** The cipher context of a sealed column: a value copied to another row or column fails. */
+const contextOf = (column: Sealed, username: string) => `x_web_accounts.${column}:${username}`;
+
+export function seal(
+  cipher: TokenCipher,
+  column: Sealed,
+  username: string,
+  value: unknown,
+): string {
+  return cipher.encrypt(JSON.stringify(value), contextOf(column, username));
+}
+
+export function unseal<T>(
+  cipher: TokenCipher,
+  column: Sealed,
+  username: string,
+  sealed: string,
+): T {
+  return JSON.parse(cipher.decrypt(sealed, contextOf(column, username))) as T;
+}
+
+export function listXWebAccounts(db: Kysely<Database>): Promise<XWebAccountRow[]> {
+  return db.selectFrom('x_web_accounts').selectAll().orderBy('id').execute();
+}
+
+export function findXWebAccount(
+  db: Kysely<Database>,
+  id: number,
+): Promise<XWebAccountRow | undefined> {
+  return db.selectFrom('x_web_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findXWebAccountByUsername(
+  db: Kysely<Database>,
+  username: string,
+): Promise<XWebAccountRow | undefined> {
+  return db
+    .selectFrom('x_web_accounts')
+    .selectAll()
+    .where('username', '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function insertXWebAccount(
+  db: Kysely<Database>,
+  values: Omit<XWebAccountsTable, 'id' | 'limits'>,
+): Promise<XWebAccountRow> {
+  const { id } = await db
+    .insertInto('x_web_accounts')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return (await findXWebAccount(db, id))!;
+}
+
+export async function deleteXWebAccount(db: Kysely<Database>, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('x_web_accounts').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/**
+ * Updates an account; with `whenStatus`, only while it is in one of those statuses (so a
+ * change decided on an old read cannot undo an admin's or another process's newer one).
+ */
+export async function updateXWebAccount(
+  db: Kysely<Database>,
+  id: number,
+  patch: XWebAccountPatch,
+  whenStatus?: XWebAccountsTable['status'][],
+): Promise<boolean> {
+  let query = db.updateTable('x_web_accounts').set(patch).where('id', '=', id);
+  if (whenStatus) query = query.where('status', 'in', whenStatus);
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The account waiting longest for a verification code, or the one named. */
+export function findAwaitingXWebAccount(
+  db: Kysely<Database>,
+  id?: number,
+): Promise<XWebAccountRow | undefined> {
+  let query = db
+    .selectFrom('x_web_accounts')
+    .selectAll()
+    .where('status', '=', 'AWAITING_INPUT')
+    .orderBy('challenge_since')
+    .orderBy('id');
+  if (id !== undefined) query = query.where('id', '=', id);
+  return query.executeTakeFirst();
+}

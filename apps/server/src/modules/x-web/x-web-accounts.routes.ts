@@ -1,0 +1,123 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  X_WEB_MESSAGES,
+  addXWebAccountRequestSchema,
+  errorEnvelopeSchema,
+  successEnvelope,
+  xWebAccountIdParamSchema,
+  xWebAccountResponseSchema,
+  xWebAccountsResponseSchema,
+} from '@perch/shared';
+import { requireSuperAdmin } from '../../plugins/auth.js';
+import { logAdminAction } from '../admin/admin-events.js';
+import type { AdminDeps } from '../admin/admin.routes.js';
+import { addAccount, listAccounts, removeAccount, resetAccount } from './x-web-accounts.service.js';
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+};
+const config = { useIssueMessage: true };
+const tags = ['admin'];
+const removedSchema = z.object({ id: z.number().int(), username: z.string() });
+
+/**
+ * The x-web source's collector accounts (inside `adminRoutes`: admins only). Admins see the
+ * pool; adding, removing and resetting accounts (their secrets) needs a super admin, like the
+ * verification challenge. Every change is in the security log; secrets never are.
+ */
+export const xWebAccountsRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
+  const service = { config: deps.config, db: deps.db.db };
+
+  app.get(
+    '/admin/x-web-accounts',
+    { schema: { tags, response: { 200: successEnvelope(xWebAccountsResponseSchema), ...errors } } },
+    async () => ({ success: true as const, data: await listAccounts(service) }),
+  );
+
+  app.post(
+    '/admin/x-web-accounts',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        body: addXWebAccountRequestSchema,
+        response: { 201: successEnvelope(xWebAccountResponseSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const account = await addAccount(service, request.body);
+      await logAdminAction(deps.db, request, {
+        type: 'x_web_account_added',
+        severity: 'high',
+        description: `Added @${account.username} to the X web collector pool (${account.auth_method})`,
+        metadata: { account_id: account.id, username: account.username },
+      });
+      reply.code(201);
+      return {
+        success: true as const,
+        message: X_WEB_MESSAGES.accountAdded(account.username),
+        data: { account },
+      };
+    },
+  );
+
+  app.delete(
+    '/admin/x-web-accounts/:id',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        params: xWebAccountIdParamSchema,
+        response: { 200: successEnvelope(removedSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const row = await removeAccount(service, request.params.id);
+      await logAdminAction(deps.db, request, {
+        type: 'x_web_account_removed',
+        severity: 'high',
+        description: `Removed @${row.username} from the X web collector pool`,
+        metadata: { account_id: row.id, username: row.username },
+      });
+      return {
+        success: true as const,
+        message: X_WEB_MESSAGES.accountRemoved(row.username),
+        data: { id: row.id, username: row.username },
+      };
+    },
+  );
+
+  app.post(
+    '/admin/x-web-accounts/:id/reset',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        params: xWebAccountIdParamSchema,
+        response: { 200: successEnvelope(xWebAccountResponseSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const account = await resetAccount(service, request.params.id);
+      await logAdminAction(deps.db, request, {
+        type: 'x_web_account_reset',
+        severity: 'medium',
+        description: `Put @${account.username} back in the X web collector pool`,
+        metadata: { account_id: account.id, username: account.username },
+      });
+      return {
+        success: true as const,
+        message: X_WEB_MESSAGES.accountReset(account.username),
+        data: { account },
+      };
+    },
+  );
+};
