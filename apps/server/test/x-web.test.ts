@@ -18,7 +18,7 @@ import { createXWebSource } from '../src/collector/sources/x-web/x-web-source.js
 import { createTokenCipher } from '../src/modules/x-account/token-cipher.js';
 import { dataOf, expectError } from './assertions.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fakes/fake-x-web-server.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { DIALECTS, TestClient, buildTestApp, waitFor, type TestApp } from './helpers.js';
 
 const TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 const ACCOUNTS = '/api/v1/admin/x-web-accounts';
@@ -280,6 +280,13 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
     expect(paused.kind).toBe('auth');
     expect(paused.message).toMatch(/@mail_acct waits for a verification code/);
     expect(fake.mailbox('mail_acct')).toHaveLength(1);
+    // A handle followed meanwhile waits for the account.
+    const followed = await root.post('/api/v1/handles', { username: 'nasa', backfill_days: 7 });
+    expect(followed.statusCode, followed.body).toBe(201);
+    await waitFor(
+      () => t.db.db.selectFrom('handles').select('last_error').executeTakeFirstOrThrow(),
+      (row) => row.last_error !== null,
+    );
 
     const status = dataOf(await root.get(CHALLENGE), challengeStatusResponseSchema);
     expect(status).toMatchObject({
@@ -325,6 +332,17 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
       challenge_step: null,
     });
     expect((await source.lookupUser('nasa')).xUserId).toBe('11348282');
+    // Collection resumes at the collector's next tick, not after the 5-minute probe wait.
+    const resumed = await waitFor(
+      () =>
+        t.db.db
+          .selectFrom('handles')
+          .select(['backfill_status', 'last_error', 'x_user_id'])
+          .executeTakeFirstOrThrow(),
+      (row) => row.backfill_status === 'completed',
+      5_000,
+    );
+    expect(resumed).toMatchObject({ last_error: null, x_user_id: '11348282' });
     expectError(await root.post(SUBMIT, { verification_code: code }), 409, {
       message: X_WEB_MESSAGES.noAccountAwaiting,
     });

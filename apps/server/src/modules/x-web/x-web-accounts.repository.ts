@@ -107,3 +107,16 @@ export function findAwaitingXWebAccount(
   if (id !== undefined) query = query.where('id', '=', id);
   return query.executeTakeFirst();
 }
+
+/**
+ * An account became usable (added, reset, or its code accepted): collection stopped for want
+ * of an account probes X at the next tick of any collector, not after the 5-minute probe wait.
+ */
+export async function probeSoon(db: Kysely<Database>, now: string): Promise<void> {
+  await db
+    .updateTable('x_api_status')
+    .set({ next_probe_at: now })
+    .where('id', '=', 1)
+    .where('state', '!=', 'ok')
+    .execute();
+}

@@ -28,6 +28,7 @@ import {
   findXWebAccountByUsername,
   insertXWebAccount,
   listXWebAccounts,
+  probeSoon,
   seal,
   unseal,
   updateXWebAccount,
@@ -143,6 +144,7 @@ export async function addAccount(
     }
     throw error;
   });
+  await probeSoon(deps.db, at);
   return toXWebAccount(row, cipher, now);
 }
 
@@ -189,6 +191,7 @@ export async function resetAccount(deps: XWebAccountsDeps, id: number): Promise<
     },
     [row.status],
   );
+  await probeSoon(deps.db, at);
   return toXWebAccount(await requireAccount(deps, id), cipher, now);
 }
 
@@ -196,7 +199,7 @@ export async function resetAccount(deps: XWebAccountsDeps, id: number): Promise<
  * Continues the sign-in waiting for a code (the oldest, or account `id`) with `code`, at once:
  * null when no account waits.
  */
-export function submitAccountCode(
+export async function submitAccountCode(
   deps: XWebAccountsDeps,
   code: string,
   id?: number,
@@ -213,5 +216,7 @@ export function submitAccountCode(
       timeoutMs: deps.config.X_REQUEST_TIMEOUT_SECONDS * 1000,
     }),
   });
-  return pool.submitCode(code, id);
+  const result = await pool.submitCode(code, id);
+  if (result?.kind === 'signed_in') await probeSoon(deps.db, new Date(now()).toISOString());
+  return result;
 }

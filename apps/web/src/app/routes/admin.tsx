@@ -11,6 +11,7 @@ import { InvitationsSection } from '@/features/admin/components/invitations-sect
 import { UsersSection } from '@/features/admin/components/users-section';
 import { XApiStatusBanner } from '@/features/admin/components/x-api-status-banner';
 import { XUsageSection } from '@/features/admin/components/x-usage-section';
+import { XWebAccountsSection } from '@/features/admin/components/x-web-accounts-section';
 import { ADMIN_TEXTS } from '@/features/admin/utils/admin-texts';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { HandlesDemoSection } from '@/features/handles/components/demo-panel/handles-demo-section';
@@ -39,6 +40,7 @@ export function AdminRoute() {
         <GlobalHandlesSection />
         <CollectorsSection isSuperAdmin={isSuperAdmin} />
         <XUsageSection />
+        <XWebAccountsSection isSuperAdmin={isSuperAdmin} />
         <InvitationsSection isSuperAdmin={isSuperAdmin} />
         <DataCleanupSection isSuperAdmin={isSuperAdmin} />
         <HandlesDemoSection />

@@ -6,4 +6,5 @@ export const adminQueryKeys = {
   handles: ['admin', 'handles'] as const,
   processes: ['admin', 'processes'] as const,
   invitations: ['admin', 'invitations'] as const,
+  xWebAccounts: ['admin', 'x-web-accounts'] as const,
 };

@@ -2,6 +2,7 @@ import {
   ADMIN_MESSAGES,
   CHALLENGE_POLL_MS,
   CHALLENGE_REFETCH_AFTER_SUBMIT_MS,
+  X_WEB_MESSAGES,
   type ChallengeStatus,
 } from '@perch/shared';
 import { act, screen, within } from '@testing-library/react';
@@ -187,5 +188,56 @@ describe('ChallengePanel', () => {
     renderPanel();
     expect(await screen.findByText('Checking...')).toBeVisible();
     expect(screen.queryByLabelText('Verification code')).toBeNull();
+  });
+
+  it("an x-web account: names it and its step, sends the code for it, and shows X's answer at once", async () => {
+    const waiting: ChallengeStatus = {
+      status: 'AWAITING_INPUT',
+      challenge_type: 'email_code',
+      challenge_details: X_WEB_MESSAGES.emailCodeDetails('orbit_reader', 'Check your email'),
+      last_challenge_at: '2025-03-10T12:00:00.000Z',
+      account: 'orbit_reader',
+      account_id: 7,
+      step: 'LoginAcid',
+    };
+    let current: ChallengeStatus = waiting;
+    let answer = (): Response =>
+      fail(
+        422,
+        X_WEB_MESSAGES.codeRejected('orbit_reader', 'Incorrect. Please try again.'),
+        'CODE_REJECTED',
+      );
+    const fetchMock = serve({ [STATUS_PATH]: () => ok(current), [SUBMIT_PATH]: () => answer() });
+    renderPanel();
+    const alert = await screen.findByTestId('challenge-awaiting');
+    expect(within(alert).getByTestId('challenge-account')).toHaveTextContent(
+      '@orbit_reader, sign-in step LoginAcid',
+    );
+    expect(within(alert).getByTestId('challenge-since')).toHaveTextContent(/^Waiting since /);
+
+    const user = person();
+    const input = within(alert).getByLabelText('Verification code');
+    await user.type(input, '000000');
+    await user.click(within(alert).getByRole('button', { name: 'Submit code' }));
+    const error = await screen.findByTestId('challenge-submit-error');
+    expect(error).toHaveTextContent(
+      X_WEB_MESSAGES.codeRejected('orbit_reader', 'Incorrect. Please try again.'),
+    );
+    expect(requestsTo(fetchMock, SUBMIT_PATH)[0]?.body).toEqual({
+      verification_code: '000000',
+      account_id: 7,
+    });
+    expect(screen.getByTestId('challenge-awaiting')).toBeVisible();
+
+    answer = () => {
+      current = idle;
+      return submitted(idle, X_WEB_MESSAGES.codeAccepted('orbit_reader'));
+    };
+    await user.clear(input);
+    await user.type(input, '424242');
+    await user.click(screen.getByRole('button', { name: 'Submit code' }));
+    expect(await screen.findByText('No verification needed')).toBeVisible();
+    expect(screen.getByText(X_WEB_MESSAGES.codeAccepted('orbit_reader'))).toBeVisible();
+    expect(screen.queryByTestId('challenge-checking')).toBeNull();
   });
 });

@@ -19,6 +19,9 @@ export const CHALLENGE_TEXTS = {
   codeLabel: 'Verification code',
   submit: 'Submit code',
   lastChallenge: (at: string) => `Last challenge: ${at}`,
+  waitingSince: (at: string) => `Waiting since ${at}`,
+  accountStep: (account: string, step: string | null) =>
+    step ? `@${account}, sign-in step ${step}` : `@${account}`,
 } as const;
 
 const STATE_LOOK: Record<ChallengeState, { label: string; color: string }> = {
@@ -30,9 +33,11 @@ const STATE_LOOK: Record<ChallengeState, { label: string; color: string }> = {
 function LastChallenge({ status }: { status: ChallengeStatus }) {
   const at = status.last_challenge_at ? formatDateTime(status.last_challenge_at) : '';
   if (!at) return null;
+  // An x-web account's sign-in waits from then on; the demo account tells its last challenge.
+  const waiting = status.status === 'AWAITING_INPUT' && status.account;
   return (
-    <Text size="xs" c="dimmed">
-      {CHALLENGE_TEXTS.lastChallenge(at)}
+    <Text size="xs" c="dimmed" data-testid="challenge-since">
+      {waiting ? CHALLENGE_TEXTS.waitingSince(at) : CHALLENGE_TEXTS.lastChallenge(at)}
     </Text>
   );
 }
@@ -100,7 +105,7 @@ export function ChallengePanel() {
             <Stack gap={2}>
               <Text fw={600}>{CHALLENGE_TEXTS.idle}</Text>
               <Text size="sm" c="dimmed">
-                {status.challenge_details ?? CHALLENGE_TEXTS.idleDetail}
+                {status.challenge_details ?? challenge.submitMessage ?? CHALLENGE_TEXTS.idleDetail}
               </Text>
               <LastChallenge status={status} />
             </Stack>
@@ -122,6 +127,11 @@ export function ChallengePanel() {
                   <Badge color="yellow" variant="outline" radius="sm" tt="none">
                     {status.challenge_type}
                   </Badge>
+                ) : null}
+                {status.account ? (
+                  <Text size="sm" fw={600} data-testid="challenge-account">
+                    {CHALLENGE_TEXTS.accountStep(status.account, status.step ?? null)}
+                  </Text>
                 ) : null}
                 <Text size="sm">{status.challenge_details ?? CHALLENGE_TEXTS.awaitingDetail}</Text>
                 <Text size="xs" c="dimmed">

@@ -15,7 +15,7 @@ export function useChallengeStatus() {
   const submit = async (code: string): Promise<boolean> => {
     if (code.trim() === '' || submitMutation.isPending) return false;
     try {
-      await submitMutation.mutateAsync(code);
+      await submitMutation.mutateAsync({ code, accountId: query.data?.account_id });
       return true;
     } catch {
       return false;
@@ -33,7 +33,7 @@ export function useChallengeStatus() {
     refetch: () => void query.refetch(),
     submit,
     isSubmitting: submitMutation.isPending,
-    submitMessage: submitMutation.isSuccess ? submitMutation.data : null,
+    submitMessage: submitMutation.isSuccess ? submitMutation.data.message : null,
     /** Why the last code was not taken, or null. */
     submitError: submitMutation.isError
       ? failureReason(submitMutation.error, ADMIN_MESSAGES.submitCodeFailed)

@@ -1,0 +1,94 @@
+import {
+  xWebAccountResponseSchema,
+  xWebAccountsResponseSchema,
+  type AddXWebAccount,
+  type XWebAccount,
+  type XWebAccounts,
+} from '@perch/shared';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiClient, type ApiAnswer } from '@/lib/api-client';
+import { adminQueryKeys } from './admin-query-keys';
+import { challengeStatusQueryKey } from './get-challenge-status';
+
+/** The pool is polled while the page is open: limits and statuses change as collection runs. */
+const POLL_MS = 30_000;
+
+/** GET /admin/x-web-accounts: the x-web collector accounts with status, limits and errors. */
+export function getXWebAccounts(signal?: AbortSignal): Promise<XWebAccounts> {
+  return apiClient.get('/admin/x-web-accounts', xWebAccountsResponseSchema, { signal });
+}
+
+export function xWebAccountsQueryOptions() {
+  return queryOptions({
+    queryKey: adminQueryKeys.xWebAccounts,
+    queryFn: ({ signal }) => getXWebAccounts(signal),
+    refetchInterval: POLL_MS,
+  });
+}
+
+export function useXWebAccountsQuery() {
+  return useQuery(xWebAccountsQueryOptions());
+}
+
+/** After a change the pool and the verification panel (which shows a waiting account) refresh. */
+function useRefreshPool() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminQueryKeys.xWebAccounts }),
+      queryClient.invalidateQueries({ queryKey: challengeStatusQueryKey }),
+    ]);
+}
+
+/** POST /admin/x-web-accounts: adds an account by cookies or by credentials. */
+export function addXWebAccount(
+  input: AddXWebAccount,
+): Promise<ApiAnswer<{ account: XWebAccount }>> {
+  return apiClient.requestWithMessage('/admin/x-web-accounts', {
+    method: 'POST',
+    body: input,
+    schema: xWebAccountResponseSchema,
+  });
+}
+
+export function useAddXWebAccountMutation() {
+  const refresh = useRefreshPool();
+  return useMutation({
+    mutationKey: ['admin', 'x-web-accounts', 'add'],
+    mutationFn: addXWebAccount,
+    onSuccess: refresh,
+  });
+}
+
+export interface XWebAccountTarget {
+  id: number;
+  username: string;
+}
+
+/** DELETE /admin/x-web-accounts/{id}: the account is no longer used (its secrets go with it). */
+export function removeXWebAccount({ id }: XWebAccountTarget): Promise<ApiAnswer<unknown>> {
+  return apiClient.requestWithMessage(`/admin/x-web-accounts/${id}`, { method: 'DELETE' });
+}
+
+export function useRemoveXWebAccountMutation() {
+  const refresh = useRefreshPool();
+  return useMutation({
+    mutationKey: ['admin', 'x-web-accounts', 'remove'],
+    mutationFn: removeXWebAccount,
+    onSuccess: refresh,
+  });
+}
+
+/** POST /admin/x-web-accounts/{id}/reset: an account that is out is used (or signs in) again. */
+export function resetXWebAccount({ id }: XWebAccountTarget): Promise<ApiAnswer<unknown>> {
+  return apiClient.requestWithMessage(`/admin/x-web-accounts/${id}/reset`, { method: 'POST' });
+}
+
+export function useResetXWebAccountMutation() {
+  const refresh = useRefreshPool();
+  return useMutation({
+    mutationKey: ['admin', 'x-web-accounts', 'reset'],
+    mutationFn: resetXWebAccount,
+    onSuccess: refresh,
+  });
+}

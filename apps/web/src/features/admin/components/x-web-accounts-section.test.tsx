@@ -1,0 +1,260 @@
+import { Stack } from '@mantine/core';
+import { X_WEB_MESSAGES, type XWebAccount, type XWebAccounts } from '@perch/shared';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fail, jsonResponse, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
+import { renderRoute } from '@/test/render';
+import { X_WEB_TEXTS } from '../utils/x-web-texts';
+import { AdminBanner } from './admin-banner';
+import { AdminBannerProvider } from './admin-banner-provider';
+import { XWebAccountsSection } from './x-web-accounts-section';
+
+const LIST = 'GET /api/v1/admin/x-web-accounts';
+const ADD = 'POST /api/v1/admin/x-web-accounts';
+
+const person = () => userEvent.setup({ delay: null });
+
+function account(overrides: Partial<XWebAccount> = {}): XWebAccount {
+  return {
+    id: 1,
+    username: 'orbit_reader',
+    auth_method: 'cookies',
+    has_totp: false,
+    status: 'ACTIVE',
+    status_reason: null,
+    challenge_step: null,
+    challenge_since: null,
+    limits: [],
+    resting_until: null,
+    last_error: null,
+    last_error_at: null,
+    last_used_at: null,
+    created_at: '2025-03-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const POOL: XWebAccounts = {
+  in_use: true,
+  accounts: [
+    account({
+      id: 1,
+      limits: [
+        { operation: 'UserTweets', limit: 50, remaining: 0, reset_at: '2025-03-10T12:15:00.000Z' },
+        {
+          operation: 'UserByScreenName',
+          limit: 95,
+          remaining: 80,
+          reset_at: '2025-03-10T12:15:00.000Z',
+        },
+      ],
+      resting_until: '2025-03-10T12:15:00.000Z',
+      last_used_at: '2025-03-10T12:01:00.000Z',
+    }),
+    account({
+      id: 2,
+      username: 'tide_watch',
+      auth_method: 'credentials',
+      has_totp: true,
+      status: 'LOCKED',
+      status_reason: 'X locked the account: (326) Authorization: Denied by access control',
+      last_error_at: '2025-03-10T11:00:00.000Z',
+    }),
+    account({
+      id: 3,
+      username: 'mail_wait',
+      auth_method: 'credentials',
+      status: 'AWAITING_INPUT',
+      challenge_step: 'LoginAcid',
+      challenge_since: '2025-03-10T11:30:00.000Z',
+    }),
+  ],
+};
+
+function renderSection(isSuperAdmin: boolean) {
+  return renderRoute(
+    '/admin',
+    <AdminBannerProvider>
+      <Stack>
+        <AdminBanner />
+        <XWebAccountsSection isSuperAdmin={isSuperAdmin} />
+      </Stack>
+    </AdminBannerProvider>,
+  );
+}
+
+const region = () => screen.getByRole('region', { name: X_WEB_TEXTS.title });
+const row = (username: string) =>
+  within(region()).getByRole('row', { name: `Collector account @${username}` });
+
+describe('X web collector accounts', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf; path=/';
+  });
+
+  it('shows each account with its status, limits left per operation and last error', async () => {
+    stubFetch({ [LIST]: () => ok(POOL) });
+    renderSection(false);
+    await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
+      'x-web-account-row',
+    );
+    expect(row('orbit_reader')).toHaveTextContent('Active');
+    expect(row('orbit_reader')).toHaveTextContent('Timeline: 0 / 50');
+    expect(row('orbit_reader')).toHaveTextContent('Lookup: 80 / 95');
+    expect(row('orbit_reader')).toHaveTextContent(/Resting until/);
+    expect(row('tide_watch')).toHaveTextContent('Locked');
+    expect(row('tide_watch')).toHaveTextContent('2FA');
+    expect(row('tide_watch')).toHaveTextContent('(326) Authorization: Denied by access control');
+    expect(row('tide_watch')).toHaveTextContent('Never');
+    expect(row('mail_wait')).toHaveTextContent('Waiting for code');
+    expect(row('mail_wait')).toHaveTextContent(X_WEB_TEXTS.waitingStep('LoginAcid'));
+    // Plain admins see the pool, without the form or the actions.
+    expect(screen.queryByRole('form', { name: X_WEB_TEXTS.addTitle })).toBeNull();
+    expect(within(region()).queryByRole('button', { name: /^Remove/ })).toBeNull();
+  });
+
+  it('adds an account by cookies after checking it, and by password with a TOTP secret', async () => {
+    let pool: XWebAccounts = { in_use: true, accounts: [] };
+    const fetchMock = stubFetch({
+      [LIST]: () => ok(pool),
+      [ADD]: (request) => {
+        const body = request.body as { username: string; method: 'cookies' | 'credentials' };
+        const added = account({ id: 9, username: body.username, auth_method: body.method });
+        pool = { in_use: true, accounts: [added] };
+        return jsonResponse(201, {
+          success: true,
+          message: X_WEB_MESSAGES.accountAdded(body.username),
+          data: { account: added },
+        });
+      },
+    });
+    renderSection(true);
+    expect(await screen.findByTestId('x-web-accounts-empty')).toHaveTextContent(X_WEB_TEXTS.empty);
+    const user = person();
+    const form = within(screen.getByRole('form', { name: X_WEB_TEXTS.addTitle }));
+    await user.type(form.getByLabelText(X_WEB_TEXTS.usernameLabel), '@Orbit_Reader');
+    await user.type(form.getByLabelText(X_WEB_TEXTS.authTokenLabel), 'not-a-token');
+    await user.click(form.getByRole('button', { name: X_WEB_TEXTS.add }));
+    expect(await form.findByText(X_WEB_MESSAGES.authTokenRequired)).toBeVisible();
+    expect(form.getByText(X_WEB_MESSAGES.ct0Required)).toBeVisible();
+    expect(requestsTo(fetchMock, ADD)).toHaveLength(0);
+
+    await user.clear(form.getByLabelText(X_WEB_TEXTS.authTokenLabel));
+    await user.type(form.getByLabelText(X_WEB_TEXTS.authTokenLabel), 'ab'.repeat(20));
+    await user.type(form.getByLabelText(X_WEB_TEXTS.ct0Label), 'c'.repeat(32));
+    await user.click(form.getByRole('button', { name: X_WEB_TEXTS.add }));
+    expect(await screen.findByText(X_WEB_MESSAGES.accountAdded('orbit_reader'))).toBeVisible();
+    expect(requestsTo(fetchMock, ADD)[0]?.body).toEqual({
+      method: 'cookies',
+      username: 'orbit_reader',
+      auth_token: 'ab'.repeat(20),
+      ct0: 'c'.repeat(32),
+    });
+    expect(await within(region()).findByTestId('x-web-account-row')).toHaveTextContent(
+      '@orbit_reader',
+    );
+    expect(form.getByLabelText(X_WEB_TEXTS.authTokenLabel)).toHaveValue('');
+
+    await user.click(form.getByRole('radio', { name: X_WEB_TEXTS.byPassword }));
+    await user.type(form.getByLabelText(X_WEB_TEXTS.usernameLabel), 'tide_watch');
+    await user.type(form.getByLabelText(X_WEB_TEXTS.passwordLabel), 'hunter2!');
+    await user.type(form.getByLabelText(X_WEB_TEXTS.emailLabel), 'tide@example.com');
+    await user.type(form.getByLabelText(X_WEB_TEXTS.totpLabel), '123');
+    await user.click(form.getByRole('button', { name: X_WEB_TEXTS.add }));
+    expect(await form.findByText(X_WEB_MESSAGES.totpInvalid)).toBeVisible();
+    await user.clear(form.getByLabelText(X_WEB_TEXTS.totpLabel));
+    await user.type(form.getByLabelText(X_WEB_TEXTS.totpLabel), 'jbsw y3dp ehpk 3pxp');
+    await user.click(form.getByRole('button', { name: X_WEB_TEXTS.add }));
+    await waitFor(() => expect(requestsTo(fetchMock, ADD)).toHaveLength(2));
+    expect(requestsTo(fetchMock, ADD)[1]?.body).toEqual({
+      method: 'credentials',
+      username: 'tide_watch',
+      password: 'hunter2!',
+      email: 'tide@example.com',
+      totp_secret: 'JBSWY3DPEHPK3PXP',
+    });
+  });
+
+  it("says why an account could not be added, in the server's words", async () => {
+    stubFetch({
+      [LIST]: () => ok({ in_use: true, accounts: [] }),
+      [ADD]: () => fail(409, X_WEB_MESSAGES.accountExists('dup'), 'X_WEB_ACCOUNT_EXISTS'),
+    });
+    renderSection(true);
+    await screen.findByTestId('x-web-accounts-empty');
+    const user = person();
+    const form = within(screen.getByRole('form', { name: X_WEB_TEXTS.addTitle }));
+    await user.type(form.getByLabelText(X_WEB_TEXTS.usernameLabel), 'dup');
+    await user.type(form.getByLabelText(X_WEB_TEXTS.authTokenLabel), 'a'.repeat(40));
+    await user.type(form.getByLabelText(X_WEB_TEXTS.ct0Label), 'b'.repeat(32));
+    await user.click(form.getByRole('button', { name: X_WEB_TEXTS.add }));
+    expect(await screen.findByText(X_WEB_MESSAGES.accountExists('dup'))).toBeVisible();
+    expect(screen.getByText(X_WEB_TEXTS.addFailed)).toBeVisible();
+    expect(form.getByLabelText(X_WEB_TEXTS.usernameLabel)).toHaveValue('dup');
+  });
+
+  it('resets an account that is out and removes one after asking', async () => {
+    const fetchMock = stubFetch({
+      [LIST]: () => ok(POOL),
+      'POST /api/v1/admin/x-web-accounts/2/reset': () =>
+        jsonResponse(200, {
+          success: true,
+          message: X_WEB_MESSAGES.accountReset('tide_watch'),
+          data: { account: account({ id: 2, username: 'tide_watch', status: 'NEEDS_LOGIN' }) },
+        }),
+      'DELETE /api/v1/admin/x-web-accounts/1': () =>
+        jsonResponse(200, {
+          success: true,
+          message: X_WEB_MESSAGES.accountRemoved('orbit_reader'),
+          data: { id: 1, username: 'orbit_reader' },
+        }),
+    });
+    renderSection(true);
+    await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
+      'x-web-account-row',
+    );
+    // Only accounts that are out can be reset.
+    expect(within(row('orbit_reader')).queryByRole('button', { name: /^Reset/ })).toBeNull();
+    const user = person();
+    await user.click(within(row('tide_watch')).getByRole('button', { name: 'Reset @tide_watch' }));
+    expect(await screen.findByText(X_WEB_MESSAGES.accountReset('tide_watch'))).toBeVisible();
+    expect(requestsTo(fetchMock, 'POST /api/v1/admin/x-web-accounts/2/reset')).toHaveLength(1);
+
+    await user.click(
+      within(row('orbit_reader')).getByRole('button', { name: 'Remove @orbit_reader' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: X_WEB_TEXTS.removeTitle });
+    expect(dialog).toHaveTextContent(X_WEB_TEXTS.confirmRemove('orbit_reader'));
+    expect(requestsTo(fetchMock, 'DELETE /api/v1/admin/x-web-accounts/1')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText(X_WEB_MESSAGES.accountRemoved('orbit_reader'))).toBeVisible();
+    expect(requestsTo(fetchMock, 'DELETE /api/v1/admin/x-web-accounts/1')).toHaveLength(1);
+  });
+
+  it('stays out of the way on servers that do not use x-web, and says so when accounts are kept', async () => {
+    let pool: XWebAccounts = { in_use: false, accounts: [] };
+    const fetchMock = stubFetch({ [LIST]: () => ok(pool) });
+    const { unmount } = renderSection(true);
+    await waitFor(() => expect(requestsTo(fetchMock, LIST)).toHaveLength(1));
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: X_WEB_TEXTS.title })).toBeNull(),
+    );
+    unmount();
+
+    pool = { in_use: false, accounts: [account()] };
+    renderSection(true);
+    expect(await screen.findByText(X_WEB_TEXTS.notInUse)).toBeVisible();
+  });
+
+  it('shows a loading state, then an error with a retry when the pool cannot be read', async () => {
+    let answer = () => new Response('', { status: 500 });
+    stubFetch({ [LIST]: () => answer() });
+    renderSection(false);
+    const error = await screen.findByTestId('x-web-accounts-error');
+    expect(error).toHaveTextContent(X_WEB_TEXTS.loadFailed);
+    answer = () => ok(POOL);
+    await person().click(within(error).getByRole('button'));
+    expect(await within(region()).findAllByTestId('x-web-account-row')).toHaveLength(3);
+  });
+});

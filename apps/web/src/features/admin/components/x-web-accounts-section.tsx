@@ -1,0 +1,237 @@
+import { Alert, Button, Divider, Group, Stack, Text } from '@mantine/core';
+import type { XWebAccount } from '@perch/shared';
+import { IconInfoCircle, IconRefresh, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import { formatDateTime } from '@/lib/format-date-time';
+import {
+  useRemoveXWebAccountMutation,
+  useResetXWebAccountMutation,
+  useXWebAccountsQuery,
+} from '../api/x-web-accounts';
+import { useAdminNotifier } from '../hooks/use-admin-banner';
+import { useConfirmedAction } from '../hooks/use-confirmed-action';
+import { failureReason } from '../utils/failure';
+import { X_WEB_OPERATION_LABEL, X_WEB_STATUS_LOOK, X_WEB_TEXTS } from '../utils/x-web-texts';
+import { AdminSection } from './admin-section';
+import { ConfirmDialog } from './confirm-dialog';
+import { DangerButton } from './danger-button';
+import { LookBadge } from './look-badge';
+import { type ListColumn, ResponsiveList } from './responsive-list';
+import { EmptyText, QueryStates } from './section-states';
+import { XWebAccountForm } from './x-web-account-form';
+
+/** Statuses an admin can put back in the pool. */
+const OUT = ['AWAITING_INPUT', 'FAILED', 'LOCKED', 'SUSPENDED', 'EXPIRED'];
+
+function Limits({ account }: { account: XWebAccount }) {
+  if (account.limits.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        {X_WEB_TEXTS.noLimits}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={2}>
+      {account.limits.map((limit) => (
+        <Text
+          key={limit.operation}
+          size="xs"
+          c={limit.remaining === 0 ? 'red' : undefined}
+          title={limit.reset_at ? `Resets ${formatDateTime(limit.reset_at)}` : undefined}
+          style={{ whiteSpace: 'nowrap' }}
+        >
+          {X_WEB_OPERATION_LABEL[limit.operation]}: {limit.remaining ?? '?'} / {limit.limit ?? '?'}
+        </Text>
+      ))}
+      {account.resting_until ? (
+        <Text size="xs" c="yellow">
+          {X_WEB_TEXTS.restingUntil(formatDateTime(account.resting_until))}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+const COLUMNS: readonly ListColumn<XWebAccount>[] = [
+  {
+    header: 'Account',
+    card: 'title',
+    cell: (account) => (
+      <Group gap={6} wrap="nowrap">
+        <Text fw={600} size="sm">
+          @{account.username}
+        </Text>
+        <LookBadge color="gray" size="xs">
+          {account.auth_method === 'cookies' ? X_WEB_TEXTS.byCookies : X_WEB_TEXTS.byPassword}
+        </LookBadge>
+        {account.has_totp ? (
+          <LookBadge color="gray" size="xs">
+            {X_WEB_TEXTS.twoFactor}
+          </LookBadge>
+        ) : null}
+      </Group>
+    ),
+  },
+  {
+    header: 'Status',
+    card: 'aside',
+    cell: (account) => {
+      const look = X_WEB_STATUS_LOOK[account.status];
+      return <LookBadge color={look.color}>{look.label}</LookBadge>;
+    },
+  },
+  { header: 'Limits left', cell: (account) => <Limits account={account} /> },
+  {
+    header: 'Last error',
+    cell: (account) => {
+      const reason =
+        account.status === 'AWAITING_INPUT' && account.challenge_step
+          ? X_WEB_TEXTS.waitingStep(account.challenge_step)
+          : (account.status_reason ?? account.last_error);
+      if (!reason)
+        return (
+          <Text size="sm" c="dimmed">
+            -
+          </Text>
+        );
+      const at = account.challenge_since ?? account.last_error_at;
+      return (
+        <Stack gap={2} maw={360}>
+          <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+            {reason}
+          </Text>
+          {at ? (
+            <Text size="xs" c="dimmed">
+              {formatDateTime(at)}
+            </Text>
+          ) : null}
+        </Stack>
+      );
+    },
+  },
+  {
+    header: 'Last used',
+    cell: (account) =>
+      account.last_used_at ? (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(account.last_used_at)}
+        </Text>
+      ) : (
+        X_WEB_TEXTS.never
+      ),
+  },
+];
+
+/**
+ * 'X web collector accounts' (TWEET_SOURCE=x-web): each account's status, the limits it has
+ * left per operation, and its last error; super admins add, reset and remove accounts. Shown
+ * when the server uses the x-web source or keeps accounts for it.
+ */
+export function XWebAccountsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
+  const query = useXWebAccountsQuery();
+  const removeMutation = useRemoveXWebAccountMutation();
+  const resetMutation = useResetXWebAccountMutation();
+  const notify = useAdminNotifier();
+  const remove = useConfirmedAction(removeMutation, {
+    variables: (target: XWebAccount) => ({ id: target.id, username: target.username }),
+    successText: (target) => `@${target.username} removed.`,
+    failureText: (target) => X_WEB_TEXTS.removeFailed(target.username),
+    failureFallback: (target) => X_WEB_TEXTS.removeFailed(target.username),
+  });
+  const pool = query.data;
+  if (pool && !pool.in_use && pool.accounts.length === 0) return null;
+  const accounts = pool?.accounts;
+
+  const reset = (account: XWebAccount) =>
+    resetMutation.mutate(
+      { id: account.id, username: account.username },
+      {
+        onSuccess: ({ message }) => notify.success(message ?? X_WEB_TEXTS.resetHint),
+        onError: (error) =>
+          notify.error(
+            X_WEB_TEXTS.resetFailed(account.username),
+            failureReason(error, X_WEB_TEXTS.resetFailed(account.username)),
+          ),
+      },
+    );
+
+  return (
+    <AdminSection
+      title={X_WEB_TEXTS.title}
+      icon={IconUsersGroup}
+      color="cyan"
+      description={X_WEB_TEXTS.description}
+      testId="x-web-accounts"
+    >
+      {pool && !pool.in_use ? (
+        <Alert color="gray" variant="light" icon={<IconInfoCircle size={18} />} mb="md">
+          {X_WEB_TEXTS.notInUse}
+        </Alert>
+      ) : null}
+      {isSuperAdmin ? (
+        <>
+          <XWebAccountForm />
+          <Divider my="md" />
+        </>
+      ) : null}
+      <QueryStates
+        query={query}
+        loadingLabel="Loading collector accounts"
+        errorTitle={X_WEB_TEXTS.loadFailed}
+        errorFallback={X_WEB_TEXTS.loadFailed}
+        errorTestId="x-web-accounts-error"
+      />
+      {accounts && accounts.length === 0 ? (
+        <EmptyText testId="x-web-accounts-empty">{X_WEB_TEXTS.empty}</EmptyText>
+      ) : null}
+      {accounts && accounts.length > 0 ? (
+        <ResponsiveList
+          label="Collector accounts"
+          items={accounts}
+          itemKey={(account) => account.id}
+          itemTestId="x-web-account-row"
+          itemLabel={(account) => `Collector account @${account.username}`}
+          columns={COLUMNS}
+          minWidth={860}
+          actions={
+            isSuperAdmin
+              ? (account) => (
+                  <>
+                    {OUT.includes(account.status) ? (
+                      <Button
+                        size="xs"
+                        variant="light"
+                        leftSection={<IconRefresh size={14} />}
+                        title={X_WEB_TEXTS.resetHint}
+                        aria-label={`Reset @${account.username}`}
+                        loading={
+                          resetMutation.isPending && resetMutation.variables.id === account.id
+                        }
+                        onClick={() => reset(account)}
+                      >
+                        Reset
+                      </Button>
+                    ) : null}
+                    <DangerButton
+                      icon={IconTrash}
+                      label="Remove"
+                      aria-label={`Remove @${account.username}`}
+                      busy={removeMutation.isPending && removeMutation.variables.id === account.id}
+                      onClick={() => remove.ask(account)}
+                    />
+                  </>
+                )
+              : undefined
+          }
+        />
+      ) : null}
+      <ConfirmDialog
+        title={X_WEB_TEXTS.removeTitle}
+        message={remove.pending ? X_WEB_TEXTS.confirmRemove(remove.pending.username) : null}
+        confirmLabel="Remove"
+        onConfirm={remove.confirm}
+        onCancel={remove.cancel}
+      />
+    </AdminSection>
+  );
+}
