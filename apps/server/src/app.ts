@@ -25,7 +25,9 @@ import { adminRoutes } from './modules/admin/admin.routes.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
+import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { handlesRoutes } from './modules/handles/handles.routes.js';
+import { notificationFiltersRoutes } from './modules/notification-filters/notification-filters.routes.js';
 import { refusalEventsPlugin } from './modules/security/refusal-events.js';
 import { securityRoutes } from './modules/security/security.routes.js';
 import { twoFactorRoutes } from './modules/security/two-factor.routes.js';
@@ -184,6 +186,8 @@ export async function buildApp({
       await api.register(adminRoutes, { config, db, collector, xUsage });
       await api.register(securityRoutes, { config, db });
       await api.register(twoFactorRoutes, { config, db });
+      await api.register(notificationFiltersRoutes, { db });
+      await api.register(feedsRoutes, { config, db });
       // Live updates need something that collects; without a collector there is nothing to send.
       if (collector) {
         await api.register(eventsRoutes, {

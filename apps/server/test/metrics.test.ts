@@ -302,7 +302,7 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
     expect(delivery('telegram', 'pending')).toBe(1);
     expect(delivery('discord', 'failed')).toBe(1);
     expect(delivery('discord', 'sent')).toBe(0);
-    expect(find(exposition, 'perch_deliveries')).toHaveLength(12);
+    expect(find(exposition, 'perch_deliveries')).toHaveLength(14);
 
     // A gauge follows the database: a row that changes status moves between series.
     await updateHandle(t.db.db, handleIds[0] ?? 0, { backfill_status: 'failed' });

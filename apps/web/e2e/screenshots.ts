@@ -11,6 +11,7 @@ import {
 import { startPerchServer, type PerchServer } from './perch-server';
 import { authenticator, failSignIns } from './security-helpers';
 import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
+import { startFakeXWebWithAccounts, xWebEnv } from './x-web-fakes';
 // The demo source tells a handle's future tweets, photos included (as in notify-fakes.ts).
 // eslint-disable-next-line import-x/no-restricted-paths -- test harness: plans the delivery log
 import { createDemoSource, demoUserId } from '../../server/src/collector/sources/demo-source';
@@ -818,5 +819,70 @@ test('forwarding reasons, failed handle and empty phone dashboard screenshots', 
     await expect(newsRow.getByTestId('switch-refusal')).toBeVisible();
     await shootPart(page, panel, `forwarding-reasons-${label}`);
     await context.close();
+  }
+});
+
+test('X web collector accounts screenshots', async ({ browser }) => {
+  test.setTimeout(180_000);
+  // Its own server on the x-web source, signing in to the loopback fake of X's web API.
+  const fake = await startFakeXWebWithAccounts();
+  const webServer = await startPerchServer(xWebEnv(fake));
+  try {
+    const context = await browser.newContext({ viewport: WIDTHS.desktop });
+    const page = await context.newPage();
+    await page.goto(`${webServer.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill('marta');
+    await page.getByLabel('Email').fill('marta@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Invitation code').fill(webServer.firstStartCode);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('user-badge')).toHaveText('marta');
+    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    const add = async (data: Record<string, unknown>) => {
+      const response = await page.request.post(`${webServer.origin}/api/v1/admin/x-web-accounts`, {
+        data,
+        headers: { 'x-csrf-token': csrf },
+      });
+      expect(response.status()).toBe(201);
+    };
+    // Two accounts by cookies (X locked the second), one by password that has not signed in.
+    for (const username of ['orbit_reader', 'spare_lens']) {
+      fake.addAccount({ username, password: 'pw', email: `${username}@example.com` });
+      const session = fake.issueSession(username);
+      await add({ method: 'cookies', username, auth_token: session.authToken, ct0: session.ct0 });
+    }
+    fake.lockAccount('spare_lens');
+    await add({
+      method: 'credentials',
+      username: 'tide_watch',
+      password: 'Tr0ub4dor&3',
+      email: 'tide@example.com',
+      totp_secret: 'JBSWY3DPEHPK3PXP',
+    });
+    const followed = await page.request.post(`${webServer.origin}/api/v1/handles`, {
+      data: { username: 'orbitnews', backfill_days: 7, async: true },
+      headers: { 'x-csrf-token': csrf },
+    });
+    expect(followed.status()).toBe(201);
+    await expect
+      .poll(() => fake.requests.some((r) => r.account === 'spare_lens' && r.status === 403), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+
+    await page.goto(`${webServer.origin}/dashboard/admin`);
+    const section = page.getByTestId('x-web-accounts');
+    await expect(section.getByRole('row', { name: 'Collector account @spare_lens' })).toContainText(
+      'Locked',
+    );
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(viewport);
+      await shootPart(page, section, `admin-x-web-${label}`);
+    }
+    await context.close();
+  } finally {
+    await webServer.stop();
+    await fake.close();
   }
 });

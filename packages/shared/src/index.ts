@@ -11,6 +11,8 @@ export * from './contracts/handles.js';
 export * from './contracts/analytics.js';
 export * from './contracts/x-account.js';
 export * from './contracts/settings.js';
+export * from './contracts/filters.js';
+export * from './contracts/feeds.js';
 export * from './contracts/admin.js';
 export * from './contracts/security.js';
 export * from './contracts/x-usage.js';

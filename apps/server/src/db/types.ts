@@ -129,6 +129,12 @@ export interface UserHandlesTable {
   backfill_days: number;
   telegram_enabled: Bool;
   discord_enabled: Bool;
+  /** Notify only about tweets with one of these words or phrases: JSON array (migration 0013). */
+  filter_include: Generated<string>;
+  /** Never notify about tweets with any of these words or phrases: JSON array. */
+  filter_exclude: Generated<string>;
+  /** Notify only about tweets with a photo, video or GIF. */
+  filter_media_only: GeneratedBool;
 }
 
 export interface TweetsTable {
@@ -200,7 +206,9 @@ export interface UserSettingsTable {
 }
 
 export type NotificationChannel = 'telegram' | 'discord';
-export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'cancelled' | 'expired';
+/** 'filtered': held back by the user's filter of the handle, logged and never sent. */
+export type OutboxStatus =
+  'pending' | 'sending' | 'sent' | 'failed' | 'cancelled' | 'expired' | 'filtered';
 
 /** One delivery: a tweet of a handle to one user on one channel, sent at most once. */
 export interface NotificationOutboxTable {
@@ -229,6 +237,16 @@ export interface DeliveryChatLocksTable {
   user_id: number;
   owner: string;
   lease_until: Timestamp;
+}
+
+/** A user's secret for the RSS and JSON feeds (migration 0013). */
+export interface FeedTokensTable {
+  user_id: number;
+  /** SHA-256 hex of the token: how a feed request finds its user. */
+  token_hash: string;
+  /** The token sealed with the stored-credentials key, so Settings can show the addresses. */
+  token_sealed: string;
+  created_at: Timestamp;
 }
 
 /** A running Perch process (migration 0011): start refuses double work without Redis. */
@@ -427,5 +445,6 @@ export interface Database {
   x_api_status: XApiStatusTable;
   recovery_codes: RecoveryCodesTable;
   pending_logins: PendingLoginsTable;
+  feed_tokens: FeedTokensTable;
   x_web_accounts: XWebAccountsTable;
 }

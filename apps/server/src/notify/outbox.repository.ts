@@ -3,6 +3,13 @@ import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
 import type { Database, Db } from '../db/index.js';
 import type { NotificationChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
 import type { TweetRow } from '../modules/handles/tweets.repository.js';
+import {
+  compileFilter,
+  filterOfLink,
+  prepareText,
+  type CompiledFilter,
+  type PreparedText,
+} from './notification-filter.js';
 import { allowsTweet, parsePreferences } from './preferences.js';
 
 export type OutboxRow = Selectable<NotificationOutboxTable>;
@@ -70,15 +77,19 @@ async function settleChat(
 export interface FanOutResult {
   /** Tweets taken off the fan-out list. */
   tweets: number;
-  /** Outbox rows created. */
+  /** Outbox rows created to be sent. */
   queued: number;
+  /** Rows created as 'filtered': held back by a user's filter of the handle (the log shows them). */
+  filtered: number;
 }
 
 /**
  * Turns tweets waiting for their fan-out (`tweets.fanout_pending`, set by monitoring in the same
  * transaction as the insert) into outbox rows: one per follower of the handle and channel that
  * is connected, not stopped, enabled for that handle, allowed by the follower's preferences,
- * while the follower's bot runs and Twitter is connected. The rows are inserted with ON CONFLICT
+ * while the follower's bot runs and Twitter is connected. A tweet the follower's filter of the
+ * handle holds back gets its rows as 'filtered', with the reason, so the delivery log can say
+ * so; nothing sends them. The rows are inserted with ON CONFLICT
  * DO NOTHING and the marker cleared in the same transaction, so a crash at any point neither
  * loses nor doubles a delivery. On Postgres, concurrent fan-outs skip each other's tweets.
  */
@@ -96,6 +107,8 @@ export async function fanOutPending(
         'tweets.tweet_id',
         'tweets.referenced_types',
         'tweets.in_reply_to_user_id',
+        'tweets.text',
+        'tweets.media',
         'handles.x_user_id',
       ])
       .where('tweets.fanout_pending', '=', true)
@@ -104,7 +117,7 @@ export async function fanOutPending(
       .limit(options.limit ?? 200);
     if (dialect === 'postgres') pendingQuery = pendingQuery.forUpdate('tweets').skipLocked();
     const pending = await pendingQuery.execute();
-    if (pending.length === 0) return { tweets: 0, queued: 0 };
+    if (pending.length === 0) return { tweets: 0, queued: 0, filtered: 0 };
 
     const handleIds = [...new Set(pending.map((tweet) => tweet.handle_id))];
     const followers = await trx
@@ -123,12 +136,18 @@ export async function fanOutPending(
         'user_settings.twitter_username',
         'user_settings.notification_preferences',
         'x_accounts.username as x_username',
+        'user_handles.filter_include',
+        'user_handles.filter_exclude',
+        'user_handles.filter_media_only',
       ])
       .where('user_handles.handle_id', 'in', handleIds)
       .where('user_settings.bot_running', '=', true)
       .execute();
 
-    const channelsOf = new Map<number, { userId: number; channel: NotificationChannel }[]>();
+    const channelsOf = new Map<
+      number,
+      { userId: number; channel: NotificationChannel; filter: CompiledFilter | null }[]
+    >();
     const preferencesOf = new Map<number, ReturnType<typeof parsePreferences>>();
     for (const row of followers) {
       const twitter =
@@ -143,40 +162,69 @@ export async function fanOutPending(
         wanted.push('discord');
       }
       const list = channelsOf.get(row.handle_id) ?? [];
+      const filter = compileFilter(filterOfLink(row));
       for (const channel of wanted) {
-        if (options.channels.includes(channel)) list.push({ userId: row.user_id, channel });
+        if (options.channels.includes(channel)) list.push({ userId: row.user_id, channel, filter });
       }
       channelsOf.set(row.handle_id, list);
       preferencesOf.set(row.user_id, parsePreferences(row.notification_preferences));
     }
 
-    const values = pending.flatMap((tweet) =>
-      (channelsOf.get(tweet.handle_id) ?? [])
+    const values = pending.flatMap((tweet) => {
+      // Each follower's verdict once per tweet (both channels share it), the text read once.
+      let prepared: PreparedText | undefined;
+      const verdicts = new Map<number, string | null>();
+      const heldBack = (userId: number, filter: CompiledFilter) => {
+        let reason = verdicts.get(userId);
+        if (reason === undefined) {
+          prepared ??= prepareText(tweet.text);
+          reason = filter.heldBackReason(
+            { text: tweet.text, media: mediaOf(tweet.media) },
+            prepared,
+          );
+          verdicts.set(userId, reason);
+        }
+        return reason;
+      };
+      return (channelsOf.get(tweet.handle_id) ?? [])
         .filter(({ userId }) => {
           const preferences = preferencesOf.get(userId);
           return preferences !== undefined && allowsTweet(preferences, tweet, tweet.x_user_id);
         })
-        .map(({ userId, channel }) => ({
-          user_id: userId,
-          handle_id: tweet.handle_id,
-          tweet_id: tweet.tweet_id,
-          channel,
-          status: 'pending' as const,
-          attempts: 0,
-          next_attempt_at: options.now,
-          created_at: options.now,
-        })),
-    );
-    let queued = 0;
-    for (let start = 0; start < values.length; start += INSERT_CHUNK) {
-      const result = await trx
-        .insertInto('notification_outbox')
-        .values(values.slice(start, start + INSERT_CHUNK))
-        .onConflict((oc) => oc.columns(['user_id', 'handle_id', 'tweet_id', 'channel']).doNothing())
-        .executeTakeFirst();
-      queued += Number(result.numInsertedOrUpdatedRows ?? 0n);
+        .map(({ userId, channel, filter }) => {
+          const reason = filter ? heldBack(userId, filter) : null;
+          return {
+            user_id: userId,
+            handle_id: tweet.handle_id,
+            tweet_id: tweet.tweet_id,
+            channel,
+            status: reason === null ? ('pending' as const) : ('filtered' as const),
+            last_error: reason,
+            attempts: 0,
+            next_attempt_at: options.now,
+            created_at: options.now,
+          };
+        });
+    });
+    const inserted = { pending: 0, filtered: 0 };
+    for (const status of ['pending', 'filtered'] as const) {
+      const rows = values.filter((row) => row.status === status);
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        const result = await trx
+          .insertInto('notification_outbox')
+          .values(rows.slice(start, start + INSERT_CHUNK))
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'handle_id', 'tweet_id', 'channel']).doNothing(),
+          )
+          .executeTakeFirst();
+        inserted[status] += Number(result.numInsertedOrUpdatedRows ?? 0n);
+      }
     }
-    await wakeChats(trx, values, options.now);
+    await wakeChats(
+      trx,
+      values.filter((row) => row.status === 'pending'),
+      options.now,
+    );
     await trx
       .updateTable('tweets')
       .set({ fanout_pending: false })
@@ -186,8 +234,19 @@ export async function fanOutPending(
         pending.map((tweet) => tweet.id),
       )
       .execute();
-    return { tweets: pending.length, queued };
+    return { tweets: pending.length, queued: inserted.pending, filtered: inserted.filtered };
   });
+}
+
+/** A stored media column (a JSON array); only whether it holds anything counts. */
+function mediaOf(text: string): unknown[] {
+  if (text === '[]' || text === '') return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Who not to claim for now: users whose chat is busy or cooling down, or a whole channel. */

@@ -33,6 +33,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Skip the CSRF check (only for requests browsers send without custom headers). */
     csrfExempt?: boolean;
+    /**
+     * Neither a session nor a CSRF cookie: a GET whose credential is a secret in its path (the
+     * feeds, read by feed readers). The route answers the same whoever asks.
+     */
+    sessionless?: boolean;
   }
 }
 
@@ -74,6 +79,8 @@ export const authPlugin = fp(
 
     app.addHook('onRequest', async (request, reply) => {
       if (!request.url.startsWith('/api/')) return;
+      // Only the route's own flag counts (never the URL), so no other path is let through.
+      if (request.routeOptions.config?.sessionless && !UNSAFE_METHODS.has(request.method)) return;
       const presented = request.cookies[CSRF_COOKIE];
       if (presented && presented.length >= 32 && presented.length <= 128) {
         request.csrfToken = presented;

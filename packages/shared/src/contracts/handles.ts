@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HANDLE_PATTERN, normalizeHandle } from '../handles.js';
+import { notificationFilterSchema } from './filters.js';
 
 /** Backfill status values (doc 1 §4). */
 export const BACKFILL_STATUSES = [
@@ -66,6 +67,8 @@ export const handleSchema = z.object({
   telegram_enabled: z.boolean(),
   discord_enabled: z.boolean(),
   last_error: z.string().nullable(),
+  /** This user's notification filter of the handle (the server always sends it). */
+  notification_filter: notificationFilterSchema.optional(),
 });
 export type Handle = z.infer<typeof handleSchema>;
 

@@ -338,6 +338,8 @@ export const DELIVERY_STATUSES = [
   'failed',
   'cancelled',
   'expired',
+  /** Held back by the user's notification filter of the handle (never sent; `note` says why). */
+  'filtered',
 ] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const DELIVERY_LOG_DEFAULT_LIMIT = 20;
@@ -365,7 +367,10 @@ export const deliverySchema = z.object({
   attempts: z.number().int(),
   /** Why it is not sent yet or never will be (the service's last failure, expiry), if any. */
   error: z.string().nullable(),
-  /** How a sent delivery went when not as itself: as plain text, or in a digest. */
+  /**
+   * How a sent delivery went when not as itself (as plain text, in a digest), or why the user's
+   * filter held a 'filtered' one back.
+   */
   note: z.string().nullable(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),

@@ -13,6 +13,9 @@ export interface LinkedHandleRow extends HandleRow {
   backfill_days: number;
   telegram_enabled: boolean | number;
   discord_enabled: boolean | number;
+  filter_include: string;
+  filter_exclude: string;
+  filter_media_only: boolean | number;
 }
 
 export function findHandleById(db: Executor, id: number): Promise<HandleRow | undefined> {
@@ -73,6 +76,9 @@ const linkedColumns = [
   'user_handles.backfill_days',
   'user_handles.telegram_enabled',
   'user_handles.discord_enabled',
+  'user_handles.filter_include',
+  'user_handles.filter_exclude',
+  'user_handles.filter_media_only',
 ] as const;
 
 /** The handles a user follows, oldest link first. */
@@ -249,12 +255,6 @@ export async function claimManualPoll(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Puts every waiting handle (credentials, credits) back to work now. */
-export async function resumeWaitingHandles(
-  db: Executor,
-  waitingTexts: readonly string[],
-  now: string,
-): Promise<number> {
 /**
  * A failed handle back to pending, due at once (its walk resumes where it stopped). Undefined
  * when it is not failed (any more).
@@ -279,6 +279,12 @@ export function requeueFailedHandle(
     .executeTakeFirst();
 }
 
+/** Puts every waiting handle (credentials, credits) back to work now. */
+export async function resumeWaitingHandles(
+  db: Executor,
+  waitingTexts: readonly string[],
+  now: string,
+): Promise<number> {
   const result = await db
     .updateTable('handles')
     .set({ last_error: null, next_poll_at: now, updated_at: now })

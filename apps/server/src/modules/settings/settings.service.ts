@@ -638,8 +638,9 @@ export async function deliveryLog(
             ? `${row.text.slice(0, EXCERPT_LENGTH - 1)}…`
             : row.text,
       attempts: row.attempts,
-      error: row.status === 'sent' ? null : row.last_error,
-      note: row.status === 'sent' ? row.last_error : null,
+      // A sent row's text says how it went, a filtered one's why the filter held it back.
+      error: row.status === 'sent' || row.status === 'filtered' ? null : row.last_error,
+      note: row.status === 'sent' || row.status === 'filtered' ? row.last_error : null,
       createdAt: row.created_at,
       sentAt: row.sent_at,
       nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,

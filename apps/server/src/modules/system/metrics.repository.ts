@@ -22,6 +22,7 @@ const OUTBOX_STATUSES = Object.keys({
   failed: true,
   cancelled: true,
   expired: true,
+  filtered: true,
 } satisfies Record<OutboxStatus, true>) as OutboxStatus[];
 
 /** Handles by backfill status: one GROUP BY over the handles table. */

@@ -106,7 +106,7 @@ describe('X web collector accounts', () => {
     expect(row('tide_watch')).toHaveTextContent('Locked');
     expect(row('tide_watch')).toHaveTextContent('2FA');
     expect(row('tide_watch')).toHaveTextContent('(326) Authorization: Denied by access control');
-    expect(row('tide_watch')).toHaveTextContent('Never');
+    expect(row('tide_watch')).toHaveTextContent('Last used never');
     expect(row('mail_wait')).toHaveTextContent('Waiting for code');
     expect(row('mail_wait')).toHaveTextContent(X_WEB_TEXTS.waitingStep('LoginAcid'));
     // Plain admins see the pool, without the form or the actions.
@@ -174,7 +174,7 @@ describe('X web collector accounts', () => {
       email: 'tide@example.com',
       totp_secret: 'JBSWY3DPEHPK3PXP',
     });
-  });
+   }, 15_000);
 
   it("says why an account could not be added, in the server's words", async () => {
     stubFetch({

@@ -25,7 +25,7 @@ const OUT = ['AWAITING_INPUT', 'FAILED', 'LOCKED', 'SUSPENDED', 'EXPIRED'];
 function Limits({ account }: { account: XWebAccount }) {
   if (account.limits.length === 0) {
     return (
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
         {X_WEB_TEXTS.noLimits}
       </Text>
     );
@@ -57,19 +57,26 @@ const COLUMNS: readonly ListColumn<XWebAccount>[] = [
     header: 'Account',
     card: 'title',
     cell: (account) => (
-      <Group gap={6} wrap="nowrap">
-        <Text fw={600} size="sm">
-          @{account.username}
-        </Text>
-        <LookBadge color="gray" size="xs">
-          {account.auth_method === 'cookies' ? X_WEB_TEXTS.byCookies : X_WEB_TEXTS.byPassword}
-        </LookBadge>
-        {account.has_totp ? (
+      <Stack gap={2}>
+        <Group gap={6} wrap="wrap">
+          <Text fw={600} size="sm">
+            @{account.username}
+          </Text>
           <LookBadge color="gray" size="xs">
-            {X_WEB_TEXTS.twoFactor}
+            {account.auth_method === 'cookies' ? X_WEB_TEXTS.byCookies : X_WEB_TEXTS.byPassword}
           </LookBadge>
-        ) : null}
-      </Group>
+          {account.has_totp ? (
+            <LookBadge color="gray" size="xs">
+              {X_WEB_TEXTS.twoFactor}
+            </LookBadge>
+          ) : null}
+        </Group>
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {X_WEB_TEXTS.lastUsed(
+            account.last_used_at ? formatDateTime(account.last_used_at) : X_WEB_TEXTS.never,
+          )}
+        </Text>
+      </Stack>
     ),
   },
   {
@@ -96,8 +103,8 @@ const COLUMNS: readonly ListColumn<XWebAccount>[] = [
         );
       const at = account.challenge_since ?? account.last_error_at;
       return (
-        <Stack gap={2} maw={360}>
-          <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+        <Stack gap={2} miw={{ base: 0, sm: 200 }} maw={340}>
+          <Text size="xs" lineClamp={3} title={reason} style={{ overflowWrap: 'anywhere' }}>
             {reason}
           </Text>
           {at ? (
@@ -108,17 +115,6 @@ const COLUMNS: readonly ListColumn<XWebAccount>[] = [
         </Stack>
       );
     },
-  },
-  {
-    header: 'Last used',
-    cell: (account) =>
-      account.last_used_at ? (
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatDateTime(account.last_used_at)}
-        </Text>
-      ) : (
-        X_WEB_TEXTS.never
-      ),
   },
 ];
 
@@ -192,11 +188,12 @@ export function XWebAccountsSection({ isSuperAdmin }: { isSuperAdmin: boolean })
           itemTestId="x-web-account-row"
           itemLabel={(account) => `Collector account @${account.username}`}
           columns={COLUMNS}
-          minWidth={860}
+          minWidth={820}
           actions={
             isSuperAdmin
               ? (account) => (
-                  <>
+                  // Stacked, so the row keeps room for the reason beside it.
+                  <Stack gap={6} align="stretch">
                     {OUT.includes(account.status) ? (
                       <Button
                         size="xs"
@@ -219,7 +216,7 @@ export function XWebAccountsSection({ isSuperAdmin }: { isSuperAdmin: boolean })
                       busy={removeMutation.isPending && removeMutation.variables.id === account.id}
                       onClick={() => remove.ask(account)}
                     />
-                  </>
+                  </Stack>
                 )
               : undefined
           }

@@ -35,12 +35,13 @@ export const X_WEB_TEXTS = {
   restingUntil: (at: string) => `Resting until ${at}`,
   waitingStep: (step: string) => `Waits at ${step}: enter the emailed code in Settings.`,
   twoFactor: '2FA',
-  never: 'Never',
+  never: 'never',
+  lastUsed: (at: string) => `Last used ${at}`,
 } as const;
 
 export const X_WEB_STATUS_LOOK: Record<XWebAccountStatusName, Look> = {
   ACTIVE: { label: 'Active', color: 'green' },
-  NEEDS_LOGIN: { label: 'Signs in when needed', color: 'blue' },
+  NEEDS_LOGIN: { label: 'Not signed in yet', color: 'blue' },
   AWAITING_INPUT: { label: 'Waiting for code', color: 'yellow' },
   FAILED: { label: 'Sign-in failed', color: 'red' },
   LOCKED: { label: 'Locked', color: 'red' },

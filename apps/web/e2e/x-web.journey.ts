@@ -1,0 +1,111 @@
+import { X_WEB_MESSAGES } from '@perch/shared';
+import { expect, test, type Page } from '@playwright/test';
+import { startPerchServer, type PerchServer } from './perch-server';
+import { startFakeXWebWithAccounts, xWebEnv, type FakeXWebServer } from './x-web-fakes';
+
+let fake: FakeXWebServer;
+let server: PerchServer;
+
+test.beforeAll(async () => {
+  fake = await startFakeXWebWithAccounts();
+  server = await startPerchServer(xWebEnv(fake));
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+
+async function registerSuperAdmin(page: Page) {
+  await page.goto(`${server.origin}/dashboard/register`);
+  await page.getByLabel('Username').fill('marta');
+  await page.getByLabel('Email').fill('marta@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
+  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
+  await page.getByLabel('Invitation code').fill(server.firstStartCode);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('user-badge')).toHaveText('marta');
+}
+
+test("x-web: a super admin adds a collector account, answers X's emailed code in Settings, and collection runs", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  fake.addAccount({
+    username: 'orbit_reader',
+    password: 'Tr0ub4dor&3',
+    email: 'reader@example.com',
+    emailCode: true,
+  });
+  await registerSuperAdmin(page);
+
+  // Admin page: the pool is empty; a wrong auth_token is refused before anything is sent.
+  await page.goto(`${server.origin}/dashboard/admin`);
+  const section = page.getByTestId('x-web-accounts');
+  await expect(section.getByTestId('x-web-accounts-empty')).toBeVisible();
+  const form = section.getByRole('form', { name: 'Add an account' });
+  await form.getByLabel('X username').fill('orbit_reader');
+  await form.getByLabel('auth_token cookie').fill('nope');
+  await form.getByRole('button', { name: 'Add account' }).click();
+  await expect(form.getByText(X_WEB_MESSAGES.authTokenRequired)).toBeVisible();
+
+  // By password: it signs in when collection first needs it.
+  await form.getByText('Password', { exact: true }).click();
+  await form.getByLabel('Account password').fill('Tr0ub4dor&3');
+  await form.getByLabel('Email address').fill('reader@example.com');
+  await form.getByRole('button', { name: 'Add account' }).click();
+  await expect(page.getByText(X_WEB_MESSAGES.accountAdded('orbit_reader'))).toBeVisible();
+  const row = section.getByRole('row', { name: 'Collector account @orbit_reader' });
+  await expect(row).toContainText('Not signed in yet');
+
+  // Following a handle makes the collector sign in; X asks for the emailed code.
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+  const followed = await page.request.post(`${server.origin}/api/v1/handles`, {
+    data: { username: 'orbitnews', backfill_days: 7, async: true },
+    headers: { 'x-csrf-token': csrf },
+  });
+  expect(followed.status()).toBe(201);
+  await expect.poll(() => fake.mailbox('orbit_reader').length, { timeout: 30_000 }).toBe(1);
+  await page.reload();
+  await expect(row).toContainText('Waiting for code');
+  await expect(row).toContainText('Waits at LoginAcid');
+
+  // Settings: the verification panel names the account; a wrong code says what X said.
+  await page.goto(`${server.origin}/dashboard/settings`);
+  const panel = page.getByTestId('challenge-panel');
+  await expect(panel.getByTestId('challenge-account')).toHaveText(
+    '@orbit_reader, sign-in step LoginAcid',
+  );
+  await expect(panel.getByTestId('challenge-since')).toContainText('Waiting since');
+  await panel.getByRole('textbox', { name: 'Verification code' }).fill('000000');
+  await panel.getByRole('button', { name: 'Submit code' }).click();
+  await expect(panel.getByTestId('challenge-submit-error')).toContainText(
+    'X did not accept the code for @orbit_reader',
+  );
+  await expect(panel.getByTestId('challenge-awaiting')).toBeVisible();
+
+  // The right code continues the same sign-in: no new email, collection runs.
+  await panel
+    .getByRole('textbox', { name: 'Verification code' })
+    .fill(fake.mailbox('orbit_reader')[0]!);
+  await panel.getByRole('button', { name: 'Submit code' }).click();
+  await expect(panel.getByText('No verification needed')).toBeVisible();
+  await expect(panel.getByText(X_WEB_MESSAGES.codeAccepted('orbit_reader'))).toBeVisible();
+  expect(fake.mailbox('orbit_reader')).toHaveLength(1);
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get(
+          `${server.origin}/api/v1/handles/orbitnews/backfill-progress`,
+        );
+        return ((await response.json()) as { data: { isComplete: boolean } }).data.isComplete;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+
+  await page.goto(`${server.origin}/dashboard/admin`);
+  await expect(row).toContainText('Active');
+  await expect(row).toContainText(/Timeline: \d+ \/ 50/);
+  await expect(row).toContainText(/Lookup: \d+ \/ 95/);
+});
