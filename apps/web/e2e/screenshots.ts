@@ -716,7 +716,8 @@ test('analytics compare and words screenshots', async ({ browser }) => {
       timeout: 30_000,
     });
     const chart = page.getByTestId('analytics-time-series');
-    await chart.getByText('Compare with previous period').click();
+    await chart.getByRole('switch', { name: 'Compare with previous period' }).focus();
+    await page.keyboard.press('Space');
     await expect(chart.getByText('Previous week')).toBeVisible();
     await page.waitForTimeout(800); // charts animate in
     await shootSpan(page, page.getByTestId('summary-cards'), chart, `analytics-compare-${label}`);
