@@ -109,10 +109,48 @@ export const tweetSchema = z.object({
 });
 export type Tweet = z.infer<typeof tweetSchema>;
 
+/** `type` of the tweet browser: originals, replies, quotes, retweets, or any with media. */
+export const TWEET_TYPES = ['post', 'reply', 'quote', 'retweet', 'media'] as const;
+export type TweetType = (typeof TWEET_TYPES)[number];
+/** `sort` of the tweet browser; engagement = likes + retweets + replies + quotes (ANALYTICS.md). */
+export const TWEET_SORTS = ['newest', 'likes', 'engagement'] as const;
+export type TweetSort = (typeof TWEET_SORTS)[number];
+export const MAX_TWEET_SEARCH_LENGTH = 100;
+
+export const TWEET_PAGE_MESSAGES = {
+  page: 'page must be a whole number of 1 or more',
+  limit: `limit must be a whole number from 1 to ${MAX_TWEET_PAGE_SIZE}`,
+  q: `Search text must be at most ${MAX_TWEET_SEARCH_LENGTH} characters`,
+  qType: 'q must be one search text',
+  type: `type must be one of: ${TWEET_TYPES.join(', ')}`,
+  sort: `sort must be one of: ${TWEET_SORTS.join(', ')}`,
+} as const;
+
+/**
+ * GET /handles/{handle}/tweets: a page of the handle's tweets, optionally searched (`q`, words
+ * matched in the text, the last one as a prefix), filtered by `type` and sorted (`sort`).
+ */
 export const tweetPageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(MAX_TWEET_PAGE_SIZE).default(TWEET_PAGE_SIZE),
+  page: z.coerce
+    .number({ error: TWEET_PAGE_MESSAGES.page })
+    .int({ error: TWEET_PAGE_MESSAGES.page })
+    .min(1, { error: TWEET_PAGE_MESSAGES.page })
+    .default(1),
+  limit: z.coerce
+    .number({ error: TWEET_PAGE_MESSAGES.limit })
+    .int({ error: TWEET_PAGE_MESSAGES.limit })
+    .min(1, { error: TWEET_PAGE_MESSAGES.limit })
+    .max(MAX_TWEET_PAGE_SIZE, { error: TWEET_PAGE_MESSAGES.limit })
+    .default(TWEET_PAGE_SIZE),
+  q: z
+    .string({ error: TWEET_PAGE_MESSAGES.qType })
+    .trim()
+    .max(MAX_TWEET_SEARCH_LENGTH, { error: TWEET_PAGE_MESSAGES.q })
+    .default(''),
+  type: z.enum(TWEET_TYPES, { error: TWEET_PAGE_MESSAGES.type }).optional(),
+  sort: z.enum(TWEET_SORTS, { error: TWEET_PAGE_MESSAGES.sort }).default('newest'),
 });
+export type TweetPageQuery = z.input<typeof tweetPageQuerySchema>;
 
 export const tweetPageResponseSchema = z.object({
   tweets: z.array(tweetSchema),

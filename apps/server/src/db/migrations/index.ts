@@ -11,6 +11,7 @@ import { xBudget } from './0008-x-budget.js';
 import { deliveryOwnership } from './0009-delivery-ownership.js';
 import { deliveryChats } from './0010-delivery-chats.js';
 import { scaleOut } from './0011-scale-out.js';
+import { tweetSearch } from './0012-tweet-search.js';
 import { filtersAndFeeds } from './0013-filters-and-feeds.js';
 import { xWebAccounts } from './0014-x-web-accounts.js';
 
@@ -54,6 +55,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0009-delivery-ownership': deliveryOwnership(),
     '0010-delivery-chats': deliveryChats(),
     '0011-scale-out': scaleOut(kinds),
+    '0012-tweet-search': tweetSearch(dialect),
     '0013-filters-and-feeds': filtersAndFeeds(kinds),
     '0014-x-web-accounts': xWebAccounts(kinds),
   };

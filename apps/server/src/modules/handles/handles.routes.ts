@@ -143,13 +143,12 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
         querystring: tweetPageQuerySchema,
         response: { 200: successEnvelope(tweetPageResponseSchema), ...errors },
       },
+      // A bad page, limit, q, type or sort says which and what is allowed.
+      config: { useIssueMessage: true },
     },
     async (request) => {
       const handle = await readableHandle(db, currentAuth(request).user, request.params.handle);
-      return {
-        success: true as const,
-        data: await tweetPage(db, handle, request.query.page, request.query.limit),
-      };
+      return { success: true as const, data: await tweetPage(db, handle, request.query) };
     },
   );
 

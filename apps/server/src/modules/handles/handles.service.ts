@@ -5,6 +5,8 @@ import {
   type BackfillProgress,
   type Handle,
   type Tweet,
+  type TweetSort,
+  type TweetType,
 } from '@perch/shared';
 import { toApiTweet } from '../../analytics/api-tweet.js';
 import { coveredShare } from '../../collector/backfill.js';
@@ -33,7 +35,8 @@ import { readXApiStatus } from '../x-usage/x-api-status.repository.js';
   type LinkedHandleRow,
 } from './handles.repository.js';
 import { parseTweetRow } from './stored-tweet.js';
-import { countTweets, listTweets, type TweetRow } from './tweets.repository.js';
+import { browseTweets, searchWords } from './tweet-browse.repository.js';
+import type { TweetRow } from './tweets.repository.js';
 
 const DAY_MS = 86_400_000;
 export const HANDLE_NOT_FOUND = 'Handle not found';
@@ -268,18 +271,32 @@ export interface TweetPage {
   has_more: boolean;
 }
 
-/** One page of a handle's tweets, newest first. */
+/** What GET /handles/{handle}/tweets asks for (tweetPageQuerySchema, parsed). */
+export interface TweetPageRequest {
+  page: number;
+  limit: number;
+  /** Search text, trimmed; '' for none. */
+  q?: string;
+  type?: TweetType;
+  sort?: TweetSort;
+}
+
+/**
+ * One page of a handle's tweets: newest first unless sorted otherwise, only those holding every
+ * word of `q` (the last as a prefix) and of `type` when given. A search without any word (only
+ * punctuation or symbols) matches nothing.
+ */
 export async function tweetPage(
   db: Db,
   handle: HandleRow,
-  page: number,
-  limit: number,
+  { page, limit, q = '', type, sort = 'newest' }: TweetPageRequest,
 ): Promise<TweetPage> {
   const offset = (page - 1) * limit;
-  const [total, rows] = await Promise.all([
-    countTweets(db.db, handle.id),
-    listTweets(db.db, handle.id, offset, limit),
-  ]);
+  const words = searchWords(q);
+  const { rows, total } =
+    q !== '' && words.length === 0
+      ? { rows: [], total: 0 }
+      : await browseTweets(db.db, db.dialect, handle.id, { words, type, sort, offset, limit });
   return {
     tweets: rows.map((row) => toTweet(row, handle.username)),
     page,

@@ -154,24 +154,6 @@ export async function countTweets(db: Executor, handleId: number): Promise<numbe
   return Number(row.count);
 }
 
-/** One page of a handle's tweets, newest first. */
-export function listTweets(
-  db: Executor,
-  handleId: number,
-  offset: number,
-  limit: number,
-): Promise<TweetRow[]> {
-  return db
-    .selectFrom('tweets')
-    .selectAll()
-    .where('handle_id', '=', handleId)
-    .orderBy('created_at', 'desc')
-    .orderBy('tweet_id', 'desc')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-}
-
 /** Tweets created at or after `since`, newest first (metric refresh). */
 export function listRecentTweets(
   db: Executor,

@@ -2,26 +2,86 @@ import {
   Alert,
   Anchor,
   Badge,
+  Box,
+  Button,
+  CloseButton,
   Group,
+  Highlight,
   Image,
   Loader,
   Modal,
+  NativeSelect,
   Paper,
   Stack,
   Text,
+  TextInput,
 } from '@mantine/core';
-import { formatTweetTime, type Tweet } from '@perch/shared';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  MAX_TWEET_SEARCH_LENGTH,
+  formatTweetTime,
+  type Tweet,
+  type TweetSort,
+  type TweetType,
+} from '@perch/shared';
 import {
   IconExternalLink,
+  IconFilterOff,
   IconHeart,
   IconMessageCircle,
   IconRepeat,
+  IconSearch,
   type Icon,
 } from '@tabler/icons-react';
-import { useHandleTweetsQuery } from '../api/get-handle-tweets';
+import { useState, type ReactNode } from 'react';
+import { usePhoneLayout } from '@/lib/use-phone-layout';
+import { useHandleTweetsBrowseQuery } from '../api/get-handle-tweets';
 
-/** How many tweets the modal lists. */
+/** Tweets per page of the browser (one more page per 'Load more'). */
 export const RECENT_TWEETS_LIMIT = 20;
+/** How long the search waits after the last keystroke before asking. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+const TYPE_OPTIONS: { value: TweetType | ''; label: string; one: string; many: string }[] = [
+  { value: '', label: 'All types', one: 'tweet', many: 'tweets' },
+  { value: 'post', label: 'Posts', one: 'post', many: 'posts' },
+  { value: 'reply', label: 'Replies', one: 'reply', many: 'replies' },
+  { value: 'quote', label: 'Quotes', one: 'quote', many: 'quotes' },
+  { value: 'retweet', label: 'Retweets', one: 'retweet', many: 'retweets' },
+  { value: 'media', label: 'With media', one: 'tweet with media', many: 'tweets with media' },
+];
+const SORT_OPTIONS: { value: TweetSort; label: string }[] = [
+  { value: 'newest', label: 'Newest first' },
+  { value: 'likes', label: 'Most liked' },
+  { value: 'engagement', label: 'Most engaged' },
+];
+
+const count = (value: number) => value.toLocaleString('en-US');
+/** 'replies', or 'reply' for one. */
+function nounOf(type: TweetType | '', total = 2): string {
+  const option = TYPE_OPTIONS.find((entry) => entry.value === type) ?? TYPE_OPTIONS[0]!;
+  return total === 1 ? option.one : option.many;
+}
+
+/** Texts of the tweet browser. */
+export const TWEET_BROWSER_TEXTS = {
+  loading: 'Loading tweets...',
+  failed: 'Failed to load tweets',
+  failedMore: 'Failed to load more tweets',
+  nothingYet: 'No tweets collected yet. They appear here as the backfill finds them.',
+  /** 'No tweets match "launch"', 'No replies match "launch"'. */
+  noMatch: (q: string, type: TweetType | '') => `No ${nounOf(type)} match "${q}"`,
+  /** 'No retweets collected yet'. */
+  noneOfType: (type: TweetType | '') => `No ${nounOf(type)} collected yet`,
+  /** '1,234 tweets', '12 replies match "launch"', '1 tweet matches "launch"'. */
+  summary: (total: number, q: string, type: TweetType | '') => {
+    const counted = `${count(total)} ${nounOf(type, total)}`;
+    if (!q) return counted;
+    return `${counted} ${total === 1 ? 'matches' : 'match'} "${q}"`;
+  },
+  /** 'Showing 40 of 1,234'. */
+  shown: (shown: number, total: number) => `Showing ${count(shown)} of ${count(total)}`,
+} as const;
 
 export interface RecentTweetsModalProps {
   /** The handle whose tweets are shown; null keeps the modal closed. */
@@ -42,7 +102,16 @@ function Count({ icon: CountIcon, value, noun }: { icon: Icon; value: number; no
   );
 }
 
-function TweetItem({ tweet, now }: { tweet: Tweet; now: number | undefined }) {
+function TweetItem({
+  tweet,
+  now,
+  highlight,
+}: {
+  tweet: Tweet;
+  now: number | undefined;
+  /** Words of the search, marked in the text. */
+  highlight: string[];
+}) {
   const kind = tweet.is_retweet
     ? 'Retweet'
     : tweet.is_quote
@@ -76,9 +145,19 @@ function TweetItem({ tweet, now }: { tweet: Tweet; now: number | undefined }) {
           </Group>
         </Anchor>
       </Group>
-      <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-        {tweet.text}
-      </Text>
+      {highlight.length > 0 ? (
+        <Highlight
+          size="sm"
+          highlight={highlight}
+          style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+        >
+          {tweet.text}
+        </Highlight>
+      ) : (
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {tweet.text}
+        </Text>
+      )}
       {tweet.media_urls.length > 0 ? (
         <Group gap="xs" mt="xs">
           {tweet.media_urls.slice(0, 4).map((url, index) => (
@@ -115,52 +194,192 @@ function TweetItem({ tweet, now }: { tweet: Tweet; now: number | undefined }) {
   );
 }
 
-/** The most recent collected tweets of a handle, newest first (doc 1 §2, Main dashboard). */
-export function RecentTweetsModal({ handle, onClose, now }: RecentTweetsModalProps) {
-  const opened = handle !== null;
-  const query = useHandleTweetsQuery(
-    { handle: handle ?? '', page: 1, limit: RECENT_TWEETS_LIMIT },
-    opened,
+/** Words of a search as the server reads them (letters, digits and marks), for highlighting. */
+function highlightWords(q: string): string[] {
+  return q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+}
+
+function CenteredNote({ children }: { children: ReactNode }) {
+  return (
+    <Text size="sm" c="dimmed" py="md" ta="center">
+      {children}
+    </Text>
   );
-  const tweets = query.data?.tweets ?? [];
+}
+
+/**
+ * Every collected tweet of one handle: searched in the text (debounced as the person types),
+ * filtered by type, sorted, and paged with 'Load more'. Filters changed keep the last list on
+ * screen, dimmed, until the new one arrives.
+ */
+function TweetBrowser({ handle, now }: { handle: string; now: number | undefined }) {
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState<TweetType | ''>('');
+  const [sort, setSort] = useState<TweetSort>('newest');
+  const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const query = useHandleTweetsBrowseQuery({
+    handle,
+    limit: RECENT_TWEETS_LIMIT,
+    q,
+    type: type || undefined,
+    sort,
+  });
+  const pages = query.data?.pages ?? [];
+  // A tweet stored between two pages' loads can push one into the next page: show it once.
+  const seen = new Set<string>();
+  const tweets = pages
+    .flatMap((page) => page.tweets)
+    .filter((tweet) => {
+      if (seen.has(tweet.id)) return false;
+      seen.add(tweet.id);
+      return true;
+    });
+  const total = pages[0]?.total ?? 0;
+  const filtered = q !== '' || type !== '';
+  const refreshing = query.isPlaceholderData || search.trim() !== q;
+  const highlight = highlightWords(q);
+
+  const handleClear = () => {
+    setSearch('');
+    setType('');
+  };
 
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={handle ? `Recent tweets from @${handle}` : 'Recent tweets'}
-      size="lg"
-    >
-      {query.isPending ? (
-        <Group gap="xs" py="md">
+    <Stack gap="sm">
+      <Group gap="xs" align="flex-end" wrap="wrap">
+        <TextInput
+          aria-label="Search tweets"
+          placeholder="Search tweets"
+          value={search}
+          maxLength={MAX_TWEET_SEARCH_LENGTH}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          leftSection={<IconSearch size={16} aria-hidden />}
+          rightSection={
+            refreshing && query.isFetching ? (
+              <Loader size={14} aria-label="Searching" />
+            ) : search ? (
+              <CloseButton size="sm" aria-label="Clear search" onClick={() => setSearch('')} />
+            ) : null
+          }
+          style={{ flex: '1 1 220px' }}
+        />
+        <NativeSelect
+          aria-label="Tweet type"
+          value={type}
+          onChange={(event) => setType(event.currentTarget.value as TweetType | '')}
+          data={TYPE_OPTIONS.map(({ value, label }) => ({ value, label }))}
+          style={{ flex: '1 1 130px' }}
+        />
+        <NativeSelect
+          aria-label="Sort tweets"
+          value={sort}
+          onChange={(event) => setSort(event.currentTarget.value as TweetSort)}
+          data={SORT_OPTIONS}
+          style={{ flex: '1 1 130px' }}
+        />
+      </Group>
+
+      {query.isPending || (refreshing && tweets.length === 0 && !query.isError) ? (
+        <Group gap="xs" py="md" justify="center">
           <Loader size="sm" />
           <Text size="sm" c="dimmed">
-            Loading tweets...
+            {TWEET_BROWSER_TEXTS.loading}
           </Text>
         </Group>
       ) : null}
-      {query.isError ? (
-        <Alert color="red" variant="light" title="Failed to load tweets">
-          {query.error.message}
+      {query.isError && !query.isFetchNextPageError ? (
+        <Alert color="red" variant="light" title={TWEET_BROWSER_TEXTS.failed}>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{query.error.message}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
+              Retry
+            </Button>
+          </Stack>
         </Alert>
       ) : null}
-      {query.isSuccess && tweets.length === 0 ? (
-        <Text size="sm" c="dimmed" py="md">
-          No tweets collected yet. They appear here as the backfill finds them.
-        </Text>
-      ) : null}
-      {tweets.length > 0 ? (
-        <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
-          {tweets.map((tweet) => (
-            <TweetItem key={tweet.id} tweet={tweet} now={now} />
-          ))}
-          {query.data && query.data.total > tweets.length ? (
-            <Text size="xs" c="dimmed" ta="center">
-              {`Showing the latest ${tweets.length} of ${query.data.total.toLocaleString('en-US')} tweets`}
+
+      {query.isSuccess && !refreshing && tweets.length === 0 ? (
+        filtered ? (
+          <Stack gap="xs" align="center" py="md" data-testid="tweets-empty">
+            <Text size="sm" c="dimmed" ta="center" style={{ overflowWrap: 'anywhere' }}>
+              {q ? TWEET_BROWSER_TEXTS.noMatch(q, type) : TWEET_BROWSER_TEXTS.noneOfType(type)}
             </Text>
-          ) : null}
-        </Stack>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconFilterOff size={14} />}
+              onClick={handleClear}
+            >
+              Clear filters
+            </Button>
+          </Stack>
+        ) : (
+          <CenteredNote>{TWEET_BROWSER_TEXTS.nothingYet}</CenteredNote>
+        )
       ) : null}
+
+      {tweets.length > 0 ? (
+        <Box
+          aria-busy={refreshing}
+          style={{ opacity: refreshing ? 0.55 : 1, transition: 'opacity 150ms' }}
+        >
+          <Text
+            size="xs"
+            c="dimmed"
+            mb="xs"
+            data-testid="tweets-summary"
+            style={{ overflowWrap: 'anywhere' }}
+          >
+            {TWEET_BROWSER_TEXTS.summary(total, q, type)}
+          </Text>
+          <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+            {tweets.map((tweet) => (
+              <TweetItem key={tweet.id} tweet={tweet} now={now} highlight={highlight} />
+            ))}
+          </Stack>
+          {query.isFetchNextPageError ? (
+            <Alert color="red" variant="light" title={TWEET_BROWSER_TEXTS.failedMore} mt="xs">
+              {query.error?.message}
+            </Alert>
+          ) : null}
+          <Stack gap={6} align="center" mt="sm">
+            <Text size="xs" c="dimmed">
+              {TWEET_BROWSER_TEXTS.shown(tweets.length, Math.max(total, tweets.length))}
+            </Text>
+            {query.hasNextPage ? (
+              <Button
+                variant="default"
+                size="xs"
+                loading={query.isFetchingNextPage}
+                disabled={refreshing}
+                onClick={() => void query.fetchNextPage()}
+              >
+                {query.isFetchNextPageError ? 'Try again' : 'Load more'}
+              </Button>
+            ) : null}
+          </Stack>
+        </Box>
+      ) : null}
+    </Stack>
+  );
+}
+
+/**
+ * A handle's collected tweets, newest first (doc 1 §2, Main dashboard), browsable: search,
+ * type filter, sort and more pages. Full screen on a phone.
+ */
+export function RecentTweetsModal({ handle, onClose, now }: RecentTweetsModalProps) {
+  const phone = usePhoneLayout();
+  return (
+    <Modal
+      opened={handle !== null}
+      onClose={onClose}
+      title={handle ? `Recent tweets from @${handle}` : 'Recent tweets'}
+      size="xl"
+      fullScreen={phone}
+    >
+      {/* A new handle starts with a fresh search. */}
+      {handle ? <TweetBrowser key={handle.toLowerCase()} handle={handle} now={now} /> : null}
     </Modal>
   );
 }
