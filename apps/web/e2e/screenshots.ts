@@ -661,6 +661,67 @@ test('delivery log screenshots', async ({ browser }) => {
   }
 });
 
+test('notification filter and feeds screenshots', async ({ browser }) => {
+  test.setTimeout(240_000);
+  for (const [label, viewport] of Object.entries(WIDTHS)) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const username = `ada_feeds_${label}`;
+    await page.goto(`${server.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Email').fill(`${username}@example.com`);
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Invitation code').fill(await server.invite());
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('user-badge')).toHaveText(username);
+    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    for (const handle of ['nasa', 'typical_news', 'prolific_dev']) {
+      const response = await page.request.post(`${server.origin}/api/v1/handles`, {
+        data: { username: handle, backfill_days: 1, async: true },
+        headers: { 'x-csrf-token': csrf },
+      });
+      expect(response.status()).toBe(201);
+    }
+
+    // A filter saved for one handle (its summary under the switches), then its editor again.
+    await page.goto(`${server.origin}/dashboard/`);
+    const rows = page.getByTestId('handle-panel').getByTestId('handle-row');
+    await expect(rows).toHaveCount(3);
+    const nasa = rows.filter({ hasText: '@nasa' });
+    const openEditor = () =>
+      nasa.getByRole('button', { name: 'Notification filter for @nasa' }).click();
+    await openEditor();
+    const dialog = page.getByRole('dialog', { name: 'Notification filter for @nasa' });
+    const include = dialog.getByRole('combobox', { name: 'Notify only about tweets with' });
+    for (const term of ['launch', 'landing', '"spacewalk live"']) {
+      await include.fill(term);
+      await include.press('Enter');
+    }
+    const exclude = dialog.getByRole('combobox', { name: 'Never notify about tweets with' });
+    for (const term of ['giveaway', 'sponsored']) {
+      await exclude.fill(term);
+      await exclude.press('Enter');
+    }
+    await dialog.getByRole('switch', { name: 'Only tweets with a photo or video' }).check();
+    await dialog.getByRole('button', { name: 'Save filter' }).click();
+    await expect(nasa.getByTestId('filter-summary')).toBeVisible();
+    await shootPart(page, page.getByTestId('handle-panel'), `handle-filters-summary-${label}`);
+    await openEditor();
+    await expect(dialog.getByText('spacewalk live')).toBeVisible();
+    await page.waitForTimeout(400); // the modal's transition
+    await page.screenshot({ path: path.join(OUT, `handle-filters-${label}.png`) });
+    await page.keyboard.press('Escape');
+
+    // The Feeds card on Settings: every handle's two addresses.
+    await page.goto(`${server.origin}/dashboard/settings`);
+    const card = page.getByTestId('feeds-card');
+    await expect(card.getByTestId('feed-row')).toHaveCount(3);
+    await shootPart(page, card, `settings-feeds-${label}`);
+    await context.close();
+  }
+});
+
 /** From the top of `first` to the bottom of `last`, the full width of the page's content. */
 async function shootSpan(page: Page, first: Locator, last: Locator, name: string) {
   await page.waitForLoadState('networkidle');

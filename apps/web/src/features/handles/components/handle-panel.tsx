@@ -24,7 +24,7 @@ import {
   type ForwardingSettings,
   type Handle,
 } from '@perch/shared';
-import { IconMessage2, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconFilter, IconMessage2, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
 import { useRemoveHandleMutation } from '../api/remove-handle';
 import { useAddHandleForm } from '../hooks/use-add-handle-form';
@@ -36,6 +36,7 @@ import {
   ERROR_MESSAGE_MS,
   SUCCESS_MESSAGE_MS,
 } from '../hooks/use-timed-message';
+import { filterSummary } from '../utils/filter-summary';
 import { HANDLE_TEXTS, removeErrorText } from '../utils/handle-messages';
 import { HandleCountBadge } from './handle-count-badge';
 import { HandleFormMessage } from './handle-form-message';
@@ -47,6 +48,7 @@ import {
   forwardingNoteId,
   type SwitchRefusal,
 } from './forwarding-notes';
+import { NotificationFilterModal } from './notification-filter-modal';
 import { NotificationSwitches, type NotificationSwitchesProps } from './notification-switches';
 import { RecentTweetsModal } from './recent-tweets-modal';
 import { RemoveHandleModal } from './remove-handle-modal';
@@ -88,6 +90,7 @@ interface HandleRowProps {
   onRemove: (handle: Handle) => void;
   onCompleted: (handle: string) => void;
   notifications: Pick<NotificationSwitchesProps, 'isBusy' | 'onToggle'>;
+  onEditFilter: (handle: Handle) => void;
   forwarding: ForwardingSettings | undefined;
   refusal: SwitchRefusal | null;
   onDismissRefusal: (id: number) => void;
@@ -101,12 +104,14 @@ function HandleRow({
   onShowTweets,
   onRemove,
   onCompleted,
+  onEditFilter,
   notifications,
   forwarding,
   refusal,
   onDismissRefusal,
 }: HandleRowProps) {
   const live = useLiveHandle(handle, onCompleted);
+  const filtered = filterSummary(handle.notification_filter);
   const blocked = blockedChannels(handle, forwarding);
   // A reason shared by both switches is written once: both point at that one note.
   const describedBy: NotificationSwitchesProps['describedBy'] = (channel) => {
@@ -189,6 +194,30 @@ function HandleRow({
         refusal={refusal}
         onDismissRefusal={() => onDismissRefusal(handle.id)}
       />
+      <Group mt={4} gap="xs" justify="space-between" wrap="nowrap">
+        {filtered ? (
+          <Group gap={4} wrap="nowrap" miw={0} data-testid="filter-summary">
+            <IconFilter size={12} color="var(--mantine-color-teal-4)" aria-hidden />
+            <Text size="xs" c="dimmed" truncate="end" title={filtered}>
+              {filtered}
+            </Text>
+          </Group>
+        ) : (
+          <span />
+        )}
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          color={filtered ? 'teal' : 'gray'}
+          leftSection={filtered ? undefined : <IconFilter size={12} />}
+          aria-label={`Notification filter for @${handle.handle}`}
+          onClick={() => onEditFilter(handle)}
+          disabled={temporary}
+          style={{ flexShrink: 0 }}
+        >
+          {filtered ? 'Edit filter' : 'Filter'}
+        </Button>
+      </Group>
       {collecting ? (
         <Progress
           mt="xs"
@@ -220,6 +249,7 @@ export function HandlePanel({
   const removeMutation = useRemoveHandleMutation();
   const [pendingRemoval, setPendingRemoval] = useState<Handle | null>(null);
   const [tweetsOf, setTweetsOf] = useState<string | null>(null);
+  const [filterOf, setFilterOf] = useState<Handle | null>(null);
   const selected = selectedHandle?.toLowerCase() ?? null;
   const { showMessage } = form;
   // A refused switch is answered beside that switch, not at the top of the panel.
@@ -360,6 +390,7 @@ export function HandlePanel({
                 onRemove={setPendingRemoval}
                 onCompleted={handleCompleted}
                 notifications={notifications}
+                onEditFilter={setFilterOf}
                 forwarding={forwarding}
                 refusal={refusals.get(handle.id) ?? null}
                 onDismissRefusal={(id) => setRefusal(id, null)}
@@ -377,6 +408,14 @@ export function HandlePanel({
       />
 
       <RecentTweetsModal handle={tweetsOf} onClose={() => setTweetsOf(null)} />
+
+      {/* Keyed by handle: each opening starts from that handle's stored filter. */}
+      <NotificationFilterModal
+        key={filterOf?.id ?? 'closed'}
+        handle={filterOf}
+        onClose={() => setFilterOf(null)}
+        onSaved={(text) => showMessage({ kind: 'success', text }, SUCCESS_MESSAGE_MS)}
+      />
     </Card>
   );
 }

@@ -36,6 +36,7 @@ const STATUS_LOOK: Record<DeliveryStatus, { label: string; color: string }> = {
   failed: { label: 'Failed', color: 'red' },
   cancelled: { label: 'Cancelled', color: 'gray' },
   expired: { label: 'Expired', color: 'orange' },
+  filtered: { label: 'Filtered', color: 'grape' },
 };
 
 const CHANNEL_LOOK: Record<

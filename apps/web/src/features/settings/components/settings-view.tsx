@@ -11,6 +11,7 @@ import { useXConnectResult } from '../hooks/use-x-connect-result';
 import { saveComponentStatus } from '../utils/component-status';
 import { DeliveryLogCard } from './delivery-log-card';
 import { DiscordCard } from './discord-card';
+import { FeedsCard } from './feeds-card';
 import { ForwardingCard } from './forwarding-card';
 import { SettingsBanners } from './settings-banners';
 import { SETTINGS_GRID_COLUMNS } from './settings-grid';
@@ -110,6 +111,7 @@ export function SettingsView() {
             <DiscordCard settings={settings} />
           </SimpleGrid>
           <DeliveryLogCard />
+          <FeedsCard />
         </>
       ) : null}
     </Stack>

@@ -129,6 +129,7 @@ export function settingsServer(initial: Settings = makeSettings()) {
         method: current.twitterConnected ? 'manual' : null,
       }),
     'GET /api/v1/settings/deliveries': () => ok({ deliveries: [] }),
+    'GET /api/v1/settings/feeds': () => ok({ createdAt: '2025-03-10T12:00:00.000Z', feeds: [] }),
   };
   return {
     handlers,

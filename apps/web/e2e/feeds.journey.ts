@@ -1,0 +1,92 @@
+import { FEED_MESSAGES } from '@perch/shared';
+import { expect, request, test, type Page } from '@playwright/test';
+import { startPerchServer, type PerchServer } from './perch-server';
+
+let server: PerchServer;
+
+test.beforeAll(async () => {
+  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '0' });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function register(page: Page, username: string) {
+  await page.goto(`${server.origin}/dashboard/register`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill(`${username}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
+  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
+  await page.getByLabel('Invitation code').fill(server.firstStartCode);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('user-badge')).toHaveText(username);
+}
+
+test('copy a handle’s feed address, read it as a feed reader would, regenerate it', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: server.origin,
+  });
+  await register(page, 'lamarr');
+  const panel = page.getByTestId('handle-panel');
+  await panel.getByLabel('Twitter handle').fill('typical_news');
+  await panel.getByRole('button', { name: 'Add handle' }).click();
+  await expect(
+    panel
+      .getByTestId('handle-row')
+      .filter({ hasText: '@typical_news' })
+      .getByTestId('handle-status'),
+  ).toHaveText(/Ready/, { timeout: 60_000 });
+
+  await page.getByRole('link', { name: 'Settings' }).first().click();
+  const card = page.getByTestId('feeds-card');
+  const rss = card.getByRole('textbox', { name: 'RSS address for @typical_news' });
+  await expect(rss).toHaveValue(/\/api\/v1\/feeds\/[\w-]+\/typical_news\.rss$/);
+  const oldRss = await rss.inputValue();
+  const oldJson = await card
+    .getByRole('textbox', { name: 'JSON Feed address for @typical_news' })
+    .inputValue();
+  await card.getByRole('button', { name: 'Copy the RSS address for @typical_news' }).click();
+  await expect(page.getByText('Copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(oldRss);
+
+  // A feed reader: no cookies, only the address.
+  const reader = await request.newContext();
+  try {
+    const feed = await reader.get(oldRss);
+    expect(feed.status()).toBe(200);
+    expect(feed.headers()['content-type']).toBe('application/rss+xml; charset=utf-8');
+    const xml = await feed.text();
+    expect(xml).toContain('<rss version="2.0"');
+    expect(xml).toMatch(/<title>[^<]*\(?@typical_news\)? on X<\/title>/);
+    expect((xml.match(/<item>/g) ?? []).length).toBeGreaterThan(0);
+    const etag = feed.headers().etag ?? '';
+    expect((await reader.get(oldRss, { headers: { 'if-none-match': etag } })).status()).toBe(304);
+    const json = await reader.get(oldJson);
+    expect(json.headers()['content-type']).toBe('application/feed+json; charset=utf-8');
+    expect(((await json.json()) as { version: string }).version).toBe(
+      'https://jsonfeed.org/version/1.1',
+    );
+
+    // Regenerate, confirmed: new addresses at once, the old ones answer 404.
+    await card.getByRole('button', { name: 'Regenerate' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Make new feed addresses?' });
+    await dialog.getByRole('button', { name: 'Make new addresses' }).click();
+    await expect(card.getByText(FEED_MESSAGES.regenerated)).toBeVisible();
+    await expect(rss).not.toHaveValue(oldRss);
+    const newRss = await rss.inputValue();
+    expect((await reader.get(oldRss)).status()).toBe(404);
+    expect((await reader.get(oldJson)).status()).toBe(404);
+    expect((await reader.get(newRss)).status()).toBe(200);
+    // The new address is kept: a reload shows the same one.
+    await page.reload();
+    await expect(card.getByRole('textbox', { name: 'RSS address for @typical_news' })).toHaveValue(
+      newRss,
+    );
+  } finally {
+    await reader.dispose();
+  }
+});
