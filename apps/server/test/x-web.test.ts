@@ -10,6 +10,7 @@ import {
   adminProcessesResponseSchema,
   challengeStatusResponseSchema,
   xWebAccountResponseSchema,
+  xUsageSummarySchema,
   xWebAccountsResponseSchema,
   type XWebAccount,
 } from '@perch/shared';
@@ -287,6 +288,12 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
       () => t.db.db.selectFrom('handles').select('last_error').executeTakeFirstOrThrow(),
       (row) => row.last_error !== null,
     );
+    // The Admin banner says why: no account can collect.
+    const blocked = dataOf(await admin.get('/api/v1/admin/x-usage'), xUsageSummarySchema);
+    expect(blocked.credentials).toMatchObject({
+      state: 'auth',
+      detail: 'The X web account @mail_acct waits for a verification code (Admin page)',
+    });
 
     const status = dataOf(await root.get(CHALLENGE), challengeStatusResponseSchema);
     expect(status).toMatchObject({
@@ -343,6 +350,8 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
       5_000,
     );
     expect(resumed).toMatchObject({ last_error: null, x_user_id: '11348282' });
+    const usage = dataOf(await admin.get('/api/v1/admin/x-usage'), xUsageSummarySchema);
+    expect(usage.credentials.state).toBe('ok');
     expectError(await root.post(SUBMIT, { verification_code: code }), 409, {
       message: X_WEB_MESSAGES.noAccountAwaiting,
     });
@@ -421,6 +430,14 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
       limit: 4,
       remaining: 0,
     });
+    // The Admin usage card shows the pool's limits, and nothing billed.
+    const usage = dataOf(await admin.get('/api/v1/admin/x-usage'), xUsageSummarySchema);
+    expect(usage.source).toBe('x-web');
+    expect(usage.month.post_reads).toBe(0);
+    expect(usage.rate_status?.endpoints.map((e) => e.endpoint).sort()).toEqual([
+      'UserByScreenName',
+      'UsersByRestIds',
+    ]);
   });
 
   it('takes an account whose session ended out, with the reason, and says so when none is left', async () => {

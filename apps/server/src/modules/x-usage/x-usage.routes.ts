@@ -3,7 +3,12 @@ import { errorEnvelopeSchema, successEnvelope, xUsageSummarySchema } from '@perc
 import type { Collector } from '../../collector/collector.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
-import { createXUsageMeter, idleXUsageSummary, type XUsageMeter } from './x-usage.service.js';
+import {
+  createXUsageMeter,
+  idleXUsageSummary,
+  xWebUsageSummary,
+  type XUsageMeter,
+} from './x-usage.service.js';
 
 export interface XUsageDeps {
   config: Config;
@@ -32,8 +37,12 @@ export const xUsageRoutes: FastifyPluginAsyncZod<XUsageDeps> = async (app, deps)
     '/admin/x-usage',
     { schema: { tags, response: { 200: successEnvelope(xUsageSummarySchema), ...errors } } },
     async () => {
-      if (!meter) return { success: true as const, data: idleXUsageSummary(deps.config) };
       const rateStatus = deps.collector ? deps.collector.source.rateStatus() : null;
+      if (source === 'x-web') {
+        const data = await xWebUsageSummary(deps.config, deps.db, rateStatus);
+        return { success: true as const, data };
+      }
+      if (!meter) return { success: true as const, data: idleXUsageSummary(deps.config) };
       return { success: true as const, data: await meter.summary({ rateStatus, source }) };
     },
   );

@@ -373,3 +373,28 @@ export function idleXUsageSummary(
     rate_status: null,
   };
 }
+
+/**
+ * The usage of a server on the x-web source: nothing is billed, so the reads are zeros; the
+ * pool's limits (summed over its usable accounts) and whether any account can collect (the
+ * credentials state the collector records) are what the Admin page shows.
+ */
+export async function xWebUsageSummary(
+  config: Parameters<typeof idleXUsageSummary>[0],
+  db: Db,
+  rateStatus: RateStatus | null,
+  at: Date = new Date(),
+): Promise<XUsageSummary> {
+  const credentials = await readXApiStatus(db.db);
+  return {
+    ...idleXUsageSummary(config, at),
+    source: 'x-web',
+    credentials: {
+      state: credentials.state,
+      detail: credentials.detail,
+      since: credentials.since,
+      next_probe_at: credentials.next_probe_at,
+    },
+    rate_status: rateStatus ? toRateStatus(rateStatus) : null,
+  };
+}

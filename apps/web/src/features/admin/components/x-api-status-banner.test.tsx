@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ok, stubFetch } from '@/test/fetch-stub';
 import { makeXUsage, renderXUsage } from '../test/x-usage-fixtures';
+import { X_WEB_TEXTS } from '../utils/x-web-texts';
 
 const NOW = new Date('2025-03-10T12:00:00.000Z');
 const USAGE = 'GET /api/v1/admin/x-usage';
@@ -117,5 +118,44 @@ describe('X API status banner', () => {
     renderXUsage();
     await screen.findByTestId('x-usage-demo');
     expect(screen.queryByTestId('x-credentials-banner')).toBeNull();
+  });
+
+  it('x-web: says that no collector account can collect, why, and not the card of a bill', async () => {
+    stubFetch({
+      [USAGE]: () =>
+        ok(
+          makeXUsage({
+            source: 'x-web',
+            credentials: {
+              state: 'auth',
+              detail: 'The X web account @orbit_reader waits for a verification code (Admin page)',
+              since: '2025-03-10T11:00:00.000Z',
+              next_probe_at: '2025-03-10T12:04:00.000Z',
+            },
+            rate_status: {
+              endpoints: [
+                {
+                  endpoint: 'UserTweets',
+                  limit: 100,
+                  remaining: 37,
+                  resetAt: '2025-03-10T12:10:00.000Z',
+                },
+              ],
+              app_day: null,
+            },
+          }),
+        ),
+    });
+    renderXUsage();
+    const banner = await screen.findByTestId('x-credentials-banner');
+    expect(banner).toHaveTextContent(X_WEB_TEXTS.noUsableAccount);
+    expect(banner).toHaveTextContent(
+      'Why: The X web account @orbit_reader waits for a verification code (Admin page)',
+    );
+    expect(banner).not.toHaveTextContent('X_BEARER_TOKEN');
+    expect(screen.getByTestId('x-usage-x-web')).toHaveTextContent(X_WEB_TEXTS.usageNotBilled);
+    expect(screen.queryByTestId('x-usage-today')).toBeNull();
+    expect(screen.getAllByTestId('x-rate-limit-row')[0]).toHaveTextContent('UserTweets');
+    expect(screen.getAllByTestId('x-rate-limit-row')[0]).toHaveTextContent('37');
   });
 });

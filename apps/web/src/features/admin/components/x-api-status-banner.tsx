@@ -4,6 +4,7 @@ import { IconKeyOff, IconPigMoney, IconWallet } from '@tabler/icons-react';
 import { formatDateTime } from '@/lib/format-date-time';
 import { useXUsageQuery } from '../api/get-x-usage';
 import { formatRelative } from '../utils/format';
+import { X_WEB_TEXTS } from '../utils/x-web-texts';
 
 type Credentials = XUsageSummary['credentials'];
 
@@ -31,8 +32,19 @@ function ProbeTimes({ credentials, now }: { credentials: Credentials; now: numbe
   );
 }
 
-/** X refused the credentials (401/403) or the credits ran out (402): collection waits. */
-function CredentialsAlert({ credentials, now }: { credentials: Credentials; now: number }) {
+/**
+ * X refused the credentials (401/403) or the credits ran out (402): collection waits. With the
+ * x-web source, 'refused' means no collector account of the pool can collect.
+ */
+function CredentialsAlert({
+  credentials,
+  now,
+  xWeb,
+}: {
+  credentials: Credentials;
+  now: number;
+  xWeb: boolean;
+}) {
   const refused = credentials.state === 'auth';
   const title = refused ? X_USAGE_MESSAGES.credentialsWaiting : X_USAGE_MESSAGES.creditsDepleted;
   // X's own words, when they add something to the title.
@@ -46,11 +58,15 @@ function CredentialsAlert({ credentials, now }: { credentials: Credentials; now:
       data-testid="x-credentials-banner"
     >
       <Text size="sm">
-        {refused ? X_USAGE_MESSAGES.credentialsRefused : X_USAGE_MESSAGES.creditsDepletedDetail}
+        {xWeb
+          ? X_WEB_TEXTS.noUsableAccount
+          : refused
+            ? X_USAGE_MESSAGES.credentialsRefused
+            : X_USAGE_MESSAGES.creditsDepletedDetail}
       </Text>
       {said ? (
         <Text size="xs" mt={4}>
-          X said: {said}
+          {xWeb ? X_WEB_TEXTS.why : 'X said'}: {said}
         </Text>
       ) : null}
       <ProbeTimes credentials={credentials} now={now} />
@@ -93,7 +109,13 @@ export function XApiStatusBanner() {
   if (!blocked && !data.budget.paused) return null;
   return (
     <Stack gap="xs">
-      {blocked ? <CredentialsAlert credentials={data.credentials} now={dataUpdatedAt} /> : null}
+      {blocked ? (
+        <CredentialsAlert
+          credentials={data.credentials}
+          now={dataUpdatedAt}
+          xWeb={data.source === 'x-web'}
+        />
+      ) : null}
       {data.budget.paused ? (
         <BudgetAlert resumesAt={data.budget.resumes_at} now={dataUpdatedAt} />
       ) : null}

@@ -20,6 +20,7 @@ import { AdminSection } from './admin-section';
 import { LookBadge } from './look-badge';
 import { type ListColumn, ResponsiveList } from './responsive-list';
 import { EmptyText, QueryStates } from './section-states';
+import { X_WEB_TEXTS } from '../utils/x-web-texts';
 
 function SubTitle({ children }: { children: ReactNode }) {
   return (
@@ -235,6 +236,18 @@ function RateLimits({ data, now }: { data: XUsageSummary; now: number }) {
 function Usage({ data, now }: { data: XUsageSummary; now: number }) {
   if (data.source === 'demo') {
     return <EmptyText testId="x-usage-demo">{X_USAGE_MESSAGES.demoSource}</EmptyText>;
+  }
+  if (data.source === 'x-web') {
+    // Not billed: only the pool's limits (summed over its usable accounts) mean something.
+    return (
+      <Stack gap="lg">
+        <EmptyText testId="x-usage-x-web">{X_WEB_TEXTS.usageNotBilled}</EmptyText>
+        <Stack gap="xs">
+          <SubTitle>{X_USAGE_TEXTS.rateLimits}</SubTitle>
+          <RateLimits data={data} now={now} />
+        </Stack>
+      </Stack>
+    );
   }
   const noReads = data.month.post_reads === 0 && data.month.user_reads === 0;
   return (

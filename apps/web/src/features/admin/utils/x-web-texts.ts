@@ -35,6 +35,11 @@ export const X_WEB_TEXTS = {
   restingUntil: (at: string) => `Resting until ${at}`,
   waitingStep: (step: string) => `Waits at ${step}: enter the emailed code in Settings.`,
   twoFactor: '2FA',
+  usageNotBilled:
+    "The x-web source reads X's web API with the collector accounts: nothing is billed. Its limits are per account and operation; the pool's are below.",
+  noUsableAccount:
+    'No X web collector account can collect now. Collection waits and resumes as soon as one can: add one or reset one on this page, or enter the code one waits for in Settings.',
+  why: 'Why',
   never: 'never',
   lastUsed: (at: string) => `Last used ${at}`,
 } as const;
