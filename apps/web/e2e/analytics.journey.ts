@@ -101,16 +101,16 @@ test('add a demo handle, watch the overlay, read analytics that match the API, s
   await expect(page.getByText('Please wait a few seconds before refreshing again.')).toBeVisible();
 });
 
-/** A change as a summary card words it: '+12.3% vs previous week' (docs/analytics.md). */
+/** A change as a summary card words it: '+12.3% vs last week' (docs/analytics.md). */
 function changeText(current: number, previous: number): string {
   if (previous === 0) return current === 0 ? 'same as last week' : 'up from 0 last week';
   const change = ((current - previous) / previous) * 100;
-  if (Math.abs(change) < 0.005) return 'no change vs previous week';
+  if (Math.abs(change) < 0.005) return 'same as last week';
   const percent = new Intl.NumberFormat('en-US', {
     style: 'percent',
     maximumFractionDigits: Math.abs(change) < 1 ? 2 : 1,
   }).format(change / 100);
-  return `${change > 0 ? '+' : ''}${percent} vs previous week`;
+  return `${change > 0 ? '+' : ''}${percent} vs last week`;
 }
 
 test('compare a week with the one before, overlay it on the daily chart, read the top words', async ({

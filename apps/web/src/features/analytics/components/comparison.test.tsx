@@ -41,18 +41,18 @@ describe('summary cards against the previous period', () => {
         })}
       />,
     );
-    expect(change('total_tweets')).toEqual({ text: '+23.4% vs previous week', tone: 'up' });
-    expect(change('total_likes')).toEqual({ text: 'no change vs previous week', tone: 'neutral' });
-    expect(change('total_retweets')).toEqual({ text: '-5% vs previous week', tone: 'down' });
+    expect(change('total_tweets')).toEqual({ text: '+23.4% vs last week', tone: 'up' });
+    expect(change('total_likes')).toEqual({ text: 'same as last week', tone: 'neutral' });
+    expect(change('total_retweets')).toEqual({ text: '-5% vs last week', tone: 'down' });
     expect(change('total_replies')).toEqual({ text: 'up from 0 last week', tone: 'up' });
     expect(change('total_quotes')).toEqual({ text: 'same as last week', tone: 'neutral' });
     expect(change('followers')).toEqual({ text: 'no data last week', tone: 'neutral' });
     expect(change('avg_engagement')).toEqual({
-      text: 'no change vs previous week',
+      text: 'same as last week',
       tone: 'neutral',
     });
-    expect(change('engagement_rate')).toEqual({ text: '-15% vs previous week', tone: 'down' });
-    expect(change('growth_rate')).toEqual({ text: '+0.5 pts vs previous week', tone: 'up' });
+    expect(change('engagement_rate')).toEqual({ text: '-15% vs last week', tone: 'down' });
+    expect(change('growth_rate')).toEqual({ text: '+0.5 pts vs last week', tone: 'up' });
     expect(change('peak_hour')).toEqual({ text: 'last week: Mon 09:00', tone: 'neutral' });
     // The number itself is unchanged by the comparison.
     expect(screen.getByTestId('summary-card-total_tweets')).toHaveTextContent('1.2K');

@@ -1,6 +1,5 @@
 import { Box, Card, Group, SimpleGrid, Stack, Text, type MantineColor } from '@mantine/core';
 import type { ComparedSummaryField, CompleteAnalytics } from '@perch/shared';
-import { IconArrowDownRight, IconArrowUpRight, IconMinus } from '@tabler/icons-react';
 import { cssColor } from '../utils/chart-colors';
 import {
   peakComparison,
@@ -200,38 +199,30 @@ const TONE_COLORS: Record<ChangeTone, string> = {
   neutral: 'dimmed',
 };
 
-const TONE_ICONS = { up: IconArrowUpRight, down: IconArrowDownRight, neutral: IconMinus };
-
 /**
- * '+12% vs previous week' under a card's number: the change in green (up) or red (down), the
- * rest dimmed; wraps to a second line on a narrow card rather than losing its end.
+ * '+12% vs last week' under a card's number: the change in green (up) or red (down), the rest
+ * dimmed; a second line on a card too narrow for one, rather than losing its end.
  */
 function ChangeLine({ itemKey, comparison }: { itemKey: string; comparison: Comparison }) {
-  const ToneIcon = TONE_ICONS[comparison.tone];
-  const color = TONE_COLORS[comparison.tone];
   const { value } = comparison;
   const rest = value ? comparison.text.slice(value.length) : comparison.text;
   return (
-    <Group
-      gap={4}
-      wrap="nowrap"
-      align="flex-start"
+    <Text
+      size="xs"
+      c="dimmed"
       mt={6}
+      lh={1.35}
+      lineClamp={2}
       data-testid={`summary-change-${itemKey}`}
       data-tone={comparison.tone}
     >
-      <Box c={color} lh={0} mt={2} style={{ flexShrink: 0 }}>
-        <ToneIcon size={13} stroke={2} aria-hidden />
-      </Box>
-      <Text size="xs" c="dimmed" lh={1.35} lineClamp={2}>
-        {value ? (
-          <Text span inherit c={color} fw={600}>
-            {value}
-          </Text>
-        ) : null}
-        {rest}
-      </Text>
-    </Group>
+      {value ? (
+        <Text span inherit c={TONE_COLORS[comparison.tone]} fw={700}>
+          {value}
+        </Text>
+      ) : null}
+      {rest}
+    </Text>
   );
 }
 

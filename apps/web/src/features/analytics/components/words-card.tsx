@@ -10,12 +10,22 @@ export const WORDS_PER_COLUMN = 10;
 
 type WordCount = Words['words'][number];
 
+/** Width kept for the count and the gap beside each bar. */
+const VALUE_ROOM = '4rem';
+
 /** One column of ranked bars, sized against the most used word of the whole card. */
 function WordBars({ words, max }: { words: readonly WordCount[]; max: number }) {
   return (
     <BarsList
       data={words.map((entry) => ({ name: entry.word, value: entry.count }))}
-      getBarProps={(bar) => ({ style: { width: `${max > 0 ? (bar.value / max) * 100 : 0}%` } })}
+      // Linear in the count: the value column's room is kept aside instead of squeezing the
+      // longest bars (a bar of 100% would otherwise shrink to fit beside its number).
+      getBarProps={(bar) => ({
+        style: {
+          width: `calc((100% - ${VALUE_ROOM}) * ${max > 0 ? bar.value / max : 0})`,
+          flexShrink: 0,
+        },
+      })}
       valueFormatter={formatInteger}
       barColor="violet.8"
       barHeight={26}

@@ -18,22 +18,22 @@ describe('comparison texts', () => {
 
   it('gives a change in percent of the previous value, up green and down red', () => {
     expect(relativeComparison(112, 100, 7)).toEqual({
-      text: '+12% vs previous week',
+      text: '+12% vs last week',
       tone: 'up',
       value: '+12%',
     });
     expect(relativeComparison(75, 100, 30)).toEqual({
-      text: '-25% vs previous month',
+      text: '-25% vs last month',
       tone: 'down',
       value: '-25%',
     });
     expect(relativeComparison(100.4, 100, 7)).toEqual({
-      text: '+0.4% vs previous week',
+      text: '+0.4% vs last week',
       tone: 'up',
       value: '+0.4%',
     });
     expect(relativeComparison(3, 2, 14)).toEqual({
-      text: '+50% vs previous 14 days',
+      text: '+50% vs the previous 14 days',
       tone: 'up',
       value: '+50%',
     });
@@ -41,7 +41,7 @@ describe('comparison texts', () => {
 
   it('is neutral when equal, and never a percentage of nothing', () => {
     expect(relativeComparison(100, 100, 7)).toEqual({
-      text: 'no change vs previous week',
+      text: 'same as last week',
       tone: 'neutral',
     });
     expect(relativeComparison(5, 0, 7)).toEqual({ text: 'up from 0 last week', tone: 'up' });
@@ -61,12 +61,12 @@ describe('comparison texts', () => {
 
   it('compares growth in points', () => {
     expect(pointsComparison(1.25, 0.75, 7)).toEqual({
-      text: '+0.5 pts vs previous week',
+      text: '+0.5 pts vs last week',
       tone: 'up',
       value: '+0.5 pts',
     });
     expect(pointsComparison(-2, 1.5, 7)).toEqual({
-      text: '-3.5 pts vs previous week',
+      text: '-3.5 pts vs last week',
       tone: 'down',
       value: '-3.5 pts',
     });

@@ -19,7 +19,7 @@ export interface Comparison {
   value?: string;
 }
 
-/** Changes smaller than this (percent or points) read as 0 and are told as no change. */
+/** Changes smaller than this (percent or points) read as 0 and are told as the same. */
 const NO_CHANGE = 0.005;
 
 /** The period as people name it: 'week', 'month', else '14 days'. */
@@ -47,10 +47,10 @@ function noData(period: number): Comparison {
 
 /**
  * A count, average or rate against the previous period's, in percent of it (docs/analytics.md,
- * Compare with the previous period): '+12% vs previous week'. 'no data last week' when the
- * previous value is unknown or the previous period had no posts to count; from 0, no
- * percentage: 'up from 0 last week' or 'same as last week'. Null when the current value is
- * unknown (nothing to compare).
+ * Compare with the previous period): '+12% vs last week', 'same as last week' when equal.
+ * 'no data last week' when the previous value is unknown or the previous period had no posts
+ * to count; from 0, no percentage: 'up from 0 last week'. Null when the current value is unknown
+ * (nothing to compare). Short enough for one line of a phone's card.
  */
 export function relativeComparison(
   current: number | null,
@@ -67,16 +67,15 @@ export function relativeComparison(
       : { text: `up from 0 ${last}`, tone: 'up' };
   }
   const change = percentChange(current, previous) ?? 0;
-  const versus = `vs ${previousPeriodName(period)}`;
-  if (Math.abs(change) < NO_CHANGE) return { text: `no change ${versus}`, tone: 'neutral' };
+  if (Math.abs(change) < NO_CHANGE) return { text: `same as ${last}`, tone: 'neutral' };
   const value = formatSignedPercent(change);
-  return { text: `${value} ${versus}`, tone: change > 0 ? 'up' : 'down', value };
+  return { text: `${value} vs ${last}`, tone: change > 0 ? 'up' : 'down', value };
 }
 
 /**
  * A rate that is itself a change (growth rate) against the previous one, in percentage
- * points: '+0.4 pts vs previous week'. A percentage of a percentage says little, and growth
- * can be negative.
+ * points: '+0.4 pts vs last week'. A percentage of a percentage says little, and growth can be
+ * negative.
  */
 export function pointsComparison(
   current: number | null,
@@ -86,10 +85,10 @@ export function pointsComparison(
   if (current === null) return null;
   if (previous === null) return noData(period);
   const difference = current - previous;
-  const versus = `vs ${previousPeriodName(period)}`;
-  if (Math.abs(difference) < NO_CHANGE) return { text: `no change ${versus}`, tone: 'neutral' };
+  const last = lastPeriodName(period);
+  if (Math.abs(difference) < NO_CHANGE) return { text: `same as ${last}`, tone: 'neutral' };
   const value = `${difference > 0 ? '+' : '-'}${formatDecimal(Math.abs(difference))} pts`;
-  return { text: `${value} ${versus}`, tone: difference > 0 ? 'up' : 'down', value };
+  return { text: `${value} vs ${last}`, tone: difference > 0 ? 'up' : 'down', value };
 }
 
 /** The peak time of the previous period beside this one's: 'last week: Mon 09:00'. */
