@@ -172,14 +172,11 @@ describe('RecentTweetsModal', () => {
     expect(pages).toEqual(['1', '2', '3']);
   });
 
-  it('searches once typing pauses, marks the words, and starts again from page 1', async () => {
+  it('searches once typing pauses, from page 1, and marks the words', async () => {
     const fetchMock = stubFetch({ 'GET /api/v1/handles/nasa/tweets': tweetServer() });
     renderModal();
     const dialog = await screen.findByRole('dialog', { name: 'Recent tweets from @nasa' });
     await within(dialog).findAllByTestId('recent-tweet');
-    await person().click(within(dialog).getByRole('button', { name: 'Load more' }));
-    await within(dialog).findByText('Showing 40 of 45');
-
     await person().type(within(dialog).getByRole('textbox', { name: 'Search tweets' }), 'launch');
     expect(await within(dialog).findByText('15 tweets match "launch"')).toBeInTheDocument();
     const items = within(dialog).getAllByTestId('recent-tweet');
@@ -239,5 +236,29 @@ describe('RecentTweetsModal', () => {
     expect(within(dialog).getByRole('combobox', { name: 'Tweet type' })).toHaveValue('');
     // The sort is an order, not a filter: it stays.
     expect(within(dialog).getByRole('combobox', { name: 'Sort tweets' })).toHaveValue('likes');
+  });
+
+  it('marks whole words, and the last one also as the start of a longer word', async () => {
+    stubFetch({
+      'GET /api/v1/handles/nasa/tweets': () =>
+        ok({
+          tweets: [
+            makeTweet({ id: '1', text: 'A New release: renew the news feed, New-rel build' }),
+          ],
+          page: 1,
+          limit: 20,
+          total: 1,
+          has_more: false,
+        }),
+    });
+    renderModal();
+    const dialog = await screen.findByRole('dialog', { name: 'Recent tweets from @nasa' });
+    await within(dialog).findByTestId('recent-tweet');
+    await person().type(within(dialog).getByRole('textbox', { name: 'Search tweets' }), 'new rel');
+    expect(await within(dialog).findByText('1 tweet matches "new rel"')).toBeInTheDocument();
+    const marks = [...within(dialog).getByTestId('recent-tweet').querySelectorAll('mark')].map(
+      (mark) => mark.textContent,
+    );
+    expect(marks).toEqual(['New', 'rel', 'New', 'rel']);
   });
 });

@@ -6,9 +6,9 @@ import {
   Button,
   CloseButton,
   Group,
-  Highlight,
   Image,
   Loader,
+  Mark,
   Modal,
   NativeSelect,
   Paper,
@@ -145,19 +145,9 @@ function TweetItem({
           </Group>
         </Anchor>
       </Group>
-      {highlight.length > 0 ? (
-        <Highlight
-          size="sm"
-          highlight={highlight}
-          style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-        >
-          {tweet.text}
-        </Highlight>
-      ) : (
-        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {tweet.text}
-        </Text>
-      )}
+      <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {highlight.length > 0 ? markedParts(tweet.text, highlight) : tweet.text}
+      </Text>
       {tweet.media_urls.length > 0 ? (
         <Group gap="xs" mt="xs">
           {tweet.media_urls.slice(0, 4).map((url, index) => (
@@ -194,9 +184,34 @@ function TweetItem({
   );
 }
 
-/** Words of a search as the server reads them (letters, digits and marks), for highlighting. */
+const WORD_CHAR = '[\\p{L}\\p{N}\\p{Co}\\p{M}]';
+
+/** Words of a search as the server reads them (letters, digits and marks), for marking. */
 function highlightWords(q: string): string[] {
-  return q.match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  return (q.match(/[\p{L}\p{N}\p{Co}\p{M}]+/gu) ?? []).filter((word) =>
+    /[\p{L}\p{N}\p{Co}]/u.test(word),
+  );
+}
+
+/**
+ * The text with the search's words marked where the server matches them: whole words, and the
+ * last word also as the start of a longer one ('rel' in 'release', never 'new' in 'news').
+ */
+function markedParts(text: string, words: readonly string[]): ReactNode[] {
+  const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const alternatives = words
+    .map((word, i) => (i === words.length - 1 ? escape(word) : `${escape(word)}(?!${WORD_CHAR})`))
+    .sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(`(?<!${WORD_CHAR})(?:${alternatives.join('|')})`, 'giu');
+  const parts: ReactNode[] = [];
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > at) parts.push(text.slice(at, match.index));
+    parts.push(<Mark key={match.index}>{match[0]}</Mark>);
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return parts;
 }
 
 function CenteredNote({ children }: { children: ReactNode }) {
