@@ -310,8 +310,13 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
       now: new Date(now).toISOString(),
       nextProbeAt: new Date(now + 3_600_000).toISOString(),
     });
+    // The scheduler notices at its next tick (every 200 ms here): no job starts after that.
+    await new Promise((resolve) => setTimeout(resolve, 600));
     const added = dataOf(await add(alice, 'typical_wait'), handleResponseSchema).handle;
-    expect(added).toMatchObject({ backfill_status: 'pending', last_error: 'Waiting for X credentials' });
+    expect(added).toMatchObject({
+      backfill_status: 'pending',
+      last_error: 'Waiting for X credentials',
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
     expect(handles[0]).toMatchObject({
@@ -341,7 +346,10 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
 
     /** A handle whose collection failed (X said it was suspended at the time). */
     async function failedHandle(username: string): Promise<number> {
-      const { handle } = dataOf(await add(alice, username, { backfill_days: 1 }), handleResponseSchema);
+      const { handle } = dataOf(
+        await add(alice, username, { backfill_days: 1 }),
+        handleResponseSchema,
+      );
       await waitComplete(alice, username);
       await t.db.db
         .updateTable('handles')

@@ -46,14 +46,17 @@ test('a switch that is on says why nothing would arrive, and forwarding starts o
   page,
 }) => {
   await register(page, 'curie', server.firstStartCode);
-  expect((await api(page, 'POST', '/handles', { username: 'nasa', backfill_days: 1 })).status()).toBe(
-    201,
-  );
+  expect(
+    (await api(page, 'POST', '/handles', { username: 'nasa', backfill_days: 1 })).status(),
+  ).toBe(201);
   // Telegram connected, but no X account: the forwarder cannot run.
   expect((await api(page, 'POST', '/settings', { telegram_chat_id: CHAT_ID })).status()).toBe(200);
 
   await page.reload();
-  const row = page.getByTestId('handle-panel').getByTestId('handle-row').filter({ hasText: '@nasa' });
+  const row = page
+    .getByTestId('handle-panel')
+    .getByTestId('handle-row')
+    .filter({ hasText: '@nasa' });
   const telegramSwitch = row.getByRole('switch', { name: 'Telegram notifications for @nasa' });
   await telegramSwitch.check();
   await expect(telegramSwitch).toBeChecked();
@@ -68,7 +71,12 @@ test('a switch that is on says why nothing would arrive, and forwarding starts o
     SETTINGS_MESSAGES.connectDiscordFirst,
   );
   await expect(discordSwitch).not.toBeChecked();
-  await expect(page.getByTestId('handle-panel').getByTestId('handle-message')).toHaveCount(0);
+  await expect(
+    page
+      .getByTestId('handle-panel')
+      .getByTestId('handle-message')
+      .filter({ hasText: SETTINGS_MESSAGES.connectDiscordFirst }),
+  ).toHaveCount(0);
 
   // The note's link leads to Settings; saving the X account is the last thing missing.
   await reason.getByRole('link', { name: 'Open Settings' }).click();

@@ -77,7 +77,9 @@ test('a session that ends drops the previous account’s data at once; a blip is
   await register(page, server.origin, 'alice_a', await server.invite());
   await addHandleByApi(page, server.origin, 'typical_alpha');
   await page.reload();
-  await expect(page.getByTestId('sidebar-handle').filter({ hasText: '@typical_alpha' })).toBeVisible();
+  await expect(
+    page.getByTestId('sidebar-handle').filter({ hasText: '@typical_alpha' }),
+  ).toBeVisible();
 
   // A blip: the session check gets no answer. The app says so and keeps the session.
   await page.route('**/api/v1/auth/check', (route) => route.abort('connectionrefused'));
@@ -88,7 +90,9 @@ test('a session that ends drops the previous account’s data at once; a blip is
   await page.unroute('**/api/v1/auth/check');
   await unreachable.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByTestId('user-badge')).toHaveText('alice_a');
-  await expect(page.getByTestId('sidebar-handle').filter({ hasText: '@typical_alpha' })).toBeVisible();
+  await expect(
+    page.getByTestId('sidebar-handle').filter({ hasText: '@typical_alpha' }),
+  ).toBeVisible();
 
   // The session ends on the server's side (the cookie is gone): the next call is a 401.
   await context.clearCookies();
@@ -143,7 +147,10 @@ test('a collected handle whose X credentials are refused shows Waiting for X, ne
     // A handle added meanwhile waits too, rather than 'Starting collection...' for ever.
     await addHandleByApi(page, xServer.origin, 'OrbitNews');
     await expect(
-      page.getByTestId('sidebar-handle').filter({ hasText: '@OrbitNews' }).getByTestId('handle-status'),
+      page
+        .getByTestId('sidebar-handle')
+        .filter({ hasText: '@OrbitNews' })
+        .getByTestId('handle-status'),
     ).toHaveText('Waiting for X', { timeout: 15_000 });
   } finally {
     await xServer.stop();

@@ -34,8 +34,7 @@ export function forwardingBlocker(
 ): string | null {
   const status = settings[channel];
   if (!status.available) return FORWARDING_MESSAGES.channelUnavailable(channel);
-  const connected =
-    channel === 'telegram' ? settings.telegramConnected : settings.discordConnected;
+  const connected = channel === 'telegram' ? settings.telegramConnected : settings.discordConnected;
   if (!connected) return FORWARDING_MESSAGES.connectChannel(channel);
   if (!settings.twitterConnected) return FORWARDING_MESSAGES.connectX;
   if (status.stoppedReason) return FORWARDING_MESSAGES.stopped(channel, status.stoppedReason);

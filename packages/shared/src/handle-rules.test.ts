@@ -40,20 +40,28 @@ describe('badgeFor', () => {
     ['completed', '2026-11-20T00:00:00.000Z', 'Waiting for X credentials'],
     ['pending', null, 'Waiting for X credentials'],
     ['in_progress', null, 'X API credits are depleted: add credits in the X Developer Console'],
-    ['completed', '2026-11-20T00:00:00.000Z', 'Paused: daily X API budget reached (resumes 00:00 UTC)'],
-  ] as const)("shows 'Waiting for X' for a %s handle that waits (never 'Ready')", (status, at, text) => {
-    const waiting = handle({
-      backfill_status: status,
-      backfill_completed_at: at,
-      backfill_progress: 40,
-      last_error: text,
-    });
-    expect(badgeFor(waiting)).toEqual({ label: 'Waiting for X', color: 'yellow', detail: text });
-  });
+    [
+      'completed',
+      '2026-11-20T00:00:00.000Z',
+      'Paused: daily X API budget reached (resumes 00:00 UTC)',
+    ],
+  ] as const)(
+    "shows 'Waiting for X' for a %s handle that waits (never 'Ready')",
+    (status, at, text) => {
+      const waiting = handle({
+        backfill_status: status,
+        backfill_completed_at: at,
+        backfill_progress: 40,
+        last_error: text,
+      });
+      expect(badgeFor(waiting)).toEqual({ label: 'Waiting for X', color: 'yellow', detail: text });
+    },
+  );
 
   it('keeps Failed and Ready for other errors', () => {
     expect(
-      badgeFor(handle({ backfill_status: 'failed', last_error: 'Waiting for X credentials' })).label,
+      badgeFor(handle({ backfill_status: 'failed', last_error: 'Waiting for X credentials' }))
+        .label,
     ).toBe('Failed');
     expect(
       badgeFor(

@@ -48,6 +48,9 @@ describe('ProtectedRoute', () => {
     );
     expect(router.state.location.pathname).toBe('/');
     expect(screen.queryByText('Sign-in page')).toBeNull();
+    // One check and its two retries, then it waits for Try again: no loop of checks.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(requestsTo(fetchMock, 'GET /api/v1/auth/check')).toHaveLength(3);
     down = false;
     await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Dashboard')).toBeInTheDocument();

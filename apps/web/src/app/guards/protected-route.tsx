@@ -21,8 +21,8 @@ function SessionUnreachable() {
           Perch is not answering
         </Title>
         <Text c="dimmed" size="sm">
-          Your session could not be checked because the server did not answer. You are still
-          signed in if you were; try again in a moment.
+          Your session could not be checked because the server did not answer. You are still signed
+          in if you were; try again in a moment.
         </Text>
         <Button
           leftSection={<IconRefresh size={16} />}

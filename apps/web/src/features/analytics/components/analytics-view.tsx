@@ -69,7 +69,8 @@ function findRecord(handles: readonly Handle[], name: string | null): Handle | u
 function waitingText(handle: string, reading: ProgressReading | undefined): string {
   const said = reading?.message?.trim() ?? '';
   // The plain pending texts add nothing; a rate limit or a queue note does.
-  const plain = said === '' || /^(Waiting to start collection|Starting collection|Collecting )/.test(said);
+  const plain =
+    said === '' || /^(Waiting to start collection|Starting collection|Collecting )/.test(said);
   const why = plain ? '' : ` (${said.replace(/\.$/, '')})`;
   return `Collection of @${handle} has not started yet${why}. It starts by itself as soon as X allows; the numbers appear as tweets arrive.`;
 }
@@ -223,6 +224,13 @@ export function AnalyticsView({
   // 'Failed to load analytics data' (§8.4). A failure with data on screen shows no alert at all.
   const switching = useHandleSwitch(selectedHandle, loaded);
 
+  // Off after a minute at 0 % with nothing collected: a wait (a queue, a rate limit), said once.
+  const waitingToStart =
+    overlay.outcome === 'waiting' &&
+    !hasData &&
+    progressPercent(reading) === 0 &&
+    collectionNotice === null;
+
   const refresh = useAnalyticsRefresh(params);
   const handleRetry = () => void query.refetch();
 
@@ -288,7 +296,7 @@ export function AnalyticsView({
       ) : null}
       {collectionNotice}
       {/* A slow start (a queue, a rate limit) is a wait, never a failure: only the server fails. */}
-      {overlay.outcome === 'waiting' && !collectionNotice && !hasData && displayName ? (
+      {waitingToStart && displayName ? (
         <Alert
           variant="light"
           color="blue"
@@ -307,7 +315,11 @@ export function AnalyticsView({
           {query.isFetching ? <Loader size="xs" aria-label="Updating analytics" /> : null}
         </Group>
       ) : null}
-      {data && displayName && data.analytics_status === 'collecting' && !overlay.visible ? (
+      {data &&
+      displayName &&
+      data.analytics_status === 'collecting' &&
+      !overlay.visible &&
+      !waitingToStart ? (
         <StillCollecting handle={displayName} progress={reading ?? data.backfillProgress} />
       ) : null}
       <Box pos="relative" mih={overlay.visible ? 440 : undefined}>

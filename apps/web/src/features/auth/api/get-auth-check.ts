@@ -39,6 +39,10 @@ export function authCheckQueryOptions() {
     staleTime: SESSION_REVALIDATION_MS,
     refetchInterval: SESSION_REVALIDATION_MS,
     refetchOnWindowFocus: false,
+    // A check that got no answer is asked again by Try again or the interval, not by every
+    // component that mounts: with no data yet, each refetch sends the page back to its loader,
+    // which would mount the guards again and ask again, in a loop.
+    retryOnMount: false,
     retry: (failureCount, error) =>
       failureCount < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
   });

@@ -28,7 +28,7 @@ function setUp() {
 }
 
 describe('scopeQueriesToAccount', () => {
-  it("keeps what the first sign-in loads, and drops all of it when the session ends", () => {
+  it('keeps what the first sign-in loads, and drops all of it when the session ends', () => {
     const { queryClient, cached, fill } = setUp();
     queryClient.setQueryData(authCheckQueryKey, signedInAs(3));
     fill();

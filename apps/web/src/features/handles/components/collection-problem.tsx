@@ -64,7 +64,7 @@ export function CollectionProblem({ handle }: CollectionProblemProps) {
             </Text>
           </Group>
           {retry.isError ? (
-            <Text size="sm" c="red.4" role="alert">
+            <Text size="sm" c="red.4" data-testid="retry-error">
               {retryErrorText(retry.error)}
             </Text>
           ) : null}

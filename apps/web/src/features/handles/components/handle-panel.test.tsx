@@ -323,22 +323,25 @@ describe('HandlePanel', () => {
   });
 
   it('offers the sample handles while the list is empty; one click adds one', async () => {
-    const nasa = makeHandle({ id: 51, handle: 'nasa', backfill_status: 'pending', backfill_completed_at: null });
+    const serverHandles: Handle[] = [];
+    const nasa = makeHandle({ id: 51, handle: 'nasa' });
     const fetchMock = stubFetch({
-      'GET /api/v1/handles': () => ok({ handles: [] }),
-      'POST /api/v1/handles': () => ok({ handle: nasa }, 201),
+      'GET /api/v1/handles': () => ok({ handles: serverHandles }),
+      'POST /api/v1/handles': () => {
+        serverHandles.push(nasa);
+        return ok({ handle: nasa }, 201);
+      },
       ...progressStubs([nasa]),
     });
     renderPanel();
     const samples = await screen.findByTestId('sample-handles');
     expect(within(samples).getAllByRole('button', { name: /^Add @/ })).toHaveLength(8);
     await person().click(within(samples).getByRole('button', { name: 'Add @nasa' }));
-    await waitFor(() =>
-      expect(requestsTo(fetchMock, 'POST /api/v1/handles')[0]?.body).toMatchObject({
-        username: 'nasa',
-      }),
-    );
-    expect(await screen.findByRole('listitem', { name: '@nasa' })).toBeInTheDocument();
+    expect(await screen.findByText('@nasa added successfully!')).toBeInTheDocument();
+    expect(requestsTo(fetchMock, 'POST /api/v1/handles')[0]?.body).toMatchObject({
+      username: 'nasa',
+    });
+    expect(screen.getAllByTestId('handle-row')).toHaveLength(1);
     expect(screen.queryByTestId('sample-handles')).toBeNull();
   });
 

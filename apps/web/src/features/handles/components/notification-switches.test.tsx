@@ -156,22 +156,42 @@ describe('per-handle notification switches', () => {
     });
 
     it('says a shared reason once, and each channel its own', async () => {
-      const both = makeHandle({ id: 19, handle: 'both', telegram_enabled: true, discord_enabled: true });
-      renderPanel([both], answerWith(both), {}, {
-        ...connected,
-        twitterConnected: false,
+      const both = makeHandle({
+        id: 19,
+        handle: 'both',
+        telegram_enabled: true,
+        discord_enabled: true,
       });
+      renderPanel(
+        [both],
+        answerWith(both),
+        {},
+        {
+          ...connected,
+          twitterConnected: false,
+        },
+      );
       await telegramSwitch('both');
       expect(within(rowOf('both')).getAllByTestId('forwarding-reason')).toHaveLength(1);
     });
 
     it('names the channel that is not connected or stopped, and is silent when all is well', async () => {
-      const nasa = makeHandle({ id: 20, handle: 'nasa', telegram_enabled: true, discord_enabled: true });
-      renderPanel([nasa], answerWith(nasa), {}, {
-        ...connected,
-        discordConnected: false,
-        telegram: { available: true, stoppedReason: 'The bot was blocked in Telegram.' },
+      const nasa = makeHandle({
+        id: 20,
+        handle: 'nasa',
+        telegram_enabled: true,
+        discord_enabled: true,
       });
+      renderPanel(
+        [nasa],
+        answerWith(nasa),
+        {},
+        {
+          ...connected,
+          discordConnected: false,
+          telegram: { available: true, stoppedReason: 'The bot was blocked in Telegram.' },
+        },
+      );
       await telegramSwitch('nasa');
       const reasons = within(rowOf('nasa')).getAllByTestId('forwarding-reason');
       expect(reasons.map((reason) => reason.textContent)).toEqual([

@@ -21,9 +21,9 @@ export function useBotStart({ onStarted, onFailed }: BotStartOptions) {
     failed: startMutation.isError,
     startNow: () => {
       if (startMutation.isPending) return;
-      startMutation.mutateAsync().then(onStarted, (error: unknown) =>
-        onFailed(botStartErrorText(error)),
-      );
+      startMutation
+        .mutateAsync()
+        .then(onStarted, (error: unknown) => onFailed(botStartErrorText(error)));
     },
   };
 }
