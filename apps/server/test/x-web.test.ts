@@ -451,4 +451,37 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
     expect(only.status).toBe('EXPIRED');
     expect(only.status_reason).toMatch(/\(32\) Could not authenticate you/);
   });
+
+  it('takes out an account whose cookies do not match (353), with the reason', async () => {
+    fake.addAccount({ username: 'bad_ct0', password: 'pw', email: 'b@example.com' });
+    const session = fake.issueSession('bad_ct0');
+    const added = await root.post(ACCOUNTS, {
+      method: 'cookies',
+      username: 'bad_ct0',
+      auth_token: session.authToken,
+      ct0: 'f'.repeat(64),
+    });
+    expect(added.statusCode).toBe(201);
+    expect((await failure(source.lookupUser('nasa'))).kind).toBe('auth');
+    expect(await accountNamed('bad_ct0')).toMatchObject({
+      status: 'EXPIRED',
+      status_reason: expect.stringMatching(/\(353\) This request requires a matching csrf/),
+    });
+  });
+
+  it('signs an account in once when two collectors need it at the same time', async () => {
+    await addByCredentials('shared_acct', { emailCode: true });
+    const other = createXWebSource({
+      db: t.db.db,
+      cipher: createTokenCipher({ dataDir: t.config.DATA_DIR }),
+      baseUrl: fake.baseUrl,
+      apiBaseUrl: fake.baseUrl,
+      retryBaseMs: 1,
+    });
+    const results = await Promise.allSettled([source.lookupUser('nasa'), other.lookupUser('nasa')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(guestActivations()).toBe(1);
+    expect(fake.mailbox('shared_acct')).toHaveLength(1);
+    expect(await accountNamed('shared_acct')).toMatchObject({ status: 'AWAITING_INPUT' });
+  });
 });

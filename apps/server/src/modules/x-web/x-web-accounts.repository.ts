@@ -120,3 +120,33 @@ export async function probeSoon(db: Kysely<Database>, now: string): Promise<void
     .where('state', '!=', 'ok')
     .execute();
 }
+
+/** The status reason of an account whose sign-in runs (in some process). */
+export const SIGNING_IN = 'Signing in';
+
+/**
+ * Claims the sign-in of a NEEDS_LOGIN account for this process, so two collectors never run two
+ * sign-ins of one account (X would email two codes and see two logins). A claim older than
+ * `staleBefore` (its process died) can be taken over. False when another process holds it.
+ */
+export async function claimSignIn(
+  db: Kysely<Database>,
+  id: number,
+  now: string,
+  staleBefore: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('x_web_accounts')
+    .set({ status_reason: SIGNING_IN, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'NEEDS_LOGIN')
+    .where((eb) =>
+      eb.or([
+        eb('status_reason', 'is', null),
+        eb('status_reason', '!=', SIGNING_IN),
+        eb('updated_at', '<', staleBefore),
+      ]),
+    )
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -17,6 +17,7 @@ import { X_WEB_MESSAGES, type XWebOperation } from '@perch/shared';
 import type { Database, XWebAccountStatus } from '../../../db/types.js';
 import type { TokenCipher } from '../../../modules/x-account/token-cipher.js';
 import {
+  claimSignIn,
   findAwaitingXWebAccount,
   findXWebAccount,
   listXWebAccounts,
@@ -45,6 +46,9 @@ export interface Lease {
   username: string;
   cookies: Cookies;
 }
+
+/** A sign-in claimed longer ago than this was abandoned (its process died): take it over. */
+const SIGN_IN_CLAIM_MS = 2 * 60_000;
 
 /** How long an account rests after a 429 that does not say when its window resets. */
 export const HEADERLESS_REST_MS = 15 * 60_000;
@@ -142,16 +146,26 @@ export function createXWebPool(options: PoolOptions) {
     const running = signingIn.get(row.id);
     if (running) return running;
     const work = (async () => {
+      const at = now();
+      const claimed = await claimSignIn(db, row.id, iso(at), iso(at - SIGN_IN_CLAIM_MS));
+      if (!claimed) return;
       const fresh = await findXWebAccount(db, row.id);
       if (fresh?.status !== 'NEEDS_LOGIN') return;
-      const secrets = unseal<XWebSecrets>(cipher, 'secrets', fresh.username, fresh.secrets);
-      if (secrets.method !== 'credentials') return;
-      const outcome = await login.start({
-        username: fresh.username,
-        password: secrets.password,
-        email: secrets.email,
-        totpSecret: secrets.totpSecret,
-      });
+      let outcome: LoginOutcome;
+      try {
+        const secrets = unseal<XWebSecrets>(cipher, 'secrets', fresh.username, fresh.secrets);
+        if (secrets.method !== 'credentials') throw new Error('no credentials are stored');
+        outcome = await login.start({
+          username: fresh.username,
+          password: secrets.password,
+          email: secrets.email,
+          totpSecret: secrets.totpSecret,
+        });
+      } catch (error) {
+        // Whatever went wrong, the account waits for an admin: never a retry by itself.
+        const reason = `The sign-in could not run: ${(error as Error).message}`;
+        outcome = { kind: 'failed', status: 'FAILED', reason };
+      }
       await applyOutcome(fresh, outcome);
     })();
     signingIn.set(row.id, work);
@@ -225,6 +239,11 @@ export function createXWebPool(options: PoolOptions) {
         const waiting = rows.find((row) => row.status === 'NEEDS_LOGIN');
         if (!waiting) throw noAccountError(rows, operation);
         await signIn(waiting);
+        const after = await findXWebAccount(db, waiting.id);
+        // Another process signs it in: this request waits for the next round of the collector.
+        if (after?.status === 'NEEDS_LOGIN') {
+          throw new SourceError('auth', `The X web account @${waiting.username} is signing in`);
+        }
       }
       throw noAccountError(await listXWebAccounts(db), operation);
     },

@@ -73,7 +73,8 @@ const MAX_WEB_PAGES = 10;
 const WEB_PAGE_SIZE = 40;
 const LOCKED = 326;
 const SUSPENDED = 64;
-const BAD_AUTH = new Set([32, 89]);
+/** Could not authenticate (32), invalid or expired token (89), ct0 not matching (353). */
+const BAD_AUTH = new Set([32, 89, 353]);
 const RATE_LIMIT = 88;
 const FEATURES_OUTDATED = 336;
 
