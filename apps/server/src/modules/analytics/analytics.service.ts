@@ -26,7 +26,7 @@ import {
   topTweets,
   type PreviousPeriodBlocks,
 } from '../../analytics/index.js';
-import type { PreparedWindow } from '../../analytics/index.js';
+import type { AnalyticsTweet, PreparedWindow } from '../../analytics/index.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, tooManyRequests } from '../../lib/errors.js';
 import { claimManualPoll, findHandleById, type HandleRow } from '../handles/handles.repository.js';
@@ -36,7 +36,9 @@ import type { UserRow } from '../users/users.repository.js';
 import {
   listMetricSnapshots,
   listProfileSnapshots,
+  listTweetCountsBetween,
   listTweetsSince,
+  type TweetCountsRow,
 } from './analytics.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -358,29 +360,39 @@ export class AnalyticsService {
     if (computation.previous) return computation.previous;
     const end = computation.window.start - 1;
     const window = { start: end + 1 - query.period * DAY_MS, end };
-    const prepared = await this.prepare(handle, query, window, { until: end });
+    const since = new Date(window.start).toISOString();
+    const until = new Date(end).toISOString();
+    // Nothing later than the period is read: neither the window's tweets nor a later follower
+    // count (its followers are those known at its end).
+    const [rows, profileSnapshots] = await Promise.all([
+      listTweetCountsBetween(this.db.db, handle.id, since, until),
+      listProfileSnapshots(this.db.db, handle.id, since, until),
+    ]);
+    const prepared = prepareWindow({
+      handle: handle.username,
+      xUserId: handle.x_user_id,
+      tweets: rows.map(countsOnlyTweet),
+      profileSnapshots,
+      metricSnapshots: [],
+      window,
+      timezone: query.timezone,
+    });
     const previous = previousPeriod(prepared, computation.blocks.summary);
     computation.previous = previous;
     return previous;
   }
 
-  /**
-   * Loads a handle's tweets and snapshots of a window and prepares them for the engine. With
-   * `until` (a previous period), nothing later is read: neither the current window's tweets
-   * nor a later follower count, and no metric snapshots (only velocity reads them).
-   */
+  /** Loads a handle's tweets and snapshots of a window and prepares them for the engine. */
   private async prepare(
     handle: HandleRow,
     query: AnalyticsWindowQuery,
     window: { start: number; end: number },
-    { until }: { until?: number } = {},
   ): Promise<PreparedWindow> {
     const since = new Date(window.start).toISOString();
-    const last = until === undefined ? undefined : new Date(until).toISOString();
     const [rows, profileSnapshots, metricSnapshots] = await Promise.all([
-      listTweetsSince(this.db.db, handle.id, since, last),
-      listProfileSnapshots(this.db.db, handle.id, since, last),
-      last === undefined ? listMetricSnapshots(this.db.db, handle.id, since) : [],
+      listTweetsSince(this.db.db, handle.id, since),
+      listProfileSnapshots(this.db.db, handle.id, since),
+      listMetricSnapshots(this.db.db, handle.id, since),
     ]);
     return prepareWindow({
       handle: handle.username,
@@ -435,6 +447,39 @@ export class AnalyticsService {
       ]),
     };
   }
+}
+
+/**
+ * A tweet as the summary and the daily series read it: time, counts and whether it is a
+ * retweet. Text, entities and media stay empty, so no other block may be computed from it.
+ */
+function countsOnlyTweet(row: TweetCountsRow): AnalyticsTweet {
+  let references: unknown = [];
+  try {
+    references = row.referenced_types === '[]' ? [] : JSON.parse(row.referenced_types);
+  } catch {
+    // Rows are written by us; an unreadable list counts as none, as parseTweetRow reads it.
+  }
+  const kinds = Array.isArray(references) ? references : [];
+  return {
+    id: row.tweet_id,
+    text: '',
+    createdAt: Date.parse(row.created_at),
+    lang: null,
+    likes: row.like_count,
+    retweets: row.retweet_count,
+    replies: row.reply_count,
+    quotes: row.quote_count,
+    impressions: null,
+    conversationId: null,
+    inReplyToUserId: null,
+    isRetweet: kinds.includes('retweeted'),
+    isQuote: kinds.includes('quoted'),
+    isReply: kinds.includes('replied_to'),
+    hashtags: [],
+    urls: [],
+    media: [],
+  };
 }
 
 function etagOf(parts: readonly (string | number)[]): string {
