@@ -181,6 +181,13 @@ test('compare a week with the one before, overlay it on the daily chart, read th
   for (const entry of week.words.words.slice(0, 3)) {
     await expect(words.getByText(entry.word, { exact: true })).toBeVisible();
   }
+  // 20 words in two columns on a desktop, the first 10 on a phone; the changes still read.
+  const eleventh = week.words.words[10];
+  if (eleventh) await expect(words.getByText(eleventh.word, { exact: true })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(words.getByText(week.words.words[0]!.word, { exact: true })).toBeVisible();
+  if (eleventh) await expect(words.getByText(eleventh.word, { exact: true })).toBeHidden();
+  await expect(page.getByTestId('summary-change-total_tweets')).toHaveText(/last week$/);
 
   // Any other comparison is refused with the reason.
   const refused = await page.request.get(
