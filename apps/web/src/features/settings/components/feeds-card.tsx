@@ -75,7 +75,7 @@ function FeedAddress({
           {format === 'rss' ? 'RSS' : 'JSON'}
         </Text>
       }
-      leftSectionWidth={44}
+      leftSectionWidth={52}
       styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
       rightSection={
         <Tooltip label={hint} opened={state !== 'idle' ? true : undefined}>
@@ -157,6 +157,7 @@ export function FeedsCard() {
           loading={mutation.isPending}
           disabled={query.isPending && !query.isError}
           onClick={() => setConfirming(true)}
+          style={{ flexShrink: 0 }}
         >
           Regenerate
         </Button>
