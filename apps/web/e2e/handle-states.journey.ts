@@ -146,6 +146,7 @@ test('a collected handle whose X credentials are refused shows Waiting for X, ne
 
     // A handle added meanwhile waits too, rather than 'Starting collection...' for ever.
     await addHandleByApi(page, xServer.origin, 'OrbitNews');
+    await page.reload();
     await expect(
       page
         .getByTestId('sidebar-handle')
