@@ -18,22 +18,23 @@ import {
 import type { Db } from '../../db/index.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { UserRow } from '../users/users.repository.js';
+import { readXApiStatus } from '../x-usage/x-api-status.repository.js';
 import {
   countLinks,
-import { readXApiStatus } from '../x-usage/x-api-status.repository.js';
   deleteLink,
+  findHandleById,
   findHandleByName,
   findLinkedHandle,
-  findHandleById,
   insertHandle,
   insertLink,
   listLinkedHandles,
+  requeueFailedHandle,
   updateHandle,
   type HandleRow,
-  requeueFailedHandle,
   type HandleUpdate,
   type LinkedHandleRow,
 } from './handles.repository.js';
+import { filterOfLink } from '../../notify/notification-filter.js';
 import { parseTweetRow } from './stored-tweet.js';
 import { browseTweets, searchWords } from './tweet-browse.repository.js';
 import type { TweetRow } from './tweets.repository.js';
@@ -73,6 +74,7 @@ export function toHandle(row: LinkedHandleRow): Handle {
     telegram_enabled: Boolean(row.telegram_enabled),
     discord_enabled: Boolean(row.discord_enabled),
     last_error: row.last_error,
+    notification_filter: filterOfLink(row),
   };
 }
 
@@ -219,11 +221,6 @@ export async function removeHandle(db: Db, user: UserRow, handleId: number): Pro
   if (!(await deleteLink(db.db, user.id, handleId))) throw notFound(HANDLE_NOT_FOUND);
 }
 
-/** The handle named in a path (a leading @ allowed) that this user may read, or a 404. */
-export async function readableHandle(db: Db, user: UserRow, name: string): Promise<HandleRow> {
-  const username = normalizeHandle(name);
-  if (!HANDLE_PATTERN.test(username)) throw notFound(HANDLE_NOT_FOUND);
-  const handle = await findHandleByName(db.db, username);
 /**
  * POST /handles/{id}/retry: a failed handle (not found, suspended, protected) goes back in the
  * queue from where it stopped. Its followers and admins may retry it; anybody else gets the 404
@@ -251,6 +248,11 @@ export async function retryHandle(
   return retried;
 }
 
+/** The handle named in a path (a leading @ allowed) that this user may read, or a 404. */
+export async function readableHandle(db: Db, user: UserRow, name: string): Promise<HandleRow> {
+  const username = normalizeHandle(name);
+  if (!HANDLE_PATTERN.test(username)) throw notFound(HANDLE_NOT_FOUND);
+  const handle = await findHandleByName(db.db, username);
   if (!handle) throw notFound(HANDLE_NOT_FOUND);
   if (!user.is_admin && !(await findLinkedHandle(db.db, user.id, handle.id))) {
     throw notFound(HANDLE_NOT_FOUND);
