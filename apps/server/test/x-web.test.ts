@@ -484,4 +484,26 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
     expect(fake.mailbox('shared_acct')).toHaveLength(1);
     expect(await accountNamed('shared_acct')).toMatchObject({ status: 'AWAITING_INPUT' });
   });
+
+  it('goes on collecting with the other accounts while one waits for its code', async () => {
+    await addByCredentials('mail_acct', { emailCode: true });
+    // No signed-in account yet: the password account signs in and waits for its code.
+    await failure(source.lookupUser('nasa'));
+    expect(dataOf(await root.get(CHALLENGE), challengeStatusResponseSchema)).toMatchObject({
+      status: 'AWAITING_INPUT',
+      collection_paused: true,
+    });
+    await addByCookies('helper');
+    expect((await source.lookupUser('nasa')).xUserId).toBe('11348282');
+    expect(dataOf(await root.get(CHALLENGE), challengeStatusResponseSchema)).toMatchObject({
+      status: 'AWAITING_INPUT',
+      account: 'mail_acct',
+      collection_paused: false,
+    });
+    const processes = dataOf(
+      await admin.get('/api/v1/admin/processes'),
+      adminProcessesResponseSchema,
+    );
+    expect(processes.source.health).not.toBe('paused');
+  });
 });

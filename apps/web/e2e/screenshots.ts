@@ -927,6 +927,13 @@ test('X web collector accounts screenshots', async ({ browser }) => {
       await add({ method: 'cookies', username, auth_token: session.authToken, ct0: session.ct0 });
     }
     fake.lockAccount('spare_lens');
+    fake.addAccount({
+      username: 'tide_watch',
+      password: 'Tr0ub4dor&3',
+      email: 'tide@example.com',
+      totpSecret: 'JBSWY3DPEHPK3PXP',
+      emailCode: true,
+    });
     await add({
       method: 'credentials',
       username: 'tide_watch',
@@ -953,6 +960,17 @@ test('X web collector accounts screenshots', async ({ browser }) => {
     for (const [label, viewport] of Object.entries(WIDTHS)) {
       await page.setViewportSize(viewport);
       await shootPart(page, section, `admin-x-web-${label}`);
+    }
+
+    // X ends the only usable session: the password account signs in and X emails it a code.
+    fake.expireSessions('orbit_reader');
+    await expect.poll(() => fake.mailbox('tide_watch').length, { timeout: 30_000 }).toBe(1);
+    await page.goto(`${webServer.origin}/dashboard/settings`);
+    const panel = page.getByTestId('challenge-panel');
+    await expect(panel.getByTestId('challenge-account')).toBeVisible();
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(viewport);
+      await shootPart(page, panel, `settings-x-web-challenge-${label}`);
     }
     await context.close();
   } finally {

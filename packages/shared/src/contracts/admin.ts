@@ -68,6 +68,7 @@ export const ADMIN_MESSAGES = {
   codeRejected: 'The verification code was not accepted. Please enter the newest code.',
   collectionPausedByChallenge:
     'Collection is paused: the collector account is waiting for a verification code.',
+  collectionGoesOn: 'Collection goes on with the other collector accounts meanwhile.',
 
   // Client fallbacks (doc 2 §8.6).
   fetchUsersFailed: 'Failed to fetch users',
@@ -259,6 +260,8 @@ export const challengeStatusSchema = z.object({
   account: z.string().nullable().optional(),
   account_id: z.number().int().nullable().optional(),
   step: z.string().nullable().optional(),
+  /** x-web: false while other accounts of the pool collect meanwhile. */
+  collection_paused: z.boolean().optional(),
 });
 export type ChallengeStatus = z.infer<typeof challengeStatusSchema>;
 

@@ -18,10 +18,7 @@ import { awaitingDetails } from '../../collector/sources/x-web/x-web-pool.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
-import {
-  findAwaitingXWebAccount,
-  listXWebAccounts,
-} from '../x-web/x-web-accounts.repository.js';
+import { findAwaitingXWebAccount, listXWebAccounts } from '../x-web/x-web-accounts.repository.js';
 import { submitAccountCode } from '../x-web/x-web-accounts.service.js';
 import type { HandleRow } from '../handles/handles.repository.js';
 import {
@@ -136,7 +133,12 @@ function sourceHealth(
 async function xWebChallenge(deps: AdminCollectorDeps): Promise<ChallengeStatus> {
   const row = await findAwaitingXWebAccount(deps.db.db);
   if (!row) {
-    return { status: 'IDLE', challenge_type: null, challenge_details: null, last_challenge_at: null };
+    return {
+      status: 'IDLE',
+      challenge_type: null,
+      challenge_details: null,
+      last_challenge_at: null,
+    };
   }
   return {
     status: 'AWAITING_INPUT',
@@ -146,6 +148,9 @@ async function xWebChallenge(deps: AdminCollectorDeps): Promise<ChallengeStatus>
     account: row.username,
     account_id: row.id,
     step: row.challenge_step,
+    collection_paused: !(await listXWebAccounts(deps.db.db)).some(
+      (other) => other.status === 'ACTIVE' || other.status === 'NEEDS_LOGIN',
+    ),
   };
 }
 
@@ -153,10 +158,8 @@ async function xWebChallenge(deps: AdminCollectorDeps): Promise<ChallengeStatus>
  * x-web: collection waits for a code when an account awaits one and no other account can
  * collect (the others are out); with another usable account it goes on.
  */
-async function xWebPending(deps: AdminCollectorDeps, challenge: ChallengeStatus) {
-  if (challenge.status === 'IDLE') return false;
-  const rows = await listXWebAccounts(deps.db.db);
-  return !rows.some((row) => row.status === 'ACTIVE' || row.status === 'NEEDS_LOGIN');
+function xWebPending(challenge: ChallengeStatus) {
+  return challenge.status !== 'IDLE' && challenge.collection_paused === true;
 }
 
 async function processContext(deps: AdminCollectorDeps): Promise<ProcessContext> {
@@ -164,7 +167,7 @@ async function processContext(deps: AdminCollectorDeps): Promise<ProcessContext>
   const challenge = xWeb ? await xWebChallenge(deps) : await readChallengeStatus(deps.db.db);
   return {
     challenge,
-    challengePending: xWeb ? await xWebPending(deps, challenge) : isChallengePending(challenge),
+    challengePending: xWeb ? xWebPending(challenge) : isChallengePending(challenge),
     busy: (await deps.collector?.busyHandleIds()) ?? new Set(),
     now: Date.now(),
   };
@@ -295,7 +298,10 @@ async function submitXWebCode(
       : X_WEB_MESSAGES.signInFailed(result.username, result.reason);
     throw new AppError(422, result.stillWaiting ? 'CODE_REJECTED' : 'SIGN_IN_FAILED', message);
   }
-  return { status: await xWebChallenge(deps), message: X_WEB_MESSAGES.codeAccepted(result.username) };
+  return {
+    status: await xWebChallenge(deps),
+    message: X_WEB_MESSAGES.codeAccepted(result.username),
+  };
 }
 
 /**

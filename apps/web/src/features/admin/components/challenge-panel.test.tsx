@@ -199,6 +199,7 @@ describe('ChallengePanel', () => {
       account: 'orbit_reader',
       account_id: 7,
       step: 'LoginAcid',
+      collection_paused: false,
     };
     let current: ChallengeStatus = waiting;
     let answer = (): Response =>
@@ -214,6 +215,7 @@ describe('ChallengePanel', () => {
       '@orbit_reader, sign-in step LoginAcid',
     );
     expect(within(alert).getByTestId('challenge-since')).toHaveTextContent(/^Waiting since /);
+    expect(within(alert).getByText(ADMIN_MESSAGES.collectionGoesOn)).toBeVisible();
 
     const user = person();
     const input = within(alert).getByLabelText('Verification code');

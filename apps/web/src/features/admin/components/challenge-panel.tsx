@@ -135,7 +135,9 @@ export function ChallengePanel() {
                 ) : null}
                 <Text size="sm">{status.challenge_details ?? CHALLENGE_TEXTS.awaitingDetail}</Text>
                 <Text size="xs" c="dimmed">
-                  {ADMIN_MESSAGES.collectionPausedByChallenge}
+                  {status.collection_paused === false
+                    ? ADMIN_MESSAGES.collectionGoesOn
+                    : ADMIN_MESSAGES.collectionPausedByChallenge}
                 </Text>
                 <LastChallenge status={status} />
               </Stack>
