@@ -22,6 +22,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { createNotifyChannels, type NotifyChannels } from './notify/channels.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import type { Cluster } from './cluster/cluster.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
@@ -84,6 +85,8 @@ export interface AppOptions {
    * reads its session from the database.
    */
   sessionCache?: SessionCache;
+  /** Scale-out: the cluster (Redis) that API nodes share limits through. */
+  cluster?: Cluster;
   /**
    * What this process serves (default PERCH_ROLE): `worker` answers only /api/v1/health and
    * /metrics; `all` and `api` serve the whole API and the web app.
@@ -103,6 +106,7 @@ export async function buildApp({
   eventsKeepAliveMs,
   metrics,
   sessionCache,
+  cluster,
   role = config.PERCH_ROLE,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -176,7 +180,7 @@ export async function buildApp({
       await api.register(systemRoutes, { config, db, version: VERSION });
       await api.register(authRoutes, { config, db });
       await api.register(handlesRoutes, { db, collector });
-      await api.register(analyticsRoutes, { db, collector });
+      await api.register(analyticsRoutes, { db, collector, cluster });
       await api.register(settingsRoutes, {
         db,
         channels: notify?.channels ?? createNotifyChannels(config),

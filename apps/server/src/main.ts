@@ -127,6 +127,7 @@ async function main(): Promise<void> {
     xUsage,
     metrics,
     sessionCache,
+    cluster,
     role,
     notify: { channels, wakeWorker: () => wakeWorker() },
   });

@@ -101,6 +101,8 @@ export interface TestAppOptions {
   collector?: Partial<Omit<CollectorOptions, 'db' | 'source'>>;
   /** The X cost meter: the collector's daily budget and the Admin usage card's numbers. */
   xUsage?: (db: TestDb) => XUsageMeter;
+  /** Scale-out: the cluster the app shares limits through. */
+  cluster?: AppOptions['cluster'];
 }
 
 /** The real app and a started collector on a fresh database, for `inject` calls. */
@@ -130,6 +132,7 @@ export async function buildTestApp(
     logger: false,
     eventsKeepAliveMs: options.eventsKeepAliveMs,
     notify: options.notify,
+    cluster: options.cluster,
   });
   await app.ready();
   await collector.start();

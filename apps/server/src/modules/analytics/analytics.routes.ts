@@ -32,6 +32,7 @@ import {
   wordsSchema,
   type AnalyticsBlocks,
 } from '@perch/shared';
+import type { Cluster } from '../../cluster/cluster.js';
 import type { Db } from '../../db/index.js';
 import { badRequest } from '../../lib/errors.js';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
@@ -103,8 +104,15 @@ function send<T>(request: FastifyRequest, reply: FastifyReply, result: Analytics
 export const analyticsRoutes: FastifyPluginAsyncZod<{
   db: Db;
   collector: PollRequester | undefined;
-}> = async (app, { db, collector }) => {
-  const service = new AnalyticsService(db, collector);
+  /** Scale-out: shares the refresh gap between the API nodes. */
+  cluster?: Cluster;
+}> = async (app, { db, collector, cluster }) => {
+  const service = new AnalyticsService(
+    db,
+    collector,
+    Date.now,
+    cluster?.shared ? cluster : undefined,
+  );
   app.addHook('preHandler', requireAuth);
 
   /** The handle a request's path names, as this user may read it. */

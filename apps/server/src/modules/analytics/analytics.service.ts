@@ -27,6 +27,7 @@ import {
   type PreviousPeriodBlocks,
 } from '../../analytics/index.js';
 import type { AnalyticsTweet, PreparedWindow } from '../../analytics/index.js';
+import type { Cluster } from '../../cluster/cluster.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, tooManyRequests } from '../../lib/errors.js';
 import { claimManualPoll, findHandleById, type HandleRow } from '../handles/handles.repository.js';
@@ -123,6 +124,11 @@ export class AnalyticsService {
     private readonly db: Db,
     private readonly collector: PollRequester | undefined,
     private readonly now: () => number = Date.now,
+    /**
+     * Scale-out: the cluster whose window holds the 5 s gap between refreshes of a handle for
+     * every API node (without it the gap is this process's).
+     */
+    private readonly shared?: Pick<Cluster, 'take'>,
   ) {}
 
   /**
@@ -266,6 +272,19 @@ export class AnalyticsService {
     // Held before any await, so a second click of this process meets this refresh.
     const entry = { startedAt: now, running: true };
     this.refreshes.set(handle.id, entry);
+    if (this.shared) {
+      const gap = await this.shared
+        .take(`analytics-refresh:${handle.id}`, 1, REFRESH_MIN_GAP_MS)
+        .catch((error: unknown) => {
+          this.restoreRefresh(handle.id, entry, last);
+          throw error;
+        });
+      if (!gap.ok) {
+        // Another node refreshed this handle within the gap.
+        this.restoreRefresh(handle.id, entry, last);
+        throw tooManyRequests(ANALYTICS_MESSAGES.refreshThrottled, gap.retryInMs / 1000);
+      }
+    }
     if (polls) {
       const claimed = await claimManualPoll(
         this.db.db,
