@@ -48,6 +48,8 @@ test('a failed handle says why where the analytics would be, and Retry queues it
   const panelRow = page.getByTestId('handle-row').filter({ hasText: '@suspended_demo' });
   await expect(panelRow).toContainText('@suspended_demo is suspended');
   await expect(page.getByText('Collection stuck at 0%')).toHaveCount(0);
+  // Nothing collects: no collecting overlay over the (empty) numbers.
+  await expect(page.getByTestId('collecting-overlay')).toHaveCount(0);
 
   // Retry: the server queues it again (200), the demo account is still suspended, so it fails
   // again with the same reason.

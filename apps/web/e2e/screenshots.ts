@@ -857,7 +857,9 @@ test('forwarding reasons, failed handle and empty phone dashboard screenshots', 
 
     // The empty dashboard: on a phone the handle panel offers the sample handles.
     await expect(page.getByTestId('handle-panel')).toContainText('No handles yet');
-    if (label === 'phone') await expect(page.getByTestId('sample-handles')).toBeVisible();
+    if (label === 'phone') {
+      await expect(page.getByTestId('handle-panel').getByTestId('sample-handles')).toBeVisible();
+    }
     await shoot(page, `dashboard-empty-${label}`);
 
     // Telegram connected but no X account; a handle with Telegram switched on, one that failed.

@@ -102,6 +102,16 @@ describe('collecting overlay state machine', () => {
     expect(at(makeReading(5, { totalTweets: 3 }))).toBe('data_ready');
   });
 
+  it('comes off when the server fails the collection it covers', () => {
+    const shown = run(input({ progress: makeReading(0) }));
+    expect(shown.visible).toBe(true);
+    const failed = nextOverlayState(
+      shown,
+      input({ progress: makeReading(0, { status: 'failed' }), now: 3_000 }),
+    );
+    expect(failed).toMatchObject({ visible: false, watching: false, outcome: null });
+  });
+
   it('turns a wait into data_ready when data arrives after all', () => {
     const stuck = run(
       input({ progress: makeReading(0) }),

@@ -89,6 +89,21 @@ function isCollectionComplete(
   return isReadingComplete(progress) || (record !== undefined && isHandleReady(record));
 }
 
+/** The server says the collection failed: the freshest reading, else the handle's record. */
+function isCollectionFailed(
+  record: HandleStatusFields | undefined,
+  progress: ProgressReading | undefined,
+): boolean {
+  if (progress && !STOPPED_STATUSES.has(progress.status) && !isReadingComplete(progress)) {
+    // A reading still collecting wins over a record that was read before a retry.
+    return false;
+  }
+  return (
+    (progress !== undefined && STOPPED_STATUSES.has(progress.status)) ||
+    record?.backfill_status === 'failed'
+  );
+}
+
 /** True while the handle's backfill still runs, by the freshest reading available. */
 export function isCollectingNow(
   record: HandleStatusFields | undefined,
@@ -143,6 +158,12 @@ export function nextOverlayState(previous: OverlayState, input: OverlayInput): O
   }
 
   if (state.visible && input.hasData) state = { ...state, visible: false };
+
+  // The server failed the collection while it was covered: the overlay comes off (the failure
+  // notice says why, with Retry).
+  if (state.visible && isCollectionFailed(input.record, input.progress)) {
+    state = { ...state, visible: false, watching: false };
+  }
 
   if (state.visible && state.shownAt !== null && input.now - state.shownAt >= FORCED_CLEAR_MS) {
     const progress = clampProgress(
