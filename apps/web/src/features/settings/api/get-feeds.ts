@@ -13,8 +13,8 @@ export function feedsQueryOptions() {
   return queryOptions({
     queryKey: feedsQueryKey,
     queryFn: ({ signal }) => getFeeds(signal),
-    // The addresses change only by Regenerate (or a handle added elsewhere): a minute is fine.
-    staleTime: 60_000,
+    // Fetched again whenever the page opens: a handle added on the dashboard shows at once.
+    staleTime: 0,
   });
 }
 
