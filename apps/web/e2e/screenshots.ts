@@ -980,3 +980,56 @@ test('X web collector accounts screenshots', async ({ browser }) => {
     await fake.close();
   }
 });
+
+test('waiting for X and unreachable session screenshots', async ({ browser }) => {
+  test.setTimeout(180_000);
+  // Its own server on the x-api source: the fake X refuses the bearer token after the backfill.
+  const fake = await startFakeXWithAccounts();
+  const xServer = await startPerchServer(xApiEnv(fake));
+  try {
+    const context = await browser.newContext({ viewport: WIDTHS.desktop });
+    const page = await context.newPage();
+    await page.goto(`${xServer.origin}/dashboard/register`);
+    await page.getByLabel('Username').fill('hedy');
+    await page.getByLabel('Email').fill('hedy@example.com');
+    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await page.getByLabel('Invitation code').fill(xServer.firstStartCode);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('user-badge')).toHaveText('hedy');
+    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    const added = await page.request.post(`${xServer.origin}/api/v1/handles`, {
+      data: { username: 'TidePools', backfill_days: 3, async: true },
+      headers: { 'x-csrf-token': csrf },
+    });
+    expect(added.status()).toBe(201);
+    await page.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
+    const badge = page
+      .getByTestId('sidebar-handle')
+      .filter({ hasText: '@TidePools' })
+      .getByTestId('handle-status');
+    await expect(badge).toHaveText('Ready', { timeout: 30_000 });
+    fake.setAuthFailure(401);
+    await expect(badge).toHaveText('Waiting for X', { timeout: 45_000 });
+    const signedIn = await context.storageState();
+    await context.close();
+
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      const widthContext = await browser.newContext({ viewport, storageState: signedIn });
+      const widthPage = await widthContext.newPage();
+      await widthPage.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
+      await expect(widthPage.getByTestId('handle-waiting')).toBeVisible();
+      await shoot(widthPage, `handle-waiting-${label}`, { fullPage: false });
+
+      // The session check gets no answer: a retry screen, not the sign-in page.
+      await widthPage.route('**/api/v1/auth/check', (route) => route.abort('connectionrefused'));
+      await widthPage.reload();
+      await expect(widthPage.getByTestId('session-unreachable')).toBeVisible({ timeout: 15_000 });
+      await shoot(widthPage, `session-unreachable-${label}`, { fullPage: false });
+      await widthContext.close();
+    }
+  } finally {
+    await xServer.stop();
+    await fake.close();
+  }
+});
