@@ -94,6 +94,18 @@ export interface AppOptions {
   role?: Config['PERCH_ROLE'];
 }
 
+/**
+ * A request as log lines show it: a feed URL's secret token (a reader's only credential) never
+ * reaches the log.
+ */
+export function requestForLog(request: { method: string; url: string; ip?: string }) {
+  return {
+    method: request.method,
+    url: request.url.replace(/\/feeds\/[^/?#]+/, '/feeds/[token]'),
+    remoteAddress: request.ip,
+  };
+}
+
 /** Builds the Fastify app. Never listens: main.ts does, tests call `inject`. */
 export async function buildApp({
   config,
@@ -110,7 +122,7 @@ export async function buildApp({
   role = config.PERCH_ROLE,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL },
+    logger: logger ?? { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     // Per-request lines only when debugging; errors are always logged by the error handler.

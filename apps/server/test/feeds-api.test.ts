@@ -3,6 +3,7 @@ import { SaxesParser, type SaxesAttributeNS } from 'saxes';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FEED_ITEM_LIMIT, FEED_MESSAGES, feedsSchema, type Feeds } from '@perch/shared';
 import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
+import { requestForLog } from '../src/app.js';
 import { sha256Hex } from '../src/lib/tokens.js';
 import { dataOf, errorOf, expectError, setCookieLines } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
@@ -362,5 +363,14 @@ describe.each(DIALECTS)('RSS and JSON feeds [%s]', (dialect) => {
     const post = await t.app.inject({ method: 'POST', url: new URL(url).pathname });
     expect(post.statusCode).toBe(403);
     expect((await ada.post(new URL(url).pathname)).statusCode).toBe(404);
+  });
+});
+
+describe('request log lines', () => {
+  it('never show a feed secret', () => {
+    expect(
+      requestForLog({ method: 'GET', url: '/api/v1/feeds/s3cr3t-T0ken/NASA.rss?x=1', ip: '::1' }),
+    ).toEqual({ method: 'GET', url: '/api/v1/feeds/[token]/NASA.rss?x=1', remoteAddress: '::1' });
+    expect(requestForLog({ method: 'GET', url: '/api/v1/handles' }).url).toBe('/api/v1/handles');
   });
 });
