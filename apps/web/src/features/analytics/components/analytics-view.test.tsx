@@ -183,6 +183,23 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('summary-card-total_tweets')).not.toBeInTheDocument();
   });
 
+  it('says a failed collection collected nothing, rather than that the account is quiet', async () => {
+    const failed = (handle: string) => {
+      const empty = makeEmptyAnalytics(handle);
+      return {
+        ...empty,
+        backfillProgress: { ...empty.backfillProgress, status: 'failed' as const, progress: 0 },
+      };
+    };
+    stubFetch({
+      [completePath('nasa')]: answer(failed('nasa')),
+      [completePath('spacex')]: answer(failed('spacex')),
+    });
+    renderView();
+    expect(await screen.findByText(/its collection failed/)).toBeInTheDocument();
+    expect(screen.queryByText(/has no posts in the last/)).not.toBeInTheDocument();
+  });
+
   it("shows 'Failed to load analytics data' and loads again on Retry", async () => {
     let calls = 0;
     stubFetch({

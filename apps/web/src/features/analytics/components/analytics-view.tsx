@@ -103,6 +103,17 @@ interface BodyProps {
   onRetry: () => void;
 }
 
+/** Why a handle has nothing to show: collecting, a failed collection, or a quiet account. */
+function emptyDescription(handle: string, data: CompleteAnalytics): string {
+  if (data.backfillProgress.status === 'failed') {
+    return `Nothing was collected for @${handle}: its collection failed (the reason is above). Retry it once the problem is solved.`;
+  }
+  if (data.analytics_status === 'collecting') {
+    return 'Tweets are still being collected; the analytics appear as soon as the first posts arrive.';
+  }
+  return `@${handle} has no posts in the last ${data.period} days. Try the month view, or come back later.`;
+}
+
 /** The dashboard under the toolbar, or what stands in for it. */
 function AnalyticsBody({
   handle,
@@ -165,11 +176,7 @@ function AnalyticsBody({
           icon={<IconClockPause size={28} />}
           variant="light"
           title={ANALYTICS_MESSAGES.noData}
-          description={
-            data.analytics_status === 'collecting'
-              ? 'Tweets are still being collected; the analytics appear as soon as the first posts arrive.'
-              : `@${handle} has no posts in the last ${data.period} days. Try the month view, or come back later.`
-          }
+          description={emptyDescription(handle, data)}
         />
       </Card>
     );
