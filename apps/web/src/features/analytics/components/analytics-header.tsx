@@ -11,6 +11,8 @@ export interface AnalyticsHeaderProps {
    * copy (which can lag behind it).
    */
   progress?: ProgressReading;
+  /** Why collection waits for X (the handle row's reason), when it does. */
+  waiting?: string | null;
 }
 
 /** The window's first and last day, in the zone the numbers were computed in. */
@@ -28,7 +30,30 @@ export function collectedSinceText(data: CompleteAnalytics): string | null {
   return `Collected since ${since} — earlier days have no data`;
 }
 
-function StatusBadge({ data, progress }: { data: CompleteAnalytics; progress: ProgressReading }) {
+function StatusBadge({
+  data,
+  progress,
+  waiting,
+}: {
+  data: CompleteAnalytics;
+  progress: ProgressReading;
+  waiting?: string | null;
+}) {
+  // New tweets are not coming in: the numbers are not up to date, whatever was collected.
+  if (waiting) {
+    return (
+      <Badge
+        variant="light"
+        color="yellow"
+        radius="sm"
+        tt="none"
+        title={waiting}
+        data-testid="analytics-status-badge"
+      >
+        Waiting for X
+      </Badge>
+    );
+  }
   if (data.analytics_status === 'collecting') {
     return (
       <Badge
@@ -63,7 +88,7 @@ function StatusBadge({ data, progress }: { data: CompleteAnalytics; progress: Pr
 }
 
 /** Who and which window the numbers are about, what collection covers, and when they were computed. */
-export function AnalyticsHeader({ data, progress }: AnalyticsHeaderProps) {
+export function AnalyticsHeader({ data, progress, waiting }: AnalyticsHeaderProps) {
   const followers = data.profile.followersCount ?? data.summary.followers;
   const collected = collectedSinceText(data);
   return (
@@ -79,7 +104,7 @@ export function AnalyticsHeader({ data, progress }: AnalyticsHeaderProps) {
         >
           @{data.profile.username || data.handle}
         </Anchor>
-        <StatusBadge data={data} progress={progress ?? data.backfillProgress} />
+        <StatusBadge data={data} progress={progress ?? data.backfillProgress} waiting={waiting} />
         {followers !== null ? (
           <Text size="sm" c="dimmed">
             {formatCompact(followers)} followers

@@ -1,5 +1,6 @@
 import {
   ANALYTICS_MESSAGES,
+  X_USAGE_MESSAGES,
   type CompleteAnalytics,
   type Handle,
   type ProgressState,
@@ -181,6 +182,18 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
     renderView();
     expect(await screen.findByText(ANALYTICS_MESSAGES.noData)).toBeInTheDocument();
     expect(screen.queryByTestId('summary-card-total_tweets')).not.toBeInTheDocument();
+  });
+
+  it("says 'Waiting for X' in the header, not 'Up to date', while collection waits for X", async () => {
+    stubFetch({
+      [completePath('nasa')]: answer(makeCompleteAnalytics('nasa')),
+      [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+    });
+    const waiting = { ...nasa, last_error: X_USAGE_MESSAGES.creditsDepleted };
+    renderView({ handles: [waiting, spacex] });
+    const badge = await screen.findByTestId('analytics-status-badge');
+    expect(badge).toHaveTextContent('Waiting for X');
+    expect(badge).toHaveAttribute('title', X_USAGE_MESSAGES.creditsDepleted);
   });
 
   it('says a failed collection collected nothing, rather than that the account is quiet', async () => {

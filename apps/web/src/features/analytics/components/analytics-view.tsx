@@ -4,6 +4,7 @@ import {
   ANALYTICS_MESSAGES,
   DEFAULT_PERIOD,
   collectionCompletedMessage,
+  handleWaitingReason,
   isTemporaryHandleId,
   type CompleteAnalytics,
   type Handle,
@@ -317,7 +318,11 @@ export function AnalyticsView({
       {data && displayName ? (
         <Group gap="xs" wrap="nowrap" align="center">
           <Box style={{ flex: 1, minWidth: 0 }}>
-            <AnalyticsHeader data={data} progress={reading} />
+            <AnalyticsHeader
+              data={data}
+              progress={reading}
+              waiting={record ? handleWaitingReason(record) : null}
+            />
           </Box>
           {query.isFetching ? <Loader size="xs" aria-label="Updating analytics" /> : null}
         </Group>
