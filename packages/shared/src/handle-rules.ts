@@ -1,18 +1,18 @@
 import type { BackfillStatus, Handle } from './contracts/handles.js';
 import { X_USAGE_MESSAGES } from './contracts/x-usage.js';
 
-/** Statuses that mean the backfill finished (doc 1 §4, Backfill status values). */
+/** Statuses that mean the backfill finished (docs/spec-notes.md, Backfill statuses). */
 export const READY_STATUSES: readonly BackfillStatus[] = ['completed', 'complete', 'data_ready'];
 /** Statuses of a handle whose collection has not really begun. */
 export const STARTING_STATUSES: readonly BackfillStatus[] = ['pending', 'starting', 'initializing'];
 
-/** More tweets than this and a finished backfill: pre-scraped, no overlay (doc 2 §9.2). */
+/** More tweets than this and a finished backfill: pre-scraped, no overlay. */
 export const PRE_SCRAPED_TWEET_THRESHOLD = 50;
 /** More tweets than this with some progress: a partial collection to resume. */
 export const PARTIAL_TWEET_THRESHOLD = 10;
 /** Delay before showing a pre-scraped handle's analytics. */
 export const PRE_SCRAPED_DELAY_MS = 1_500;
-/** Progress drops larger than this are noise unless the status is an error (doc 1 §4). */
+/** Progress drops larger than this are noise unless the status is an error. */
 export const MAX_PROGRESS_DROP = 10;
 
 /** The handle fields the status rules read. */
@@ -76,9 +76,9 @@ function tweetsFound(count: number): string {
 }
 
 /**
- * The status badge of a handle row (doc 1 §4, badge text): 'Waiting for X', 'Ready', 'Failed',
- * 'Collecting N%' with 'N tweets found' or 'Scanning...', 'Starting collection...' or
- * 'Collecting data...'.
+ * The status badge of a handle row (docs/spec-notes.md, Backfill statuses): 'Waiting for X',
+ * 'Ready', 'Failed', 'Collecting N%' with 'N tweets found' or 'Scanning...',
+ * 'Starting collection...' or 'Collecting data...'.
  */
 export function badgeFor(handle: HandleStatusFields): HandleBadge {
   const tweets = Math.max(0, handle.total_tweets_collected);
@@ -117,7 +117,7 @@ export interface HandleClassification {
   delayMs: number;
 }
 
-/** How a handle that is added or switched to is treated (doc 1 §4, Handle classification). */
+/** How an added or switched-to handle is treated (docs/spec-notes.md, Handle classification). */
 export function classifyHandle(handle: HandleStatusFields): HandleClassification {
   const tweets = handle.total_tweets_collected;
   if (tweets > PRE_SCRAPED_TWEET_THRESHOLD && isHandleReady(handle)) {
@@ -138,7 +138,7 @@ export function classifyHandle(handle: HandleStatusFields): HandleClassification
 /** Status of a progress reading: the backfill values plus the client's idle and error. */
 export type ProgressStatus = BackfillStatus | 'idle' | 'error' | 'unknown';
 
-/** The client's view of one handle's backfill progress (doc 1 §3, Backfill progress). */
+/** The client's view of one handle's backfill progress (docs/spec-notes.md, Entities). */
 export interface ProgressState {
   progress: number;
   status: ProgressStatus;
@@ -162,7 +162,7 @@ export function isProgressComplete(state: Pick<ProgressState, 'progress' | 'stat
 }
 
 /**
- * Merges a new progress reading into the previous one (doc 1 §4, Progress rules): clamps to
+ * Merges a progress reading into the previous one (docs/spec-notes.md, Progress rules): clamps to
  * 0-100; 100 with tweets is completed; after an acknowledged completion, resets and backward
  * moves are ignored and failed becomes completed; drops of more than 10 points are ignored
  * unless the status is an error; data_ready/complete never regresses to initializing.
@@ -202,7 +202,7 @@ export function applyProgressUpdate(
 
 /**
  * Temporary (optimistic) handle ids are negative or not integers, so they can never be
- * mistaken for ids the server issues (ARCHITECTURE.md, ambiguity 4).
+ * mistaken for ids the server issues (docs/spec-notes.md, Field rules).
  */
 export function isTemporaryHandleId(id: number): boolean {
   return !Number.isSafeInteger(id) || id <= 0;
@@ -210,13 +210,13 @@ export function isTemporaryHandleId(id: number): boolean {
 
 /**
  * The ids that must not reach a server call: temporary client ids. Real ids never warn,
- * however large (the 'handle ids above 1000' warning of doc 1 §5, read per ambiguity 4).
+ * however large (the 'handle ids above 1000' warning: docs/spec-notes.md, Field rules).
  */
 export function suspiciousHandleIds(ids: readonly number[]): number[] {
   return ids.filter(isTemporaryHandleId);
 }
 
-/** The warning shown when temporary ids were about to reach the server (doc 1 §5). */
+/** The warning shown when temporary ids were about to reach the server. */
 export function invalidHandleIdsMessage(ids: readonly number[]): string {
   return `Invalid handle IDs detected (${ids.join(', ')}). Please report this issue.`;
 }
@@ -228,7 +228,7 @@ const RELATIVE_LIMIT_MS = 7 * DAY_MS;
 
 /**
  * A tweet's time as the recent-tweets list shows it: 'just now', 'Nm ago', 'Nh ago' or
- * 'Nd ago' under 7 days, else the date, e.g. 'Mar 4, 2025' (doc 1 §2, Main dashboard).
+ * 'Nd ago' under 7 days, else the date, e.g. 'Mar 4, 2025'.
  */
 export function formatTweetTime(createdAt: string, now: number = Date.now()): string {
   const time = Date.parse(createdAt);

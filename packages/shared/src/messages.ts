@@ -1,4 +1,4 @@
-/** Human texts of the error catalogue (doc 2 §8) that both sides show. */
+/** Human texts of the error catalogue (docs/spec-notes.md, Error texts), both sides. */
 export const MESSAGES = {
   authNotInitialized: 'Auth not initialized',
   loginWrongCredentials: 'The username or password you entered is incorrect. Please try again.',

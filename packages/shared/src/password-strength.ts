@@ -1,7 +1,7 @@
 import { PASSWORD_MIN_LENGTH } from './constants.js';
 import { MESSAGES } from './messages.js';
 
-/** The 25 passwords rated Very Weak whatever their shape (doc 1 §5). */
+/** The 25 passwords rated Very Weak whatever their shape. */
 export const COMMON_PASSWORDS: readonly string[] = [
   'password',
   '123456',

@@ -1,9 +1,9 @@
 /**
- * Client preferences (doc 1 §3 Client preferences, doc 2 §9.5): the per-browser settings of the
+ * Client preferences (docs/spec-notes.md, Entities): the per-browser settings of the
  * web app and the numbers behind them. Dark mode is persisted by the theme, not here.
  */
 
-/** Client log levels, quietest last (doc 2 §9.5). */
+/** Client log levels, quietest last. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -11,7 +11,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const REFRESH_INTERVAL_CHOICES_MS = [15_000, 30_000, 60_000, 120_000, 300_000] as const;
 export type RefreshIntervalMs = (typeof REFRESH_INTERVAL_CHOICES_MS)[number];
 
-/** Defaults of the client preferences (doc 1 §3; log level and monitoring doc 2 §9.5). */
+/** Defaults of the client preferences. */
 export const PREFERENCE_DEFAULTS = {
   autoRefresh: true,
   refreshInterval: 30_000,
@@ -30,8 +30,8 @@ export const PREFERENCE_DEFAULTS = {
   performanceMonitoring: boolean;
 };
 
-/** With performance monitoring on, renders slower than this are logged (doc 2 §9.5). */
+/** With performance monitoring on, renders slower than this are logged. */
 export const SLOW_RENDER_THRESHOLD_MS = 16;
 
-/** Alerts for the same thing inside this window collapse into one (doc 2 §9.2). */
+/** Alerts for the same thing inside this window collapse into one. */
 export const DUPLICATE_NOTIFICATION_WINDOW_MS = 2_000;

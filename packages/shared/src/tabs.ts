@@ -1,5 +1,5 @@
 /**
- * Leader election between browser tabs (doc 2 §9.4, doc 1 §4 Resilience): only the leading tab
+ * Leader election between browser tabs (docs/spec-notes.md, Polling modes): only the leading tab
  * polls and sends the session heartbeat; the others follow.
  */
 
@@ -16,7 +16,7 @@ export const TAB_LEADER_MONITOR_MS = 10_000;
 /** A leader silent this long is dead; the follower that notices starts an election. */
 export const TAB_LEADER_DEAD_AFTER_MS = 15_000;
 
-/** The session heartbeat (doc 2 §9.3): retries after a failed beat, with backoff. */
+/** The session heartbeat: retries after a failed beat, with backoff. */
 export const HEARTBEAT_MAX_RETRIES = 10;
 /** First retry delay after a failed heartbeat; doubles each retry up to the cap below. */
 export const HEARTBEAT_RETRY_BASE_MS = 1_000;

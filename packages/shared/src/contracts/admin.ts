@@ -4,11 +4,11 @@ import { BACKFILL_STATUSES } from './handles.js';
 
 /**
  * The admin area: users and their handles, every handle in the system, collectors, invitations,
- * data clean-up and the collector account's verification challenge (doc 2 §7.6, §8.6; doc 1 §2
- * Admin, §4 Twitter challenge, §5 confirmations; ARCHITECTURE.md "roles").
+ * data clean-up and the collector account's verification challenge (docs/spec-notes.md:
+ * Admin screen, Settings rules, Field rules, Roles).
  */
 
-/** Challenge status poll and the re-fetch after a submit (doc 2 §9.2). */
+/** Challenge status poll and the re-fetch after a submit. */
 export const CHALLENGE_POLL_MS = 30_000;
 export const CHALLENGE_REFETCH_AFTER_SUBMIT_MS = 5_000;
 
@@ -18,15 +18,15 @@ export const INVITATION_MAX_EXPIRY_DAYS = 365;
 export const INVITATION_DEFAULT_EXPIRY_DAYS = 7;
 
 /**
- * Every human text of the admin area. The spec's own (doc 2 §8.6, doc 1 §2, §5) and the few
+ * Every human text of the admin area. The spec's own (docs/spec-notes.md, Error texts) and the few
  * this product adds (marked "ours"). Server and web show the same words.
  */
 export const ADMIN_MESSAGES = {
-  // Access (ours for admin; the super admin text is doc 1 §2).
+  // Access (ours for admin; the super admin text is the spec's).
   adminRequired: 'Access Denied. Admin privileges required.',
   superAdminRequired: 'Access Denied. Super admin privileges required.',
 
-  // Missing ids (doc 2 §8.6, doc 1 §5).
+  // Missing ids.
   userAndHandleIdRequired: 'User ID and Handle ID are required.',
   userIdRequired: 'User ID is required to fetch handles.',
   handleIdRequiredToDelete: 'Handle ID is required to delete a handle.',
@@ -49,7 +49,7 @@ export const ADMIN_MESSAGES = {
   invitationExpiryInvalid: `Expiry must be a whole number of days from 1 to ${INVITATION_MAX_EXPIRY_DAYS}, or none.`,
   noChallengePending: 'No verification challenge is waiting for a code.',
 
-  // Successes (doc 2 §8.6; the server sends them, the web shows them).
+  // Successes (the server sends them, the web shows them).
   handleDeleted: (handle: string) => `Successfully deleted handle @${handle}.`,
   handleRemovedFromUser: (handle: string) => `Successfully removed handle @${handle} from user.`,
   handleDataCleared: (handle: string) =>
@@ -70,7 +70,7 @@ export const ADMIN_MESSAGES = {
     'Collection is paused: the collector account is waiting for a verification code.',
   collectionGoesOn: 'Collection goes on with the other collector accounts meanwhile.',
 
-  // Client fallbacks (doc 2 §8.6).
+  // Client fallbacks.
   fetchUsersFailed: 'Failed to fetch users',
   fetchUserHandlesFailed: (id: number | string) => `Failed to fetch handles for user ${id}`,
   fetchChallengeFailed: 'Failed to fetch Twitter challenge status',
@@ -82,7 +82,7 @@ export const ADMIN_MESSAGES = {
   startProcessFailed: (id: number | string) => `Failed to start/resume process for handle ${id}`,
   clearDataFailed: (id: number | string) => `Failed to clear data for handle ${id}`,
 
-  // UI texts (doc 2 §8.6, doc 1 §2).
+  // UI texts.
   loadUsersFailed: 'Failed to load users.',
   loadUserHandlesFailed: (id: number | string) => `Failed to load handles for user ${id}.`,
   loadSystemHandlesFailed: 'Failed to load system handles.',
@@ -95,7 +95,7 @@ export const ADMIN_MESSAGES = {
   noUserHandles: 'No handles monitored by this user.',
   noSystemHandles: 'No handles currently associated with any user.',
 
-  // Confirmations (doc 1 §5).
+  // Confirmations.
   confirmGlobalDelete: (handle: string, id: number) =>
     `Are you sure you want to globally delete @${handle} (ID: ${id})? This will stop its scraper and remove it for all users.`,
   confirmRemoveFromUser: (handle: string, handleId: number, userId: number) =>
@@ -203,7 +203,7 @@ export const adminUserSchema = z.object({
 export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUsersResponseSchema = z.object({ users: z.array(adminUserSchema) });
 
-/** A handle a given user follows (doc 1 §3 admin handle item, plus that user's link). */
+/** A handle a given user follows, plus that user's link. */
 export const adminUserHandleSchema = z.object({
   id: z.number().int(),
   handle: z.string(),
@@ -265,7 +265,7 @@ export const challengeStatusSchema = z.object({
 });
 export type ChallengeStatus = z.infer<typeof challengeStatusSchema>;
 
-/** Each handle's collector (doc 1 §4: idle, running, paused or stopped). */
+/** Each handle's collector: idle, running, paused or stopped. */
 export const adminProcessSchema = z.object({
   handle_id: z.number().int(),
   handle: z.string(),

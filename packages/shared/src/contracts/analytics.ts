@@ -2,25 +2,25 @@ import { z } from 'zod';
 import { backfillProgressSchema, tweetSchema } from './handles.js';
 
 /**
- * Analytics payloads (doc 2 §7.5, ANALYTICS.md). Every number is a plain, unrounded JSON number;
+ * Analytics payloads (docs/analytics.md). Every number is a plain, unrounded JSON number;
  * the web rounds for display. Rates that need followers or snapshots are `null` when those are
  * missing; averages and shares over nothing are 0.
  */
 
-/** Days of the two periods the dashboard offers (ARCHITECTURE.md, reading 5). */
+/** Days of the two periods the dashboard offers: week 7, month 30. */
 export const PERIOD_WEEK = 7;
 export const PERIOD_MONTH = 30;
 export const DEFAULT_PERIOD = PERIOD_MONTH;
 export const MIN_PERIOD = 1;
 export const MAX_PERIOD = 90;
 export const DEFAULT_TIMEZONE = 'UTC';
-/** Top tweets and hashtags shown by default (doc 2 §9.1). */
+/** Top tweets and hashtags shown by default. */
 export const TOP_TWEETS_LIMIT = 10;
 export const MAX_TOP_TWEETS_LIMIT = 100;
 export const HASHTAGS_LIMIT = 20;
 export const MAX_HASHTAGS_LIMIT = 100;
 export const WORDS_LIMIT = 30;
-/** Least time between two refreshes of one handle (doc 2 §9.2). */
+/** Least time between two refreshes of one handle. */
 export const REFRESH_MIN_GAP_MS = 5_000;
 /**
  * Least time between two manual polls of one handle, whoever asks (every user and process
@@ -28,7 +28,7 @@ export const REFRESH_MIN_GAP_MS = 5_000;
  */
 export const MANUAL_POLL_MIN_GAP_MS = 60_000;
 
-/** Weekday names, index 0 = Monday ... 6 = Sunday (ANALYTICS.md, Window). */
+/** Weekday names, index 0 = Monday ... 6 = Sunday (analytics.md, Window). */
 export const WEEKDAYS = [
   'Monday',
   'Tuesday',
@@ -141,7 +141,7 @@ export const timeseriesQuerySchema = analyticsQuerySchema.extend({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Blocks (ANALYTICS.md, Blocks)
+// Blocks (docs/analytics.md, Blocks)
 // ---------------------------------------------------------------------------------------------
 
 const rate = z.number().nullable();
@@ -494,7 +494,7 @@ export const availabilitySchema = z.object({
 });
 export type Availability = z.infer<typeof availabilitySchema>;
 
-/** The texts of doc 2 §8.4 that both sides use. */
+/** The analytics texts of the error catalogue that both sides use. */
 export const ANALYTICS_MESSAGES = {
   loadFailed: 'Failed to load analytics data',
   fetchFailed: 'Failed to fetch analytics data',
@@ -509,12 +509,12 @@ export const ANALYTICS_MESSAGES = {
   refreshed: 'Analytics refreshed',
 } as const;
 
-/** The `message` of a response whose handle is still collecting (doc 1 §4: 'being collected'). */
+/** The `message` of a response whose handle is still collecting: it says 'being collected'. */
 export function beingCollectedMessage(handle: string, progress: number): string {
   return `Data for @${handle} is still being collected (${Math.floor(progress)}%).`;
 }
 
-/** '@x data collection completed!' (doc 1 §4, Collecting overlay). */
+/** '@x data collection completed!' (docs/spec-notes.md, Collecting overlay). */
 export function collectionCompletedMessage(handle: string): string {
   return `@${handle} data collection completed!`;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Failure envelope of every API error (ARCHITECTURE.md, API conventions). */
+/** Failure envelope of every API error (docs/spec-notes.md, API conventions). */
 export const errorEnvelopeSchema = z.object({
   success: z.literal(false),
   message: z.string(),

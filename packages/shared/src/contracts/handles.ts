@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HANDLE_PATTERN, normalizeHandle } from '../handles.js';
 import { notificationFilterSchema } from './filters.js';
 
-/** Backfill status values (doc 1 §4). */
+/** Backfill status values (docs/spec-notes.md, Backfill statuses). */
 export const BACKFILL_STATUSES = [
   'pending',
   'starting',
@@ -19,7 +19,7 @@ export type BackfillStatus = (typeof BACKFILL_STATUSES)[number];
 export const DEFAULT_BACKFILL_DAYS = 15;
 export const MIN_BACKFILL_DAYS = 1;
 export const MAX_BACKFILL_DAYS = 90;
-/** Choices of the main add form (doc 1 §2). */
+/** Choices of the main add form. */
 export const BACKFILL_DAY_CHOICES = [7, 15] as const;
 export const TWEET_PAGE_SIZE = 50;
 export const MAX_TWEET_PAGE_SIZE = 100;
@@ -30,7 +30,7 @@ export const handleInputSchema = z
   .transform(normalizeHandle)
   .pipe(z.string().regex(HANDLE_PATTERN, 'Invalid Twitter handle provided'));
 
-/** POST /handles (doc 2 §7.3). */
+/** POST /handles. */
 export const addHandleRequestSchema = z.object({
   username: handleInputSchema,
   backfill_days: z.coerce
@@ -43,7 +43,7 @@ export const addHandleRequestSchema = z.object({
 });
 export type AddHandleRequest = z.input<typeof addHandleRequestSchema>;
 
-/** A handle as one user sees it: the server record of doc 1 §3 plus that user's link. */
+/** A handle as one user sees it: the server record plus that user's link. */
 export const handleSchema = z.object({
   id: z.number().int(),
   handle: z.string(),
@@ -112,7 +112,7 @@ export type Tweet = z.infer<typeof tweetSchema>;
 /** `type` of the tweet browser: originals, replies, quotes, retweets, or any with media. */
 export const TWEET_TYPES = ['post', 'reply', 'quote', 'retweet', 'media'] as const;
 export type TweetType = (typeof TWEET_TYPES)[number];
-/** `sort` of the tweet browser; engagement = likes + retweets + replies + quotes (ANALYTICS.md). */
+/** `sort` of the tweet browser; engagement = likes + retweets + replies + quotes (analytics.md). */
 export const TWEET_SORTS = ['newest', 'likes', 'engagement'] as const;
 export type TweetSort = (typeof TWEET_SORTS)[number];
 export const MAX_TWEET_SEARCH_LENGTH = 100;
@@ -160,7 +160,7 @@ export const tweetPageResponseSchema = z.object({
   has_more: z.boolean(),
 });
 
-/** GET /handles/{handle}/backfill-progress (doc 2 §7.3, doc 1 §3). */
+/** GET /handles/{handle}/backfill-progress. */
 export const backfillProgressSchema = z.object({
   progress: z.number(),
   status: z.enum(BACKFILL_STATUSES),

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * The security area: events, stats, sessions, login history, suspicious activity, two-factor
- * sign-in, settings, incidents and export (doc 2 §7.7, §8.6 last bullet, §9.5 Security; doc 1 §2,
- * §3 Security, §4 Resilience "Security risk level").
+ * sign-in, settings, incidents and export (docs/spec-notes.md,
+ * Security and Error texts).
  */
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
@@ -15,12 +15,12 @@ export const SECURITY_TIME_RANGES = ['24h', '7d', '30d'] as const;
 export type SecurityTimeRange = (typeof SECURITY_TIME_RANGES)[number];
 export const DEFAULT_SECURITY_TIME_RANGE: SecurityTimeRange = '24h';
 
-/** doc 2 §9.5: failed sign-ins above 10 are a threat (high), above 5 a medium risk. */
+/** Failed sign-ins above 10 are a threat (high), above 5 a medium risk. */
 export const FAILED_LOGINS_THREAT = 10;
 export const FAILED_LOGINS_MEDIUM = 5;
-/** The security panel and alerts refresh every 60 s (doc 2 §9.5). */
+/** The security panel and alerts refresh every 60 s. */
 export const SECURITY_REFRESH_MS = 60_000;
-/** Login history default page (doc 2 §7.7). */
+/** Login history default page. */
 export const LOGIN_HISTORY_DEFAULT_LIMIT = 20;
 export const SECURITY_EVENTS_DEFAULT_LIMIT = 50;
 export const SECURITY_EVENTS_MAX_LIMIT = 200;
@@ -199,8 +199,8 @@ export const securityStatsSchema = z.object({
 export type SecurityStats = z.infer<typeof securityStatsSchema>;
 
 /**
- * The spec's risk rules (doc 2 §9.5): plain HTTP is critical (loopback excepted: a local
- * install), failed sign-ins above 10 are a threat (high), above 5 medium; else low.
+ * The risk rules (docs/spec-notes.md, Security): plain HTTP is critical (loopback excepted: a
+ * local install), failed sign-ins above 10 are a threat (high), above 5 medium; else low.
  */
 export function riskLevelOf(input: {
   failedLogins: number;
@@ -244,7 +244,7 @@ export const revokeOthersResponseSchema = z.object({ revoked: z.number().int() }
 // ---------------------------------------------------------------- two-factor
 
 /**
- * POST /security/2fa (doc 2 §7.7: enabled, totpSecret; plus code):
+ * POST /security/2fa (enabled, totpSecret; plus code):
  * - `{enabled: true}` starts the set-up: answers a new secret, its otpauth URL and a QR code;
  * - `{enabled: true, totpSecret, code}` finishes it once the code checks out: answers the
  *   recovery codes, shown once;

@@ -11,7 +11,7 @@ import {
 const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.error?.issues[0]?.message;
 
-describe('settings field rules (doc 1 §5)', () => {
+describe('settings field rules', () => {
   it('normalises a Telegram chat id and says what is wrong with a bad one', () => {
     expect(telegramChatIdSchema.parse(' @@123456 ')).toBe('123456');
     expect(telegramChatIdSchema.parse('-1001234567890')).toBe('-1001234567890');

@@ -4,29 +4,30 @@ import { handleSchema } from './handles.js';
 
 /**
  * Settings, notification channels, per-handle toggles, the user's forwarder ("bot") and the
- * delivery log (doc 2 §7.3, §7.4, §8.5; doc 1 §3 Settings, §4 Settings, §5).
+ * delivery log (docs/spec-notes.md: Settings rules, Field rules, Error texts).
  */
 
 export const NOTIFICATION_CHANNELS = ['telegram', 'discord'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
-/** The Twitter username that counts as not set (doc 1 §3 Settings). */
+/** The Twitter username that counts as not set. */
 export const PLACEHOLDER_TWITTER_USERNAME = 'placeholder_username';
 
-/** Client timings of the Settings page (doc 2 §9.2). */
+/** Client timings of the Settings page. */
 export const SETTINGS_FETCH_MIN_GAP_MS = 5_000;
 export const SETTINGS_CACHE_MS = 30_000;
 export const COMPONENT_STATUS_CACHE_MS = 60 * 60 * 1000;
 export const BOT_AUTO_START_DELAY_MS = 5_000;
-/** Local Discord messages clear after this long (doc 2 §8.5). */
+/** Local Discord messages clear after this long. */
 export const DISCORD_MESSAGE_CLEAR_MS = 4_000;
 export const SUCCESS_BANNER_MS = 5_000;
 /** A one-click Telegram link works this long, once. */
 export const TELEGRAM_LINK_TTL_MS = 15 * 60 * 1000;
 
 /**
- * Every human text of the settings and notifications area: the spec's own (doc 2 §8.5,
- * doc 1 §5) and the few this product adds (marked "ours"). Server and web show the same words.
+ * Every human text of the settings and notifications area: the spec's own
+ * (docs/spec-notes.md, Error texts) and the few this product adds (marked "ours"). Server and
+ * web show the same words.
  */
 export const SETTINGS_MESSAGES = {
   fetchFailed: 'Failed to fetch settings',
@@ -109,7 +110,7 @@ export const TEST_MESSAGE_TEXT =
   'Perch test message: notifications for your monitored handles will arrive here.';
 
 // ---------------------------------------------------------------------------------------------
-// Field rules (doc 1 §5)
+// Field rules (docs/spec-notes.md, Field rules)
 // ---------------------------------------------------------------------------------------------
 
 /** Removes leading @ signs and surrounding white space, as the chat id rule says. */
@@ -184,7 +185,7 @@ export const telegramChannelStatusSchema = channelStatusSchema.extend({
   linkAvailable: z.boolean(),
 });
 
-/** GET /settings (doc 1 §3 Settings, doc 2 §7.4). */
+/** GET /settings. */
 export const settingsSchema = z.object({
   /** 'configured' when Twitter and at least one channel are connected (the bot can start). */
   status: z.enum(['configured', 'unconfigured']),

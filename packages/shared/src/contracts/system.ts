@@ -9,7 +9,7 @@ export const healthResponseSchema = z.object({
 });
 export type Health = z.infer<typeof healthResponseSchema>;
 
-/** Heartbeat body (doc 2 §7.8); also sent as a beacon on unload, with `event`. */
+/** Heartbeat body; also sent as a beacon on unload, with `event`. */
 export const heartbeatRequestSchema = z
   .object({
     user_id: z

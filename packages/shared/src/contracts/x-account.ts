@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The scopes Perch asks X for (external-apis.md §1.1): read the account, refresh offline. */
+/** The scopes Perch asks X for (docs/spec-notes.md, X API): read the account, refresh offline. */
 export const X_OAUTH_SCOPES = ['tweet.read', 'users.read', 'offline.access'] as const;
 
 /**
