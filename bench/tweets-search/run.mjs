@@ -164,14 +164,11 @@ async function benchDialect(dialect) {
   };
 }
 
-const started = performance.now();
-const loadBefore = os.loadavg()[0];
-const results = [];
-for (const dialect of DIALECTS) results.push(await benchDialect(dialect));
-
 const n = (value) => (value === null ? '–' : value.toLocaleString('en-US'));
 const mb = (bytes) => (bytes === null ? '–' : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
-for (const result of results) {
+
+/** One database's table, printed as soon as it is measured. */
+function printResult(result) {
   console.log(`
 ### ${result.dialect}: ${n(result.tweets)} tweets of one handle
 
@@ -188,6 +185,15 @@ ${result.rows
 
 worst search p95: ${result.worstSearchP95} ms (target < ${TARGET_MS} ms: ${result.worstSearchP95 < TARGET_MS ? 'met' : 'not met'}); worst p95 of all requests: ${result.worstP95} ms
 `);
+}
+
+const started = performance.now();
+const loadBefore = os.loadavg()[0];
+const results = [];
+for (const dialect of DIALECTS) {
+  const result = await benchDialect(dialect);
+  printResult(result);
+  results.push(result);
 }
 const summary = {
   machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
