@@ -14,7 +14,7 @@ function configError(env: Record<string, string | undefined>): ConfigError {
 }
 
 describe('loadConfig', () => {
-  it('uses the defaults of ARCHITECTURE.md for an empty environment', () => {
+  it('uses the documented defaults for an empty environment', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       HOST: '127.0.0.1',

@@ -14,7 +14,7 @@ const emptyAsUnset = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /**
- * Every environment variable Perch reads, with its default. Names are fixed by ARCHITECTURE.md:
+ * Every environment variable Perch reads, with its default. Names are fixed:
  * tests, operators and the README rely on them.
  */
 const envSchema = z.object({

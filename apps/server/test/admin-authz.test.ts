@@ -31,7 +31,7 @@ interface AdminRoute {
 }
 
 /**
- * Every /admin route and who may call it (ARCHITECTURE.md, roles). The matrix below fails for a
+ * Every /admin route and who may call it (docs/spec-notes.md, Roles). The matrix below fails for a
  * route the app has and this list lacks, so a new admin route cannot ship without a decision.
  */
 const ADMIN_ROUTES: AdminRoute[] = [

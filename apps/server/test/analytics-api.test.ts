@@ -154,7 +154,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
       completeAnalyticsSchema,
     );
 
-  it('a collected demo handle: every block equals ANALYTICS.md over the listed tweets, for week, month and another timezone', async () => {
+  it('a collected demo handle: every block equals docs/analytics.md over the listed tweets, for week, month and another timezone', async () => {
     expect(
       (await alice.post('/api/v1/handles', { username: 'typical_ref', backfill_days: 15 }))
         .statusCode,

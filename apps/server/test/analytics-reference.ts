@@ -1,5 +1,5 @@
 /**
- * ANALYTICS.md written out a second time, as plainly as possible, to check the API against:
+ * docs/analytics.md written out a second time, as plainly as possible, to check the API against:
  * it reads the tweets as GET /handles/{handle}/tweets lists them and the snapshot rows as
  * stored, and does every day/hour bucket with Intl per tweet. It shares no code with the engine
  * (apps/server/src/analytics), so a mistake there cannot hide here.
@@ -71,7 +71,7 @@ function nextDate(date: string): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** Every block of ANALYTICS.md (the parts the API tests compare). */
+/** Every block of docs/analytics.md (the parts the API tests compare). */
 export function referenceAnalytics(input: ReferenceInput) {
   const { timezone } = input;
   const start = Date.parse(input.window.start);

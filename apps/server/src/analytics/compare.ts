@@ -9,7 +9,7 @@ import { summary } from './summary.js';
 import { timeseries } from './timeseries.js';
 import type { PreparedWindow } from './window.js';
 
-/** What a comparison adds for the previous period (ANALYTICS.md, Compare with the previous period). */
+/** What a comparison adds (docs/analytics.md, Compare with the previous period). */
 export interface PreviousPeriodBlocks {
   window: { start: number; end: number };
   summary: Summary;

@@ -1,5 +1,5 @@
 /**
- * The analytics engine (ANALYTICS.md): pure functions from a handle's tweets and snapshots, a
+ * The analytics engine (docs/analytics.md): pure functions from a handle's tweets and snapshots, a
  * window and a time zone to the analytics blocks of `@perch/shared`.
  */
 export type { AnalyticsInput, AnalyticsTweet, MetricSnapshot, ProfileSnapshot } from './types.js';

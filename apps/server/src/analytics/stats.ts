@@ -1,6 +1,6 @@
 /** Shared arithmetic of the blocks, so every block divides by zero the same way. */
 
-/** sum / count, or 0 when there is nothing to average (ANALYTICS.md: averages over nothing). */
+/** sum / count, or 0 when there is nothing to average (docs/analytics.md, Window). */
 export function average(sum: number, count: number): number {
   return count === 0 ? 0 : sum / count;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunCounter, scanWords } from './word-scanner.js';
 
-/** The definition the scanner implements, as ANALYTICS.md words it: the reference. */
+/** The definition the scanner implements, as docs/analytics.md words it: the reference. */
 const byRegex = (text: string): string[] =>
   text.replace(/https?:\/\/\S+|@\w+|#[\p{L}\p{N}_]+/gu, ' ').match(/\p{L}+/gu) ?? [];
 

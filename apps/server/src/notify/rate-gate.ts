@@ -1,6 +1,6 @@
 /**
  * Pacing of outgoing messages: an overall limit plus an optional limit per key (a chat, a user),
- * both counted over a sliding window (external-apis.md §2.4 and §3.4):
+ * both counted over a sliding window (docs/spec-notes.md, Telegram limits, Discord limits):
  *
  * - Telegram: at most 30 messages a second over all chats and 1 a second per chat; a group (a
  *   chat id starting with '-') may also get no more than 20 a minute.

@@ -1,5 +1,5 @@
 /**
- * The bot's side of Telegram (external-apis.md §2.3): a getUpdates long-poll, run only when
+ * The bot's side of Telegram (docs/spec-notes.md, Telegram): a getUpdates long-poll, run only when
  * TELEGRAM_BOT_TOKEN is set, in one process.
  *
  * - `/start <code>` (the one-click link): links that chat to the code's user, once, and answers

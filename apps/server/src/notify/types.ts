@@ -1,5 +1,5 @@
 /**
- * The messaging services Perch forwards tweets to (ARCHITECTURE.md, notify/): narrow clients of
+ * The messaging services Perch forwards tweets to: narrow clients of
  * the Telegram Bot API and Discord API v10, each with its base URL from config, and the one
  * error type the delivery worker acts on.
  */

@@ -44,11 +44,11 @@ declare module 'fastify' {
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Cookie sessions and double-submit CSRF (ARCHITECTURE.md): resolves `perch_session` to a user
- * on every API request, hands out `perch_csrf` to clients that lack it, and refuses any
- * state-changing API request whose X-CSRF-Token header does not match that cookie.
- * With a `sessionCache` (session-cache.ts), resolved sessions are kept for a few seconds and
- * dropped on every node when revoked; without one, every request reads the database.
+ * Cookie sessions and double-submit CSRF (docs/spec-notes.md, API conventions): resolves
+ * `perch_session` to a user on every API request, hands out `perch_csrf` to clients that lack
+ * it, and refuses any state-changing API request whose X-CSRF-Token header does not match that
+ * cookie. With a `sessionCache` (session-cache.ts), resolved sessions are kept for a few seconds
+ * and dropped on every node when revoked; without one, every request reads the database.
  */
 export const authPlugin = fp(
   async (

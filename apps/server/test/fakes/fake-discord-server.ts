@@ -1,6 +1,6 @@
 /**
- * A loopback fake of the Discord API v10 routes Perch uses for DMs (external-apis.md §3, §5), on
- * 127.0.0.1:0 with node:http, so the real client is tested over real HTTP.
+ * A loopback fake of the Discord API v10 routes Perch uses for DMs (docs/spec-notes.md, Fakes),
+ * on 127.0.0.1:0 with node:http, so the real client is tested over real HTTP.
  *
  * - `POST /api/v10/users/@me/channels` opens (or returns the existing) DM channel;
  *   `POST /api/v10/channels/:id/messages` posts to it. Both check `Authorization: Bot <token>`

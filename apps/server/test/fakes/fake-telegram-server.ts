@@ -1,5 +1,5 @@
 /**
- * A loopback fake of the Telegram Bot API methods Perch uses (external-apis.md §2, §5), on
+ * A loopback fake of the Telegram Bot API methods Perch uses (docs/spec-notes.md, Fakes), on
  * 127.0.0.1:0 with node:http, so the real client is tested over real HTTP.
  *
  * - Route `/bot<token>/<method>` (method names case-insensitive), GET or POST, parameters from
@@ -138,7 +138,7 @@ const BOT_ID = 7000000001;
 const TEXT_LIMIT = 4096;
 const CAPTION_LIMIT = 1024;
 
-/** Tags Telegram's HTML parse mode understands (external-apis.md §2.5). */
+/** Tags Telegram's HTML parse mode understands (docs/spec-notes.md, Telegram HTML). */
 const SUPPORTED_TAGS = new Set([
   'a',
   'b',

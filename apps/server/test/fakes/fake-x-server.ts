@@ -1,11 +1,11 @@
 /**
- * A loopback fake of the X API v2 endpoints Perch reads (external-apis.md §1), on
+ * A loopback fake of the X API v2 endpoints Perch reads (docs/spec-notes.md, X API), on
  * 127.0.0.1:0 with node:http, so the real x-api source is tested over real HTTP: headers, status
  * codes, problem bodies, pagination and rate limits behave like X's.
  *
  * Routes: GET /2/users/by/username/:u, GET /2/users?ids= (up to 100), GET /2/users/:id/tweets,
  * GET /2/tweets?ids=, GET /2/users/me (the user of an OAuth 2.0 user token; 403 for the app-only
- * token, as X answers), and OAuth 2.0 with PKCE (§1.1): GET /i/oauth2/authorize (redirects
+ * token, as X answers), and OAuth 2.0 with PKCE: GET /i/oauth2/authorize (redirects
  * straight back with a code, as if the user consented), POST /2/oauth2/token (authorization_code
  * with the S256/plain verifier check, refresh_token with rotation), POST /2/oauth2/revoke.
  *
@@ -22,7 +22,7 @@ import type { XEndpoint } from '../../src/collector/sources/x-api-source.js';
 
 const PROBLEMS = 'https://api.twitter.com/2/problems';
 const WINDOW_MS = 15 * 60_000;
-/** Per-app limits of a 15-minute window (external-apis.md §1.2, §1.3). */
+/** Per-app limits of a 15-minute window (docs/spec-notes.md, X API). */
 const DEFAULT_LIMITS: Record<XEndpoint, number> = {
   'users/by/username': 300,
   users: 300,
@@ -1254,10 +1254,10 @@ interface FakeOAuthOptions {
   userExists(userId: string): boolean;
 }
 
-/** X's auth code lives 30 s (external-apis.md §1.1). */
+/** X's auth code lives 30 s. */
 const CODE_TTL_MS = 30_000;
 const DEFAULT_SCOPE = 'tweet.read users.read offline.access';
-/** X's answer for a bad, used or revoked code or token (§1.1). */
+/** X's answer for a bad, used or revoked code or token. */
 const INVALID_TOKEN = 'Value passed for the token was invalid.';
 
 const oauthError = (error: string, description: string) => ({

@@ -1,5 +1,5 @@
 /**
- * A tweet source (ARCHITECTURE.md, Tweet sources): looks up a profile and pages through a
+ * A tweet source (docs/spec-notes.md, Tweet sources): looks up a profile and pages through a
  * user's timeline between two instants, newest first, with a cursor. `demo`, `x-api` and
  * `x-web` implement it and pass one contract suite.
  */

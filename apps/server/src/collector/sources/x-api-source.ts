@@ -1,5 +1,5 @@
 /**
- * The `x-api` tweet source: X API v2 with an app-only bearer token (external-apis.md §1).
+ * The `x-api` tweet source: X API v2 with an app-only bearer token (docs/spec-notes.md, X API).
  *
  * - Rate limits: every response's `x-rate-limit-*` headers are kept per endpoint in the source
  *   instance (one token is shared by all handles), and `x-app-limit-24hour-*` for the whole app.

@@ -42,9 +42,9 @@ const deletedHandleSchema = z.object({ id: z.number().int(), handle: z.string() 
 
 /**
  * The collector side of /admin: processes with stop/start, global delete, data clean-up and the
- * collector account's verification challenge (doc 2 §7.6). Registered inside `adminRoutes`
+ * collector account's verification challenge. Registered inside `adminRoutes`
  * (admins only); stop/start, clean-up and the challenge need a super admin
- * (ARCHITECTURE.md, roles). Every change is recorded in the security log.
+ * (docs/spec-notes.md, Roles). Every change is recorded in the security log.
  */
 export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
   app.get(

@@ -57,8 +57,8 @@ const config = { useIssueMessage: true };
 const tags = ['admin'];
 
 /**
- * /admin/* (doc 2 §7.6): every route needs an admin (401 signed out, 403 for a plain user, before
- * any validation); super-admin routes add `requireSuperAdmin` (ARCHITECTURE.md, roles).
+ * /admin/*: every route needs an admin (401 signed out, 403 for a plain user, before
+ * any validation); super-admin routes add `requireSuperAdmin` (docs/spec-notes.md, Roles).
  * Here: users, their handles, the handles of the system, roles and invitations; the collector
  * side lives in `adminCollectorRoutes`, the X API's cost in `xUsageRoutes`.
  */

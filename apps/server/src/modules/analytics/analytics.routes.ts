@@ -55,7 +55,7 @@ const handleParamSchema = z.object({ handle: z.string() });
 const tags = ['analytics'];
 const config = { useIssueMessage: true };
 
-/** The block endpoints whose payload is one cached block as is (doc 2 §7.5). */
+/** The block endpoints whose payload is one cached block as is. */
 const BLOCK_ROUTES = {
   summary: ['summary', summarySchema],
   content_breakdown: ['contentTypes', contentTypesSchema],
@@ -100,7 +100,7 @@ function send<T>(request: FastifyRequest, reply: FastifyReply, result: Analytics
   };
 }
 
-/** Analytics per handle (doc 2 §7.5, ANALYTICS.md): one path per block, complete, refresh. */
+/** Analytics per handle (docs/analytics.md): one path per block, complete, refresh. */
 export const analyticsRoutes: FastifyPluginAsyncZod<{
   db: Db;
   collector: PollRequester | undefined;

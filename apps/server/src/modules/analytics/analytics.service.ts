@@ -43,7 +43,7 @@ import {
 } from './analytics.repository.js';
 
 const DAY_MS = 86_400_000;
-/** A cached computation is reused at most this long, even when no data arrived (doc 2 §9.2). */
+/** A cached computation is reused at most this long, even when no data arrived. */
 const CACHE_TTL_MS = 5 * 60_000;
 /** Computations kept; the least recently used goes first. */
 const CACHE_ENTRIES = 200;
@@ -86,7 +86,7 @@ export interface AnalyticsResult<T> {
   etag: string;
 }
 
-/** The analytics status of a handle (ANALYTICS.md, availability). */
+/** The analytics status of a handle (docs/analytics.md, availability). */
 export function analyticsStatus(handle: HandleRow): AnalyticsStatus {
   if (handle.backfill_status === 'completed') return 'data_ready';
   if (handle.backfill_status === 'failed') {
@@ -95,7 +95,7 @@ export function analyticsStatus(handle: HandleRow): AnalyticsStatus {
   return 'collecting';
 }
 
-/** 'being collected' while the backfill runs (doc 1 §4), nothing otherwise. */
+/** 'being collected' while the backfill runs, nothing otherwise. */
 function statusMessage(handle: HandleRow): string | undefined {
   return analyticsStatus(handle) === 'collecting'
     ? beingCollectedMessage(handle.username, handle.backfill_progress)

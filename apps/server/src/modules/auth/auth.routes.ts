@@ -61,7 +61,7 @@ function signedInData(request: FastifyRequest, { user, session }: SignedIn, mess
   };
 }
 
-/** Sign-in, registration and session routes (doc 2 §7.2), with the two-factor step. */
+/** Sign-in, registration and session routes, with the two-factor step. */
 export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = async (
   app,
   { config, db },

@@ -35,7 +35,7 @@ const errors = {
 };
 const handleParamSchema = z.object({ handle: z.string().max(64) });
 
-/** Followed handles, their tweets and backfill progress (doc 2 §7.3). */
+/** Followed handles, their tweets and backfill progress. */
 export const handlesRoutes: FastifyPluginAsyncZod<{
   db: Db;
   collector: BackfillRequester | undefined;

@@ -48,7 +48,7 @@ export interface BackfillRequester {
   requestBackfill(handleId: number): void;
 }
 
-/** Maps a handle and one user's link to the API's handle object (doc 1 §3). */
+/** Maps a handle and one user's link to the API's handle object. */
 export function toHandle(row: LinkedHandleRow): Handle {
   const total = row.total_tweets_collected;
   const complete = Boolean(row.initial_backfill_complete);
@@ -340,7 +340,7 @@ function progressMessage(handle: HandleRow): string {
   }
 }
 
-/** The backfill progress of a handle (doc 1 §3). */
+/** The backfill progress of a handle. */
 export function backfillProgress(handle: HandleRow): BackfillProgress {
   const complete = handle.backfill_status === 'completed';
   return {

@@ -79,7 +79,7 @@ function ofType(type: TweetType): Expression<SqlBool> {
 }
 
 /**
- * Engagement (ANALYTICS.md), written exactly as the index tweets_handle_engagement_idx has it
+ * Engagement (analytics.md), written exactly as the index tweets_handle_engagement_idx has it
  * so both planners read that index for the order.
  */
 const ENGAGEMENT = sql`(like_count + retweet_count + reply_count + quote_count)`;

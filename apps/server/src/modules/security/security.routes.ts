@@ -80,7 +80,7 @@ function clientOf(request: FastifyRequest): Client {
 }
 
 /**
- * /security/* (doc 2 §7.7): the signed-in user's security record. Everyone reads their own;
+ * /security/*: the signed-in user's security record. Everyone reads their own;
  * a super admin may read another account's events, stats, login history and export with
  * `userId`. Two-factor sign-in lives in two-factor.routes.ts.
  */

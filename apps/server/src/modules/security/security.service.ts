@@ -142,7 +142,7 @@ export async function listEvents(
 
 // ---------------------------------------------------------------- stats and risk
 
-/** The risk level's reasons, in words (doc 2 §9.5 rules, see `riskLevelOf`). */
+/** The risk level's reasons, in words (the rules of `riskLevelOf`). */
 export function riskReasons(failedLogins: number, transport: Transport): string[] {
   const reasons: string[] = [];
   if (!transport.secureTransport) {

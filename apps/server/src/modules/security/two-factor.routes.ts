@@ -10,7 +10,7 @@ import { clientOf } from '../auth/auth-events.js';
 import type { SecurityDeps } from './security.routes.js';
 import { changeTwoFactor, createTwoFactorCipher } from './two-factor.service.js';
 
-/** POST /security/2fa: two-factor sign-in set-up and switch-off (doc 2 §7.7). */
+/** POST /security/2fa: two-factor sign-in set-up and switch-off. */
 export const twoFactorRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, { config, db }) => {
   const cipher = createTwoFactorCipher(config);
 

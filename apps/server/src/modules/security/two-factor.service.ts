@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in (doc 2 §7.7 POST /security/2fa): set-up with a TOTP secret confirmed by a
+ * Two-factor sign-in (POST /security/2fa): set-up with a TOTP secret confirmed by a
  * code, one-time recovery codes, switching it off, and checking a code at sign-in. Secrets are
  * sealed with the stored-credentials key (token-cipher.ts); recovery codes are kept as hashes.
  */

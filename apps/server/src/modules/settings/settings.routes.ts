@@ -56,12 +56,12 @@ const upstreamErrors = {
 const config = { useIssueMessage: true };
 const tags = ['settings'];
 const testAnswer = successEnvelope(channelTestResponseSchema);
-/** POST /test-telegram answers `status: 'ok'` at the top too (doc 2 §7.4). */
+/** POST /test-telegram answers `status: 'ok'` at the top too, as the spec's client reads it. */
 const aliasAnswer = testAnswer.extend({ status: z.literal('ok') });
 
 /**
  * Settings, notification channels and their tests, one-click Telegram linking, per-handle
- * toggles, the user's bot and the delivery log (doc 2 §7.3, §7.4).
+ * toggles, the user's bot and the delivery log.
  */
 export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, options) => {
   const deps: SettingsDeps = {

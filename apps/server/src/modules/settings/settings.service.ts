@@ -55,7 +55,7 @@ export interface SettingsDeps {
   now?: () => Date;
 }
 
-/** A repeated test within this long of a successful one is not sent again (doc 2 §9.2). */
+/** A repeated test within this long of a successful one is not sent again. */
 export const DUPLICATE_TEST_WINDOW_MS = 2_000;
 
 /** How long GET /settings waits for the bot's username before answering without it. */
@@ -320,7 +320,7 @@ function retryHeaders(error: DeliveryError): Record<string, string> | undefined 
 const serviceText = (error: Error, service: string) =>
   error.message.replace(new RegExp(`^${service}:\\s*`), '');
 
-/** The spec's answer to a failed Telegram test (doc 2 §8.5). */
+/** The spec's answer to a failed Telegram test (docs/spec-notes.md, Error texts). */
 export function telegramTestError(error: unknown): AppError {
   if (!(error instanceof DeliveryError)) {
     const text = error instanceof Error ? error.message : String(error);
@@ -587,7 +587,7 @@ export async function botStatus(db: Db, user: UserRow): Promise<BotStatus> {
 }
 
 /**
- * POST /bot/start: refused unless Twitter and at least one channel are connected (doc 1 §5).
+ * POST /bot/start: refused unless Twitter and at least one channel are connected.
  * Starting a running bot is fine and changes nothing.
  */
 export async function startBot(

@@ -1,6 +1,6 @@
 /**
  * The user's own X account: connecting it with OAuth 2.0 Authorization Code + PKCE
- * (external-apis.md §1.1), reading its status, disconnecting it, and handing out a valid user
+ * (docs/spec-notes.md, X API), reading its status, disconnecting it, and handing out a valid user
  * access token (refreshed when it expires) to whatever needs to act as the user.
  */
 import { createHash } from 'node:crypto';
@@ -37,7 +37,7 @@ export const X_CALLBACK_PATH = '/api/v1/auth/twitter/callback';
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 /** A token this close to its expiry is refreshed first, so it does not expire in flight. */
 const EXPIRY_MARGIN_MS = 60_000;
-/** The Settings value that stands for "no username" (doc 1 §3 Settings). */
+/** The Settings value that stands for "no username". */
 const PLACEHOLDER_USERNAME = 'placeholder_username';
 
 /** What the X connection needs: the OAuth client (null without X_CLIENT_ID) and the cipher. */
@@ -101,7 +101,7 @@ const sealedAt = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** S256 code challenge of a PKCE verifier (RFC 7636 §4.2). */
+/** S256 code challenge of a PKCE verifier (RFC 7636, section 4.2). */
 export function codeChallenge(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }

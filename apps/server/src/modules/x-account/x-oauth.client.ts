@@ -1,5 +1,5 @@
 /**
- * The X endpoints of a user connection (external-apis.md §1.1, §1.4): the OAuth 2.0 token
+ * The X endpoints of a user connection (docs/spec-notes.md, X API): the OAuth 2.0 token
  * endpoint (code exchange, refresh), revocation, and GET /2/users/me with the user's token.
  * Raw fetch against X_API_BASE_URL, so tests point it at the loopback fake.
  */

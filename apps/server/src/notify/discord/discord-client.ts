@@ -1,6 +1,6 @@
 /**
- * The Discord API v10 client for DMs (external-apis.md §3): `POST /users/@me/channels` opens
- * (or finds) the DM channel, `POST /channels/{id}/messages` posts to it.
+ * The Discord API v10 client for DMs (docs/spec-notes.md, Discord): `POST /users/@me/channels`
+ * opens (or finds) the DM channel, `POST /channels/{id}/messages` posts to it.
  *
  * - DM channel ids are kept in memory per user (Discord returns the same channel every time);
  *   an 'Unknown Channel' answer forgets it, so the next attempt opens the DM again.

@@ -1,5 +1,5 @@
 /**
- * A tweet as one Discord message with one embed (external-apis.md §3.2):
+ * A tweet as one Discord message with one embed (docs/spec-notes.md, Discord):
  *
  * - author `X Developers (@XDevelopers)` linking the profile; title 'Open on X' linking the post;
  * - description: the tweet text, Markdown characters escaped (outside links) so it reads as

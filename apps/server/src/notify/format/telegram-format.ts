@@ -1,5 +1,5 @@
 /**
- * A tweet as Telegram messages (external-apis.md §2.2, §2.5), in HTML parse mode:
+ * A tweet as Telegram messages (docs/spec-notes.md, Telegram HTML), in HTML parse mode:
  *
  *     <b>X Developers</b> @XDevelopers
  *     Launch day! &lt;3

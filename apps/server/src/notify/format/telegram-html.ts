@@ -1,7 +1,7 @@
 /**
- * Telegram's HTML parse mode (external-apis.md §2.5): every `<`, `>` and `&` of text must be
- * written as an entity, and `"` inside an attribute as `&quot;`. Only `&lt; &gt; &amp; &quot;`
- * and numeric entities are understood, so nothing else is produced here.
+ * Telegram's HTML parse mode (docs/spec-notes.md, Telegram HTML): every `<`, `>` and `&` of
+ * text must be written as an entity, and `"` inside an attribute as `&quot;`. Only
+ * `&lt; &gt; &amp; &quot;` and numeric entities are understood, so nothing else is produced here.
  */
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };

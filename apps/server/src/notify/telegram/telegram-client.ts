@@ -1,5 +1,5 @@
 /**
- * The Telegram Bot API client (external-apis.md §2): JSON POSTs to
+ * The Telegram Bot API client (docs/spec-notes.md, Telegram): JSON POSTs to
  * `${TELEGRAM_API_BASE_URL}/bot${TELEGRAM_BOT_TOKEN}/${method}`, answers unwrapped from the
  * `{ok, result}` envelope, every failure turned into a DeliveryError:
  *
