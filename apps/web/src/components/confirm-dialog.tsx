@@ -1,43 +1,57 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useState } from 'react';
-import { ADMIN_TEXTS } from '../utils/admin-texts';
+import { COMMON_TEXTS } from './common-texts';
+
+/** What a confirm dialog asks. */
+export interface ConfirmQuestion {
+  title: string;
+  /** The question, e.g. ADMIN_MESSAGES.confirmGlobalDelete(...). */
+  message: string;
+  /** The confirm button's label. */
+  confirmLabel: string;
+}
 
 export interface ConfirmDialogProps {
-  /** The question, e.g. ADMIN_MESSAGES.confirmGlobalDelete(...); null keeps the dialog closed. */
-  message: string | null;
-  title: string;
-  confirmLabel: string;
+  /** What to ask; null keeps the dialog closed. */
+  question: ConfirmQuestion | null;
   /** Red for destructive actions. */
   confirmColor?: string;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
+function sameQuestion(a: ConfirmQuestion, b: ConfirmQuestion | null): boolean {
+  return (
+    b !== null &&
+    a.title === b.title &&
+    a.message === b.message &&
+    a.confirmLabel === b.confirmLabel
+  );
+}
+
 /**
- * Asks before an admin action; Cancel (focused first) or Escape leaves everything as it was.
- * The last question stays in place while the dialog fades out.
+ * Asks before an action; Cancel (focused first) or Escape leaves everything as it was. The last
+ * question stays in place while the dialog fades out.
  */
 export function ConfirmDialog({
-  message,
-  title,
-  confirmLabel,
+  question,
   confirmColor = 'red',
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
-  const [shown, setShown] = useState(message);
-  if (message !== null && message !== shown) setShown(message);
+  const [shown, setShown] = useState(question);
+  if (question !== null && !sameQuestion(question, shown)) setShown(question);
   return (
-    <Modal opened={message !== null} onClose={onCancel} title={title} centered>
+    <Modal opened={question !== null} onClose={onCancel} title={shown?.title} centered>
       <Text size="sm" mb="lg" data-testid="confirm-message">
-        {shown}
+        {shown?.message}
       </Text>
       <Group justify="flex-end" gap="sm">
         <Button variant="default" onClick={onCancel} data-autofocus>
-          {ADMIN_TEXTS.cancel}
+          {COMMON_TEXTS.cancel}
         </Button>
         <Button color={confirmColor} onClick={onConfirm}>
-          {confirmLabel}
+          {shown?.confirmLabel}
         </Button>
       </Group>
     </Modal>

@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { copyText } from '@/lib/copy-text';
-import { SECURITY_TEXTS } from '../utils/security-texts';
+import { COMMON_TEXTS } from './common-texts';
 
 /** How long 'Copied' shows after a copy. */
 export const COPIED_FEEDBACK_MS = 2_000;
@@ -11,11 +11,18 @@ export interface CopyButtonProps {
   text: string;
   /** Names the button for screen readers, e.g. 'Copy the recovery codes'. */
   label: string;
+  /** Its name for a moment after a copy; 'Copied: ' and the label by default. */
+  copiedLabel?: string;
   onFailed: () => void;
 }
 
 /** Copies a text and says 'Copied' for a moment. */
-export function CopyButton({ text, label, onFailed }: CopyButtonProps) {
+export function CopyButton({
+  text,
+  label,
+  copiedLabel = `${COMMON_TEXTS.copied}: ${label}`,
+  onFailed,
+}: CopyButtonProps) {
   const [copies, setCopies] = useState(0);
   const [copied, setCopied] = useState(false);
 
@@ -41,10 +48,10 @@ export function CopyButton({ text, label, onFailed }: CopyButtonProps) {
       variant="light"
       color={copied ? 'teal' : 'gray'}
       leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-      aria-label={copied ? `${SECURITY_TEXTS.copied}: ${label}` : label}
+      aria-label={copied ? copiedLabel : label}
       onClick={() => void handleCopy()}
     >
-      {copied ? SECURITY_TEXTS.copied : SECURITY_TEXTS.copyCodes}
+      {copied ? COMMON_TEXTS.copied : COMMON_TEXTS.copy}
     </Button>
   );
 }

@@ -3,7 +3,7 @@ import type { Icon } from '@tabler/icons-react';
 import { useId, type ReactNode } from 'react';
 import { IconHeading, SectionFrame } from '@/components/section-frame';
 
-export interface SecurityCardProps {
+export interface IconSectionProps {
   title: string;
   icon: Icon;
   /** The accent of the icon. */
@@ -18,8 +18,8 @@ export interface SecurityCardProps {
   children: ReactNode;
 }
 
-/** One card of the security page: a landmark named by its title, with an icon and actions. */
-export function SecurityCard({
+/** One section or card of a page: a landmark named by its title, with an icon and actions. */
+export function IconSection({
   title,
   icon,
   color,
@@ -28,7 +28,7 @@ export function SecurityCard({
   testId,
   fullWidth = false,
   children,
-}: SecurityCardProps) {
+}: IconSectionProps) {
   const titleId = useId();
   return (
     <SectionFrame titleId={titleId} testId={testId} fullWidth={fullWidth} shrink>

@@ -6,6 +6,7 @@ export interface ListColumn<T> {
   /** The table's column header and the field's label on a phone card. */
   header: string;
   cell: (item: T) => ReactNode;
+  align?: 'right';
   /**
    * Where the value sits on a phone card: as its title, beside the title (a badge), across the
    * card, or (the default) in the two-column grid of fields.
@@ -23,12 +24,15 @@ export interface ResponsiveListProps<T> {
   columns: readonly ListColumn<T>[];
   /** The row's buttons: the last table column, the bottom of a card. */
   actions?: (item: T) => ReactNode;
+  /** Shows the 'Actions' header instead of keeping it for screen readers only. */
+  showActionsHeader?: boolean;
   /** The test id of every row or card. */
   itemTestId: string;
-  /** Names each row or card. */
+  /** Names each row or card, e.g. '@nasa'. */
   itemLabel?: (item: T) => string;
   /** Below this width the table scrolls sideways (tablets beside the sidebar). */
   minWidth: number;
+  highlightOnHover?: boolean;
 }
 
 function ItemTable<T>({
@@ -37,21 +41,25 @@ function ItemTable<T>({
   itemKey,
   columns,
   actions,
+  showActionsHeader = false,
   itemTestId,
   itemLabel,
   minWidth,
+  highlightOnHover = false,
 }: ResponsiveListProps<T>) {
   return (
     <Table.ScrollContainer minWidth={minWidth} type="native">
-      <Table verticalSpacing="xs" aria-label={label}>
+      <Table verticalSpacing="xs" highlightOnHover={highlightOnHover} aria-label={label}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => (
-              <Table.Th key={column.header}>{column.header}</Table.Th>
+              <Table.Th key={column.header} ta={column.align}>
+                {column.header}
+              </Table.Th>
             ))}
             {actions ? (
               <Table.Th ta="right">
-                <VisuallyHidden>Actions</VisuallyHidden>
+                {showActionsHeader ? 'Actions' : <VisuallyHidden>Actions</VisuallyHidden>}
               </Table.Th>
             ) : null}
           </Table.Tr>
@@ -62,6 +70,7 @@ function ItemTable<T>({
               {columns.map((column) => (
                 <Table.Td
                   key={column.header}
+                  ta={column.align}
                   style={column.nowrap ? { whiteSpace: 'nowrap' } : undefined}
                 >
                   {column.cell(item)}

@@ -2,11 +2,11 @@ import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
+import { COMMON_TEXTS } from './common-texts';
 
 export interface SectionErrorProps {
-  /** The spec's text, e.g. 'Failed to load users.'. */
+  /** What failed, e.g. 'Failed to load users.'. */
   title: string;
   /** Why, in the server's words or the spec's fallback. */
   reason: string;
@@ -15,7 +15,7 @@ export interface SectionErrorProps {
   testId?: string;
 }
 
-/** A section that could not load: what failed, why, and a retry. */
+/** A section or card that could not load: what failed, why, and a retry. */
 export function SectionError({ title, reason, retrying, onRetry, testId }: SectionErrorProps) {
   return (
     <Alert
@@ -23,12 +23,13 @@ export function SectionError({ title, reason, retrying, onRetry, testId }: Secti
       variant="light"
       icon={<IconPlugConnectedX size={18} />}
       title={title}
+      role="alert"
       data-testid={testId}
     >
       <Stack gap="xs" align="flex-start">
         {reason !== title ? <Text size="sm">{reason}</Text> : null}
         <Button size="xs" variant="light" color="red" loading={retrying} onClick={onRetry}>
-          {ADMIN_TEXTS.retry}
+          {COMMON_TEXTS.retry}
         </Button>
       </Stack>
     </Alert>
@@ -62,10 +63,11 @@ export interface QueryStatesProps {
   >;
   /** The name of the skeleton during the first load. */
   loadingLabel: string;
-  /** The error's title when nothing could be loaded. */
+  skeletonRows?: number;
+  /** The error's title when nothing could be loaded, e.g. 'Failed to load security events'. */
   errorTitle: string;
-  /** Why, when the server does not say (the spec's client fallback). */
-  errorFallback: string;
+  /** Why, when the server does not say (the spec's client fallback); the title by default. */
+  errorFallback?: string;
   errorTestId?: string;
   /** The line of a list that arrived empty; leave it out for data that is not a list. */
   emptyText?: ReactNode;
@@ -79,27 +81,27 @@ export interface QueryStatesProps {
 export function QueryStates({
   query,
   loadingLabel,
+  skeletonRows,
   errorTitle,
-  errorFallback,
+  errorFallback = errorTitle,
   errorTestId,
   emptyText,
   emptyTestId,
 }: QueryStatesProps) {
-  return (
-    <>
-      {query.isPending ? <SectionSkeleton label={loadingLabel} /> : null}
-      {query.isError && !query.data ? (
-        <SectionError
-          title={errorTitle}
-          reason={failureReason(query.error, errorFallback)}
-          retrying={query.isFetching}
-          onRetry={() => void query.refetch()}
-          testId={errorTestId}
-        />
-      ) : null}
-      {emptyText !== undefined && Array.isArray(query.data) && query.data.length === 0 ? (
-        <EmptyText testId={emptyTestId}>{emptyText}</EmptyText>
-      ) : null}
-    </>
-  );
+  if (query.isPending) return <SectionSkeleton label={loadingLabel} rows={skeletonRows} />;
+  if (query.isError && (query.data === undefined || query.data === null)) {
+    return (
+      <SectionError
+        title={errorTitle}
+        reason={failureReason(query.error, errorFallback)}
+        retrying={query.isFetching}
+        onRetry={() => void query.refetch()}
+        testId={errorTestId}
+      />
+    );
+  }
+  if (emptyText !== undefined && Array.isArray(query.data) && query.data.length === 0) {
+    return <EmptyText testId={emptyTestId}>{emptyText}</EmptyText>;
+  }
+  return null;
 }

@@ -4,8 +4,8 @@ import { IconAlertTriangle, IconCircleCheck, IconShieldLock } from '@tabler/icon
 import { useState, type FormEvent } from 'react';
 import { formatDateTime } from '@/lib/format-date-time';
 import { useChallengeStatus } from '../hooks/use-challenge-status';
-import { AdminSection } from './admin-section';
-import { SectionError, SectionSkeleton } from './section-states';
+import { IconSection } from '@/components/icon-section';
+import { SectionError, SectionSkeleton } from '@/components/section-states';
 
 /** Words of the verification panel (doc 1 §2 Settings, §4 Twitter challenge). */
 export const CHALLENGE_TEXTS = {
@@ -60,7 +60,7 @@ export function ChallengePanel() {
   };
 
   return (
-    <AdminSection
+    <IconSection
       title={CHALLENGE_TEXTS.title}
       icon={IconShieldLock}
       color={status?.status === 'AWAITING_INPUT' ? 'yellow' : 'gray'}
@@ -194,6 +194,6 @@ export function ChallengePanel() {
           </Alert>
         ) : null}
       </Stack>
-    </AdminSection>
+    </IconSection>
   );
 }

@@ -7,13 +7,13 @@ import { useProcessesQuery } from '../api/get-processes';
 import { useProcessActionMutation, type ProcessAction } from '../api/set-process-state';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { formatCount, formatRelative } from '../utils/format';
 import { PROCESS_STATE_LOOK, SOURCE_HEALTH_LOOK, SOURCE_NAME } from '../utils/looks';
-import { AdminSection } from './admin-section';
+import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';
-import { type ListColumn, ResponsiveList } from './responsive-list';
-import { EmptyText, QueryStates } from './section-states';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
 
 type Source = AdminProcesses['source'];
 
@@ -229,7 +229,7 @@ export function CollectorsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
   };
 
   return (
-    <AdminSection
+    <IconSection
       title={ADMIN_TEXTS.collectorsTitle}
       icon={IconRobot}
       color="violet"
@@ -277,6 +277,6 @@ export function CollectorsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
           ) : null}
         </>
       ) : null}
-    </AdminSection>
+    </IconSection>
   );
 }

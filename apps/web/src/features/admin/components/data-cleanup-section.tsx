@@ -7,11 +7,11 @@ import { useClearHandleDataMutation } from '../api/clear-handle-data';
 import { useAllHandlesQuery } from '../api/get-all-handles';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { AdminSection } from './admin-section';
-import { ConfirmDialog } from './confirm-dialog';
+import { IconSection } from '@/components/icon-section';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
-import { type ListColumn, ResponsiveList } from './responsive-list';
-import { EmptyText, QueryStates } from './section-states';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
 
 /** Handles whose name or ID contains the search text (a leading @ is ignored). */
 export function filterHandles(handles: readonly AdminHandle[], search: string): AdminHandle[] {
@@ -94,9 +94,15 @@ function CleanupTable() {
       ) : null}
 
       <ConfirmDialog
-        title={ADMIN_TEXTS.clearDataTitle}
-        message={pending ? ADMIN_MESSAGES.confirmClearData(pending.handle) : null}
-        confirmLabel={ADMIN_TEXTS.clearData}
+        question={
+          pending
+            ? {
+                title: ADMIN_TEXTS.clearDataTitle,
+                message: ADMIN_MESSAGES.confirmClearData(pending.handle),
+                confirmLabel: ADMIN_TEXTS.clearData,
+              }
+            : null
+        }
         onConfirm={clearData.confirm}
         onCancel={clearData.cancel}
       />
@@ -110,7 +116,7 @@ function CleanupTable() {
  */
 export function DataCleanupSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
   return (
-    <AdminSection
+    <IconSection
       title={ADMIN_TEXTS.dataCleanupTitle}
       icon={IconDatabaseCog}
       color="red"
@@ -124,6 +130,6 @@ export function DataCleanupSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
           {ADMIN_MESSAGES.superAdminRequired}
         </Alert>
       )}
-    </AdminSection>
+    </IconSection>
   );
 }

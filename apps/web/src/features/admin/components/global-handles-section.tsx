@@ -7,12 +7,12 @@ import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { formatCount, formatDate, formatStatus } from '../utils/format';
 import { backfillColor } from '../utils/looks';
-import { AdminSection } from './admin-section';
+import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
-import { type ListColumn, ResponsiveList } from './responsive-list';
-import { QueryStates } from './section-states';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { QueryStates } from '@/components/section-states';
 
 function HandleStatus({ handle }: { handle: AdminHandle }) {
   const badge = handle.stopped ? (
@@ -75,7 +75,7 @@ export function GlobalHandlesSection() {
   const pending = globalDelete.pending;
 
   return (
-    <AdminSection
+    <IconSection
       title={ADMIN_TEXTS.globalHandlesTitle}
       icon={IconWorld}
       color="indigo"
@@ -124,12 +124,18 @@ export function GlobalHandlesSection() {
       ) : null}
 
       <ConfirmDialog
-        title={ADMIN_TEXTS.globalDelete}
-        message={pending ? ADMIN_MESSAGES.confirmGlobalDelete(pending.handle, pending.id) : null}
-        confirmLabel={ADMIN_TEXTS.globalDelete}
+        question={
+          pending
+            ? {
+                title: ADMIN_TEXTS.globalDelete,
+                message: ADMIN_MESSAGES.confirmGlobalDelete(pending.handle, pending.id),
+                confirmLabel: ADMIN_TEXTS.globalDelete,
+              }
+            : null
+        }
         onConfirm={globalDelete.confirm}
         onCancel={globalDelete.cancel}
       />
-    </AdminSection>
+    </IconSection>
   );
 }

@@ -21,7 +21,7 @@ import { useState, type FormEvent } from 'react';
 import { useCreateInvitationMutation } from '../api/create-invitation';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { ROLE_LOOK } from '../utils/looks';
 
 type FieldErrors = Partial<Record<'role' | 'max_uses' | 'expires_in_days', string>>;

@@ -9,14 +9,14 @@ import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { formatDate } from '../utils/format';
 import { INVITATION_STATE_LOOK, ROLE_LOOK } from '../utils/looks';
-import { AdminSection } from './admin-section';
+import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';
-import { ConfirmDialog } from './confirm-dialog';
-import { CopyCodeButton } from './copy-code-button';
+import { CopyButton } from '@/components/copy-button';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
 import { InvitationForm } from './invitation-form';
-import { type ListColumn, ResponsiveList } from './responsive-list';
-import { QueryStates } from './section-states';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { QueryStates } from '@/components/section-states';
 
 const INVITATION_COLUMNS: readonly ListColumn<AdminInvitation>[] = [
   {
@@ -79,7 +79,7 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
     invitation.state === 'active' && (isSuperAdmin || invitation.role === 'user');
 
   return (
-    <AdminSection
+    <IconSection
       title={ADMIN_TEXTS.invitationsTitle}
       icon={IconTicket}
       color="orange"
@@ -107,8 +107,10 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
           minWidth={760}
           actions={(invitation) => (
             <>
-              <CopyCodeButton
-                code={invitation.code}
+              <CopyButton
+                text={invitation.code}
+                label={`Copy ${invitation.code}`}
+                copiedLabel={`Copied ${invitation.code}`}
                 onFailed={() => notify.error(ADMIN_TEXTS.copyFailed)}
               />
               {invitation.state === 'active' ? (
@@ -128,12 +130,18 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
       ) : null}
 
       <ConfirmDialog
-        title={ADMIN_TEXTS.revokeTitle}
-        message={pending ? ADMIN_TEXTS.confirmRevoke(pending.code) : null}
-        confirmLabel="Revoke"
+        question={
+          pending
+            ? {
+                title: ADMIN_TEXTS.revokeTitle,
+                message: ADMIN_TEXTS.confirmRevoke(pending.code),
+                confirmLabel: 'Revoke',
+              }
+            : null
+        }
         onConfirm={revoke.confirm}
         onCancel={revoke.cancel}
       />
-    </AdminSection>
+    </IconSection>
   );
 }

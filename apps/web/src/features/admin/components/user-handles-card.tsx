@@ -5,14 +5,14 @@ import { useAdminUserHandlesQuery } from '../api/get-user-handles';
 import { useRemoveUserHandleMutation } from '../api/remove-user-handle';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { formatDate, formatStatus } from '../utils/format';
 import { backfillColor } from '../utils/looks';
-import { AdminSection } from './admin-section';
+import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
-import { EmptyText, SectionError, SectionSkeleton } from './section-states';
+import { EmptyText, SectionError, SectionSkeleton } from '@/components/section-states';
 
 export interface UserHandlesCardProps {
   /** The selected user's id; null when none is selected. */
@@ -40,7 +40,7 @@ export function UserHandlesCard({ userId, user }: UserHandlesCardProps) {
     removeMutation.variables.handleId === handleId;
 
   return (
-    <AdminSection
+    <IconSection
       title={ADMIN_TEXTS.userHandlesTitle}
       icon={IconAt}
       color="teal"
@@ -107,16 +107,18 @@ export function UserHandlesCard({ userId, user }: UserHandlesCardProps) {
       ) : null}
 
       <ConfirmDialog
-        title="Remove handle from user"
-        message={
+        question={
           pending && userId !== null
-            ? ADMIN_MESSAGES.confirmRemoveFromUser(pending.handle, pending.id, userId)
+            ? {
+                title: 'Remove handle from user',
+                message: ADMIN_MESSAGES.confirmRemoveFromUser(pending.handle, pending.id, userId),
+                confirmLabel: 'Delete',
+              }
             : null
         }
-        confirmLabel="Delete"
         onConfirm={removal.confirm}
         onCancel={removal.cancel}
       />
-    </AdminSection>
+    </IconSection>
   );
 }

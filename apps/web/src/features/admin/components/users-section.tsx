@@ -6,9 +6,9 @@ import { useChangeUserRoleMutation } from '../api/change-user-role';
 import { useAdminUsersQuery } from '../api/get-users';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { AdminSection } from './admin-section';
-import { ConfirmDialog } from './confirm-dialog';
-import { QueryStates } from './section-states';
+import { IconSection } from '@/components/icon-section';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { QueryStates } from '@/components/section-states';
 import { UserHandlesCard } from './user-handles-card';
 import { UserRow } from './user-row';
 
@@ -52,7 +52,7 @@ export function UsersSection({ currentUserId, isSuperAdmin }: UsersSectionProps)
   return (
     <>
       <SimpleGrid type="container" cols={{ base: 1, '860px': 2 }} spacing="lg">
-        <AdminSection
+        <IconSection
           title={ADMIN_TEXTS.usersTitle(users?.length)}
           icon={IconUsers}
           color="cyan"
@@ -89,19 +89,24 @@ export function UsersSection({ currentUserId, isSuperAdmin }: UsersSectionProps)
               ))}
             </Stack>
           ) : null}
-        </AdminSection>
+        </IconSection>
 
         <UserHandlesCard userId={selectedId} user={selectedUser} />
       </SimpleGrid>
 
       <ConfirmDialog
-        title={ADMIN_TEXTS.changeRoleTitle}
-        message={
+        question={
           pendingChange
-            ? ADMIN_TEXTS.confirmRoleChange(pendingChange.user.username, pendingChange.role)
+            ? {
+                title: ADMIN_TEXTS.changeRoleTitle,
+                message: ADMIN_TEXTS.confirmRoleChange(
+                  pendingChange.user.username,
+                  pendingChange.role,
+                ),
+                confirmLabel: 'Change role',
+              }
             : null
         }
-        confirmLabel="Change role"
         confirmColor="blue"
         onConfirm={roleChange.confirm}
         onCancel={roleChange.cancel}

@@ -16,10 +16,10 @@ import { useXUsageQuery } from '../api/get-x-usage';
 import { formatRelative } from '../utils/format';
 import { budgetPercent, formatReads, formatUsd } from '../utils/x-usage-format';
 import { X_USAGE_TEXTS } from '../utils/x-usage-texts';
-import { AdminSection } from './admin-section';
+import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';
-import { type ListColumn, ResponsiveList } from './responsive-list';
-import { EmptyText, QueryStates } from './section-states';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
 import { X_WEB_TEXTS } from '../utils/x-web-texts';
 
 function SubTitle({ children }: { children: ReactNode }) {
@@ -295,7 +295,7 @@ function Usage({ data, now }: { data: XUsageSummary; now: number }) {
 export function XUsageSection() {
   const query = useXUsageQuery();
   return (
-    <AdminSection
+    <IconSection
       title={X_USAGE_TEXTS.title}
       icon={IconReceipt2}
       color="teal"
@@ -310,6 +310,6 @@ export function XUsageSection() {
         errorTestId="x-usage-error"
       />
       {query.data ? <Usage data={query.data} now={query.dataUpdatedAt} /> : null}
-    </AdminSection>
+    </IconSection>
   );
 }

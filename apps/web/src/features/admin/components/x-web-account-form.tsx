@@ -13,7 +13,7 @@ import { IconUserPlus } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useAddXWebAccountMutation } from '../api/x-web-accounts';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { X_WEB_TEXTS } from '../utils/x-web-texts';
 
 type Method = 'cookies' | 'credentials';

@@ -9,14 +9,14 @@ import {
 } from '../api/x-web-accounts';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { X_WEB_OPERATION_LABEL, X_WEB_STATUS_LOOK, X_WEB_TEXTS } from '../utils/x-web-texts';
-import { AdminSection } from './admin-section';
-import { ConfirmDialog } from './confirm-dialog';
+import { IconSection } from '@/components/icon-section';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
 import { LookBadge } from './look-badge';
-import { type ListColumn, ResponsiveList } from './responsive-list';
-import { EmptyText, QueryStates } from './section-states';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
 import { XWebAccountForm } from './x-web-account-form';
 
 /** Statuses an admin can put back in the pool. */
@@ -152,7 +152,7 @@ export function XWebAccountsSection({ isSuperAdmin }: { isSuperAdmin: boolean })
     );
 
   return (
-    <AdminSection
+    <IconSection
       title={X_WEB_TEXTS.title}
       icon={IconUsersGroup}
       color="cyan"
@@ -223,12 +223,18 @@ export function XWebAccountsSection({ isSuperAdmin }: { isSuperAdmin: boolean })
         />
       ) : null}
       <ConfirmDialog
-        title={X_WEB_TEXTS.removeTitle}
-        message={remove.pending ? X_WEB_TEXTS.confirmRemove(remove.pending.username) : null}
-        confirmLabel="Remove"
+        question={
+          remove.pending
+            ? {
+                title: X_WEB_TEXTS.removeTitle,
+                message: X_WEB_TEXTS.confirmRemove(remove.pending.username),
+                confirmLabel: 'Remove',
+              }
+            : null
+        }
         onConfirm={remove.confirm}
         onCancel={remove.cancel}
       />
-    </AdminSection>
+    </IconSection>
   );
 }

@@ -1,6 +1,6 @@
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { useAdminNotifier } from './use-admin-banner';
 
 export interface ConfirmedActionOptions<T, V, R> {

@@ -69,8 +69,6 @@ export const ADMIN_TEXTS = {
   searchHandles: 'Search handles',
   noMatchingHandles: (search: string) => `No handle matches "${search}".`,
 
-  retry: 'Retry',
-  cancel: 'Cancel',
   never: 'Never',
   none: '—',
 } as const;

@@ -10,7 +10,7 @@ import {
 } from '@perch/shared';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '@/lib/api-client';
+import { refusalText } from '@/lib/failure-text';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
 import { useSetHandleFilterMutation } from '../api/set-handle-filter';
 
@@ -24,15 +24,7 @@ export interface NotificationFilterModalProps {
 
 /** The text of a refused save: the server's own for a 4xx, else a generic one. */
 function saveErrorText(error: unknown): string {
-  if (
-    error instanceof ApiError &&
-    error.serverMessage &&
-    error.status >= 400 &&
-    error.status < 500
-  ) {
-    return error.serverMessage;
-  }
-  return FILTER_MESSAGES.saveFailed;
+  return refusalText(error, FILTER_MESSAGES.saveFailed);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { SETTINGS_MESSAGES, type Handle, type NotificationChannel } from '@perch/shared';
 import { useCallback, useRef, useState } from 'react';
-import { ApiError } from '@/lib/api-client';
+import { refusalText } from '@/lib/failure-text';
 import { useSetHandleNotificationsMutation } from '../api/set-handle-notifications';
 
 export interface ToggleOutcome {
@@ -15,15 +15,7 @@ const keyOf = (id: number, channel: NotificationChannel) => `${id}:${channel}`;
 
 /** The text of a refused toggle: the server's ('Please connect Telegram in Settings first'). */
 export function toggleErrorText(error: unknown, channel: NotificationChannel): string {
-  if (
-    error instanceof ApiError &&
-    error.serverMessage &&
-    error.status >= 400 &&
-    error.status < 500
-  ) {
-    return error.serverMessage;
-  }
-  return SETTINGS_MESSAGES.toggleFailed(channel);
+  return refusalText(error, SETTINGS_MESSAGES.toggleFailed(channel));
 }
 
 /**

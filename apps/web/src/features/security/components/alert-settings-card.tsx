@@ -7,10 +7,11 @@ import {
   type SecuritySettingsChange,
 } from '../api/update-security-settings';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { EmptyText, OutcomeAlert, QueryStates } from './section-states';
-import { SecurityCard } from './security-card';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { OutcomeAlert } from './outcome-alert';
+import { IconSection } from '@/components/icon-section';
 
 type AlertSetting = keyof Required<SecuritySettingsChange>;
 
@@ -53,7 +54,7 @@ export function AlertSettingsCard() {
   };
 
   return (
-    <SecurityCard
+    <IconSection
       title={SECURITY_TEXTS.alertsTitle}
       icon={IconBellRinging}
       color="yellow"
@@ -65,7 +66,7 @@ export function AlertSettingsCard() {
         query={settingsQuery}
         loadingLabel="Loading security alerts"
         skeletonRows={2}
-        errorText={SECURITY_TEXTS.loadSettingsFailed}
+        errorTitle={SECURITY_TEXTS.loadSettingsFailed}
         errorTestId="alert-settings-error"
       />
       {settings === null ? <EmptyText>{SECURITY_TEXTS.settingsUnavailable}</EmptyText> : null}
@@ -82,6 +83,6 @@ export function AlertSettingsCard() {
           ))}
         </Stack>
       ) : null}
-    </SecurityCard>
+    </IconSection>
   );
 }

@@ -5,10 +5,10 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { useChangePasswordMutation } from '../api/change-password';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { OutcomeAlert } from './section-states';
-import { SecurityCard } from './security-card';
+import { OutcomeAlert } from './outcome-alert';
+import { IconSection } from '@/components/icon-section';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
 type FieldErrors = Partial<Record<Field, string>>;
@@ -87,7 +87,7 @@ export function ChangePasswordCard({ strengthMeter }: ChangePasswordCardProps) {
   };
 
   return (
-    <SecurityCard
+    <IconSection
       title={SECURITY_TEXTS.passwordTitle}
       icon={IconKey}
       color="blue"
@@ -130,6 +130,6 @@ export function ChangePasswordCard({ strengthMeter }: ChangePasswordCardProps) {
           </Group>
         </Stack>
       </form>
-    </SecurityCard>
+    </IconSection>
   );
 }

@@ -30,9 +30,9 @@ import { useSecurityEventsQuery } from '../api/get-security-events';
 import { endOfDayIso, formatEventType, startOfDayIso } from '../utils/format';
 import { SEVERITY_LOOK } from '../utils/looks';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { ResponsiveList, type ListColumn } from './responsive-list';
-import { EmptyText, QueryStates } from './section-states';
-import { SecurityCard } from './security-card';
+import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { IconSection } from '@/components/icon-section';
 import { SeverityBadge } from './severity-badge';
 
 interface EventFilters {
@@ -157,7 +157,7 @@ export function EventsSection({ pageSize = EVENTS_PAGE_SIZE }: EventsSectionProp
   const last = shownOffset + shown;
 
   return (
-    <SecurityCard
+    <IconSection
       title={SECURITY_TEXTS.eventsTitle}
       icon={IconListDetails}
       color="orange"
@@ -243,7 +243,7 @@ export function EventsSection({ pageSize = EVENTS_PAGE_SIZE }: EventsSectionProp
       <QueryStates
         query={eventsQuery}
         loadingLabel="Loading security events"
-        errorText={SECURITY_MESSAGES.loadEventsFailed}
+        errorTitle={SECURITY_MESSAGES.loadEventsFailed}
         errorTestId="events-error"
       />
       {page && page.events.length === 0 ? (
@@ -294,6 +294,6 @@ export function EventsSection({ pageSize = EVENTS_PAGE_SIZE }: EventsSectionProp
           </Group>
         </Group>
       ) : null}
-    </SecurityCard>
+    </IconSection>
   );
 }

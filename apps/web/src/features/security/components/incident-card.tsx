@@ -4,11 +4,11 @@ import { IconAlertOctagon, IconSend } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useReportIncidentMutation } from '../api/report-incident';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { SEVERITY_LOOK } from '../utils/looks';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { OutcomeAlert } from './section-states';
-import { SecurityCard } from './security-card';
+import { OutcomeAlert } from './outcome-alert';
+import { IconSection } from '@/components/icon-section';
 
 const DESCRIPTION_MAX = 2000;
 const DEFAULT_TYPE = SECURITY_TEXTS.incidentTypes[0].value;
@@ -49,7 +49,7 @@ export function IncidentCard() {
   };
 
   return (
-    <SecurityCard
+    <IconSection
       title={SECURITY_TEXTS.incidentTitle}
       icon={IconAlertOctagon}
       color="red"
@@ -104,6 +104,6 @@ export function IncidentCard() {
           </Group>
         </Stack>
       </form>
-    </SecurityCard>
+    </IconSection>
   );
 }

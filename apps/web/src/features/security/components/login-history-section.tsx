@@ -4,9 +4,9 @@ import { IconHistory } from '@tabler/icons-react';
 import { formatDateTime } from '@/lib/format-date-time';
 import { useLoginHistoryQuery } from '../api/get-login-history';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { ResponsiveList, type ListColumn } from './responsive-list';
-import { EmptyText, QueryStates } from './section-states';
-import { SecurityCard } from './security-card';
+import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { IconSection } from '@/components/icon-section';
 
 const COLUMNS: ListColumn<LoginHistoryEntry>[] = [
   {
@@ -52,7 +52,7 @@ export function LoginHistorySection() {
   const historyQuery = useLoginHistoryQuery();
   const entries = historyQuery.data;
   return (
-    <SecurityCard
+    <IconSection
       title={SECURITY_TEXTS.loginHistoryTitle}
       icon={IconHistory}
       color="teal"
@@ -62,7 +62,7 @@ export function LoginHistorySection() {
       <QueryStates
         query={historyQuery}
         loadingLabel="Loading sign-in history"
-        errorText={SECURITY_TEXTS.loadLoginHistoryFailed}
+        errorTitle={SECURITY_TEXTS.loadLoginHistoryFailed}
         errorTestId="login-history-error"
       />
       {entries && entries.length === 0 ? (
@@ -81,6 +81,6 @@ export function LoginHistorySection() {
           minWidth={560}
         />
       ) : null}
-    </SecurityCard>
+    </IconSection>
   );
 }

@@ -2,7 +2,7 @@ import { Alert, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/co
 import { IconCheck, IconDownload, IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/copy-button';
 
 /** The text file of the codes: a heading line, then one code a line. */
 export function recoveryCodesFile(codes: readonly string[]): string {

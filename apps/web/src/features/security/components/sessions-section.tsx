@@ -8,13 +8,14 @@ import { useRevokeOtherSessionsMutation } from '../api/revoke-other-sessions';
 import { useRevokeSessionMutation } from '../api/revoke-session';
 import { useNow } from '../hooks/use-now';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { formatRelative } from '../utils/format';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { ConfirmDialog, type ConfirmQuestion } from './confirm-dialog';
-import { ResponsiveList, type ListColumn } from './responsive-list';
-import { EmptyText, OutcomeAlert, QueryStates } from './section-states';
-import { SecurityCard } from './security-card';
+import { ConfirmDialog, type ConfirmQuestion } from '@/components/confirm-dialog';
+import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { OutcomeAlert } from './outcome-alert';
+import { IconSection } from '@/components/icon-section';
 
 type Question = { kind: 'one'; session: SecuritySession } | { kind: 'others' };
 
@@ -126,7 +127,7 @@ export function SessionsSection() {
   ];
 
   return (
-    <SecurityCard
+    <IconSection
       title={SECURITY_TEXTS.sessionsTitle}
       icon={IconDeviceLaptop}
       color="cyan"
@@ -154,7 +155,7 @@ export function SessionsSection() {
       <QueryStates
         query={sessionsQuery}
         loadingLabel="Loading sessions"
-        errorText={SECURITY_TEXTS.loadSessionsFailed}
+        errorTitle={SECURITY_TEXTS.loadSessionsFailed}
         errorTestId="sessions-error"
       />
       {sessions && sessions.length === 0 ? (
@@ -192,6 +193,6 @@ export function SessionsSection() {
         onConfirm={handleConfirm}
         onCancel={() => setQuestion(null)}
       />
-    </SecurityCard>
+    </IconSection>
   );
 }

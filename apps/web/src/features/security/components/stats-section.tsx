@@ -30,8 +30,8 @@ import { useSecurityStatsQuery } from '../api/get-security-stats';
 import { SEVERITY_LOOK } from '../utils/looks';
 import { formatCount } from '../utils/format';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { EmptyText, QueryStates } from './section-states';
-import { SecurityCard } from './security-card';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { IconSection } from '@/components/icon-section';
 import { SeverityBadge } from './severity-badge';
 
 type CountKey = 'failedLogins' | 'successfulLogins' | 'activeSessions' | 'blockedRequests';
@@ -132,7 +132,7 @@ export function StatsSection() {
   const stats = statsQuery.data;
 
   return (
-    <SecurityCard
+    <IconSection
       title={SECURITY_TEXTS.statsTitle}
       icon={IconGauge}
       color="cyan"
@@ -155,7 +155,7 @@ export function StatsSection() {
         query={statsQuery}
         loadingLabel="Loading security statistics"
         skeletonRows={2}
-        errorText={SECURITY_TEXTS.loadStatsFailed}
+        errorTitle={SECURITY_TEXTS.loadStatsFailed}
         errorTestId="stats-error"
       />
       {stats === null ? (
@@ -181,6 +181,6 @@ export function StatsSection() {
           <RiskPanel stats={stats} />
         </Box>
       ) : null}
-    </SecurityCard>
+    </IconSection>
   );
 }

@@ -16,11 +16,12 @@ import { useState, type FormEvent } from 'react';
 import { useSecuritySettingsQuery } from '../api/get-security-settings';
 import { useTwoFactorMutation } from '../api/two-factor';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '../utils/failure';
+import { failureReason } from '@/lib/failure-text';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 import { RecoveryCodes } from './recovery-codes';
-import { EmptyText, OutcomeAlert, QueryStates } from './section-states';
-import { SecurityCard } from './security-card';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { OutcomeAlert } from './outcome-alert';
+import { IconSection } from '@/components/icon-section';
 
 type Step =
   | { kind: 'idle' }
@@ -223,7 +224,7 @@ export function TwoFactorCard() {
     ) : null;
 
   return (
-    <SecurityCard
+    <IconSection
       title={SECURITY_TEXTS.twoFactorTitle}
       icon={IconDeviceMobileMessage}
       color="violet"
@@ -240,7 +241,7 @@ export function TwoFactorCard() {
         query={settingsQuery}
         loadingLabel="Loading two-factor sign-in"
         skeletonRows={2}
-        errorText={SECURITY_TEXTS.loadSettingsFailed}
+        errorTitle={SECURITY_TEXTS.loadSettingsFailed}
         errorTestId="two-factor-error"
       />
       {settings === null ? <EmptyText>{SECURITY_TEXTS.settingsUnavailable}</EmptyText> : null}
@@ -297,7 +298,7 @@ export function TwoFactorCard() {
           ) : null}
         </Box>
       ) : null}
-    </SecurityCard>
+    </IconSection>
   );
 }
 

@@ -9,7 +9,6 @@ export const SECURITY_TEXTS = {
   pageTitle: 'Security Dashboard',
   pageDescription:
     'Sign-ins, sessions and security events of your account, two-factor sign-in and alerts.',
-  retry: 'Retry',
   cancel: 'Cancel',
 
   statsTitle: 'Overview',
@@ -85,8 +84,6 @@ export const SECURITY_TEXTS = {
   recoveryCodesTitle: 'Your recovery codes',
   recoveryCodesHelp:
     'Each code signs you in once if you lose your phone. They are shown only now: copy or download them and keep them somewhere safe.',
-  copyCodes: 'Copy',
-  copied: 'Copied',
   copyFailed: 'Copying failed: select the codes and copy them by hand.',
   downloadCodes: 'Download .txt',
   recoveryCodesFile: 'perch-recovery-codes.txt',
