@@ -58,7 +58,7 @@ export interface CountingProxy {
   close(): Promise<void>;
 }
 
-/** Hop-by-hop headers are the proxy's own business on each side (RFC 9110 §7.6.1). */
+/** Hop-by-hop headers are the proxy's own business on each side (RFC 9110, section 7.6.1). */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',

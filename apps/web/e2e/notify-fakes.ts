@@ -4,8 +4,9 @@
  * a handle that is about to post.
  *
  * Both come from the server workspace on purpose: the fake is the one the server's own tests use
- * (external-apis.md), and the demo source is a pure function of handle and time ("two processes
- * agree on every tweet"), so the tweets it predicts here are the ones the server will find.
+ * (docs/spec-notes.md, Fakes), and the demo source is a pure function of handle and time ("two
+ * processes agree on every tweet"), so the tweets it predicts here are the ones the server will
+ * find.
  */
 /* eslint-disable import-x/no-restricted-paths -- test harness: runs the server's fakes in-process */
 import { createDemoSource, demoUserId } from '../../server/src/collector/sources/demo-source';

@@ -27,7 +27,7 @@ const router = createAppRouter();
 scopeQueriesToAccount(queryClient);
 
 // An expired session (a 401 outside the exempt paths) signs the browser out and goes to the
-// sign-in page inside the SPA, keeping the history clean (doc 2 §8.1).
+// sign-in page inside the SPA, keeping the history clean.
 apiClient.configure({
   onUnauthorized: () => {
     queryClient.setQueryData(authCheckQueryKey, (previous) => signedOutCheck(previous?.csrfToken));

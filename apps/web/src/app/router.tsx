@@ -4,7 +4,7 @@ import { AuthGate } from './guards/auth-gate';
 import { ProtectedRoute } from './guards/protected-route';
 import { RouteErrorPage } from './routes/error-page';
 
-/** Where the server serves the SPA (ARCHITECTURE.md, API conventions). */
+/** Where the server serves the SPA (docs/spec-notes.md, API conventions). */
 export const ROUTER_BASENAME = '/dashboard';
 
 /** Every page is its own chunk; the shell, guards and error page load with the entry. */

@@ -29,7 +29,7 @@ export const theme = createTheme({
   cursorType: 'pointer',
 });
 
-/** Dark by default; the choice is kept in localStorage (doc 1 §3, client preferences). */
+/** Dark by default; the choice is kept in localStorage. */
 export const colorSchemeManager = localStorageColorSchemeManager({
   key: 'mantine-color-scheme-value',
 });

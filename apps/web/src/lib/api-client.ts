@@ -11,7 +11,7 @@ import { removeLegacyTokens } from './legacy-tokens';
 import type { CircuitBreaker } from './resilience/circuit-breaker';
 import type { RequestGate } from './resilience/request-gate';
 
-/** Base of every API path unless the path already starts with /api (doc 2 §7.1). */
+/** Base of every API path unless the path already starts with /api. */
 export const API_BASE = '/api/v1';
 
 /** Machine codes of failures that never reached the server or never came back. */
@@ -94,11 +94,11 @@ export interface ApiClientConfig {
   redirectToLogin?: () => void;
   /** Clock, for tests. */
   now?: () => number;
-  /** Same-endpoint pacing and duplicate cancelling (doc 2 §7.1); none by default. */
+  /** Same-endpoint pacing and duplicate cancelling; none by default. */
   requestGate?: RequestGate | null;
   /**
-   * The retry circuit: counts calls that got no answer or a 5xx, and refuses calls while open
-   * (doc 2 §9.5); none by default.
+   * The retry circuit: counts calls that got no answer or a 5xx, and refuses calls while open;
+   * none by default.
    */
   circuitBreaker?: CircuitBreaker | null;
 }
@@ -111,7 +111,7 @@ export function apiUrl(path: string): string {
 
 /**
  * 401s on these paths belong to the caller (a wrong password, a signed-out session check,
- * settings and notification tests, health); any other 401 means the session expired (doc 2 §8.1).
+ * settings and notification tests, health); any other 401 means the session expired.
  */
 export function isUnauthorizedPassedOn(path: string): boolean {
   const pathname = path.split('?')[0] ?? path;
@@ -412,7 +412,7 @@ async function readPayload(response: Response, path: string): Promise<unknown> {
   }
 }
 
-/** Error text order: the response's message, then its error, then a generic text (doc 2 §7.1). */
+/** Error text order: the response's message, then its error, then a generic text. */
 function toApiError(
   status: number,
   payload: unknown,

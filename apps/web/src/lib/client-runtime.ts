@@ -24,8 +24,8 @@ function pageFocused(): boolean {
 }
 
 /**
- * Everything that keeps the app light and calm across tabs (doc 1 §4, doc 2 §7.1, §7.8,
- * §9.3-9.5), wired once for the page:
+ * Everything that keeps the app light and calm across tabs (docs/spec-notes.md,
+ * Client resilience), wired once for the page:
  * - the tabs elect a leader; the tab the person uses takes the lead; only the leader polls
  *   (through the poll gate), holds the live stream, sends the session heartbeat and probes the
  *   network, and shares every result with the other tabs;

@@ -1,5 +1,5 @@
 /**
- * Where people write to get an invitation code (doc 1 §1) until GET /config answers with the
+ * Where people write to get an invitation code until GET /config answers with the
  * server's SUPPORT_EMAIL (see useSupportEmail).
  */
 export const SUPPORT_EMAIL: string =

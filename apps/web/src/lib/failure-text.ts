@@ -2,7 +2,7 @@ import { ApiError } from '@/lib/api-client';
 
 /**
  * What went wrong, for the line under an error: the server's own message, else the given fallback
- * for a bare HTTP failure (doc 2 §8.6: "server message or 'Failed to load security events'"),
+ * for a bare HTTP failure (as in "server message or 'Failed to load security events'"),
  * else the client's text (offline, timeout, an unreadable answer).
  */
 export function failureReason(error: unknown, fallback: string): string {

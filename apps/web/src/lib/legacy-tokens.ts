@@ -1,7 +1,7 @@
 /**
  * Keys under which older clients kept bearer tokens or the signed-in user. Perch signs browsers
- * in with an http-only cookie only, so these are removed and never sent (ARCHITECTURE.md,
- * reading 1).
+ * in with an http-only cookie only, so these are removed and never sent
+ * (docs/spec-notes.md, Roles).
  */
 export const LEGACY_TOKEN_KEYS: readonly string[] = [
   'token',

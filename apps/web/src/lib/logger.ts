@@ -22,7 +22,7 @@ function write(level: LogLevel, message: string, details: unknown[]): void {
 }
 
 /**
- * The client logger (doc 2 §9.5): writes to the browser console, prefixed `[perch]`, dropping
+ * The client logger: writes to the browser console, prefixed `[perch]`, dropping
  * messages below the log level of this browser's preferences (info by default, so debug is quiet).
  * The level is read at each call, so a change in Settings applies at once.
  */

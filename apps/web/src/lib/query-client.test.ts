@@ -179,7 +179,7 @@ describe('queryRetryDelay', () => {
 });
 
 describe('createQueryClient', () => {
-  it('keeps the query cache defaults of doc 2 §9.5', () => {
+  it('keeps the query cache defaults', () => {
     const defaults = createQueryClient().getDefaultOptions();
     expect(defaults.queries).toMatchObject({
       staleTime: 10_000,

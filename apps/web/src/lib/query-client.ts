@@ -20,7 +20,7 @@ import {
 
 /** A query's own retry rule, where it differs from its failure category's. */
 export interface QueryRetryLimit {
-  /** Most retries, in place of the category's limit (doc 2 §9.5). */
+  /** Most retries, in place of the category's limit. */
   maxRetries?: number;
 }
 
@@ -104,7 +104,7 @@ function pathOf(error: unknown): string | undefined {
 }
 
 /**
- * Whether a failed query should be tried again (doc 2 §9.5): a retryable failure (no response,
+ * Whether a failed query should be tried again: a retryable failure (no response,
  * 408, 409, 429, 5xx) under its category's limit (or `limit.maxRetries`), with a retry left in
  * the shared budget. `failureCount` is the retries already made, as TanStack Query passes it.
  */
@@ -169,7 +169,7 @@ function stormKeyOf(error: Error): { message: string; status?: number } {
 }
 
 /**
- * Query cache defaults of doc 2 §9.5 (stale 10 s, kept 5 min, retries by the retry policy, no
+ * Query cache defaults (stale 10 s, kept 5 min, retries by the retry policy, no
  * retries for an error storm), with polling through the poll gate when one is given.
  */
 export function createQueryClient(options: QueryRetryOptions = {}): QueryClient {

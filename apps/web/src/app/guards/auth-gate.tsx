@@ -7,7 +7,7 @@ const UNGATED_PATHS = new Set(['/login', '/register']);
 
 /**
  * Root of the route tree: runs the session check once at start and shows 'Initializing...'
- * until it has answered, except on the sign-in and registration pages (doc 1 §2).
+ * until it has answered, except on the sign-in and registration pages.
  */
 export function AuthGate() {
   const { pathname } = useLocation();

@@ -12,7 +12,7 @@ function isDashboardPath(pathname: string): boolean {
 
 /**
  * The handle the dashboard shows: the one named in the URL when it is monitored, else the first
- * handle, else none. After a removal this gives the first remaining handle (doc 1 §4).
+ * handle, else none. After a removal this gives the first remaining handle.
  */
 export function resolveSelectedHandle(
   requested: string | null,

@@ -56,9 +56,9 @@ function isActive(entry: MenuEntry, pathname: string): boolean {
 }
 
 /**
- * The signed-in shell (doc 1 §2, Layout): header with the user's badge, a 320 px sidebar that
- * hides behind a burger below the `sm` breakpoint, the security alert panel, and the page in the
- * main area.
+ * The signed-in shell (docs/spec-notes.md, Layout): header with the user's badge, a 320 px sidebar
+ * that hides behind a burger below the `sm` breakpoint, the security alert panel, and the page in
+ * the main area.
  */
 export function AppLayout() {
   const [navbarOpened, { toggle: toggleNavbar, close: closeNavbar }] = useDisclosure(false);

@@ -17,7 +17,7 @@ import { useAuth } from '@/features/auth/hooks/use-auth';
 import { HandlesDemoSection } from '@/features/handles/components/demo-panel/handles-demo-section';
 
 /**
- * /admin: the Admin Dashboard (doc 1 §2), a list of sections under one banner. Admins see it;
+ * /admin: the Admin Dashboard, a list of sections under one banner. Admins see it;
  * super-admin actions are hidden from plain admins, and the server enforces the roles too.
  */
 export function AdminRoute() {

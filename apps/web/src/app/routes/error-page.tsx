@@ -21,7 +21,7 @@ function describe(error: unknown): string {
   return 'Unknown error';
 }
 
-/** The router's fallback when a route throws (doc 2 §8.1). */
+/** The router's fallback when a route throws. */
 export function RouteErrorPage() {
   const error = useRouteError();
   const chunkFailed = isChunkLoadError(error);

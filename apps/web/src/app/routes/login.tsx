@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { LoginForm } from '@/features/auth/components/login-form';
 
-/** /login: the sign-in page (doc 1 §2). */
+/** /login: the sign-in page. */
 export function LoginRoute() {
   return (
     <AuthLayout

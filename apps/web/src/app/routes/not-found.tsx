@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 export const NOT_FOUND_TITLE = 'Page Not Found';
 export const NOT_FOUND_TEXT = "The page you're looking for doesn't exist or has been moved.";
 
-/** Any unknown path, signed in or not (doc 1 §2). */
+/** Any unknown path, signed in or not. */
 export function NotFoundRoute() {
   return (
     <Center mih="100dvh" px="md" className="perch-auth-backdrop">

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
 import { RegisterForm } from '@/features/auth/components/register-form';
 
-/** /register: create an account with an invitation code (doc 1 §2). */
+/** /register: create an account with an invitation code. */
 export function RegisterRoute() {
   return (
     <AuthLayout

@@ -6,7 +6,7 @@ import { SECURITY_TEXTS } from '@/features/security/utils/security-texts';
 const passwordStrength = (password: string) => <PasswordStrengthMeter password={password} />;
 
 /**
- * /security: the Security Dashboard (doc 1 §2). Not in the menu: the security alert and the
+ * /security: the Security Dashboard. Not in the menu: the security alert and the
  * Settings page link to it. The change-password form shows the registration page's strength
  * meter, composed here because it belongs to the auth feature.
  */

@@ -10,7 +10,7 @@ import { SETTINGS_TEXTS } from '@/features/settings/utils/settings-messages';
 /**
  * /settings: the user's notification channels, X account, forwarding and delivery log, then this
  * browser's preferences; a super admin also answers the collector account's verification
- * challenge here (doc 1 §2). The Security Dashboard is not in the menu (doc 1 §2), so its link
+ * challenge here. The Security Dashboard is not in the menu, so its link
  * sits in the description.
  */
 export function SettingsRoute() {

@@ -1,4 +1,4 @@
-/** doc 2 §9.5 "Max retries: auth 2" as the session check applies it. */
+/** "Max retries: auth 2" (docs/spec-notes.md, Resilience) as the session check applies it. */
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, NETWORK_ERROR_CODE } from '@/lib/api-client';

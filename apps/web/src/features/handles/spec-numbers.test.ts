@@ -1,5 +1,5 @@
 /**
- * The handle polling numbers of doc 2 §9.3 (simple client), asserted on timing with fake timers
+ * The handle polling numbers of the simple client, asserted on timing with fake timers
  * (see docs/resilience-numbers.md for the whole table).
  */
 import type { Handle, ProgressState } from '@perch/shared';

@@ -1,7 +1,7 @@
 /**
- * doc 2 §9.5 Security: failed sign-ins above 10 are a threat (high), above 5 a medium risk, and
- * plain HTTP from another host is critical. The server computes the level the security page shows
- * with this shared rule.
+ * docs/spec-notes.md, Security: failed sign-ins above 10 are a threat (high), above 5 a medium
+ * risk, and plain HTTP from another host is critical. The server computes the level the security
+ * page shows with this shared rule.
  */
 import { riskLevelOf } from '@perch/shared';
 import { describe, expect, it } from 'vitest';

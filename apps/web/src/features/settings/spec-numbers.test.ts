@@ -1,5 +1,5 @@
 /**
- * The health numbers of doc 2 §9.3 and doc 1 §4 "Health checking" (a check at once and then every
+ * The health numbers (docs/spec-notes.md, Health checking: a check at once and then every
  * 30 s; within 5 s of the last answer a check is answered from it; a waiting caller gives up after
  * 10 s), asserted on timing with fake timers.
  */

@@ -30,7 +30,7 @@ export interface NetworkSnapshot {
 }
 
 /**
- * Rates kept probes (doc 2 §9.5): poor under 50% reliability or over 5000 ms average, slow under
+ * Rates kept probes: poor under 50% reliability or over 5000 ms average, slow under
  * 80% or over 2000 ms, moderate over 1000 ms, else good. The average covers ok probes only (a
  * timed-out probe says nothing about latency and already lowers reliability). No probes yet is
  * good: nothing says otherwise.
@@ -78,7 +78,7 @@ function onlineManagerSubscription(onOnline: () => void): () => void {
 }
 
 /**
- * Connectivity monitor (doc 2 §7.8, §9.5): HEAD /api/v1/health without cache every 30 s, at once
+ * Connectivity monitor: HEAD /api/v1/health without cache every 30 s, at once
  * on start and on reconnect, each probe given up after 5 s. Keeps the last 10 results and rates
  * the network from them.
  */

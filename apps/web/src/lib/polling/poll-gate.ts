@@ -85,14 +85,15 @@ const ACTIVITY_THRESHOLDS_MS = [
 ];
 
 /**
- * Decides every query's polling interval (doc 1 §4 Resilience, doc 2 §9.3-9.4), on top of the
+ * Decides every query's polling interval (docs/spec-notes.md, Polling modes), on top of the
  * interval the query itself asks for:
  * - only the leading tab polls; the others are fed by its results (see query-sync);
  * - nothing polls offline or while the retry circuit is open, and with "Auto refresh" off only
  *   high-priority polls (a running backfill's progress) go on; a probe (the health check) polls
  *   at its own interval whatever the conditions, as long as the tab leads and is online;
  * - the interval starts from the longer of the query's own and the polling mode's interval for the
- *   person's recent activity (fast under 10 s, normal under 60 s, slow under 5 min, else idle) (active, background for an unfocused page, slow or minimal on a
+ * person's recent activity (fast under 10 s, normal under 60 s, slow under 5 min, else idle)
+ * (active, background for an unfocused page, slow or minimal on a
  *   slow or poor network), times the network multiplier, stretched after unchanged polls, and
  *   tripled on a hidden page for normal and high priority.
  * A hidden page does not poll at all unless a query asks to poll in the background (TanStack's

@@ -26,7 +26,7 @@ export interface PollingConditions {
 }
 
 /**
- * The polling mode for the current conditions (doc 1 §4 Resilience).
+ * The polling mode for the current conditions (docs/spec-notes.md, Client resilience).
  *
  * Offline wins, then a hidden or unfocused tab (background). A visible, focused tab follows the
  * network: poor is minimal, slow is slow, moderate and good are active. The spec's "normal or

@@ -1,5 +1,5 @@
 /**
- * Numbers of doc 2 §9.5 whose exact boundary the module tests next to this file leave open (see
+ * Resilience numbers whose exact boundary the module tests next to this file leave open (see
  * docs/resilience-numbers.md for the whole table).
  */
 import { QueryClient, type Query } from '@tanstack/react-query';
@@ -30,7 +30,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('doc 2 §9.5: hidden page checked every 60 s', () => {
+describe('hidden page checked every 60 s', () => {
   let queryClient: QueryClient;
   let focus: ReturnType<typeof fakeManager>;
   let controller: VisibilityController;
@@ -66,7 +66,7 @@ describe('doc 2 §9.5: hidden page checked every 60 s', () => {
   });
 });
 
-describe('doc 2 §9.5: reconnect refetch for fewer than 3 errors', () => {
+describe('reconnect refetch for fewer than 3 errors', () => {
   const failedQuery = (fetchFailureCount: number) =>
     ({ state: { status: 'error', fetchFailureCount } }) as unknown as Query;
 

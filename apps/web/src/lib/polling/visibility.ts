@@ -15,7 +15,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 
-/** What to do when a hidden page comes back (doc 2 §9.5). */
+/** What to do when a hidden page comes back. */
 export type ReturnAction = 'hibernation' | 'refresh-stale' | 'none';
 
 /** Hidden over 30 s is hibernation (invalidate everything); over 5 s refreshes stale active queries. */
@@ -25,7 +25,7 @@ export function returnAction(hiddenMs: number): ReturnAction {
   return 'none';
 }
 
-/** What to do while a page stays hidden (doc 2 §9.5). */
+/** What to do while a page stays hidden. */
 export type BackgroundAction = 'cancel' | 'log' | 'none';
 
 /** In the background over 10 min cancels every query; over 5 min is logged. */
@@ -67,11 +67,11 @@ export interface VisibilityControllerOptions {
 }
 
 /**
- * Applies the visibility and reconnect rules of doc 2 §9.5 to a QueryClient: on return after
- * hibernation every query is invalidated, after a short absence stale active queries are
- * refetched; a hidden page is checked every 60 s (logged after 5 min, queries cancelled after
- * 10 min, each once per absence); after a reconnect failed queries with fewer than 3 failures
- * are refetched after 1-3 s.
+ * Applies the visibility and reconnect rules (docs/spec-notes.md, Resilience) to a QueryClient: on
+ * return after hibernation every query is invalidated, after a short absence stale active queries
+ * are refetched; a hidden page is checked every 60 s (logged after 5 min, queries cancelled after
+ * 10 min, each once per absence); after a reconnect failed queries with fewer than 3 failures are
+ * refetched after 1-3 s.
  */
 export class VisibilityController {
   private readonly now: () => number;

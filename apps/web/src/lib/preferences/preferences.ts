@@ -7,7 +7,7 @@ import {
 import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
 
-/** The client preferences of this browser (doc 1 §3 Client preferences, doc 2 §9.5). */
+/** The client preferences of this browser (docs/spec-notes.md, Entities). */
 export interface Preferences {
   /** Refresh data in the background. */
   autoRefresh: boolean;

@@ -5,7 +5,7 @@ import { usePreferences } from './preferences';
 
 /**
  * Logs a render of a monitored tree that took longer than SLOW_RENDER_THRESHOLD_MS (one 60 Hz
- * frame, doc 2 §9.5) as a warning; faster renders pass silently.
+ * frame) as a warning; faster renders pass silently.
  */
 export const logSlowRender: ProfilerOnRenderCallback = (
   id,
@@ -62,7 +62,7 @@ export interface RenderMonitorProps {
 }
 
 /**
- * Performance monitoring (doc 2 §9.5, opt-in in Settings): while it is on, renders of `children`
+ * Performance monitoring (opt-in in Settings): while it is on, renders of `children`
  * slower than 16 ms are logged to the console. While it is off there is no Profiler at all, so
  * the tree pays nothing for it; switching it either way remounts `children` once.
  *

@@ -5,7 +5,7 @@ import {
   CIRCUIT_WINDOW_MS,
 } from '@perch/shared';
 
-/** States of the retry circuit (doc 1 §4 Resilience). */
+/** States of the retry circuit (docs/spec-notes.md, Client resilience). */
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
 export interface CircuitBreakerOptions {

@@ -30,7 +30,7 @@ export interface ErrorStormOptions {
 }
 
 /**
- * Spots error storms (doc 1 §4, doc 2 §9.5): the same pattern 5 or more times within 60 s.
+ * Spots error storms: the same pattern 5 or more times within 60 s.
  * Each pattern counts in its own 60 s window from its first occurrence. At most 100 patterns
  * are kept; beyond that the map is trimmed to the 50 most recently seen.
  */

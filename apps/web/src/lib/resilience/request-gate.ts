@@ -4,7 +4,7 @@ import { API_BASE, apiUrl } from '../api-client';
 /** Machine code of a request cancelled as a duplicate of one still in flight. */
 export const DUPLICATE_REQUEST_CODE = 'DUPLICATE_REQUEST';
 
-/** The later of two identical in-flight requests fails with this (doc 2 §7.1, §8.1). */
+/** The later of two identical in-flight requests fails with this. */
 export class DuplicateRequestError extends Error {
   override readonly name = 'DuplicateRequestError';
   readonly code = DUPLICATE_REQUEST_CODE;
@@ -45,7 +45,7 @@ export function requestKey(request: GatedRequest): string {
 }
 
 /**
- * Requests never cancelled as duplicates (doc 2 §7.1): heartbeat, health, the handle calls
+ * Requests never cancelled as duplicates: heartbeat, health, the handle calls
  * under /api/v1/handles (any method), admin GET and analytics GET.
  */
 export function isDuplicateExempt(request: GatedRequest): boolean {
@@ -75,7 +75,7 @@ const defaultSleep = (ms: number) =>
   });
 
 /**
- * The request pacing of doc 2 §7.1, in front of a send function:
+ * The request pacing (docs/spec-notes.md, API conventions), in front of a send function:
  * - a request to an endpoint that started less than 500 ms ago waits out the remainder
  *   (several waiting requests are spaced 500 ms apart, in arrival order);
  * - a request identical to one still in flight (waiting or sent) fails at once with

@@ -37,7 +37,7 @@ describe('categorizeFailure and maxRetriesFor', () => {
     expect(categorizeFailure(undefined, new Error('boom'))).toBe('other');
   });
 
-  it('allows the retries of doc 2 §9.5', () => {
+  it('allows the retries of each failure kind', () => {
     expect(maxRetriesFor('health')).toBe(2);
     expect(maxRetriesFor('auth')).toBe(2);
     expect(maxRetriesFor('progress')).toBe(5);

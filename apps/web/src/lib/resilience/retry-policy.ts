@@ -10,7 +10,7 @@ import {
 } from '@perch/shared';
 import { ApiError, isNetworkError } from '../api-client';
 
-/** The kind of a failure, which sets how often it is retried (doc 2 §9.5). */
+/** The kind of a failure, which sets how often it is retried. */
 export type ErrorCategory = keyof typeof MAX_RETRIES_BY_CATEGORY;
 
 const RETRYABLE_CLIENT = new Set(RETRYABLE_CLIENT_STATUSES);
@@ -59,7 +59,7 @@ export interface RetryBackoff {
   maxMs: number;
 }
 
-/** The backoff of doc 2 §9.5: 1 s doubling up to 30 s. */
+/** The backoff: 1 s doubling up to 30 s. */
 export const DEFAULT_RETRY_BACKOFF: RetryBackoff = {
   baseMs: RETRY_BASE_DELAY_MS,
   maxMs: RETRY_BACKOFF_MAX_MS,
@@ -134,7 +134,7 @@ export interface RetryContext {
   retriesSoFar: number;
   /**
    * Most retries of this call, in place of its category's limit: for a call whose own rule
-   * differs, like the handle list's load (5 attempts, doc 2 §9.3).
+   * differs, like the handle list's load (5 attempts).
    */
   maxRetries?: number;
   /** The call's own backoff, in place of 1 s doubling up to 30 s. */

@@ -29,7 +29,7 @@ describe('retry texts', () => {
     expect(analyticsSectionFailedText('trends')).toBe('Failed to fetch trends analytics');
   });
 
-  it('keeps the fixed texts of doc 2 §8.3-8.4 word for word', () => {
+  it('keeps the fixed texts of the error catalogue word for word', () => {
     expect(RETRY_TEXTS).toEqual({
       systemNotReady: 'System not ready, please try again',
       analyticsStoreInitFailed: 'Failed to initialize analytics store',

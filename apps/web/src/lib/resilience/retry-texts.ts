@@ -1,7 +1,7 @@
 import { ANALYTICS_MESSAGES, HANDLES_LOAD_MAX_ATTEMPTS } from '@perch/shared';
 
 /**
- * Texts shown while loads are retried or after retries ran out (doc 2 §8.3, §8.4).
+ * Texts shown while loads are retried or after retries ran out (docs/spec-notes.md, Error texts).
  * The handle-list text names the attempt: 'Failed to load handles (attempt 2/5)'.
  */
 export function handlesLoadFailedText(
@@ -25,7 +25,7 @@ export function analyticsSectionFailedText(section: AnalyticsSection): string {
 }
 
 /**
- * Fixed texts of doc 2 §8.3-8.4 about failed, retried or stalled loads. The analytics ones are
+ * Fixed texts of the error catalogue about failed, retried or stalled loads. The analytics ones are
  * the analytics catalogue's (shared with the server), which the analytics view shows.
  */
 export const RETRY_TEXTS = {

@@ -1,5 +1,5 @@
 /**
- * Numbers of doc 2 §7.1 and §9.5 whose behaviour the module tests next to this file leave open
+ * Request and resilience numbers whose behaviour the module tests next to this file leave open
  * (see docs/resilience-numbers.md for the whole table).
  */
 import { QueryObserver } from '@tanstack/react-query';
@@ -28,7 +28,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('doc 2 §7.1: request timeout 15 s', () => {
+describe('request timeout 15 s', () => {
   it('gives a request up at 15 s, not before', async () => {
     const fetchMock = vi.fn<typeof fetch>(
       (_input, init) =>
@@ -50,7 +50,7 @@ describe('doc 2 §7.1: request timeout 15 s', () => {
   });
 });
 
-describe('doc 2 §9.5: max retries by category', () => {
+describe('max retries by category', () => {
   const decide = (path: string, error: unknown, retriesSoFar: number) =>
     decideRetry({ path, error, retriesSoFar, budget: new RetryBudget(), random: middle }).retry;
 
@@ -71,7 +71,7 @@ describe('doc 2 §9.5: max retries by category', () => {
   });
 });
 
-describe('doc 2 §9.5: circuit failures are counted per 60 s', () => {
+describe('circuit failures are counted per 60 s', () => {
   it('still counts a failure 59.999 s into the window', () => {
     const breaker = new CircuitBreaker();
     for (let i = 0; i < 9; i += 1) breaker.recordFailure();
@@ -89,7 +89,7 @@ describe('doc 2 §9.5: circuit failures are counted per 60 s', () => {
   });
 });
 
-describe('doc 2 §9.5: query cache defaults', () => {
+describe('query cache defaults', () => {
   it('retries a query failing with a retryable 4xx 3 times (the "other" limit)', async () => {
     const fetchMock = vi.fn<typeof fetch>(async () => failure(408));
     const api = new ApiClient({ fetch: fetchMock });

@@ -10,7 +10,7 @@ export interface SyncBreakerOptions {
 }
 
 /**
- * The sync circuit breaker (doc 2 §9.5): more than 5 sync attempts within 10 s stop syncing.
+ * The sync circuit breaker: more than 5 sync attempts within 10 s stop syncing.
  * The window rolls: a refused attempt is not counted, and syncing resumes once the oldest
  * counted attempt is 10 s old.
  */

@@ -76,7 +76,7 @@ afterEach(() => {
 });
 
 describe('LeaderHeartbeat', () => {
-  it('uses the numbers of doc 2 §9.3', () => {
+  it('uses the heartbeat numbers', () => {
     expect(HEARTBEAT_INTERVAL_MS).toBe(15_000);
     expect(HEARTBEAT_MAX_RETRIES).toBe(10);
     expect(HEARTBEAT_RETRY_BASE_MS).toBe(1_000);

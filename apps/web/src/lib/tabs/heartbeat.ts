@@ -40,7 +40,7 @@ export function heartbeatRetryDelay(attempt: number): number {
 const HEARTBEAT_PATH = '/session/heartbeat';
 
 /**
- * The session heartbeat (doc 2 §7.8, §9.3) from the leading tab only: POST /session/heartbeat
+ * The session heartbeat from the leading tab only: POST /session/heartbeat
  * right away and every 15 s while this tab leads and someone is signed in. A failed beat is
  * retried up to 10 times with backoff (1 s doubling to 15 s); after that the heartbeat stops
  * ('gave-up') until leadership or the user changes. On pagehide the leader sends one last beat as

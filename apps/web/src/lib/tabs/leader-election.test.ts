@@ -41,7 +41,7 @@ afterEach(() => {
 });
 
 describe('TabLeaderElection', () => {
-  it('uses the numbers of doc 2 §9.4', () => {
+  it('uses the tab leader numbers', () => {
     expect(TAB_ELECTION_ANNOUNCE_WAIT_MS).toBe(100);
     expect(TAB_ELECTION_PROPOSE_WAIT_MS).toBe(600);
     expect(TAB_LEADER_HEARTBEAT_MS).toBe(5_000);

@@ -8,7 +8,7 @@ import {
 } from '@perch/shared';
 
 /**
- * One leading tab (doc 1 §4 Resilience, doc 2 §9.4): the tabs of one origin elect a leader over
+ * One leading tab (docs/spec-notes.md, Polling modes): the tabs of one origin elect a leader over
  * a BroadcastChannel; only the leader polls and sends the session heartbeat, the others follow.
  *
  * Protocol (all messages go to every other tab):

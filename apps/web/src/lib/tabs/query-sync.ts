@@ -23,12 +23,12 @@ export interface QuerySyncOptions {
 }
 
 /**
- * Feeds the following tabs with the leading tab's query results (doc 1 §4: one tab polls, the
+ * Feeds the following tabs with the leading tab's query results (one tab polls, the
  * others follow), over the election's BroadcastChannel:
  * - the leader sends every result it stores (a fetch or a live update written to the cache);
  * - a follower writes a result into its cache when it has that query and its own copy is older,
  *   so its screens update without a request of their own.
- * The sync breaker of doc 2 §9.5 guards each query: more than 5 sends within 10 s stop sending
+ * The sync breaker guards each query: more than 5 sends within 10 s stop sending
  * it; the latest result then goes out once the window lets it, so a follower never stays behind.
  * Returns the teardown.
  */

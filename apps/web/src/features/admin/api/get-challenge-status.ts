@@ -18,7 +18,7 @@ export function getChallengeStatus(signal?: AbortSignal): Promise<ChallengeStatu
 }
 
 /**
- * How often the status is fetched: every 30 s (doc 2 §9.2), and every 5 s while a submitted code
+ * How often the status is fetched: every 30 s, and every 5 s while a submitted code
  * is being checked, so the answer shows soon after a submit.
  */
 export function challengePollInterval(status: ChallengeStatus | undefined): number {

@@ -38,7 +38,7 @@ export async function submitChallengeCode(
 /**
  * Submits a code. The status becomes what the server answered at once: CODE_SUBMITTED for the
  * demo account, which restarts the status poll at 5 s, so the status is fetched again 5 s after
- * the submit (doc 1 §4, Twitter challenge); an x-web account's sign-in is already decided. A
+ * the submit; an x-web account's sign-in is already decided. A
  * refusal fetches the status now. The x-web pool refreshes either way.
  */
 export function useSubmitChallengeCodeMutation() {

@@ -2,12 +2,12 @@ import { Alert, Badge, Button, Group, Loader, Stack, Text, TextInput } from '@ma
 import { ADMIN_MESSAGES, type ChallengeState, type ChallengeStatus } from '@perch/shared';
 import { IconAlertTriangle, IconCircleCheck, IconShieldLock } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 import { useChallengeStatus } from '../hooks/use-challenge-status';
 import { IconSection } from '@/components/icon-section';
 import { SectionError, SectionSkeleton } from '@/components/section-states';
 
-/** Words of the verification panel (doc 1 §2 Settings, §4 Twitter challenge). */
+/** Words of the verification panel. */
 export const CHALLENGE_TEXTS = {
   title: 'Twitter account verification',
   description: 'The account the collector signs in with may ask for a verification code.',

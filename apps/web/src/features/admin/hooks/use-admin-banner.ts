@@ -31,8 +31,8 @@ export interface AdminBannerState {
 export const AdminBannerContext = createContext<AdminBannerState | null>(null);
 
 /**
- * The page's one banner (doc 1 §2 Admin): red for errors, green for successes. A success leaves
- * by itself after 5 s (doc 2 §9.2); an error stays until dismissed or replaced. A new outcome
+ * The page's one banner: red for errors, green for successes. A success leaves
+ * by itself after 5 s; an error stays until dismissed or replaced. A new outcome
  * always replaces the previous one, so a success never sits next to a stale failure.
  */
 export function useAdminBannerState(): AdminBannerState {

@@ -4,7 +4,7 @@ import { useSubmitChallengeCodeMutation } from '../api/submit-challenge-code';
 import { failureReason } from '@/lib/failure-text';
 
 /**
- * The collector account's verification challenge for the super admin (doc 1 §4): the polled
+ * The collector account's verification challenge for the super admin: the polled
  * status, the submit of a code, and what went wrong in the spec's words or the server's.
  */
 export function useChallengeStatus() {

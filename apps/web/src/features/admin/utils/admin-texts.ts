@@ -6,7 +6,7 @@ import {
 } from '@perch/shared';
 
 /**
- * Words of the admin page that are not messages of the contract: section titles (doc 1 §2),
+ * Words of the admin page that are not messages of the contract: section titles,
  * labels, hints and the texts of the panels this product adds. Outcomes, fallbacks and
  * confirmations are ADMIN_MESSAGES of @perch/shared.
  */

@@ -186,7 +186,7 @@ function AnalyticsBody({
 }
 
 /**
- * The analytics dashboard of one handle (doc 1 §2): pick a handle and a week or month, refresh,
+ * The analytics dashboard of one handle: pick a handle and a week or month, refresh,
  * export; every section is drawn from the one `complete` payload. A blurred overlay covers the
  * numbers while the handle is being collected.
  */
@@ -228,8 +228,8 @@ export function AnalyticsView({
   const loaded = query.isSuccess && !mismatch && !query.isPlaceholderData;
   useNeighbourPrefetch(names, selectedHandle, period, timezone, loaded);
   // A handle switched to whose first load fails names the failed switch ('Failed to switch to
-  // @x', doc 2 §8.3); the first handle shown, or a handle that loaded since, has the plain
-  // 'Failed to load analytics data' (§8.4). A failure with data on screen shows no alert at all.
+  // @x'); the first handle shown, or a handle that loaded since, has the plain
+  // 'Failed to load analytics data'. A failure with data on screen shows no alert at all.
   const switching = useHandleSwitch(selectedHandle, loaded);
 
   // Off after a minute at 0 % with nothing collected: a wait (a queue, a rate limit), said once.

@@ -44,7 +44,7 @@ function useNow(interval: number, enabled: boolean): number {
 }
 
 /**
- * The blurred cover over the analytics while a handle is being collected (doc 1 §4): the
+ * The blurred cover over the analytics while a handle is being collected: the
  * progress in percent, the tweets found so far and, when the server estimates it, the time left.
  */
 export function CollectingOverlay({ handle, progress }: CollectingOverlayProps) {

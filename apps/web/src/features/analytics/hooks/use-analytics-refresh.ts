@@ -15,7 +15,7 @@ export interface RefreshNotice {
 export type RefreshBlock = 'in-progress' | 'throttled';
 
 /**
- * Why a refresh may not start now (doc 1 §4: blocked within 5 s of the last one and while
+ * Why a refresh may not start now (blocked within 5 s of the last one and while
  * another runs), or null when it may.
  */
 export function refreshBlock(

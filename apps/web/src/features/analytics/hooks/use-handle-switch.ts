@@ -14,7 +14,7 @@ function sameHandle(a: string | null, b: string | null): boolean {
 /**
  * Whether the handle on screen was switched to from another one (sidebar, picker, removal or
  * `?handle=`) and its analytics have not loaded since. The first handle a page shows is no
- * switch. The view names the failed switch in its error ('Failed to switch to @x', doc 2 §8.3).
+ * switch. The view names the failed switch in its error ('Failed to switch to @x').
  */
 export function useHandleSwitch(selectedHandle: string | null, loaded: boolean): boolean {
   const [state, setState] = useState<SwitchState>({ handle: selectedHandle, switching: false });

@@ -5,7 +5,7 @@ import { neighbourHandles } from '../utils/analytics-data';
 
 /**
  * Once the selected handle's analytics have loaded, fetches those of the handles before and
- * after it in the list, for the same window (doc 1 §4, Switching handles).
+ * after it in the list, for the same window.
  */
 export function useNeighbourPrefetch(
   handles: readonly string[],

@@ -11,8 +11,8 @@ export function isStillCollecting(data: CompleteAnalytics | undefined): boolean 
 }
 
 /**
- * Whether complete analytics data is present (doc 1 §4, Collecting overlay): the data is ready
- * or the backfill complete, or the payload already holds tweets and followers, top tweets, a
+ * Whether complete analytics data is present (docs/spec-notes.md, Collecting overlay): the data is
+ * ready or the backfill complete, or the payload already holds tweets and followers, top tweets, a
  * time series with posts or an engagement rate. The overlay comes off as soon as this holds.
  */
 export function hasCompleteAnalyticsData(data: CompleteAnalytics | undefined): boolean {
@@ -33,7 +33,7 @@ export function hasNoPosts(data: CompleteAnalytics): boolean {
 
 /**
  * The handles next to the selected one in the list (previous and next, no wrap-around): their
- * analytics are fetched ahead so that switching to them is instant (doc 1 §4, Switching handles).
+ * analytics are fetched ahead so that switching to them is instant.
  */
 export function neighbourHandles(handles: readonly string[], selected: string): string[] {
   const wanted = selected.toLowerCase();

@@ -8,9 +8,9 @@ import {
   type ProgressState,
 } from '@perch/shared';
 
-/** The overlay is cleared by force when data stays incomplete this long (doc 2 §9.2). */
+/** The overlay is cleared by force when data stays incomplete this long. */
 export const FORCED_CLEAR_MS = 60_000;
-/** How long '@x data collection completed!' shows (doc 1 §4). */
+/** How long '@x data collection completed!' shows. */
 export const COMPLETED_NOTICE_MS = 5_000;
 /** Above this progress a forced clear counts the handle as data_ready, not waiting. */
 export const FORCED_READY_MIN_PROGRESS = 50;
@@ -43,7 +43,7 @@ export interface OverlayInput {
 }
 
 /**
- * What a forced clear marked the handle as (doc 1 §4): data_ready, or still waiting to collect
+ * What a forced clear marked the handle as: data_ready, or still waiting to collect
  * (a queue, a rate limit). Only the server says a collection failed, never a timer.
  */
 export type ForcedOutcome = 'data_ready' | 'waiting';
@@ -120,8 +120,8 @@ function sameState(a: OverlayState, b: OverlayState): boolean {
 }
 
 /**
- * The collecting overlay's state machine (doc 1 §4): pure, so that it can be tested with a
- * clock in hand.
+ * The collecting overlay's state machine (docs/spec-notes.md, Collecting overlay): pure, so that it
+ * can be tested with a clock in hand.
  *
  * - Switching to (or adding) a handle classifies it once its record is known: the overlay goes
  *   up when it is collecting and not pre-scraped (more than 50 tweets and finished: no overlay).

@@ -47,7 +47,7 @@ export function formatDecimal(value: Numeric): string {
 }
 
 /**
- * A value that is already in percent (ANALYTICS.md rates are x 100): 3.4 -> '3.4%',
+ * A value that is already in percent (analytics.md rates are x 100): 3.4 -> '3.4%',
  * 0.034 -> '0.03%'. Null -> '—'.
  */
 export function formatPercent(value: Numeric): string {

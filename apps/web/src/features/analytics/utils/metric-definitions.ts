@@ -1,5 +1,5 @@
 /**
- * What every number on the analytics dashboard means, in the words of ANALYTICS.md (the
+ * What every number on the analytics dashboard means, in the words of docs/analytics.md (the
  * definitions the server computes them by). Shown in the info tooltips next to each metric.
  */
 

@@ -25,13 +25,13 @@ export async function getAuthCheck(signal?: AbortSignal): Promise<AuthCheckRespo
   try {
     return await apiClient.get('/auth/check', authCheckResponseSchema, { signal });
   } catch (error) {
-    // A 401 on validation means signed out, not a failure (doc 2 §7.2).
+    // A 401 on validation means signed out, not a failure.
     if (error instanceof ApiError && error.status === 401) return signedOutCheck();
     throw error;
   }
 }
 
-/** Runs at start, then every 30 min; a failed check signs the browser out (doc 1 §4). */
+/** Runs at start, then every 30 min; a failed check signs the browser out. */
 export function authCheckQueryOptions() {
   return queryOptions({
     queryKey: AUTH_CHECK_KEY,

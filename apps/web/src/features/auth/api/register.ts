@@ -12,7 +12,7 @@ export interface RegisterInput {
 
 /**
  * POST /auth/register: creates the account and signs it in. The password is repeated as
- * confirmPassword and the terms are accepted, as the spec's client does (doc 2 §5).
+ * confirmPassword and the terms are accepted, as the spec's client does.
  */
 export function registerAccount(input: RegisterInput): Promise<RegisterResponse> {
   const body: RegisterRequest = {

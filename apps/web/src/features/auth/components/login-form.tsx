@@ -31,7 +31,7 @@ function firstIssue(result: { success: boolean; error?: { issues: { message: str
 }
 
 /**
- * Sign-in form (doc 1 §2 and §5): username or email, password, remember me. The banner shows
+ * Sign-in form: username or email, password, remember me. The banner shows
  * the catalogue text for the failure and clears after 10 s; success leads home after 300 ms.
  * An account with two-factor sign-in gets a second step for its code before that.
  */

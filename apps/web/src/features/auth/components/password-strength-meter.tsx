@@ -15,7 +15,7 @@ export interface PasswordStrengthMeterProps {
 }
 
 /**
- * Strength bar, level, common-password warning and the requirement checklist (doc 1 §5).
+ * Strength bar, level, common-password warning and the requirement checklist.
  * Shown as guidance; only the minimum length is enforced at submit.
  */
 export function PasswordStrengthMeter({ password }: PasswordStrengthMeterProps) {

@@ -46,7 +46,7 @@ export function validateRegistration(values: RegisterValues): string | null {
 }
 
 /**
- * Create-account form (doc 1 §2 and §5): the invitation code is checked first, then the
+ * Create-account form: the invitation code is checked first, then the
  * account is created and signed in; success leads home after 1.5 s.
  */
 export function RegisterForm() {

@@ -2,7 +2,7 @@ import type { AuthCheckResponse } from '@perch/shared';
 import { useAuthCheckQuery } from '../api/get-auth-check';
 import { isUnjudgedCheckFailure } from '../api/session-scope';
 
-/** The signed-in person as the app uses it (doc 1 §3, Current user). */
+/** The signed-in person as the app uses it. */
 export interface CurrentUser {
   id: number;
   username: string;
@@ -12,7 +12,7 @@ export interface CurrentUser {
   profile: Record<string, unknown> | null;
 }
 
-/** Auth state of doc 1 §3: currentUser, isAuthenticated, loading, authInitialized, error. */
+/** Auth state: currentUser, isAuthenticated, loading, authInitialized, error. */
 export interface AuthState {
   currentUser: CurrentUser | null;
   isAuthenticated: boolean;
@@ -43,7 +43,7 @@ export function toCurrentUser(check: AuthCheckResponse | undefined): CurrentUser
 
 /**
  * Who is signed in, from the session check. A check the server refused counts as signed out
- * (doc 1 §4): the server is the only judge of a session. A check that got no verdict (a network
+ * signed out: the server is the only judge of a session. A check that got no verdict (a network
  * blip, the retry circuit open, a 5xx) signs nobody out: the last answer stands, and without one
  * the app says it cannot reach the server rather than showing the sign-in page.
  */

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { APP_BASE_PATH } from '@/lib/config';
 
 /**
- * Once `when` is set, goes to the dashboard home after `delayMs` (doc 1 §2: 300 ms after signing
+ * Once `when` is set, goes to the dashboard home after `delayMs` (300 ms after signing
  * in, 1.5 s after registering), falling back to a full load of the app's base path.
  */
 export function useGoHomeAfter(when: unknown, delayMs: number): void {

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@perch/shared';
 import { ApiError, isNetworkError } from '@/lib/api-client';
 
-/** The sign-in banner text for a failed login, by status (doc 2 §8.2). */
+/** The sign-in banner text for a failed login, by status. */
 export function loginErrorMessage(error: unknown): string {
   if (isNetworkError(error)) return MESSAGES.networkError;
   if (!(error instanceof ApiError)) return MESSAGES.unexpectedError;
@@ -30,7 +30,7 @@ function conflictMessage(error: ApiError): string {
   return MESSAGES.registerConflict;
 }
 
-/** The registration banner text for a failed registration, by status (doc 2 §8.2). */
+/** The registration banner text for a failed registration, by status. */
 export function registerErrorMessage(error: unknown): string {
   if (isNetworkError(error)) return MESSAGES.networkError;
   if (!(error instanceof ApiError)) return MESSAGES.registerUnexpected;

@@ -8,12 +8,12 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiClient } from '@/lib/api-client';
 import { pollMeta } from '@/lib/polling/poll-gate';
 
-/** Progress poll of a collecting handle (doc 2 §9.3, simple client). */
+/** Progress poll of a collecting handle. */
 export const PROGRESS_POLL_MS = 2_000;
 
 const STOP_STATUSES: ReadonlySet<ProgressState['status']> = new Set(['error', 'failed']);
 
-/** What a 404 means: the handle has no backfill (yet): idle, 0 %, no data (doc 2 §7.3). */
+/** What a 404 means: the handle has no backfill (yet): idle, 0 %, no data. */
 export const IDLE_PROGRESS: ProgressState = {
   progress: 0,
   status: 'idle',
@@ -60,7 +60,7 @@ export function backfillProgressQueryOptions(handle: string) {
       if (data && (isProgressComplete(data) || STOP_STATUSES.has(data.status))) return false;
       return PROGRESS_POLL_MS;
     },
-    // A running backfill's progress goes on even with auto refresh off (doc 2 §9.3: high).
+    // A running backfill's progress goes on even with auto refresh off (priority high).
     meta: pollMeta('high'),
     structuralSharing: (previous: unknown, next: unknown) => {
       if (!isProgressState(next)) return next;

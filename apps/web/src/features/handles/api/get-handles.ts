@@ -10,16 +10,16 @@ import { backgroundRefreshMs } from '@/lib/preferences/preferences';
 import { retryUpTo } from '@/lib/query-client';
 import { retryDelayMs, type RetryBackoff } from '@/lib/resilience/retry-policy';
 
-/** List poll while any handle is collecting, and otherwise in the demo's simple client (doc 2 §9.3). */
+/** List poll while any handle is collecting, and otherwise in the demo's simple client. */
 export const HANDLES_POLL_COLLECTING_MS = 3_000;
 export const HANDLES_POLL_IDLE_MS = 30_000;
 
 export const handlesQueryKey = ['handles', 'list'] as const;
 
 /**
- * The list's own load retries (doc 2 §9.3): 5 attempts in all, waiting 2 s doubling up to 30 s
+ * The list's own load retries: 5 attempts in all, waiting 2 s doubling up to 30 s
  * (with the usual jitter; a 429's Retry-After wins). Every other handle call keeps the 3
- * retries of §9.5 (docs/decisions.md, "Handle list retries").
+ * retries of the "handles" kind (docs/decisions.md, "Handle list retries").
  */
 export const HANDLES_LOAD_BACKOFF: RetryBackoff = { baseMs: 2_000, maxMs: 30_000 };
 /** After the fifth failed attempt, the error clears (and the list loads afresh) after 10 s. */
@@ -33,7 +33,7 @@ export async function getHandles(signal?: AbortSignal): Promise<Handle[]> {
 
 /**
  * How often the list is fetched again: every 3 s while a backfill runs, else at the person's
- * refresh interval (30 s by default; doc 2 §9.3).
+ * refresh interval (30 s by default).
  */
 export function handlesPollInterval(handles: readonly Handle[] | undefined): number {
   return handles?.some(isHandleCollecting) ? HANDLES_POLL_COLLECTING_MS : backgroundRefreshMs();

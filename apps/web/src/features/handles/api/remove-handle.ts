@@ -18,7 +18,7 @@ interface RemoveHandleContext {
   previous: Handle[] | undefined;
 }
 
-/** Removes a handle optimistically and puts it back if the server refuses (doc 1 §4). */
+/** Removes a handle optimistically and puts it back if the server refuses. */
 export function useRemoveHandleMutation() {
   const queryClient = useQueryClient();
   return useMutation<void, Error, Handle, RemoveHandleContext>({

@@ -49,7 +49,7 @@ function setFlag(
 }
 
 /**
- * Switches a channel for a handle optimistically (doc 1 §4, Other handle actions): the list
+ * Switches a channel for a handle optimistically (docs/spec-notes.md, Handle actions): the list
  * shows the new state at once, the server's handle replaces it, and a refusal puts the switch
  * back. Only that switch is reverted, so other changes made meanwhile stay.
  */

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IconFlask } from '@tabler/icons-react';
 import { publicConfigQueryOptions } from '@/lib/public-config';
 
-/** A small notice while the server's tweet source is the built-in demo (ARCHITECTURE.md). */
+/** A small notice while the server's tweet source is the built-in demo. */
 export function DemoDataNotice() {
   const { data } = useQuery(publicConfigQueryOptions);
   if (data?.tweetSource !== 'demo') return null;

@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { MAX_HANDLES_PER_USER } from '@perch/shared';
 
-/** From this share of the limit the count turns to the warning colour (doc 1 §9). */
+/** From this share of the limit the count turns to the warning colour. */
 const WARNING_SHARE = 0.8;
 
 /** 'n/10', in the warning colour from 80 % of the limit and red at the limit. */

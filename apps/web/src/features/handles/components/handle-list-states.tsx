@@ -15,7 +15,7 @@ export interface HandleListLoadStatesProps {
 
 /**
  * What a list of the user's handles shows while it loads (with the failed attempt while it is
- * tried again: a quiet line, doc 2 §8.3), once it gave up (a red alert), and when it is empty.
+ * tried again: a quiet line), once it gave up (a red alert), and when it is empty.
  */
 export function HandleListLoadStates({
   load,

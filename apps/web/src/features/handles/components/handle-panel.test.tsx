@@ -403,7 +403,7 @@ describe('HandlePanel', () => {
     await waitFor(() => expect(requestsTo(fetchMock, 'GET /api/v1/handles').length).toBe(2));
   });
 
-  describe('loading the list (doc 2 §8.3, §9.3)', { timeout: 20_000 }, () => {
+  describe('loading the list (5 attempts, then the error clears)', { timeout: 20_000 }, () => {
     /** Lets fake time pass, as long as the retry waits need. */
     const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 

@@ -89,7 +89,7 @@ describe('HandlesSidebarList', () => {
     expect(count.getAttribute('style')).toContain('orange');
   });
 
-  describe('loading the list (doc 2 §8.3, §9.3)', { timeout: 20_000 }, () => {
+  describe('loading the list (5 attempts, then the error clears)', { timeout: 20_000 }, () => {
     const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
     beforeEach(() => {

@@ -54,9 +54,9 @@ function SidebarRow({
 }
 
 /**
- * The sidebar's 'Monitored Handles' block (doc 1 §2, Layout): the n/10 count, one row per handle
- * with its status badge (a click selects it), a compact add box and, while the list is empty,
- * 8 sample handles that add with one click.
+ * The sidebar's 'Monitored Handles' block (docs/spec-notes.md, Layout): the n/10 count, one row per
+ * handle with its status badge (a click selects it), a compact add box and, while the list is
+ * empty, 8 sample handles that add with one click.
  */
 export function HandlesSidebarList({ selectedHandle, onSelect }: HandlesSidebarListProps) {
   const { handles, load } = useHandleListLoad();

@@ -380,7 +380,7 @@ function TweetBrowser({ handle, now }: { handle: string; now: number | undefined
 }
 
 /**
- * A handle's collected tweets, newest first (doc 1 §2, Main dashboard), browsable: search,
+ * A handle's collected tweets, newest first, browsable: search,
  * type filter, sort and more pages. Full screen on a phone.
  */
 export function RecentTweetsModal({ handle, onClose, now }: RecentTweetsModalProps) {

@@ -1,6 +1,6 @@
 import { Button, Paper, SimpleGrid, Text } from '@mantine/core';
 
-/** Sample handles offered while the list is empty (doc 1 §2: 8 of them). */
+/** Sample handles offered while the list is empty: 8 of them. */
 export const SUGGESTED_HANDLES = [
   'nasa',
   'spacex',

@@ -2,9 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { PROGRESS_POLL_MS } from '../api/get-backfill-progress';
 import { HANDLES_POLL_COLLECTING_MS, HANDLES_POLL_IDLE_MS } from '../api/get-handles';
 
-/** Activity newer than this counts as recent and keeps polling fast (doc 2 §9.4). */
+/** Activity newer than this counts as recent and keeps polling fast. */
 export const DEMO_RECENT_ACTIVITY_MS = 10_000;
-/** The demo's progress poll when nothing happens (doc 2 §9.3, simple client). */
+/** The demo's progress poll when nothing happens. */
 export const DEMO_PROGRESS_POLL_IDLE_MS = 10_000;
 
 export type DemoActivityKind = 'handles' | 'progress';
@@ -14,7 +14,7 @@ const KINDS: readonly DemoActivityKind[] = ['handles', 'progress'];
 export type DemoActivity = Record<DemoActivityKind, number | null>;
 
 /**
- * The demo's poll intervals (doc 2 §9.3, simple client): the handle list every 3 s while a
+ * The demo's poll intervals (docs/spec-notes.md, Retries): the handle list every 3 s while a
  * handle collects or after recent activity, else every 30 s; progress every 2 s while active,
  * else every 10 s.
  */

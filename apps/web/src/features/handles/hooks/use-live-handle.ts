@@ -37,8 +37,8 @@ export function withProgress(handle: Handle, progress: ProgressState | undefined
 
 /**
  * A handle row's live state: while its backfill runs, its progress is polled every 2 s; when
- * the backfill ends the list is fetched again (doc 1 §4, Progress polling) and `onCompleted`
- * is told once it completed.
+ * the backfill ends the list is fetched again (docs/spec-notes.md, Progress rules) and
+ * `onCompleted` is told once it completed.
  */
 export function useLiveHandle(handle: Handle, onCompleted?: (handle: string) => void): Handle {
   const queryClient = useQueryClient();

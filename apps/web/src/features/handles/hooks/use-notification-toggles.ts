@@ -20,7 +20,7 @@ export function toggleErrorText(error: unknown, channel: NotificationChannel): s
 
 /**
  * The per-handle Telegram and Discord switches: optimistic, reverted with the server's reason on
- * failure, and a click on a switch whose request is still in flight is ignored (doc 1 §4).
+ * failure, and a click on a switch whose request is still in flight is ignored.
  */
 export function useNotificationToggles(onOutcome: (outcome: ToggleOutcome) => void) {
   const mutation = useSetHandleNotificationsMutation();

@@ -8,7 +8,7 @@ import {
   type ProgressStatus,
 } from '@perch/shared';
 
-/** Texts of the handles demo panel (doc 1 §2 Admin, §5 demo variants). */
+/** Texts of the handles demo panel (docs/spec-notes.md, Admin screen). */
 export const DEMO_TEXTS = {
   show: 'Show TanStack Query Demo',
   hide: 'Hide Demo',
@@ -22,7 +22,7 @@ export const DEMO_TEXTS = {
   analyticsAvailable: (available: boolean) => `Analytics Available: ${available ? 'Yes' : 'No'}`,
 } as const;
 
-/** A handle as the demo panel maps it (doc 1 §3, Handle: client mapping in the demo). */
+/** A handle as the demo panel maps it. */
 export interface DemoHandle {
   id: number;
   handle: string;
@@ -75,7 +75,7 @@ export const DEMO_BADGE_COLORS: Record<DemoBadge, string> = {
 
 /**
  * The backfill period the demo sends: whole days from 1 to 90, and 15 when the input is empty
- * or not a number (doc 1 §5).
+ * or not a number.
  */
 export function demoBackfillDays(value: number | string): number {
   const days = typeof value === 'number' ? value : Number.parseFloat(value);

@@ -12,7 +12,7 @@ const NO_ALERTS: SuspiciousActivity = { hasAlerts: false, alerts: [] };
 
 /**
  * GET /security/suspicious-activity: the signed-in user's open alerts. A 404 (a server without
- * the security area) reads as no alerts (doc 2 §8.6, last bullet).
+ * the security area) reads as no alerts (docs/spec-notes.md, Error texts).
  */
 export async function getSuspiciousActivity(signal?: AbortSignal): Promise<SuspiciousActivity> {
   try {
@@ -25,7 +25,7 @@ export async function getSuspiciousActivity(signal?: AbortSignal): Promise<Suspi
   }
 }
 
-/** Fetched on every signed-in page and again every 60 s (doc 2 §9.5, Security). */
+/** Fetched on every signed-in page and again every 60 s. */
 export function suspiciousActivityQueryOptions() {
   return queryOptions({
     queryKey: suspiciousActivityQueryKey,

@@ -22,10 +22,10 @@ export interface SecurityAlertPanelProps {
 }
 
 /**
- * The security alert panel (doc 1 §2, Layout): the user's suspicious-activity alerts, refreshed
- * every 60 s. Critical alerts stand out and can be dismissed for good; the others wait behind a
- * count that opens them. Wide screens float it at the top right under the header; phones keep it
- * in the page's flow above the content, so it never covers anything.
+ * The security alert panel (docs/spec-notes.md, Layout): the user's suspicious-activity alerts,
+ * refreshed every 60 s. Critical alerts stand out and can be dismissed for good; the others wait
+ * behind a count that opens them. Wide screens float it at the top right under the header; phones
+ * keep it in the page's flow above the content, so it never covers anything.
  */
 export function SecurityAlertPanel({ userId }: SecurityAlertPanelProps) {
   const { data } = useSuspiciousActivityQuery();

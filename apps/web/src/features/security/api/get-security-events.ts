@@ -27,7 +27,7 @@ export function securityEventsSearch(query: SecurityEventsQuery): URLSearchParam
 
 /**
  * GET /security/events with optional eventType, severity, startDate, endDate, limit and offset,
- * newest first. A 404 reads as no events (doc 2 §8.6).
+ * newest first. A 404 reads as no events.
  */
 export function getSecurityEvents(
   query: SecurityEventsQuery,

@@ -24,7 +24,7 @@ export function getSecurityStats(
   );
 }
 
-/** Refreshed every 60 s (doc 2 §9.5); a new range keeps the last numbers until its own arrive. */
+/** Refreshed every 60 s; a new range keeps the last numbers until its own arrive. */
 export function securityStatsQueryOptions(timeRange: SecurityTimeRange) {
   return queryOptions({
     queryKey: securityQueryKeys.stats(timeRange),

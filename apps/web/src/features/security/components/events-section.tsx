@@ -24,7 +24,7 @@ import {
   IconListDetails,
 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 import { securityExportUrl, type SecurityExportFormat } from '../api/export-url';
 import { useSecurityEventsQuery } from '../api/get-security-events';
 import { endOfDayIso, formatEventType, startOfDayIso } from '../utils/format';
@@ -129,7 +129,7 @@ export interface EventsSectionProps {
 /**
  * The account's security events, newest first: filtered by type, severity and days, paged by
  * limit and offset with the total, and exported as JSON or CSV. A 404 reads as no events; any
- * other failure says 'Failed to load security events' (doc 2 §8.6).
+ * other failure says 'Failed to load security events'.
  */
 export function EventsSection({ pageSize = EVENTS_PAGE_SIZE }: EventsSectionProps) {
   const [filters, setFilters] = useState<EventFilters>(NO_FILTERS);

@@ -18,7 +18,7 @@ export interface SecurityViewProps {
 }
 
 /**
- * The Security Dashboard's body (doc 1 §2, §3 Security): the counts and risk level, what is
+ * The Security Dashboard's body: the counts and risk level, what is
  * signed in and the latest sign-ins, then two-factor sign-in, alerts, the password and incident
  * reports, and last the long, paged event log. Every card loads, fails and retries on its own.
  */

@@ -122,7 +122,7 @@ function RiskPanel({ stats }: { stats: SecurityStats }) {
 }
 
 /**
- * The counts of the chosen period and the risk level with its reasons (doc 2 §9.5: failed
+ * The counts of the chosen period and the risk level with its reasons (failed
  * sign-ins above 10 are a threat, above 5 a medium risk, plain HTTP critical), refreshed every
  * minute.
  */

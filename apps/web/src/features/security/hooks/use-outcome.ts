@@ -16,7 +16,7 @@ export interface OutcomeState {
 }
 
 /**
- * The outcome of a card's last action: a success leaves by itself after 5 s (doc 2 §9.2), an
+ * The outcome of a card's last action: a success leaves by itself after 5 s, an
  * error stays until dismissed or replaced.
  */
 export function useOutcome(): OutcomeState {

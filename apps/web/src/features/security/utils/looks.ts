@@ -1,6 +1,6 @@
 import type { Severity } from '@perch/shared';
 
-/** The colour and word of a severity or risk level (doc 1 §4: critical, high, medium, low). */
+/** The colour and word of a severity or risk level: critical, high, medium, low. */
 export const SEVERITY_LOOK: Record<Severity, { label: string; color: string }> = {
   critical: { label: 'Critical', color: 'red' },
   high: { label: 'High', color: 'orange' },

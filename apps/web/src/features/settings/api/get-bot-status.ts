@@ -11,8 +11,8 @@ export function getBotStatus(signal?: AbortSignal): Promise<BotStatus> {
 }
 
 /**
- * The bot status starts from the component status this browser remembered (for up to an hour,
- * doc 2 §9.2), dated when it was saved: the forwarding badge shows at once, and since that
+ * The bot status starts from the component status this browser remembered (for up to an hour),
+ * dated when it was saved: the forwarding badge shows at once, and since that
  * answer is older than the stale time the real status is fetched straight away.
  */
 export function botStatusQueryOptions() {

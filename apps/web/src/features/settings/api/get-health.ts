@@ -18,7 +18,7 @@ export function getHealth(signal?: AbortSignal): Promise<Health> {
 }
 
 /**
- * Health checking (doc 1 §4): a check at once and then every 30 s (from the leading tab, shared
+ * Health checking: a check at once and then every 30 s (from the leading tab, shared
  * with the others); within 5 s of the last answer a check is answered from it; the answer is
  * pushed to every subscriber (the query's observers). It keeps going while the retry circuit is
  * open: it is how the app notices the server is back.
@@ -29,7 +29,7 @@ export function healthQueryOptions() {
     queryFn: ({ signal }) => getHealth(signal),
     staleTime: HEALTH_MONITOR_COOLDOWN_MS,
     refetchInterval: HEALTH_MONITOR_INTERVAL_MS,
-    // One failed check is the signal (doc 2 §8.5): the warning shows at once, the next
+    // One failed check is the signal: the warning shows at once, the next
     // check comes with the interval.
     retry: false,
     meta: pollMeta('low', { probe: true }),
@@ -40,7 +40,7 @@ export function healthQueryOptions() {
 export type HealthCheck = { ok: true; health: Health } | { ok: false; message: string };
 
 /**
- * A health check on demand (doc 1 §4): answered from the last result within 5 s unless forced; a
+ * A health check on demand: answered from the last result within 5 s unless forced; a
  * check already running is joined, and waiting gives up after 10 s with 'Health check timeout'.
  */
 export async function checkHealth(

@@ -17,7 +17,7 @@ export async function getSettings(signal?: AbortSignal): Promise<Settings> {
 }
 
 /**
- * The settings fetch rules (doc 1 §4 Settings, doc 2 §7.4, §9.2), expressed as query options:
+ * The settings fetch rules (docs/spec-notes.md, Settings rules), expressed as query options:
  *
  * - answers are cached 30 s (`staleTime`), so mounting the page again or focusing the tab within
  *   that time fetches nothing; a POST replaces the cache with the server's answer;

@@ -64,7 +64,7 @@ function isLogLevel(value: string | null): value is LogLevel {
 const checkedOf = (event: ChangeEvent<HTMLInputElement>) => event.currentTarget.checked;
 
 /**
- * The client preferences of this browser (doc 1 §3 Client preferences, doc 2 §9.5): background
+ * The client preferences of this browser (docs/spec-notes.md, Entities): background
  * refresh, new-tweet alerts, compact and dark mode, and the console's log level and render
  * monitoring. Every change is saved at once, in this browser only (other tabs follow).
  */

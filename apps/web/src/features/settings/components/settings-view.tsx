@@ -20,7 +20,7 @@ import { TelegramCard } from './telegram-card';
 import { XAccountCard } from './x-account-card';
 
 /**
- * The Settings page body (doc 1 §2 Settings, §4 Settings): the API warning, the page banners,
+ * The Settings page body (docs/spec-notes.md, Settings screen): the API warning, the page banners,
  * the X account, forwarding, Telegram and Discord cards and the delivery log. Screen states:
  * loading (skeletons), error (retry), loaded.
  */

@@ -20,7 +20,7 @@ export interface TelegramCardProps {
   notify: SettingsNotifier;
 }
 
-/** The chat id rule of doc 1 §5: the normalised id, or the text saying what is wrong. */
+/** The chat id rule: the normalised id, or the text saying what is wrong. */
 function checkChatId(input: string): { chatId: string } | { error: string } {
   const parsed = telegramChatIdSchema.safeParse(input);
   if (parsed.success) return { chatId: parsed.data };
@@ -28,7 +28,7 @@ function checkChatId(input: string): { chatId: string } | { error: string } {
 }
 
 /**
- * The Telegram card (doc 1 §2 Settings): connected (the chat id with Change, Test and
+ * The Telegram card: connected (the chat id with Change, Test and
  * Disconnect) or the form (Chat ID, Save, Test, Cancel only when connected), plus one-click
  * linking through the bot when the server offers it, and the reason delivery stopped.
  */

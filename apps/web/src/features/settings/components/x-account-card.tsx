@@ -41,7 +41,7 @@ function connectErrorText(error: unknown): string {
 
 /**
  * The user's X account: connected through X (OAuth, when this server offers it) or typed by
- * hand. Forwarding needs it together with a channel (doc 1 §5, bot start).
+ * hand. Forwarding needs it together with a channel.
  */
 export function XAccountCard({ settings, notify }: XAccountCardProps) {
   const statusQuery = useXAccountStatusQuery();

@@ -1,8 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 
 /**
- * Runs one task at a time: a call while the last one is still running is ignored (doc 2 §8.5,
- * duplicate test requests). The ref answers at once, before React has re-rendered the button.
+ * Runs one task at a time: a call while the last one is still running is ignored
+ * (duplicate test requests). The ref answers at once, before React has re-rendered the button.
  */
 export function useSingleFlight() {
   const running = useRef(false);

@@ -1,6 +1,6 @@
 import { COMPONENT_STATUS_CACHE_MS, type BotStatus } from '@perch/shared';
 
-/** What the page last knew about each part (doc 1 §3, Component status), kept in the browser. */
+/** What the page last knew about each part (docs/spec-notes.md, Entities), kept in the browser. */
 export interface ComponentStatus {
   apiConnected: boolean;
   twitterConnected: boolean;

@@ -24,7 +24,7 @@ const apiError = (status: number, message?: string, details?: string) =>
   );
 
 describe('settings messages', () => {
-  it('maps Telegram test failures to the spec texts (doc 2 §8.5)', () => {
+  it('maps Telegram test failures to the spec texts', () => {
     expect(telegramTestErrorText(apiError(400, 'Bad Request: chat not found'))).toBe(
       SETTINGS_MESSAGES.telegramTestChatNotFound,
     );

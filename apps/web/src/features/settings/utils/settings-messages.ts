@@ -50,7 +50,7 @@ const TELEGRAM_TEST_TEXTS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A failed Telegram test (doc 2 §8.5): 'chat not found' or a 400 -> double-check the Chat ID;
+ * A failed Telegram test: 'chat not found' or a 400 -> double-check the Chat ID;
  * 'bot was blocked' -> unblock; anything else -> 'Error testing Telegram connection: ...'.
  */
 export function telegramTestErrorText(error: unknown): string {
@@ -93,7 +93,7 @@ export function refusalOr(error: unknown, fallback: string): string {
   return fallback;
 }
 
-/** A failed bot start (doc 2 §8.5). */
+/** A failed bot start (docs/spec-notes.md, Error texts). */
 export function botStartErrorText(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 405) return SETTINGS_MESSAGES.botApiConfiguration;
