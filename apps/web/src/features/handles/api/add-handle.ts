@@ -34,7 +34,7 @@ export function nextTemporaryHandleId(): number {
   return lastTemporaryId;
 }
 
-/** The optimistic entry shown while the server call runs (doc 1 §4, Add flow step 1). */
+/** The optimistic entry shown while the server call runs (docs/spec-notes.md, Handle actions). */
 export function temporaryHandle(id: number, input: AddHandleInput, now = new Date()): Handle {
   const name = normalizeHandle(input.username);
   const at = now.toISOString();
@@ -70,7 +70,7 @@ interface AddHandleContext {
 
 /**
  * Adds a handle optimistically: a temporary entry appears at once, the server's handle replaces
- * it on success, and the list is rolled back on failure (doc 1 §4, Add flow).
+ * it on success, and the list is rolled back on failure.
  */
 export function useAddHandleMutation() {
   const queryClient = useQueryClient();

@@ -54,7 +54,7 @@ import { RecentTweetsModal } from './recent-tweets-modal';
 import { RemoveHandleModal } from './remove-handle-modal';
 import { SampleHandles } from './sample-handles';
 
-/** Labels of the backfill period choice (doc 1 §2: 7 or 15 days, 15 recommended). */
+/** Labels of the backfill period choice: 7 or 15 days, 15 recommended. */
 export function backfillDaysLabel(days: number): string {
   return days === DEFAULT_BACKFILL_DAYS ? `${days} days (recommended)` : `${days} days`;
 }
@@ -233,8 +233,8 @@ function HandleRow({
 }
 
 /**
- * The dashboard's handle-management panel (doc 1 §2, Main dashboard): the add form with the live
- * duplicate hint and the 7/15-day choice, an inline status message, the handles with their
+ * The dashboard's handle-management panel (docs/spec-notes.md, Main dashboard): the add form with
+ * the live duplicate hint and the 7/15-day choice, an inline status message, the handles with their
  * badges and progress, removal behind a confirmation and a modal of recent tweets.
  */
 export function HandlePanel({
@@ -290,7 +290,7 @@ export function HandlePanel({
     if (!target) return;
     const remaining = list.filter((entry) => entry.id !== target.id);
     const wasSelected = selected === target.handle.toLowerCase();
-    // Selection rule of doc 1 §4: the first remaining handle, or none.
+    // Selection rule: the first remaining handle, or none.
     if (wasSelected) onSelect(remaining[0]?.handle ?? null);
     removeMutation.mutate(target, {
       onSuccess: () =>

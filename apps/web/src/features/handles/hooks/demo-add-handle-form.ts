@@ -14,7 +14,7 @@ import { DEMO_TEXTS, demoBackfillDays } from '../utils/demo-handle';
 import { HANDLE_TEXTS, addErrorText, findHandle } from '../utils/handle-messages';
 import type { TimedMessage } from './use-timed-message';
 
-/** After an add the list is fetched at once and again this much later (doc 2 §9.3). */
+/** After an add the list is fetched at once and again this much later. */
 export const DEMO_REFETCH_AFTER_ADD_MS = 1_000;
 
 export interface UseDemoAddHandleFormOptions {

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { handlesLoadFailedText } from '@/lib/resilience/retry-texts';
 import { HANDLES_LOAD_ERROR_CLEAR_MS, useHandlesQuery } from '../api/get-handles';
 
-/** How the list's load is going, as the handle lists show it (doc 2 §8.3, §9.3). */
+/** How the list's load is going, as the handle lists show it (docs/spec-notes.md, Retries). */
 export interface HandleListLoadState {
   /** Nothing to list yet, and a load is under way (or about to start). */
   isLoading: boolean;
@@ -12,7 +12,7 @@ export interface HandleListLoadState {
   retryText: string | null;
   /** Once the load gave up: a title naming the last attempt, and the error's message. */
   failure: { title: string; message: string } | null;
-  /** Whether the failure clears by itself: after the fifth failed attempt (doc 2 §9.3). */
+  /** Whether the failure clears by itself: after the fifth failed attempt. */
   clearsItself: boolean;
 }
 

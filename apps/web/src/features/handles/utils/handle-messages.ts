@@ -62,7 +62,7 @@ export function addErrorText(error: unknown, name: string): string {
   return HANDLE_TEXTS.addFailed;
 }
 
-/** The text of a failed removal, with the cross mark of doc 2 §8.3. */
+/** The text of a failed removal, with the spec's cross mark. */
 export function removeErrorText(error: unknown): string {
   let text: string = HANDLE_TEXTS.removeFailed;
   if (error instanceof ApiError) {

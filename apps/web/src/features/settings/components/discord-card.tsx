@@ -28,7 +28,7 @@ function checkUserId(input: string, forTest: boolean): { userId: string } | { er
   return { error: parsed.error.issues[0]?.message ?? SETTINGS_MESSAGES.discordUserIdRequired };
 }
 
-/** The card's own message line (doc 2 §8.5: Discord messages clear after 4 s). */
+/** The card's own message line (Discord messages clear after 4 s). */
 function LocalMessage({ message, onClose }: { message: TimedMessage; onClose: () => void }) {
   const success = message.kind === 'success';
   return (
@@ -53,7 +53,7 @@ function LocalMessage({ message, onClose }: { message: TimedMessage; onClose: ()
 }
 
 /**
- * The Discord card (doc 1 §2 Settings): connected (the user id with Change, Test and Disconnect)
+ * The Discord card: connected (the user id with Change, Test and Disconnect)
  * or the form (User ID, Save, Test, Cancel only when connected). Its messages stay in the card
  * and clear after 4 s.
  */

@@ -9,8 +9,8 @@ export interface SettingsNotifier {
 }
 
 /**
- * The page's two banners (doc 1 §2 Settings): a red one that stays until dismissed or replaced,
- * and a green one that also leaves by itself after 5 s (doc 2 §9.2). A new outcome replaces
+ * The page's two banners: a red one that stays until dismissed or replaced,
+ * and a green one that also leaves by itself after 5 s. A new outcome replaces
  * the other colour's banner, so the page never shows a success next to a stale failure.
  */
 export function useSettingsBanners() {

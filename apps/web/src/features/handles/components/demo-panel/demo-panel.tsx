@@ -22,9 +22,9 @@ import { DemoPollingStatus } from './demo-polling-status';
 import { DemoProgressPanel } from './demo-progress-panel';
 
 /**
- * The handles demo of the Admin page (doc 1 §2): the signed-in user's own handles through the
- * handles API, with smart polling, the add form, the list with selection, removal and the
- * notification switches, and the selected handle's progress.
+ * The handles demo of the Admin page (docs/spec-notes.md, Admin screen): the signed-in user's own
+ * handles through the handles API, with smart polling, the add form, the list with selection,
+ * removal and the notification switches, and the selected handle's progress.
  */
 export function DemoPanel() {
   const queryClient = useQueryClient();
