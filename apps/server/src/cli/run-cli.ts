@@ -149,11 +149,9 @@ async function addXWebAccountFromCli(
 ): Promise<void> {
   const parsed = addXWebAccountRequestSchema.safeParse(input);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid account');
-  const account = await addAccount({ config, db: handle.db }, parsed.data).catch(
-    (error: Error) => {
-      throw new CommandError(error.message);
-    },
-  );
+  const account = await addAccount({ config, db: handle.db }, parsed.data).catch((error: Error) => {
+    throw new CommandError(error.message);
+  });
   console.log(
     `Added @${account.username} (${account.auth_method}): ${
       account.status === 'ACTIVE' ? 'collects now' : 'signs in when first needed'

@@ -150,7 +150,12 @@ const xWebHarness = async (): Promise<Harness> => {
   const cipher = createTokenCipher({ dataDir: db.config.DATA_DIR });
   await addAccount(
     { config: db.config, db: db.db, cipher },
-    { method: 'cookies', username: 'collector_one', auth_token: session.authToken, ct0: session.ct0 },
+    {
+      method: 'cookies',
+      username: 'collector_one',
+      auth_token: session.authToken,
+      ct0: session.ct0,
+    },
   );
   const make = () =>
     createXWebSource({

@@ -174,7 +174,7 @@ describe('X web collector accounts', () => {
       email: 'tide@example.com',
       totp_secret: 'JBSWY3DPEHPK3PXP',
     });
-   }, 15_000);
+  }, 15_000);
 
   it("says why an account could not be added, in the server's words", async () => {
     stubFetch({
