@@ -9,9 +9,9 @@ import type { Dialect } from '../index.js';
  *   PostgreSQL's 'simple' configuration does.
  * - PostgreSQL: `tweet_search`, each tweet's `to_tsvector('simple', text)` (and its handle)
  *   under a GIN index, kept in step by a trigger and filled from the rows already stored.
- * - SQLite: an index of the type filters' columns per handle (`referenced_types`, `media`).
- * - Both: indexes for "most liked" and "most engaged" (ANALYTICS.md's engagement) per handle,
- *   so those orders read the first page without sorting every tweet.
+ * No index for the type filters or the likes and engagement orders: each one measured cost a
+ * third to a half of the backfill's write speed on SQLite, for browsing that stays fast
+ * without them (docs/benchmarks.md, Tweet search).
  */
 export function tweetSearch(dialect: Dialect) {
   return {
@@ -40,13 +40,6 @@ export function tweetSearch(dialect: Dialect) {
             insert into tweets_fts (rowid, text) values (new.id, new.text);
           end`.execute(db);
         await sql`insert into tweets_fts (tweets_fts) values ('rebuild')`.execute(db);
-        // The type filters' columns beside the handle: counting a handle's replies or tweets
-        // with media reads this index, not every row (PostgreSQL's scan is fast enough).
-        await db.schema
-          .createIndex('tweets_handle_kind_idx')
-          .on('tweets')
-          .columns(['handle_id', 'referenced_types', 'media'])
-          .execute();
       } else {
         // The words of each tweet, computed once when its text is stored (a search that
         // matches most tweets then never runs to_tsvector over all of them), beside the
@@ -79,28 +72,11 @@ export function tweetSearch(dialect: Dialect) {
           select id, handle_id, to_tsvector('simple', text) from tweets`.execute(db);
         await sql`
           create index tweet_search_document_idx on tweet_search using gin (document)`.execute(db);
-        await sql`
-          create index tweet_search_handle_idx on tweet_search (handle_id)`.execute(db);
       }
-      await db.schema
-        .createIndex('tweets_handle_likes_idx')
-        .on('tweets')
-        .columns(['handle_id', 'like_count', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('tweets_handle_engagement_idx')
-        .on('tweets')
-        .expression(
-          sql`handle_id, (like_count + retweet_count + reply_count + quote_count), created_at`,
-        )
-        .execute();
     },
 
     async down(db: Kysely<unknown>): Promise<void> {
-      await db.schema.dropIndex('tweets_handle_engagement_idx').execute();
-      await db.schema.dropIndex('tweets_handle_likes_idx').execute();
       if (dialect === 'sqlite') {
-        await db.schema.dropIndex('tweets_handle_kind_idx').execute();
         for (const trigger of ['tweets_fts_update', 'tweets_fts_delete', 'tweets_fts_insert']) {
           await sql`drop trigger ${sql.id(trigger)}`.execute(db);
         }

@@ -78,10 +78,7 @@ function ofType(type: TweetType): Expression<SqlBool> {
   }
 }
 
-/**
- * Engagement (analytics.md), written exactly as the index tweets_handle_engagement_idx has it
- * so both planners read that index for the order.
- */
+/** A tweet's engagement: likes + retweets + replies + quotes (ANALYTICS.md). */
 const ENGAGEMENT = sql`(like_count + retweet_count + reply_count + quote_count)`;
 
 function filtered(db: Executor, dialect: Dialect, handleId: number, filter: TweetBrowseFilter) {
