@@ -2,7 +2,7 @@ import { Alert, Text, TextInput } from '@mantine/core';
 import { ADMIN_MESSAGES, normalizeHandle, type AdminHandle } from '@perch/shared';
 import { IconDatabaseCog, IconEraser, IconLock, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 import { useClearHandleDataMutation } from '../api/clear-handle-data';
 import { useAllHandlesQuery } from '../api/get-all-handles';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';

@@ -1,13 +1,13 @@
 import { Code, Divider, Text } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminInvitation } from '@perch/shared';
 import { IconBan, IconTicket } from '@tabler/icons-react';
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 import { useInvitationsQuery } from '../api/get-invitations';
 import { useRevokeInvitationMutation } from '../api/revoke-invitation';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { formatDate } from '../utils/format';
+import { formatDate } from '@/lib/format';
 import { INVITATION_STATE_LOOK, ROLE_LOOK } from '../utils/looks';
 import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';

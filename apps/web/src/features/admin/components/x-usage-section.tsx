@@ -11,9 +11,9 @@ import {
 } from '@perch/shared';
 import { IconReceipt2 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 import { useXUsageQuery } from '../api/get-x-usage';
-import { formatRelative } from '../utils/format';
+import { formatRelative } from '@/lib/format';
 import { budgetPercent, formatReads, formatUsd } from '../utils/x-usage-format';
 import { X_USAGE_TEXTS } from '../utils/x-usage-texts';
 import { IconSection } from '@/components/icon-section';

@@ -1,7 +1,7 @@
 import { Alert, Button, Divider, Group, Stack, Text } from '@mantine/core';
 import type { XWebAccount } from '@perch/shared';
 import { IconInfoCircle, IconRefresh, IconTrash, IconUsersGroup } from '@tabler/icons-react';
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 import {
   useRemoveXWebAccountMutation,
   useResetXWebAccountMutation,

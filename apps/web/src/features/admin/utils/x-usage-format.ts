@@ -1,4 +1,4 @@
-import { formatCount } from './format';
+import { formatCount } from '@/lib/format';
 
 const CENTS = new Intl.NumberFormat('en-US', {
   style: 'currency',

@@ -1,3 +1,5 @@
+import { formatCount } from '@/lib/format';
+
 /**
  * Words of the X API usage card that are not messages of the contract (those are
  * X_USAGE_MESSAGES of @perch/shared).
@@ -23,7 +25,7 @@ export const X_USAGE_TEXTS = {
   left: (remaining: number | null, limit: number | null) =>
     remaining === null || limit === null
       ? 'not reported'
-      : `${remaining.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')} left`,
+      : `${formatCount(remaining)} of ${formatCount(limit)} left`,
   prices: (post: string, user: string) =>
     `Prices: ${post} per post read, ${user} per user read, each billed once per UTC day.`,
 } as const;

@@ -1,6 +1,6 @@
 import { Alert } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconInfoCircle } from '@tabler/icons-react';
-import type { TimedMessage } from '../hooks/use-timed-message';
+import type { TimedMessage } from '@/lib/use-timed-message';
 
 const LOOK = {
   success: { color: 'green', icon: IconCircleCheck },

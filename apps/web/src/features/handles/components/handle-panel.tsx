@@ -26,18 +26,20 @@ import {
 } from '@perch/shared';
 import { IconFilter, IconMessage2, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
+import { formatCount } from '@/lib/format';
 import { useRemoveHandleMutation } from '../api/remove-handle';
 import { useAddHandleForm } from '../hooks/use-add-handle-form';
 import { useHandleListLoad } from '../hooks/use-handle-list-load';
 import { useLiveHandle } from '../hooks/use-live-handle';
 import { useNotificationToggles, type ToggleOutcome } from '../hooks/use-notification-toggles';
+import { filterSummary } from '../utils/filter-summary';
 import {
   COMPLETED_MESSAGE_MS,
   ERROR_MESSAGE_MS,
+  HANDLE_TEXTS,
   SUCCESS_MESSAGE_MS,
-} from '../hooks/use-timed-message';
-import { filterSummary } from '../utils/filter-summary';
-import { HANDLE_TEXTS, removeErrorText } from '../utils/handle-messages';
+  removeErrorText,
+} from '../utils/handle-messages';
 import { HandleCountBadge } from './handle-count-badge';
 import { HandleFormMessage } from './handle-form-message';
 import { HandleListLoadStates } from './handle-list-states';
@@ -146,9 +148,9 @@ function HandleRow({
             @{handle.handle}
           </Text>
           <Text size="xs" c="dimmed">
-            {`${tweets.toLocaleString('en-US')} ${tweets === 1 ? 'tweet' : 'tweets'} · ${handle.backfill_days} days`}
+            {`${formatCount(tweets)} ${tweets === 1 ? 'tweet' : 'tweets'} · ${handle.backfill_days} days`}
             {live.followers_count !== null
-              ? ` · ${live.followers_count.toLocaleString('en-US')} followers`
+              ? ` · ${formatCount(live.followers_count)} followers`
               : ''}
           </Text>
         </UnstyledButton>

@@ -12,7 +12,7 @@ import { useAddHandleMutation } from '../api/add-handle';
 import { handlesQueryKey } from '../api/get-handles';
 import { DEMO_TEXTS, demoBackfillDays } from '../utils/demo-handle';
 import { HANDLE_TEXTS, addErrorText, findHandle } from '../utils/handle-messages';
-import type { TimedMessage } from './use-timed-message';
+import type { TimedMessage } from '@/lib/use-timed-message';
 
 /** After an add the list is fetched at once and again this much later. */
 export const DEMO_REFETCH_AFTER_ADD_MS = 1_000;

@@ -7,8 +7,15 @@ import {
 import { useIsMutating } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useAddHandleMutation } from '../api/add-handle';
-import { HANDLE_TEXTS, addBlocker, addErrorText, duplicateHint } from '../utils/handle-messages';
-import { ERROR_MESSAGE_MS, SUCCESS_MESSAGE_MS, useTimedMessage } from './use-timed-message';
+import { useTimedMessage } from '@/lib/use-timed-message';
+import {
+  ERROR_MESSAGE_MS,
+  HANDLE_TEXTS,
+  SUCCESS_MESSAGE_MS,
+  addBlocker,
+  addErrorText,
+  duplicateHint,
+} from '../utils/handle-messages';
 
 export interface UseAddHandleFormOptions {
   handles: readonly Handle[];

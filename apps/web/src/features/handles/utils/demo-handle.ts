@@ -7,6 +7,7 @@ import {
   type Handle,
   type ProgressStatus,
 } from '@perch/shared';
+import { formatCount } from '@/lib/format';
 
 /** Texts of the handles demo panel (docs/spec-notes.md, Admin screen). */
 export const DEMO_TEXTS = {
@@ -18,7 +19,7 @@ export const DEMO_TEXTS = {
   empty: 'No handles added yet. Add your first Twitter handle above.',
   listTitle: (count: number) => `Handles (${count}/${MAX_HANDLES_PER_USER})`,
   counts: (tweets: number, followers: number) =>
-    `Tweets: ${tweets.toLocaleString('en-US')} | Followers: ${followers.toLocaleString('en-US')}`,
+    `Tweets: ${formatCount(tweets)} | Followers: ${formatCount(followers)}`,
   analyticsAvailable: (available: boolean) => `Analytics Available: ${available ? 'Yes' : 'No'}`,
 } as const;
 

@@ -8,6 +8,12 @@ import {
 import { ApiError } from '@/lib/api-client';
 import { INVALID_HANDLE_ID_CODE } from '../api/remove-handle';
 
+/** How long an inline message of the handle actions shows: a success 3 s, an error 7 s. */
+export const SUCCESS_MESSAGE_MS = 3_000;
+export const ERROR_MESSAGE_MS = 7_000;
+/** How long '@x data collection completed!' shows when the Collecting overlay comes off. */
+export const COMPLETED_MESSAGE_MS = 5_000;
+
 /** Texts of the handle actions (doc 1 §5, doc 2 §8.3). */
 export const HANDLE_TEXTS = {
   inputPlaceholder: 'Enter handle without @',

@@ -2,7 +2,7 @@ import { Alert, Anchor, Group, Paper, Text } from '@mantine/core';
 import type { SuspiciousAlert } from '@perch/shared';
 import { IconAlertTriangle, IconShieldExclamation } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 import { ALERT_TITLES, SECURITY_PAGE_PATH, SEVERITY_LOOK } from '../utils/alert-looks';
 
 export interface SecurityAlertCardProps {

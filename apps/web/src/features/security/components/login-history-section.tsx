@@ -1,7 +1,7 @@
 import { Badge, Text } from '@mantine/core';
 import type { LoginHistoryEntry } from '@perch/shared';
 import { IconHistory } from '@tabler/icons-react';
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 import { useLoginHistoryQuery } from '../api/get-login-history';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 import { ResponsiveList, type ListColumn } from '@/components/responsive-list';

@@ -28,7 +28,7 @@ import {
 import { useState } from 'react';
 import { useSecurityStatsQuery } from '../api/get-security-stats';
 import { SEVERITY_LOOK } from '../utils/looks';
-import { formatCount } from '../utils/format';
+import { formatCount } from '@/lib/format';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 import { EmptyText, QueryStates } from '@/components/section-states';
 import { IconSection } from '@/components/icon-section';

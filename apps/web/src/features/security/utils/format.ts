@@ -1,31 +1,5 @@
 import type { SecurityEventType } from '@perch/shared';
 
-const SECOND = 1_000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-function span(ms: number): string {
-  if (ms < MINUTE) return `${Math.floor(ms / SECOND)} s`;
-  if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min`;
-  if (ms < DAY) return `${Math.floor(ms / HOUR)} h`;
-  return `${Math.floor(ms / DAY)} d`;
-}
-
-/** '12 s ago', '3 min ago', '2 d ago'; 'just now' within 5 s of `now`; empty when unreadable. */
-export function formatRelative(iso: string, now: number): string {
-  const at = Date.parse(iso);
-  if (Number.isNaN(at)) return '';
-  const delta = at - now;
-  if (Math.abs(delta) < 5 * SECOND) return 'just now';
-  return delta > 0 ? `in ${span(delta)}` : `${span(-delta)} ago`;
-}
-
-/** A count with thousands separators. */
-export function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
 /** An event type as words: 'login_failed' reads 'Login failed', 'csrf_refused' 'CSRF refused'. */
 export function formatEventType(type: SecurityEventType | string): string {
   const words = type

@@ -23,10 +23,11 @@ import {
   IconRefresh,
 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 import { useDeliveriesQuery } from '../api/get-deliveries';
 import { SETTINGS_TEXTS } from '../utils/settings-messages';
-import { formatTime, formatWhen } from '../utils/format';
+import { formatTime } from '@/lib/format';
+import { formatWhen } from '../utils/format';
 import { SettingsCard } from './settings-card';
 
 const STATUS_LOOK: Record<DeliveryStatus, { label: string; color: string }> = {

@@ -10,7 +10,7 @@ import { useState, type FormEvent } from 'react';
 import { useSaveSettingsMutation } from '../api/save-settings';
 import { useTestDiscordMutation } from '../api/test-discord';
 import { useSingleFlight } from '../hooks/use-single-flight';
-import { useTimedMessage, type TimedMessage } from '../hooks/use-timed-message';
+import { useTimedMessage, type TimedMessage } from '@/lib/use-timed-message';
 import { SETTINGS_TEXTS, discordTestErrorText, refusalOr } from '../utils/settings-messages';
 import { ConnectionBadge, channelState } from './connection-badge';
 import { ConnectedChannel } from './connected-channel';

@@ -27,7 +27,7 @@ import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/copy-text';
 import { useFeedsQuery } from '../api/get-feeds';
 import { useRegenerateFeedsMutation } from '../api/regenerate-feeds';
-import { useTimedMessage } from '../hooks/use-timed-message';
+import { useTimedMessage } from '@/lib/use-timed-message';
 import { SettingsCard } from './settings-card';
 
 /** How long 'Copied' and the card's messages show. */

@@ -8,6 +8,7 @@ import {
 import { IconBrandX } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
 import { useConnectXAccountMutation } from '../api/connect-x-account';
 import { useDisconnectXAccountMutation } from '../api/disconnect-x-account';
 import { useXAccountStatusQuery } from '../api/get-x-account-status';
@@ -23,10 +24,7 @@ export interface XAccountCardProps {
 }
 
 function formatConnectedAt(iso: string | null): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return (iso && formatDate(iso)) || null;
 }
 
 /** Why connecting through X failed: the server's words (X_CLIENT_ID missing, say) when given. */

@@ -1,6 +1,6 @@
 import { SUCCESS_BANNER_MS } from '@perch/shared';
 import { useCallback, useMemo, useState } from 'react';
-import { useTimedMessage } from './use-timed-message';
+import { useTimedMessage } from '@/lib/use-timed-message';
 
 /** How a card reports an outcome on the page's banners. */
 export interface SettingsNotifier {

@@ -1,4 +1,4 @@
-import { formatDateTime } from '@/lib/format-date-time';
+import { formatDateTime } from '@/lib/format';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -13,15 +13,4 @@ export function formatWhen(iso: string, now: number = Date.now()): string {
   if (age > 0 && age < HOUR) return `${Math.floor(age / MINUTE)} min ago`;
   if (age > 0 && age < DAY) return `${Math.floor(age / HOUR)} h ago`;
   return formatDateTime(iso);
-}
-
-/** The local time of day, e.g. '12:04:30 PM'. */
-export function formatTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleTimeString('en-US', {
-    hour: 'numeric',
-    minute: '2-digit',
-    second: '2-digit',
-  });
 }

@@ -7,13 +7,14 @@ import { useRemoveHandleMutation } from '../../api/remove-handle';
 import { useDemoAddHandleForm } from '../../hooks/demo-add-handle-form';
 import { useDemoSmartPolling } from '../../hooks/demo-smart-polling';
 import { useNotificationToggles } from '../../hooks/use-notification-toggles';
+import { useTimedMessage, type TimedMessage } from '@/lib/use-timed-message';
 import {
   ERROR_MESSAGE_MS,
+  HANDLE_TEXTS,
   SUCCESS_MESSAGE_MS,
-  useTimedMessage,
-  type TimedMessage,
-} from '../../hooks/use-timed-message';
-import { HANDLE_TEXTS, findHandle, removeErrorText } from '../../utils/handle-messages';
+  findHandle,
+  removeErrorText,
+} from '../../utils/handle-messages';
 import { HandleFormMessage } from '../handle-form-message';
 import { RemoveHandleModal } from '../remove-handle-modal';
 import { DemoAddForm } from './demo-add-form';

@@ -8,6 +8,7 @@ import {
 } from '@perch/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { formatCount } from '@/lib/format';
 import { backfillProgressQueryOptions } from '../../api/get-backfill-progress';
 import { handlesQueryKey } from '../../api/get-handles';
 import { DEMO_TEXTS } from '../../utils/demo-handle';
@@ -67,7 +68,7 @@ export function DemoProgressPanel({ handle, interval }: DemoProgressPanelProps) 
           </Text>
           {progress ? (
             <Text size="xs" c="dimmed">
-              {`${progress.totalTweets.toLocaleString('en-US')} tweets collected`}
+              {`${formatCount(progress.totalTweets)} tweets collected`}
             </Text>
           ) : null}
         </Group>

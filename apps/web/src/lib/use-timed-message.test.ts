@@ -1,6 +1,9 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ERROR_MESSAGE_MS, SUCCESS_MESSAGE_MS, useTimedMessage } from './use-timed-message';
+import { useTimedMessage } from './use-timed-message';
+
+const SUCCESS_MESSAGE_MS = 3_000;
+const ERROR_MESSAGE_MS = 7_000;
 
 describe('useTimedMessage', () => {
   afterEach(() => {
@@ -40,5 +43,26 @@ describe('useTimedMessage', () => {
     expect(result.current.message?.text).toBe('second');
     act(() => vi.advanceTimersByTime(1_000));
     expect(result.current.message).toBeNull();
+  });
+
+  it("uses the hook's display time when show is given none, and a message without one stays", () => {
+    vi.useFakeTimers();
+    const timed = renderHook(() => useTimedMessage(5_000));
+    act(() => timed.result.current.show({ kind: 'success', text: 'Saved', details: 'by Discord' }));
+    act(() => vi.advanceTimersByTime(4_999));
+    expect(timed.result.current.message).toEqual({
+      kind: 'success',
+      text: 'Saved',
+      details: 'by Discord',
+    });
+    act(() => vi.advanceTimersByTime(1));
+    expect(timed.result.current.message).toBeNull();
+
+    const lasting = renderHook(() => useTimedMessage());
+    act(() => lasting.result.current.show({ kind: 'error', text: 'Discord refused the token' }));
+    act(() => vi.advanceTimersByTime(60_000));
+    expect(lasting.result.current.message?.text).toBe('Discord refused the token');
+    act(() => lasting.result.current.clear());
+    expect(lasting.result.current.message).toBeNull();
   });
 });

@@ -1,14 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 export interface TimedMessage {
-  kind: 'success' | 'error';
+  kind: 'success' | 'error' | 'info';
   text: string;
   /** A second, smaller line (e.g. what the service said). */
   details?: string;
 }
 
-/** One message that clears itself `durationMs` after it was shown (or when replaced). */
-export function useTimedMessage(durationMs: number) {
+/**
+ * One inline status message that clears itself after its display time: the one given to `show`,
+ * else the hook's `durationMs`; with neither it stays until replaced or cleared.
+ */
+export function useTimedMessage(durationMs?: number) {
   const [message, setMessage] = useState<TimedMessage | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
@@ -19,13 +22,15 @@ export function useTimedMessage(durationMs: number) {
   }, []);
 
   const show = useCallback(
-    (next: TimedMessage) => {
+    (next: TimedMessage, shownMs: number | undefined = durationMs) => {
       if (timer.current) clearTimeout(timer.current);
+      timer.current = null;
       setMessage(next);
+      if (shownMs === undefined) return;
       timer.current = setTimeout(() => {
         timer.current = null;
         setMessage(null);
-      }, durationMs);
+      }, shownMs);
     },
     [durationMs],
   );
