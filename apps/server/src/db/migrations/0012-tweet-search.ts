@@ -9,9 +9,9 @@ import type { Dialect } from '../index.js';
  *   PostgreSQL's 'simple' configuration does.
  * - PostgreSQL: `tweet_search`, each tweet's `to_tsvector('simple', text)` (and its handle)
  *   under a GIN index, kept in step by a trigger and filled from the rows already stored.
- * No index for the type filters or the likes and engagement orders: each one measured cost a
- * third to a half of the backfill's write speed on SQLite, for browsing that stays fast
- * without them (docs/benchmarks.md, Tweet search).
+ * - PostgreSQL: indexes for "most liked" and "most engaged" per handle. SQLite has none for
+ *   the orders or the type filters: each measured cost a third to a half of its backfill write
+ *   speed, for browsing that stays fast without them (docs/benchmarks.md, Tweet search).
  */
 export function tweetSearch(dialect: Dialect) {
   return {
@@ -72,6 +72,20 @@ export function tweetSearch(dialect: Dialect) {
           select id, handle_id, to_tsvector('simple', text) from tweets`.execute(db);
         await sql`
           create index tweet_search_document_idx on tweet_search using gin (document)`.execute(db);
+        // "Most liked" and "most engaged" read their first page from these instead of sorting
+        // every tweet of the handle (ANALYTICS.md's engagement, written as the query has it).
+        await db.schema
+          .createIndex('tweets_handle_likes_idx')
+          .on('tweets')
+          .columns(['handle_id', 'like_count', 'created_at'])
+          .execute();
+        await db.schema
+          .createIndex('tweets_handle_engagement_idx')
+          .on('tweets')
+          .expression(
+            sql`handle_id, (like_count + retweet_count + reply_count + quote_count), created_at`,
+          )
+          .execute();
       }
     },
 
@@ -82,6 +96,8 @@ export function tweetSearch(dialect: Dialect) {
         }
         await sql`drop table tweets_fts`.execute(db);
       } else {
+        await db.schema.dropIndex('tweets_handle_engagement_idx').execute();
+        await db.schema.dropIndex('tweets_handle_likes_idx').execute();
         await sql`drop trigger tweet_search_update on tweets`.execute(db);
         await sql`drop trigger tweet_search_insert on tweets`.execute(db);
         await sql`drop function tweet_search_sync()`.execute(db);
