@@ -3,13 +3,13 @@ import {
   NETWORK_POOR_LATENCY_ABOVE_MS,
   NETWORK_POOR_RELIABILITY_BELOW,
   NETWORK_PROBE_HISTORY,
-  NETWORK_PROBE_INTERVAL_MS,
   NETWORK_PROBE_TIMEOUT_MS,
   NETWORK_SLOW_LATENCY_ABOVE_MS,
   NETWORK_SLOW_RELIABILITY_BELOW,
   type NetworkQuality,
 } from '@perch/shared';
 import { onlineManager } from '@tanstack/react-query';
+import { NETWORK_PROBE_INTERVAL_MS } from '@/lib/polling/intervals';
 import { apiUrl } from '../api-client';
 
 /** One connectivity probe: whether it answered ok and how long it took. */

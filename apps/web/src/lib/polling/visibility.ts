@@ -4,7 +4,6 @@ import {
   RECONNECT_REFETCH_MIN_DELAY_MS,
   VISIBILITY_BACKGROUND_CANCEL_AFTER_MS,
   VISIBILITY_BACKGROUND_LOG_AFTER_MS,
-  VISIBILITY_CHECK_INTERVAL_MS,
   VISIBILITY_HIBERNATION_AFTER_MS,
   VISIBILITY_REFRESH_STALE_AFTER_MS,
 } from '@perch/shared';
@@ -14,6 +13,7 @@ import {
   type Query,
   type QueryClient,
 } from '@tanstack/react-query';
+import { VISIBILITY_CHECK_INTERVAL_MS } from '@/lib/polling/intervals';
 
 /** What to do when a hidden page comes back. */
 export type ReturnAction = 'hibernation' | 'refresh-stale' | 'none';

@@ -1,11 +1,11 @@
 import {
   CSRF_COOKIE,
   CSRF_HEADER,
-  HEARTBEAT_INTERVAL_MS,
   HEARTBEAT_MAX_RETRIES,
   HEARTBEAT_RETRY_BASE_MS,
   HEARTBEAT_RETRY_MAX_MS,
 } from '@perch/shared';
+import { HEARTBEAT_INTERVAL_MS } from '@/lib/polling/intervals';
 import { apiUrl } from '@/lib/api-client';
 import { getClientId } from '@/lib/client-id';
 import { readCookie } from '@/lib/cookies';

@@ -1,10 +1,6 @@
-import {
-  CHALLENGE_POLL_MS,
-  CHALLENGE_REFETCH_AFTER_SUBMIT_MS,
-  challengeStatusResponseSchema,
-  type ChallengeStatus,
-} from '@perch/shared';
+import { challengeStatusResponseSchema, type ChallengeStatus } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { CHALLENGE_POLL_MS, CHALLENGE_REFETCH_AFTER_SUBMIT_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 
 /** Under the admin prefix, so refreshing the admin area refreshes it too. */

@@ -1,10 +1,8 @@
 import { adminProcessesResponseSchema, type AdminProcesses } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { PROCESSES_POLL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
-
-/** The collectors table is fetched again this often while the page is visible. */
-export const PROCESSES_POLL_MS = 10_000;
 
 /** GET /admin/processes: the tweet source in use and every handle's collector. */
 export function getProcesses(signal?: AbortSignal): Promise<AdminProcesses> {

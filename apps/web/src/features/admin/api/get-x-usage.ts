@@ -1,5 +1,6 @@
-import { X_USAGE_POLL_MS, xUsageSummarySchema, type XUsageSummary } from '@perch/shared';
+import { xUsageSummarySchema, type XUsageSummary } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { X_USAGE_POLL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 
 /** Under the admin prefix, so refreshing the admin area refreshes it too. */

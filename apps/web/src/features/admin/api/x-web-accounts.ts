@@ -7,11 +7,9 @@ import {
 } from '@perch/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
+import { X_WEB_ACCOUNTS_POLL_MS } from '@/lib/polling/intervals';
 import { adminQueryKeys } from './admin-query-keys';
 import { challengeStatusQueryKey } from './get-challenge-status';
-
-/** The pool is polled while the page is open: limits and statuses change as collection runs. */
-const POLL_MS = 30_000;
 
 /** GET /admin/x-web-accounts: the x-web collector accounts with status, limits and errors. */
 export function getXWebAccounts(signal?: AbortSignal): Promise<XWebAccounts> {
@@ -22,7 +20,7 @@ export function xWebAccountsQueryOptions() {
   return queryOptions({
     queryKey: adminQueryKeys.xWebAccounts,
     queryFn: ({ signal }) => getXWebAccounts(signal),
-    refetchInterval: POLL_MS,
+    refetchInterval: X_WEB_ACCOUNTS_POLL_MS,
   });
 }
 

@@ -3,7 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
-import { PROCESSES_POLL_MS, processesQueryOptions } from '../api/get-processes';
+import { PROCESSES_POLL_MS } from '@/lib/polling/intervals';
+import { processesQueryOptions } from '../api/get-processes';
 import { makeProcess, makeSource, okWithMessage, sampleAdminServer } from '../test/admin-fixtures';
 import { renderAdmin } from '../test/render-admin';
 

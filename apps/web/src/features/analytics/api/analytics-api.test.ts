@@ -1,11 +1,11 @@
 import { ANALYTICS_MESSAGES, REFRESH_MIN_GAP_MS } from '@perch/shared';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
+import { ANALYTICS_COLLECTING_POLL_MS } from '@/lib/polling/intervals';
 import { fail, ok, stubFetch } from '@/test/fetch-stub';
 import { refreshBlock, refreshErrorText } from '../hooks/use-analytics-refresh';
 import { makeCompleteAnalytics } from '../test/analytics-fixtures';
 import {
-  ANALYTICS_COLLECTING_POLL_MS,
   analyticsPollInterval,
   analyticsQueryKey,
   getCompleteAnalytics,

@@ -1,11 +1,10 @@
 import { completeAnalyticsSchema, type CompleteAnalytics } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ANALYTICS_COLLECTING_POLL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 import { backgroundRefreshMs } from '@/lib/preferences/preferences';
 import { isStillCollecting } from '../utils/analytics-data';
 
-/** How often the payload is fetched again while the handle is still being collected. */
-export const ANALYTICS_COLLECTING_POLL_MS = 5_000;
 /** The server caches analytics; a payload is fresh for a minute (refresh forces a new one). */
 export const ANALYTICS_STALE_MS = 60_000;
 

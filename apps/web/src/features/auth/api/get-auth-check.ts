@@ -1,11 +1,11 @@
 import {
-  SESSION_REVALIDATION_MS,
   authCheckFromUser,
   authCheckResponseSchema,
   type AuthCheckResponse,
   type User,
 } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { SESSION_REVALIDATION_MS } from '@/lib/polling/intervals';
 import { ApiError, apiClient } from '@/lib/api-client';
 
 const AUTH_CHECK_KEY = ['auth', 'check'] as const;

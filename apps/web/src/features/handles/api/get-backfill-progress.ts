@@ -5,11 +5,9 @@ import {
   type ProgressState,
 } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { PROGRESS_POLL_MS } from '@/lib/polling/intervals';
 import { ApiError, apiClient } from '@/lib/api-client';
 import { pollMeta } from '@/lib/polling/poll-gate';
-
-/** Progress poll of a collecting handle. */
-export const PROGRESS_POLL_MS = 2_000;
 
 const STOP_STATUSES: ReadonlySet<ProgressState['status']> = new Set(['error', 'failed']);
 

@@ -5,14 +5,11 @@ import {
   type Handle,
 } from '@perch/shared';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { HANDLES_POLL_COLLECTING_MS, HANDLES_POLL_IDLE_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 import { backgroundRefreshMs } from '@/lib/preferences/preferences';
 import { retryUpTo } from '@/lib/query-client';
 import { retryDelayMs, type RetryBackoff } from '@/lib/resilience/retry-policy';
-
-/** List poll while any handle is collecting, and otherwise in the demo's simple client. */
-export const HANDLES_POLL_COLLECTING_MS = 3_000;
-export const HANDLES_POLL_IDLE_MS = 30_000;
 
 export const handlesQueryKey = ['handles', 'list'] as const;
 

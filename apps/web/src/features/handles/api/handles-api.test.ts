@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { HANDLES_POLL_COLLECTING_MS, HANDLES_POLL_IDLE_MS } from '@/lib/polling/intervals';
 import { preferencesStore } from '@/lib/preferences';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { makeHandle } from '../test/handle-fixtures';
 import { IDLE_PROGRESS, getBackfillProgress } from './get-backfill-progress';
-import {
-  HANDLES_POLL_COLLECTING_MS,
-  HANDLES_POLL_IDLE_MS,
-  handlesPollInterval,
-} from './get-handles';
+import { handlesPollInterval } from './get-handles';
 import { removeHandle } from './remove-handle';
 
 describe('handles API', () => {

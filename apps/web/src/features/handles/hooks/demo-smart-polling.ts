@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { PROGRESS_POLL_MS } from '../api/get-backfill-progress';
-import { HANDLES_POLL_COLLECTING_MS, HANDLES_POLL_IDLE_MS } from '../api/get-handles';
+import {
+  DEMO_PROGRESS_POLL_IDLE_MS,
+  HANDLES_POLL_COLLECTING_MS,
+  HANDLES_POLL_IDLE_MS,
+  PROGRESS_POLL_MS,
+} from '@/lib/polling/intervals';
 
 /** Activity newer than this counts as recent and keeps polling fast. */
 export const DEMO_RECENT_ACTIVITY_MS = 10_000;
-/** The demo's progress poll when nothing happens. */
-export const DEMO_PROGRESS_POLL_IDLE_MS = 10_000;
 
 export type DemoActivityKind = 'handles' | 'progress';
 const KINDS: readonly DemoActivityKind[] = ['handles', 'progress'];

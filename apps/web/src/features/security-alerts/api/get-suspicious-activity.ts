@@ -1,9 +1,6 @@
-import {
-  SECURITY_REFRESH_MS,
-  suspiciousActivityResponseSchema,
-  type SuspiciousActivity,
-} from '@perch/shared';
+import { suspiciousActivityResponseSchema, type SuspiciousActivity } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { SECURITY_REFRESH_MS } from '@/lib/polling/intervals';
 import { ApiError, apiClient } from '@/lib/api-client';
 
 export const suspiciousActivityQueryKey = ['security', 'suspicious-activity'] as const;

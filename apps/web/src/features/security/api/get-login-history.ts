@@ -1,10 +1,10 @@
 import {
   LOGIN_HISTORY_DEFAULT_LIMIT,
-  SECURITY_REFRESH_MS,
   loginHistoryResponseSchema,
   type LoginHistoryEntry,
 } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { SECURITY_REFRESH_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 import { orWhenNotFound } from './not-found';
 import { securityQueryKeys } from './security-query-keys';

@@ -1,10 +1,10 @@
 import {
-  SECURITY_REFRESH_MS,
   securityEventsResponseSchema,
   type SecurityEvent,
   type SecurityEventsQuery,
 } from '@perch/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { SECURITY_REFRESH_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 import { orWhenNotFound } from './not-found';
 import { securityQueryKeys } from './security-query-keys';

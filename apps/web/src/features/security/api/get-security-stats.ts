@@ -1,10 +1,6 @@
-import {
-  SECURITY_REFRESH_MS,
-  securityStatsSchema,
-  type SecurityStats,
-  type SecurityTimeRange,
-} from '@perch/shared';
+import { securityStatsSchema, type SecurityStats, type SecurityTimeRange } from '@perch/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { SECURITY_REFRESH_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 import { orWhenNotFound } from './not-found';
 import { securityQueryKeys } from './security-query-keys';

@@ -1,9 +1,6 @@
-import {
-  SECURITY_REFRESH_MS,
-  securitySessionsResponseSchema,
-  type SecuritySession,
-} from '@perch/shared';
+import { securitySessionsResponseSchema, type SecuritySession } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { SECURITY_REFRESH_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 import { orWhenNotFound } from './not-found';
 import { securityQueryKeys } from './security-query-keys';

@@ -5,10 +5,8 @@ import {
   type NotificationChannel,
 } from '@perch/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { DELIVERY_LOG_POLL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
-
-/** The log is fetched again this often while the page is open, so new deliveries show up. */
-export const DELIVERY_LOG_POLL_MS = 10_000;
 
 export interface DeliveryLogParams {
   /** One channel, or both when omitted. */

@@ -1,12 +1,12 @@
 import {
   HEALTH_MONITOR_COOLDOWN_MS,
-  HEALTH_MONITOR_INTERVAL_MS,
   HEALTH_MONITOR_MESSAGES,
   HEALTH_MONITOR_WAIT_TIMEOUT_MS,
   healthResponseSchema,
   type Health,
 } from '@perch/shared';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { HEALTH_MONITOR_INTERVAL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 import { pollMeta } from '@/lib/polling/poll-gate';
 

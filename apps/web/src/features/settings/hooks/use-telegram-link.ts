@@ -1,5 +1,6 @@
-import { SETTINGS_FETCH_MIN_GAP_MS, type Settings, type TelegramLink } from '@perch/shared';
+import { type Settings, type TelegramLink } from '@perch/shared';
 import { useEffect, useEffectEvent, useState } from 'react';
+import { SETTINGS_FETCH_MIN_GAP_MS } from '@/lib/polling/intervals';
 import { useCreateTelegramLinkMutation } from '../api/create-telegram-link';
 import { useSettingsQuery } from '../api/get-settings';
 
