@@ -5,7 +5,7 @@ import {
   type Handle,
 } from '@perch/shared';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { HANDLES_POLL_COLLECTING_MS, HANDLES_POLL_IDLE_MS } from '@/lib/polling/intervals';
+import { HANDLES_POLL_COLLECTING_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
 import { backgroundRefreshMs } from '@/lib/preferences/preferences';
 import { retryUpTo } from '@/lib/query-client';
