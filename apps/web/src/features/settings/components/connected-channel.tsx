@@ -1,5 +1,5 @@
 import { Button, Group, type MantineColor } from '@mantine/core';
-import { IconSend } from '@tabler/icons-react';
+import { TestButton } from './id-form';
 import { SavedId } from './saved-id';
 
 export interface ConnectedChannelProps {
@@ -47,15 +47,7 @@ export function ConnectedChannel({
           <Button variant="default" onClick={onChange}>
             Change
           </Button>
-          <Button
-            variant="light"
-            color={color}
-            leftSection={<IconSend size={16} />}
-            loading={testing}
-            onClick={onTest}
-          >
-            Test
-          </Button>
+          <TestButton color={color} testing={testing} onTest={onTest} />
         </Group>
       ) : null}
     </>

@@ -1,19 +1,20 @@
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import {
   DISCORD_MESSAGE_CLEAR_MS,
   SETTINGS_MESSAGES,
   discordUserIdSchema,
   type Settings,
 } from '@perch/shared';
-import { IconAlertCircle, IconBrandDiscord, IconCircleCheck, IconSend } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { IconAlertCircle, IconBrandDiscord, IconCircleCheck } from '@tabler/icons-react';
+import type { FormEvent } from 'react';
+import { useTimedMessage, type TimedMessage } from '@/lib/use-timed-message';
 import { useSaveSettingsMutation } from '../api/save-settings';
 import { useTestDiscordMutation } from '../api/test-discord';
 import { useSingleFlight } from '../hooks/use-single-flight';
-import { useTimedMessage, type TimedMessage } from '@/lib/use-timed-message';
 import { SETTINGS_TEXTS, discordTestErrorText, refusalOr } from '../utils/settings-messages';
 import { ConnectionBadge, channelState } from './connection-badge';
 import { ConnectedChannel } from './connected-channel';
+import { IdForm, useIdEditor } from './id-form';
 import { SettingsCard } from './settings-card';
 import { StoppedAlert } from './stopped-alert';
 import { UnavailableNote } from './unavailable-note';
@@ -58,9 +59,8 @@ function LocalMessage({ message, onClose }: { message: TimedMessage; onClose: ()
  * and clear after 4 s.
  */
 export function DiscordCard({ settings }: { settings: Settings }) {
-  const [editing, setEditing] = useState(false);
-  const [input, setInput] = useState('');
-  const [inputError, setInputError] = useState<string | null>(null);
+  const editor = useIdEditor();
+  const { editing, input } = editor;
   const { message, show, clear } = useTimedMessage(DISCORD_MESSAGE_CLEAR_MS);
   const saveMutation = useSaveSettingsMutation();
   const testMutation = useTestDiscordMutation();
@@ -83,15 +83,14 @@ export function DiscordCard({ settings }: { settings: Settings }) {
     event.preventDefault();
     const checked = checkUserId(input, false);
     if ('error' in checked) {
-      setInputError(checked.error);
+      editor.fail(checked.error);
       return;
     }
     saveMutation.mutate(
       { discord_user_id: checked.userId },
       {
         onSuccess: () => {
-          setEditing(false);
-          setInput('');
+          editor.done();
           show({ kind: 'success', text: SETTINGS_MESSAGES.discordSaved });
         },
         onError: (error) =>
@@ -103,7 +102,7 @@ export function DiscordCard({ settings }: { settings: Settings }) {
   const handleFormTest = () => {
     const checked = checkUserId(input, true);
     if ('error' in checked) {
-      setInputError(checked.error);
+      editor.fail(checked.error);
       return;
     }
     sendTest(checked.userId);
@@ -114,8 +113,7 @@ export function DiscordCard({ settings }: { settings: Settings }) {
       { discord_user_id: '' },
       {
         onSuccess: () => {
-          setEditing(false);
-          setInput('');
+          editor.done();
           show({ kind: 'success', text: SETTINGS_MESSAGES.discordDisconnected });
         },
         onError: () => show({ kind: 'error', text: SETTINGS_MESSAGES.discordDisconnectFailed }),
@@ -123,17 +121,7 @@ export function DiscordCard({ settings }: { settings: Settings }) {
     );
   };
 
-  const handleChange = () => {
-    setInput(settings.discord_user_id ?? '');
-    setInputError(null);
-    setEditing(true);
-  };
-
-  const handleCancel = () => {
-    setEditing(false);
-    setInput('');
-    setInputError(null);
-  };
+  const handleChange = () => editor.start(settings.discord_user_id ?? '');
 
   return (
     <SettingsCard
@@ -165,42 +153,21 @@ export function DiscordCard({ settings }: { settings: Settings }) {
           />
         ) : null}
         {showForm ? (
-          <form onSubmit={handleSave} noValidate>
-            <Stack gap="sm">
-              <TextInput
-                label={SETTINGS_TEXTS.discordUserIdLabel}
-                description={SETTINGS_TEXTS.discordUserIdHelp}
-                placeholder="e.g. 123456789012345678"
-                inputMode="numeric"
-                autoComplete="off"
-                value={input}
-                error={inputError ?? undefined}
-                onChange={(event) => {
-                  setInput(event.currentTarget.value);
-                  setInputError(null);
-                }}
-              />
-              <Group gap="xs">
-                <Button type="submit" color="indigo" loading={saveMutation.isPending}>
-                  Save
-                </Button>
-                <Button
-                  variant="light"
-                  color="indigo"
-                  leftSection={<IconSend size={16} />}
-                  loading={testFlight.isRunning}
-                  onClick={handleFormTest}
-                >
-                  Test
-                </Button>
-                {connected ? (
-                  <Button variant="default" onClick={handleCancel}>
-                    Cancel
-                  </Button>
-                ) : null}
-              </Group>
-            </Stack>
-          </form>
+          <IdForm
+            editor={editor}
+            onSubmit={handleSave}
+            field={{
+              label: SETTINGS_TEXTS.discordUserIdLabel,
+              description: SETTINGS_TEXTS.discordUserIdHelp,
+              placeholder: 'e.g. 123456789012345678',
+              inputMode: 'numeric',
+            }}
+            color="indigo"
+            saving={saveMutation.isPending}
+            onTest={handleFormTest}
+            testing={testFlight.isRunning}
+            onCancel={connected ? editor.cancel : undefined}
+          />
         ) : null}
         {message ? <LocalMessage message={message} onClose={clear} /> : null}
       </Stack>

@@ -1,7 +1,7 @@
-import { Button, Divider, Group, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Divider, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { SETTINGS_MESSAGES, telegramChatIdSchema, type Settings } from '@perch/shared';
-import { IconBrandTelegram, IconExternalLink, IconSend } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { IconBrandTelegram, IconExternalLink } from '@tabler/icons-react';
+import type { FormEvent } from 'react';
 import { useSaveSettingsMutation } from '../api/save-settings';
 import { useTestTelegramMutation } from '../api/test-telegram';
 import type { SettingsNotifier } from '../hooks/use-settings-banners';
@@ -10,6 +10,7 @@ import { useTelegramLink } from '../hooks/use-telegram-link';
 import { SETTINGS_TEXTS, refusalOr, telegramTestErrorText } from '../utils/settings-messages';
 import { ConnectionBadge, channelState } from './connection-badge';
 import { ConnectedChannel } from './connected-channel';
+import { IdForm, useIdEditor } from './id-form';
 import { SettingsCard } from './settings-card';
 import { StoppedAlert } from './stopped-alert';
 import { UnavailableNote } from './unavailable-note';
@@ -33,9 +34,8 @@ function checkChatId(input: string): { chatId: string } | { error: string } {
  * linking through the bot when the server offers it, and the reason delivery stopped.
  */
 export function TelegramCard({ settings, notify }: TelegramCardProps) {
-  const [editing, setEditing] = useState(false);
-  const [input, setInput] = useState('');
-  const [inputError, setInputError] = useState<string | null>(null);
+  const editor = useIdEditor();
+  const { editing, input } = editor;
   const saveMutation = useSaveSettingsMutation();
   const testMutation = useTestTelegramMutation();
   const testFlight = useSingleFlight();
@@ -44,8 +44,7 @@ export function TelegramCard({ settings, notify }: TelegramCardProps) {
   const oneClick = useTelegramLink({
     settings,
     onLinked: (chatId) => {
-      setEditing(false);
-      setInput('');
+      editor.done();
       notify.success(SETTINGS_MESSAGES.telegramLinkConnected(chatId));
     },
     onError: (error) => notify.error(telegramTestErrorText(error)),
@@ -67,15 +66,14 @@ export function TelegramCard({ settings, notify }: TelegramCardProps) {
     event.preventDefault();
     const checked = checkChatId(input);
     if ('error' in checked) {
-      setInputError(checked.error);
+      editor.fail(checked.error);
       return;
     }
     saveMutation.mutate(
       { telegram_chat_id: checked.chatId },
       {
         onSuccess: () => {
-          setEditing(false);
-          setInput('');
+          editor.done();
           notify.success(SETTINGS_MESSAGES.telegramSaved);
         },
         onError: (error) => notify.error(refusalOr(error, SETTINGS_MESSAGES.telegramSaveFailed)),
@@ -86,7 +84,7 @@ export function TelegramCard({ settings, notify }: TelegramCardProps) {
   const handleFormTest = () => {
     const checked = checkChatId(input);
     if ('error' in checked) {
-      setInputError(checked.error);
+      editor.fail(checked.error);
       return;
     }
     sendTest(checked.chatId);
@@ -97,8 +95,7 @@ export function TelegramCard({ settings, notify }: TelegramCardProps) {
       { telegram_chat_id: '' },
       {
         onSuccess: () => {
-          setEditing(false);
-          setInput('');
+          editor.done();
           notify.success(SETTINGS_MESSAGES.telegramDisconnected);
         },
         onError: () => notify.error(SETTINGS_MESSAGES.telegramDisconnectFailed),
@@ -106,16 +103,10 @@ export function TelegramCard({ settings, notify }: TelegramCardProps) {
     );
   };
 
-  const handleChange = () => {
-    setInput(settings.telegram_chat_id ?? '');
-    setInputError(null);
-    setEditing(true);
-  };
+  const handleChange = () => editor.start(settings.telegram_chat_id ?? '');
 
   const handleCancel = () => {
-    setEditing(false);
-    setInput('');
-    setInputError(null);
+    editor.cancel();
     oneClick.cancel();
   };
 
@@ -150,42 +141,21 @@ export function TelegramCard({ settings, notify }: TelegramCardProps) {
         ) : null}
         {showForm ? (
           <>
-            <form onSubmit={handleSave} noValidate>
-              <Stack gap="sm">
-                <TextInput
-                  label={SETTINGS_TEXTS.telegramChatIdLabel}
-                  description={SETTINGS_TEXTS.telegramChatIdHelp(telegram.botUsername)}
-                  placeholder="e.g. 123456789"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  value={input}
-                  error={inputError ?? undefined}
-                  onChange={(event) => {
-                    setInput(event.currentTarget.value);
-                    setInputError(null);
-                  }}
-                />
-                <Group gap="xs">
-                  <Button type="submit" color="blue" loading={saveMutation.isPending}>
-                    Save
-                  </Button>
-                  <Button
-                    variant="light"
-                    color="blue"
-                    leftSection={<IconSend size={16} />}
-                    loading={testFlight.isRunning}
-                    onClick={handleFormTest}
-                  >
-                    Test
-                  </Button>
-                  {connected ? (
-                    <Button variant="default" onClick={handleCancel}>
-                      Cancel
-                    </Button>
-                  ) : null}
-                </Group>
-              </Stack>
-            </form>
+            <IdForm
+              editor={editor}
+              onSubmit={handleSave}
+              field={{
+                label: SETTINGS_TEXTS.telegramChatIdLabel,
+                description: SETTINGS_TEXTS.telegramChatIdHelp(telegram.botUsername),
+                placeholder: 'e.g. 123456789',
+                inputMode: 'numeric',
+              }}
+              color="blue"
+              saving={saveMutation.isPending}
+              onTest={handleFormTest}
+              testing={testFlight.isRunning}
+              onCancel={connected ? handleCancel : undefined}
+            />
             {telegram.linkAvailable ? (
               <>
                 <Divider label="or" labelPosition="center" />

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import {
   SETTINGS_MESSAGES,
   X_OAUTH_NOT_CONFIGURED_MESSAGE,
@@ -6,7 +6,7 @@ import {
   type Settings,
 } from '@perch/shared';
 import { IconBrandX } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { useConnectXAccountMutation } from '../api/connect-x-account';
@@ -16,6 +16,7 @@ import { useSaveSettingsMutation } from '../api/save-settings';
 import type { SettingsNotifier } from '../hooks/use-settings-banners';
 import { SETTINGS_TEXTS, refusalOr } from '../utils/settings-messages';
 import { ConnectionBadge } from './connection-badge';
+import { IdForm, useIdEditor } from './id-form';
 import { SettingsCard } from './settings-card';
 
 export interface XAccountCardProps {
@@ -46,9 +47,8 @@ export function XAccountCard({ settings, notify }: XAccountCardProps) {
   const connectMutation = useConnectXAccountMutation();
   const disconnectMutation = useDisconnectXAccountMutation();
   const saveMutation = useSaveSettingsMutation();
-  const [editing, setEditing] = useState(false);
-  const [input, setInput] = useState('');
-  const [inputError, setInputError] = useState<string | null>(null);
+  const editor = useIdEditor();
+  const { editing, input } = editor;
 
   const oauthAvailable = statusQuery.data?.available ?? false;
   const connected = settings.twitterConnected && settings.twitter_username !== null;
@@ -61,15 +61,14 @@ export function XAccountCard({ settings, notify }: XAccountCardProps) {
     event.preventDefault();
     const parsed = twitterUsernameSchema.safeParse(input);
     if (!parsed.success) {
-      setInputError(parsed.error.issues[0]?.message ?? SETTINGS_MESSAGES.invalidTwitterUsername);
+      editor.fail(parsed.error.issues[0]?.message ?? SETTINGS_MESSAGES.invalidTwitterUsername);
       return;
     }
     saveMutation.mutate(
       { twitter_username: parsed.data },
       {
         onSuccess: () => {
-          setEditing(false);
-          setInput('');
+          editor.done();
           notify.success(SETTINGS_MESSAGES.twitterSaved);
         },
         onError: (error) =>
@@ -80,7 +79,7 @@ export function XAccountCard({ settings, notify }: XAccountCardProps) {
 
   const handleDisconnect = () => {
     const onSuccess = () => {
-      setEditing(false);
+      editor.done();
       notify.success(SETTINGS_MESSAGES.twitterDisconnected);
     };
     const onError = (error: unknown) =>
@@ -128,11 +127,7 @@ export function XAccountCard({ settings, notify }: XAccountCardProps) {
               {!viaOAuth ? (
                 <Button
                   variant="default"
-                  onClick={() => {
-                    setInput(settings.twitter_username ?? '');
-                    setInputError(null);
-                    setEditing(true);
-                  }}
+                  onClick={() => editor.start(settings.twitter_username ?? '')}
                 >
                   Change
                 </Button>
@@ -163,39 +158,18 @@ export function XAccountCard({ settings, notify }: XAccountCardProps) {
         ) : null}
 
         {showForm ? (
-          <form onSubmit={handleSave} noValidate>
-            <Stack gap="sm">
-              <TextInput
-                label={SETTINGS_TEXTS.xUsernameLabel}
-                description={SETTINGS_TEXTS.xUsernameHelp}
-                placeholder="Enter handle without @"
-                leftSection={<Text size="sm">@</Text>}
-                autoComplete="off"
-                value={input}
-                error={inputError ?? undefined}
-                onChange={(event) => {
-                  setInput(event.currentTarget.value);
-                  setInputError(null);
-                }}
-              />
-              <Group gap="xs">
-                <Button type="submit" loading={saveMutation.isPending}>
-                  Save
-                </Button>
-                {connected ? (
-                  <Button
-                    variant="default"
-                    onClick={() => {
-                      setEditing(false);
-                      setInputError(null);
-                    }}
-                  >
-                    Cancel
-                  </Button>
-                ) : null}
-              </Group>
-            </Stack>
-          </form>
+          <IdForm
+            editor={editor}
+            onSubmit={handleSave}
+            field={{
+              label: SETTINGS_TEXTS.xUsernameLabel,
+              description: SETTINGS_TEXTS.xUsernameHelp,
+              placeholder: 'Enter handle without @',
+              leftSection: <Text size="sm">@</Text>,
+            }}
+            saving={saveMutation.isPending}
+            onCancel={connected ? editor.cancel : undefined}
+          />
         ) : null}
       </Stack>
     </SettingsCard>
