@@ -1,6 +1,6 @@
 import { Box, Overlay, Paper, RingProgress, Stack, Text, Title } from '@mantine/core';
 import { STARTING_STATUSES } from '@perch/shared';
-import { useEffect, useState } from 'react';
+import { useNow } from '@/lib/use-now';
 import { progressPercent, type ProgressReading } from '../utils/collecting-overlay';
 import { formatTimeLeft, plural } from '../utils/format';
 
@@ -30,17 +30,6 @@ export function collectingStatusText(progress: ProgressReading | undefined): str
 export function tweetsFoundText(progress: ProgressReading | undefined): string {
   const tweets = progress?.totalTweets ?? 0;
   return tweets > 0 ? `${plural(tweets, 'tweet')} found` : 'Scanning...';
-}
-
-/** The current time, moved on every `interval` ms while `enabled`. */
-function useNow(interval: number, enabled: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!enabled) return;
-    const timer = setInterval(() => setNow(Date.now()), interval);
-    return () => clearInterval(timer);
-  }, [interval, enabled]);
-  return now;
 }
 
 /**

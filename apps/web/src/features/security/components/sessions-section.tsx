@@ -6,7 +6,7 @@ import { formatDateTime } from '@/lib/format';
 import { useSessionsQuery } from '../api/get-sessions';
 import { useRevokeOtherSessionsMutation } from '../api/revoke-other-sessions';
 import { useRevokeSessionMutation } from '../api/revoke-session';
-import { useNow } from '../hooks/use-now';
+import { useNow } from '@/lib/use-now';
 import { useOutcome } from '../hooks/use-outcome';
 import { failureReason } from '@/lib/failure-text';
 import { formatRelative } from '@/lib/format';
