@@ -13,11 +13,10 @@ import { useTestDiscordMutation } from '../api/test-discord';
 import { useSingleFlight } from '../hooks/use-single-flight';
 import { SETTINGS_TEXTS, discordTestErrorText, refusalOr } from '../utils/settings-messages';
 import { ConnectionBadge, channelState } from './connection-badge';
+import { ChannelNotices } from './channel-notices';
 import { ConnectedChannel } from './connected-channel';
 import { IdForm, useIdEditor } from './id-form';
 import { SettingsCard } from './settings-card';
-import { StoppedAlert } from './stopped-alert';
-import { UnavailableNote } from './unavailable-note';
 
 /** The Discord user id rule: the trimmed id, or the text saying what is wrong. */
 function checkUserId(input: string, forTest: boolean): { userId: string } | { error: string } {
@@ -133,12 +132,12 @@ export function DiscordCard({ settings }: { settings: Settings }) {
       testId="discord-card"
     >
       <Stack gap="md">
-        {discord.stoppedReason && connected ? (
-          <StoppedAlert reason={discord.stoppedReason} />
-        ) : null}
-        {!discord.available ? (
-          <UnavailableNote hint={discord.hint ?? SETTINGS_MESSAGES.discordUnavailable} />
-        ) : null}
+        <ChannelNotices
+          stoppedReason={discord.stoppedReason}
+          connected={connected}
+          available={discord.available}
+          unavailableHint={discord.hint ?? SETTINGS_MESSAGES.discordUnavailable}
+        />
         {!showForm && connected ? (
           <ConnectedChannel
             label="User ID"

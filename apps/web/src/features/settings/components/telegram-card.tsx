@@ -9,11 +9,10 @@ import { useSingleFlight } from '../hooks/use-single-flight';
 import { useTelegramLink } from '../hooks/use-telegram-link';
 import { SETTINGS_TEXTS, refusalOr, telegramTestErrorText } from '../utils/settings-messages';
 import { ConnectionBadge, channelState } from './connection-badge';
+import { ChannelNotices } from './channel-notices';
 import { ConnectedChannel } from './connected-channel';
 import { IdForm, useIdEditor } from './id-form';
 import { SettingsCard } from './settings-card';
-import { StoppedAlert } from './stopped-alert';
-import { UnavailableNote } from './unavailable-note';
 
 export interface TelegramCardProps {
   settings: Settings;
@@ -120,12 +119,12 @@ export function TelegramCard({ settings, notify }: TelegramCardProps) {
       testId="telegram-card"
     >
       <Stack gap="md">
-        {telegram.stoppedReason && connected ? (
-          <StoppedAlert reason={telegram.stoppedReason} />
-        ) : null}
-        {!telegram.available ? (
-          <UnavailableNote hint={telegram.hint ?? SETTINGS_MESSAGES.telegramUnavailable} />
-        ) : null}
+        <ChannelNotices
+          stoppedReason={telegram.stoppedReason}
+          connected={connected}
+          available={telegram.available}
+          unavailableHint={telegram.hint ?? SETTINGS_MESSAGES.telegramUnavailable}
+        />
         {!showForm && connected ? (
           <ConnectedChannel
             label="Chat ID"
