@@ -5,10 +5,10 @@ import {
   HEARTBEAT_RETRY_BASE_MS,
   HEARTBEAT_RETRY_MAX_MS,
 } from '@perch/shared';
-import { HEARTBEAT_INTERVAL_MS } from '@/lib/polling/intervals';
 import { apiUrl } from '@/lib/api-client';
 import { getClientId } from '@/lib/client-id';
 import { readCookie } from '@/lib/cookies';
+import { HEARTBEAT_INTERVAL_MS } from '@/lib/polling/intervals';
 import {
   systemClock,
   type TabClock,

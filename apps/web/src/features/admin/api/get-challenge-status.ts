@@ -1,7 +1,7 @@
 import { challengeStatusResponseSchema, type ChallengeStatus } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CHALLENGE_POLL_MS, CHALLENGE_REFETCH_AFTER_SUBMIT_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
+import { CHALLENGE_POLL_MS, CHALLENGE_REFETCH_AFTER_SUBMIT_MS } from '@/lib/polling/intervals';
 
 /** Under the admin prefix, so refreshing the admin area refreshes it too. */
 export const challengeStatusQueryKey = ['admin', 'twitter-challenge'] as const;

@@ -1,7 +1,7 @@
 import { adminProcessesResponseSchema, type AdminProcesses } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { PROCESSES_POLL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
+import { PROCESSES_POLL_MS } from '@/lib/polling/intervals';
 import { adminQueryKeys } from './admin-query-keys';
 
 /** GET /admin/processes: the tweet source in use and every handle's collector. */

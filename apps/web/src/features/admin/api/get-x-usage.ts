@@ -1,7 +1,7 @@
 import { xUsageSummarySchema, type XUsageSummary } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { X_USAGE_POLL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
+import { X_USAGE_POLL_MS } from '@/lib/polling/intervals';
 
 /** Under the admin prefix, so refreshing the admin area refreshes it too. */
 export const xUsageQueryKey = ['admin', 'x-usage'] as const;

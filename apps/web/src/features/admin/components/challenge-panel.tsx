@@ -2,10 +2,10 @@ import { Alert, Badge, Button, Group, Loader, Stack, Text, TextInput } from '@ma
 import { ADMIN_MESSAGES, type ChallengeState, type ChallengeStatus } from '@perch/shared';
 import { IconAlertTriangle, IconCircleCheck, IconShieldLock } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { formatDateTime } from '@/lib/format';
-import { useChallengeStatus } from '../hooks/use-challenge-status';
 import { IconSection } from '@/components/icon-section';
 import { SectionError, SectionSkeleton } from '@/components/section-states';
+import { formatDateTime } from '@/lib/format';
+import { useChallengeStatus } from '../hooks/use-challenge-status';
 
 /** Words of the verification panel. */
 export const CHALLENGE_TEXTS = {

@@ -2,18 +2,18 @@ import { Alert, Anchor, Button, Group, Progress, Stack, Text } from '@mantine/co
 import { ADMIN_MESSAGES, type AdminProcess, type AdminProcesses } from '@perch/shared';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRobot } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { IconSection } from '@/components/icon-section';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { failureReason } from '@/lib/failure-text';
 import { formatDateTime } from '@/lib/format';
+import { formatCount, formatRelative } from '@/lib/format';
 import { useProcessesQuery } from '../api/get-processes';
 import { useProcessActionMutation, type ProcessAction } from '../api/set-process-state';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '@/lib/failure-text';
-import { formatCount, formatRelative } from '@/lib/format';
 import { PROCESS_STATE_LOOK, SOURCE_HEALTH_LOOK, SOURCE_NAME } from '../utils/looks';
-import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';
-import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
 
 type Source = AdminProcesses['source'];
 

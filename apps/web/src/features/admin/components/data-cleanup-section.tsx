@@ -2,16 +2,16 @@ import { Alert, Text, TextInput } from '@mantine/core';
 import { ADMIN_MESSAGES, normalizeHandle, type AdminHandle } from '@perch/shared';
 import { IconDatabaseCog, IconEraser, IconLock, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { IconSection } from '@/components/icon-section';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
 import { formatDateTime } from '@/lib/format';
 import { useClearHandleDataMutation } from '../api/clear-handle-data';
 import { useAllHandlesQuery } from '../api/get-all-handles';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { IconSection } from '@/components/icon-section';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
-import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
 
 /** Handles whose name or ID contains the search text (a leading @ is ignored). */
 export function filterHandles(handles: readonly AdminHandle[], search: string): AdminHandle[] {

@@ -1,19 +1,19 @@
 import { Box, Button, Text, Tooltip } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminHandle } from '@perch/shared';
 import { IconRefresh, IconTrash, IconWorld } from '@tabler/icons-react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { IconSection } from '@/components/icon-section';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { QueryStates } from '@/components/section-states';
+import { formatCount, formatDate } from '@/lib/format';
 import { useDeleteHandleMutation } from '../api/delete-handle';
 import { useAllHandlesQuery } from '../api/get-all-handles';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { formatCount, formatDate } from '@/lib/format';
 import { formatStatus } from '../utils/format';
 import { backfillColor } from '../utils/looks';
-import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
-import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { QueryStates } from '@/components/section-states';
 
 function HandleStatus({ handle }: { handle: AdminHandle }) {
   const badge = handle.stopped ? (

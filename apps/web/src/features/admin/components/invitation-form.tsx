@@ -18,10 +18,10 @@ import {
 } from '@perch/shared';
 import { IconTicket } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
+import { failureReason } from '@/lib/failure-text';
 import { useCreateInvitationMutation } from '../api/create-invitation';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '@/lib/failure-text';
 import { ROLE_LOOK } from '../utils/looks';
 
 type FieldErrors = Partial<Record<'role' | 'max_uses' | 'expires_in_days', string>>;

@@ -1,22 +1,22 @@
 import { Code, Divider, Text } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminInvitation } from '@perch/shared';
 import { IconBan, IconTicket } from '@tabler/icons-react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { CopyButton } from '@/components/copy-button';
+import { IconSection } from '@/components/icon-section';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { QueryStates } from '@/components/section-states';
 import { formatDateTime } from '@/lib/format';
+import { formatDate } from '@/lib/format';
 import { useInvitationsQuery } from '../api/get-invitations';
 import { useRevokeInvitationMutation } from '../api/revoke-invitation';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { formatDate } from '@/lib/format';
 import { INVITATION_STATE_LOOK, ROLE_LOOK } from '../utils/looks';
-import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';
-import { CopyButton } from '@/components/copy-button';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
 import { InvitationForm } from './invitation-form';
-import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { QueryStates } from '@/components/section-states';
 
 const INVITATION_COLUMNS: readonly ListColumn<AdminInvitation>[] = [
   {

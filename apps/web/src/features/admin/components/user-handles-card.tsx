@@ -1,19 +1,19 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminUser, type AdminUserHandle } from '@perch/shared';
 import { IconAt, IconTrash } from '@tabler/icons-react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { IconSection } from '@/components/icon-section';
+import { EmptyText, SectionError, SectionSkeleton } from '@/components/section-states';
+import { failureReason } from '@/lib/failure-text';
+import { formatDate } from '@/lib/format';
 import { useAdminUserHandlesQuery } from '../api/get-user-handles';
 import { useRemoveUserHandleMutation } from '../api/remove-user-handle';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { failureReason } from '@/lib/failure-text';
-import { formatDate } from '@/lib/format';
 import { formatStatus } from '../utils/format';
 import { backfillColor } from '../utils/looks';
-import { IconSection } from '@/components/icon-section';
 import { LookBadge } from './look-badge';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
-import { EmptyText, SectionError, SectionSkeleton } from '@/components/section-states';
 
 export interface UserHandlesCardProps {
   /** The selected user's id; null when none is selected. */

@@ -1,8 +1,8 @@
 import { Group, NativeSelect, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import { ROLES, type AdminUser, type Role } from '@perch/shared';
 import { formatDateTime } from '@/lib/format';
-import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { formatDate, formatRelative } from '@/lib/format';
+import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { ROLE_LOOK } from '../utils/looks';
 import { LookBadge } from './look-badge';
 

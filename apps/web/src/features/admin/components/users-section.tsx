@@ -2,13 +2,13 @@ import { SimpleGrid, Stack } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminUser, type Role } from '@perch/shared';
 import { IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { IconSection } from '@/components/icon-section';
+import { QueryStates } from '@/components/section-states';
 import { useChangeUserRoleMutation } from '../api/change-user-role';
 import { useAdminUsersQuery } from '../api/get-users';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
-import { IconSection } from '@/components/icon-section';
-import { ConfirmDialog } from '@/components/confirm-dialog';
-import { QueryStates } from '@/components/section-states';
 import { UserHandlesCard } from './user-handles-card';
 import { UserRow } from './user-row';
 

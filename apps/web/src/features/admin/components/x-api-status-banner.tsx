@@ -2,8 +2,8 @@ import { Alert, Stack, Text } from '@mantine/core';
 import { X_USAGE_MESSAGES, type XUsageSummary } from '@perch/shared';
 import { IconKeyOff, IconPigMoney, IconWallet } from '@tabler/icons-react';
 import { formatDateTime } from '@/lib/format';
-import { useXUsageQuery } from '../api/get-x-usage';
 import { formatRelative } from '@/lib/format';
+import { useXUsageQuery } from '../api/get-x-usage';
 import { X_WEB_TEXTS } from '../utils/x-web-texts';
 
 type Credentials = XUsageSummary['credentials'];

@@ -11,15 +11,15 @@ import {
 } from '@perch/shared';
 import { IconReceipt2 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { formatDateTime } from '@/lib/format';
-import { useXUsageQuery } from '../api/get-x-usage';
-import { formatRelative } from '@/lib/format';
-import { budgetPercent, formatReads, formatUsd } from '../utils/x-usage-format';
-import { X_USAGE_TEXTS } from '../utils/x-usage-texts';
 import { IconSection } from '@/components/icon-section';
-import { LookBadge } from './look-badge';
 import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
 import { EmptyText, QueryStates } from '@/components/section-states';
+import { formatDateTime } from '@/lib/format';
+import { formatRelative } from '@/lib/format';
+import { useXUsageQuery } from '../api/get-x-usage';
+import { budgetPercent, formatReads, formatUsd } from '../utils/x-usage-format';
+import { X_USAGE_TEXTS } from '../utils/x-usage-texts';
+import { LookBadge } from './look-badge';
 import { X_WEB_TEXTS } from '../utils/x-web-texts';
 
 function SubTitle({ children }: { children: ReactNode }) {

@@ -11,9 +11,9 @@ import {
 import { addXWebAccountRequestSchema } from '@perch/shared';
 import { IconUserPlus } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
+import { failureReason } from '@/lib/failure-text';
 import { useAddXWebAccountMutation } from '../api/x-web-accounts';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
-import { failureReason } from '@/lib/failure-text';
 import { X_WEB_TEXTS } from '../utils/x-web-texts';
 
 type Method = 'cookies' | 'credentials';

@@ -1,6 +1,11 @@
 import { Alert, Button, Divider, Group, Stack, Text } from '@mantine/core';
 import type { XWebAccount } from '@perch/shared';
 import { IconInfoCircle, IconRefresh, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { IconSection } from '@/components/icon-section';
+import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { failureReason } from '@/lib/failure-text';
 import { formatDateTime } from '@/lib/format';
 import {
   useRemoveXWebAccountMutation,
@@ -9,14 +14,9 @@ import {
 } from '../api/x-web-accounts';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
-import { failureReason } from '@/lib/failure-text';
 import { X_WEB_OPERATION_LABEL, X_WEB_STATUS_LOOK, X_WEB_TEXTS } from '../utils/x-web-texts';
-import { IconSection } from '@/components/icon-section';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DangerButton } from './danger-button';
 import { LookBadge } from './look-badge';
-import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
 import { XWebAccountForm } from './x-web-account-form';
 
 /** Statuses an admin can put back in the pool. */

@@ -1,7 +1,7 @@
 import { ADMIN_MESSAGES } from '@perch/shared';
+import { failureReason } from '@/lib/failure-text';
 import { useChallengeStatusQuery } from '../api/get-challenge-status';
 import { useSubmitChallengeCodeMutation } from '../api/submit-challenge-code';
-import { failureReason } from '@/lib/failure-text';
 
 /**
  * The collector account's verification challenge for the super admin: the polled

@@ -1,7 +1,7 @@
 import { completeAnalyticsSchema, type CompleteAnalytics } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ANALYTICS_COLLECTING_POLL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
+import { ANALYTICS_COLLECTING_POLL_MS } from '@/lib/polling/intervals';
 import { backgroundRefreshMs } from '@/lib/preferences/preferences';
 import { isStillCollecting } from '../utils/analytics-data';
 

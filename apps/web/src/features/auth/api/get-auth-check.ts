@@ -5,8 +5,8 @@ import {
   type User,
 } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SESSION_REVALIDATION_MS } from '@/lib/polling/intervals';
 import { ApiError, apiClient } from '@/lib/api-client';
+import { SESSION_REVALIDATION_MS } from '@/lib/polling/intervals';
 
 const AUTH_CHECK_KEY = ['auth', 'check'] as const;
 

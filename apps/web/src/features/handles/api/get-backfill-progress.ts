@@ -5,8 +5,8 @@ import {
   type ProgressState,
 } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { PROGRESS_POLL_MS } from '@/lib/polling/intervals';
 import { ApiError, apiClient } from '@/lib/api-client';
+import { PROGRESS_POLL_MS } from '@/lib/polling/intervals';
 import { pollMeta } from '@/lib/polling/poll-gate';
 
 const STOP_STATUSES: ReadonlySet<ProgressState['status']> = new Set(['error', 'failed']);

@@ -5,8 +5,8 @@ import {
   type Handle,
 } from '@perch/shared';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { HANDLES_POLL_COLLECTING_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
+import { HANDLES_POLL_COLLECTING_MS } from '@/lib/polling/intervals';
 import { backgroundRefreshMs } from '@/lib/preferences/preferences';
 import { retryUpTo } from '@/lib/query-client';
 import { retryDelayMs, type RetryBackoff } from '@/lib/resilience/retry-policy';

@@ -8,11 +8,11 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '@/lib/api-client';
+import type { TimedMessage } from '@/lib/use-timed-message';
 import { useAddHandleMutation } from '../api/add-handle';
 import { handlesQueryKey } from '../api/get-handles';
 import { DEMO_TEXTS, demoBackfillDays } from '../utils/demo-handle';
 import { HANDLE_TEXTS, addErrorText, findHandle } from '../utils/handle-messages';
-import type { TimedMessage } from '@/lib/use-timed-message';
 
 /** After an add the list is fetched at once and again this much later. */
 export const DEMO_REFETCH_AFTER_ADD_MS = 1_000;

@@ -6,8 +6,8 @@ import {
 } from '@perch/shared';
 import { useIsMutating } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useAddHandleMutation } from '../api/add-handle';
 import { useTimedMessage } from '@/lib/use-timed-message';
+import { useAddHandleMutation } from '../api/add-handle';
 import {
   ERROR_MESSAGE_MS,
   HANDLE_TEXTS,

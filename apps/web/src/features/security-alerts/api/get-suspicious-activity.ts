@@ -1,7 +1,7 @@
 import { suspiciousActivityResponseSchema, type SuspiciousActivity } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SECURITY_REFRESH_MS } from '@/lib/polling/intervals';
 import { ApiError, apiClient } from '@/lib/api-client';
+import { SECURITY_REFRESH_MS } from '@/lib/polling/intervals';
 
 export const suspiciousActivityQueryKey = ['security', 'suspicious-activity'] as const;
 

@@ -1,7 +1,7 @@
 import { securitySessionsResponseSchema, type SecuritySession } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SECURITY_REFRESH_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
+import { SECURITY_REFRESH_MS } from '@/lib/polling/intervals';
 import { orWhenNotFound } from './not-found';
 import { securityQueryKeys } from './security-query-keys';
 

@@ -1,17 +1,17 @@
 import { Stack, Switch } from '@mantine/core';
 import { SECURITY_MESSAGES } from '@perch/shared';
 import { IconBellRinging } from '@tabler/icons-react';
+import { IconSection } from '@/components/icon-section';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { failureReason } from '@/lib/failure-text';
 import { useSecuritySettingsQuery } from '../api/get-security-settings';
 import {
   useUpdateSecuritySettingsMutation,
   type SecuritySettingsChange,
 } from '../api/update-security-settings';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '@/lib/failure-text';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { EmptyText, QueryStates } from '@/components/section-states';
 import { OutcomeAlert } from './outcome-alert';
-import { IconSection } from '@/components/icon-section';
 
 type AlertSetting = keyof Required<SecuritySettingsChange>;
 

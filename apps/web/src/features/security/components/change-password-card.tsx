@@ -2,13 +2,13 @@ import { Button, Group, PasswordInput, Stack, type PasswordInputProps } from '@m
 import { MESSAGES, SECURITY_MESSAGES, passwordSchema } from '@perch/shared';
 import { IconKey } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { IconSection } from '@/components/icon-section';
 import { ApiError } from '@/lib/api-client';
+import { failureReason } from '@/lib/failure-text';
 import { useChangePasswordMutation } from '../api/change-password';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '@/lib/failure-text';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 import { OutcomeAlert } from './outcome-alert';
-import { IconSection } from '@/components/icon-section';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
 type FieldErrors = Partial<Record<Field, string>>;

@@ -24,15 +24,15 @@ import {
   IconListDetails,
 } from '@tabler/icons-react';
 import { useState } from 'react';
+import { IconSection } from '@/components/icon-section';
+import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
 import { formatDateTime } from '@/lib/format';
 import { securityExportUrl, type SecurityExportFormat } from '../api/export-url';
 import { useSecurityEventsQuery } from '../api/get-security-events';
 import { endOfDayIso, formatEventType, startOfDayIso } from '../utils/format';
 import { SEVERITY_LOOK } from '../utils/looks';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
-import { IconSection } from '@/components/icon-section';
 import { SeverityBadge } from './severity-badge';
 
 interface EventFilters {

@@ -2,13 +2,13 @@ import { Button, Group, NativeSelect, SimpleGrid, Stack, Textarea } from '@manti
 import { SECURITY_MESSAGES, SEVERITIES, incidentRequestSchema, type Severity } from '@perch/shared';
 import { IconAlertOctagon, IconSend } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
+import { IconSection } from '@/components/icon-section';
+import { failureReason } from '@/lib/failure-text';
 import { useReportIncidentMutation } from '../api/report-incident';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '@/lib/failure-text';
 import { SEVERITY_LOOK } from '../utils/looks';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 import { OutcomeAlert } from './outcome-alert';
-import { IconSection } from '@/components/icon-section';
 
 const DESCRIPTION_MAX = 2000;
 const DEFAULT_TYPE = SECURITY_TEXTS.incidentTypes[0].value;

@@ -1,12 +1,12 @@
 import { Badge, Text } from '@mantine/core';
 import type { LoginHistoryEntry } from '@perch/shared';
 import { IconHistory } from '@tabler/icons-react';
+import { IconSection } from '@/components/icon-section';
+import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
 import { formatDateTime } from '@/lib/format';
 import { useLoginHistoryQuery } from '../api/get-login-history';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
-import { IconSection } from '@/components/icon-section';
 
 const COLUMNS: ListColumn<LoginHistoryEntry>[] = [
   {

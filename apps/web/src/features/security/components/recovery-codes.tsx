@@ -1,8 +1,8 @@
 import { Alert, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconCheck, IconDownload, IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
-import { SECURITY_TEXTS } from '../utils/security-texts';
 import { CopyButton } from '@/components/copy-button';
+import { SECURITY_TEXTS } from '../utils/security-texts';
 
 /** The text file of the codes: a heading line, then one code a line. */
 export function recoveryCodesFile(codes: readonly string[]): string {

@@ -2,20 +2,20 @@ import { Badge, Button, Text } from '@mantine/core';
 import { SECURITY_MESSAGES, type SecuritySession } from '@perch/shared';
 import { IconDeviceLaptop, IconLogout } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
+import { ConfirmDialog, type ConfirmQuestion } from '@/components/confirm-dialog';
+import { IconSection } from '@/components/icon-section';
+import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { failureReason } from '@/lib/failure-text';
 import { formatDateTime } from '@/lib/format';
+import { formatRelative } from '@/lib/format';
+import { useNow } from '@/lib/use-now';
 import { useSessionsQuery } from '../api/get-sessions';
 import { useRevokeOtherSessionsMutation } from '../api/revoke-other-sessions';
 import { useRevokeSessionMutation } from '../api/revoke-session';
-import { useNow } from '@/lib/use-now';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '@/lib/failure-text';
-import { formatRelative } from '@/lib/format';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { ConfirmDialog, type ConfirmQuestion } from '@/components/confirm-dialog';
-import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
 import { OutcomeAlert } from './outcome-alert';
-import { IconSection } from '@/components/icon-section';
 
 type Question = { kind: 'one'; session: SecuritySession } | { kind: 'others' };
 

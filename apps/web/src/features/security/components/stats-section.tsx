@@ -26,12 +26,12 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { useState } from 'react';
+import { IconSection } from '@/components/icon-section';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { formatCount } from '@/lib/format';
 import { useSecurityStatsQuery } from '../api/get-security-stats';
 import { SEVERITY_LOOK } from '../utils/looks';
-import { formatCount } from '@/lib/format';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { EmptyText, QueryStates } from '@/components/section-states';
-import { IconSection } from '@/components/icon-section';
 import { SeverityBadge } from './severity-badge';
 
 type CountKey = 'failedLogins' | 'successfulLogins' | 'activeSessions' | 'blockedRequests';

@@ -13,15 +13,15 @@ import {
 import { SECURITY_MESSAGES, TOTP_DIGITS, type TwoFactorResponse } from '@perch/shared';
 import { IconDeviceMobileMessage } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
+import { IconSection } from '@/components/icon-section';
+import { EmptyText, QueryStates } from '@/components/section-states';
+import { failureReason } from '@/lib/failure-text';
 import { useSecuritySettingsQuery } from '../api/get-security-settings';
 import { useTwoFactorMutation } from '../api/two-factor';
 import { useOutcome } from '../hooks/use-outcome';
-import { failureReason } from '@/lib/failure-text';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 import { RecoveryCodes } from './recovery-codes';
-import { EmptyText, QueryStates } from '@/components/section-states';
 import { OutcomeAlert } from './outcome-alert';
-import { IconSection } from '@/components/icon-section';
 
 type Step =
   | { kind: 'idle' }

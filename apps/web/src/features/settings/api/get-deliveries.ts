@@ -5,8 +5,8 @@ import {
   type NotificationChannel,
 } from '@perch/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { DELIVERY_LOG_POLL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
+import { DELIVERY_LOG_POLL_MS } from '@/lib/polling/intervals';
 
 export interface DeliveryLogParams {
   /** One channel, or both when omitted. */

@@ -6,8 +6,8 @@ import {
   type Health,
 } from '@perch/shared';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { HEALTH_MONITOR_INTERVAL_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
+import { HEALTH_MONITOR_INTERVAL_MS } from '@/lib/polling/intervals';
 import { pollMeta } from '@/lib/polling/poll-gate';
 
 export const healthQueryKey = ['health'] as const;

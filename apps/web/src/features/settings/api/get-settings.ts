@@ -1,8 +1,8 @@
 import { SETTINGS_CACHE_MS, settingsResponseSchema, type Settings } from '@perch/shared';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { SETTINGS_FETCH_MIN_GAP_MS } from '@/lib/polling/intervals';
 import { apiClient } from '@/lib/api-client';
+import { SETTINGS_FETCH_MIN_GAP_MS } from '@/lib/polling/intervals';
 
 export const settingsQueryKey = ['settings', 'current'] as const;
 

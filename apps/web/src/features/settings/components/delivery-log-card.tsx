@@ -24,9 +24,9 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatDateTime } from '@/lib/format';
+import { formatTime } from '@/lib/format';
 import { useDeliveriesQuery } from '../api/get-deliveries';
 import { SETTINGS_TEXTS } from '../utils/settings-messages';
-import { formatTime } from '@/lib/format';
 import { formatWhen } from '../utils/format';
 import { SettingsCard } from './settings-card';
 

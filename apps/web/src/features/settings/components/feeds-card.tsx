@@ -25,9 +25,9 @@ import {
 import { useEffect, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/copy-text';
+import { useTimedMessage } from '@/lib/use-timed-message';
 import { useFeedsQuery } from '../api/get-feeds';
 import { useRegenerateFeedsMutation } from '../api/regenerate-feeds';
-import { useTimedMessage } from '@/lib/use-timed-message';
 import { SettingsCard } from './settings-card';
 
 /** How long 'Copied' and the card's messages show. */

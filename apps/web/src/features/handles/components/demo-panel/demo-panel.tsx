@@ -2,12 +2,12 @@ import { SimpleGrid, Stack, Text } from '@mantine/core';
 import { isHandleCollecting, type Handle } from '@perch/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
+import { useTimedMessage, type TimedMessage } from '@/lib/use-timed-message';
 import { handlesQueryOptions } from '../../api/get-handles';
 import { useRemoveHandleMutation } from '../../api/remove-handle';
 import { useDemoAddHandleForm } from '../../hooks/demo-add-handle-form';
 import { useDemoSmartPolling } from '../../hooks/demo-smart-polling';
 import { useNotificationToggles } from '../../hooks/use-notification-toggles';
-import { useTimedMessage, type TimedMessage } from '@/lib/use-timed-message';
 import {
   ERROR_MESSAGE_MS,
   HANDLE_TEXTS,
