@@ -11,8 +11,8 @@ export interface TimedMessage {
  * One inline status message that clears itself after its display time: the one given to `show`,
  * else the hook's `durationMs`; with neither it stays until replaced or cleared.
  */
-export function useTimedMessage(durationMs?: number) {
-  const [message, setMessage] = useState<TimedMessage | null>(null);
+export function useTimedMessage<M extends TimedMessage = TimedMessage>(durationMs?: number) {
+  const [message, setMessage] = useState<M | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const clear = useCallback(() => {
@@ -22,7 +22,7 @@ export function useTimedMessage(durationMs?: number) {
   }, []);
 
   const show = useCallback(
-    (next: TimedMessage, shownMs: number | undefined = durationMs) => {
+    (next: M, shownMs: number | undefined = durationMs) => {
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
       setMessage(next);

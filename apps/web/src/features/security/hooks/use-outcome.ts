@@ -1,5 +1,6 @@
 import { SUCCESS_BANNER_MS } from '@perch/shared';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo } from 'react';
+import { useTimedMessage } from '@/lib/use-timed-message';
 
 export interface Outcome {
   kind: 'success' | 'error';
@@ -16,44 +17,25 @@ export interface OutcomeState {
 }
 
 /**
- * The outcome of a card's last action: a success leaves by itself after 5 s, an
- * error stays until dismissed or replaced.
+ * The outcome of a card's last action: a success leaves by itself after 5 s, an error stays
+ * until dismissed or replaced.
  */
 export function useOutcome(): OutcomeState {
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-
-  const stopTimer = useCallback(() => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = null;
-  }, []);
-
-  useEffect(() => stopTimer, [stopTimer]);
-
-  const dismiss = useCallback(() => {
-    stopTimer();
-    setOutcome(null);
-  }, [stopTimer]);
+  const { message: outcome, show, clear } = useTimedMessage<Outcome>();
 
   const success = useCallback(
-    (text: string) => {
-      stopTimer();
-      setOutcome({ kind: 'success', text });
-      timer.current = setTimeout(() => {
-        timer.current = null;
-        setOutcome(null);
-      }, SUCCESS_BANNER_MS);
-    },
-    [stopTimer],
+    (text: string) => show({ kind: 'success', text }, SUCCESS_BANNER_MS),
+    [show],
   );
 
   const error = useCallback(
-    (text: string, details?: string) => {
-      stopTimer();
-      setOutcome({ kind: 'error', text, details: details === text ? undefined : details });
-    },
-    [stopTimer],
+    (text: string, details?: string) =>
+      show({ kind: 'error', text, details: details === text ? undefined : details }),
+    [show],
   );
 
-  return useMemo(() => ({ outcome, success, error, dismiss }), [outcome, success, error, dismiss]);
+  return useMemo(
+    () => ({ outcome, success, error, dismiss: clear }),
+    [outcome, success, error, clear],
+  );
 }
