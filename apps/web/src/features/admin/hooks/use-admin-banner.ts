@@ -1,13 +1,6 @@
 import { SUCCESS_BANNER_MS } from '@perch/shared';
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { createContext, useContext, useMemo } from 'react';
+import { useTimedMessage } from '@/lib/use-timed-message';
 
 export interface AdminBannerMessage {
   kind: 'success' | 'error';
@@ -36,40 +29,18 @@ export const AdminBannerContext = createContext<AdminBannerState | null>(null);
  * always replaces the previous one, so a success never sits next to a stale failure.
  */
 export function useAdminBannerState(): AdminBannerState {
-  const [message, setMessage] = useState<AdminBannerMessage | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-
-  const stopTimer = useCallback(() => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = null;
-  }, []);
-
-  const dismiss = useCallback(() => {
-    stopTimer();
-    setMessage(null);
-  }, [stopTimer]);
+  const { message, show, clear } = useTimedMessage<AdminBannerMessage>();
 
   const notify: AdminNotifier = useMemo(
     () => ({
-      success: (text) => {
-        stopTimer();
-        setMessage({ kind: 'success', text });
-        timer.current = setTimeout(() => {
-          timer.current = null;
-          setMessage(null);
-        }, SUCCESS_BANNER_MS);
-      },
-      error: (text, details) => {
-        stopTimer();
-        setMessage({ kind: 'error', text, details: details === text ? undefined : details });
-      },
+      success: (text) => show({ kind: 'success', text }, SUCCESS_BANNER_MS),
+      error: (text, details) =>
+        show({ kind: 'error', text, details: details === text ? undefined : details }),
     }),
-    [stopTimer],
+    [show],
   );
 
-  useEffect(() => stopTimer, [stopTimer]);
-
-  return useMemo(() => ({ message, dismiss, notify }), [message, dismiss, notify]);
+  return useMemo(() => ({ message, dismiss: clear, notify }), [message, clear, notify]);
 }
 
 function useAdminBannerContext(): AdminBannerState {
