@@ -1,6 +1,7 @@
 import { ANALYTICS_MESSAGES, REFRESH_MIN_GAP_MS } from '@perch/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { ApiError } from '@/lib/api-client';
+import { useTimedMessage } from '@/lib/use-timed-message';
 import { type AnalyticsParams } from '../api/get-complete-analytics';
 import { useRefreshAnalyticsMutation } from '../api/refresh-analytics';
 
@@ -43,24 +44,7 @@ export function refreshErrorText(error: unknown): string {
 export function useAnalyticsRefresh(params: AnalyticsParams | null) {
   const mutation = useRefreshAnalyticsMutation();
   const lastRefreshAt = useRef(new Map<string, number>());
-  const [notice, setNotice] = useState<RefreshNotice | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-
-  const showNotice = useCallback((next: RefreshNotice) => {
-    if (timer.current) clearTimeout(timer.current);
-    setNotice(next);
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      setNotice(null);
-    }, REFRESH_NOTICE_MS);
-  }, []);
-
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
+  const { message: notice, show: showNotice } = useTimedMessage<RefreshNotice>(REFRESH_NOTICE_MS);
 
   const handleRefresh = () => {
     if (!params) return;
