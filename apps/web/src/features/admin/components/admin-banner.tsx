@@ -1,5 +1,5 @@
-import { Alert, Box, Text } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { Box } from '@mantine/core';
+import { MessageAlert } from '@/components/message-alert';
 import { useAdminBanner } from '../hooks/use-admin-banner';
 
 /**
@@ -9,7 +9,6 @@ import { useAdminBanner } from '../hooks/use-admin-banner';
 export function AdminBanner() {
   const { message, dismiss } = useAdminBanner();
   if (!message) return null;
-  const isError = message.kind === 'error';
   return (
     <Box
       pos="sticky"
@@ -17,25 +16,7 @@ export function AdminBanner() {
       bg="var(--mantine-color-body)"
       style={{ zIndex: 3, borderRadius: 'var(--mantine-radius-md)' }}
     >
-      <Alert
-        color={isError ? 'red' : 'green'}
-        variant="light"
-        icon={isError ? <IconAlertCircle size={18} /> : <IconCircleCheck size={18} />}
-        role={isError ? 'alert' : 'status'}
-        withCloseButton
-        closeButtonLabel="Dismiss"
-        onClose={dismiss}
-        data-testid={isError ? 'admin-error' : 'admin-success'}
-      >
-        <Text size="sm" fw={500}>
-          {message.text}
-        </Text>
-        {message.details ? (
-          <Text size="xs" c="dimmed" mt={2}>
-            {message.details}
-          </Text>
-        ) : null}
-      </Alert>
+      <MessageAlert message={message} onDismiss={dismiss} testId={(kind) => `admin-${kind}`} />
     </Box>
   );
 }

@@ -1,5 +1,4 @@
-import { Alert, Text } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { MessageAlert } from '@/components/message-alert';
 import type { Outcome } from '../hooks/use-outcome';
 
 export interface OutcomeAlertProps {
@@ -9,30 +8,14 @@ export interface OutcomeAlertProps {
   testId: string;
 }
 
-/** The green or red line of a card's last action. */
+/** The green or red line of a security card's last action. */
 export function OutcomeAlert({ outcome, onDismiss, testId }: OutcomeAlertProps) {
-  if (!outcome) return null;
-  const isError = outcome.kind === 'error';
   return (
-    <Alert
-      color={isError ? 'red' : 'green'}
-      variant="light"
-      icon={isError ? <IconAlertCircle size={18} /> : <IconCircleCheck size={18} />}
-      role={isError ? 'alert' : 'status'}
-      withCloseButton
-      closeButtonLabel="Dismiss"
-      onClose={onDismiss}
-      data-testid={`${testId}-${outcome.kind}`}
+    <MessageAlert
+      message={outcome}
+      onDismiss={onDismiss}
+      testId={(kind) => `${testId}-${kind}`}
       mb="md"
-    >
-      <Text size="sm" fw={500}>
-        {outcome.text}
-      </Text>
-      {outcome.details ? (
-        <Text size="xs" c="dimmed" mt={2}>
-          {outcome.details}
-        </Text>
-      ) : null}
-    </Alert>
+    />
   );
 }

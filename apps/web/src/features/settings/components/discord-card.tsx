@@ -1,13 +1,14 @@
-import { Alert, Stack, Text } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import {
   DISCORD_MESSAGE_CLEAR_MS,
   SETTINGS_MESSAGES,
   discordUserIdSchema,
   type Settings,
 } from '@perch/shared';
-import { IconAlertCircle, IconBrandDiscord, IconCircleCheck } from '@tabler/icons-react';
+import { IconBrandDiscord } from '@tabler/icons-react';
 import type { FormEvent } from 'react';
-import { useTimedMessage, type TimedMessage } from '@/lib/use-timed-message';
+import { MessageAlert, type AlertMessage } from '@/components/message-alert';
+import { useTimedMessage } from '@/lib/use-timed-message';
 import { useSaveSettingsMutation } from '../api/save-settings';
 import { useTestDiscordMutation } from '../api/test-discord';
 import { useSingleFlight } from '../hooks/use-single-flight';
@@ -28,30 +29,6 @@ function checkUserId(input: string, forTest: boolean): { userId: string } | { er
   return { error: parsed.error.issues[0]?.message ?? SETTINGS_MESSAGES.discordUserIdRequired };
 }
 
-/** The card's own message line (Discord messages clear after 4 s). */
-function LocalMessage({ message, onClose }: { message: TimedMessage; onClose: () => void }) {
-  const success = message.kind === 'success';
-  return (
-    <Alert
-      color={success ? 'green' : 'red'}
-      variant="light"
-      icon={success ? <IconCircleCheck size={18} /> : <IconAlertCircle size={18} />}
-      role={success ? 'status' : 'alert'}
-      withCloseButton
-      closeButtonLabel="Dismiss"
-      onClose={onClose}
-      data-testid="discord-message"
-    >
-      {message.text}
-      {message.details ? (
-        <Text size="xs" c="dimmed" mt={4}>
-          {message.details}
-        </Text>
-      ) : null}
-    </Alert>
-  );
-}
-
 /**
  * The Discord card: connected (the user id with Change, Test and Disconnect)
  * or the form (User ID, Save, Test, Cancel only when connected). Its messages stay in the card
@@ -60,7 +37,7 @@ function LocalMessage({ message, onClose }: { message: TimedMessage; onClose: ()
 export function DiscordCard({ settings }: { settings: Settings }) {
   const editor = useIdEditor();
   const { editing, input } = editor;
-  const { message, show, clear } = useTimedMessage(DISCORD_MESSAGE_CLEAR_MS);
+  const { message, show, clear } = useTimedMessage<AlertMessage>(DISCORD_MESSAGE_CLEAR_MS);
   const saveMutation = useSaveSettingsMutation();
   const testMutation = useTestDiscordMutation();
   const testFlight = useSingleFlight();
@@ -168,7 +145,7 @@ export function DiscordCard({ settings }: { settings: Settings }) {
             onCancel={connected ? editor.cancel : undefined}
           />
         ) : null}
-        {message ? <LocalMessage message={message} onClose={clear} /> : null}
+        <MessageAlert message={message} onDismiss={clear} testId="discord-message" />
       </Stack>
     </SettingsCard>
   );
