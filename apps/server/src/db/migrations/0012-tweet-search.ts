@@ -73,7 +73,7 @@ export function tweetSearch(dialect: Dialect) {
         await sql`
           create index tweet_search_document_idx on tweet_search using gin (document)`.execute(db);
         // "Most liked" and "most engaged" read their first page from these instead of sorting
-        // every tweet of the handle (ANALYTICS.md's engagement, written as the query has it).
+        // every tweet of the handle (engagement as docs/analytics.md defines it, as the query has it).
         await db.schema
           .createIndex('tweets_handle_likes_idx')
           .on('tweets')

@@ -79,7 +79,7 @@ function ofType(type: TweetType): Expression<SqlBool> {
 }
 
 /**
- * A tweet's engagement: likes + retweets + replies + quotes (ANALYTICS.md), written exactly as
+ * A tweet's engagement: likes + retweets + replies + quotes (docs/analytics.md), written exactly as
  * PostgreSQL's index tweets_handle_engagement_idx has it, so the planner reads the order there.
  */
 const ENGAGEMENT = sql`(like_count + retweet_count + reply_count + quote_count)`;

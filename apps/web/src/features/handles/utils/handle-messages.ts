@@ -14,7 +14,7 @@ export const ERROR_MESSAGE_MS = 7_000;
 /** How long '@x data collection completed!' shows when the Collecting overlay comes off. */
 export const COMPLETED_MESSAGE_MS = 5_000;
 
-/** Texts of the handle actions (doc 1 §5, doc 2 §8.3). */
+/** Texts of the handle actions (docs/spec-notes.md, Error texts). */
 export const HANDLE_TEXTS = {
   inputPlaceholder: 'Enter handle without @',
   invalidHandle: 'Invalid Twitter handle provided',
