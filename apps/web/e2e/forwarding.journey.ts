@@ -58,7 +58,8 @@ test('a switch that is on says why nothing would arrive, and forwarding starts o
     .getByTestId('handle-row')
     .filter({ hasText: '@nasa' });
   const telegramSwitch = row.getByRole('switch', { name: 'Telegram notifications for @nasa' });
-  await telegramSwitch.check();
+  // The switch follows the saved state a moment after the click (click, then wait for it).
+  await telegramSwitch.click();
   await expect(telegramSwitch).toBeChecked();
   const reason = row.getByTestId('forwarding-reason');
   await expect(reason).toContainText(FORWARDING_MESSAGES.connectX);

@@ -107,7 +107,8 @@ test('connect Telegram, test it, switch a handle on: its next tweet reaches Tele
     name: `Telegram notifications for @${busy.handle}`,
   });
   await expect(telegramSwitch).not.toBeChecked();
-  await telegramSwitch.check();
+  // The switch follows the saved state a moment after the click (click, then wait for it).
+  await telegramSwitch.click();
   await expect(telegramSwitch).toBeChecked();
   await expect(
     page.getByText(SETTINGS_MESSAGES.toggled('telegram', true, busy.handle)),
