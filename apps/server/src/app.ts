@@ -27,6 +27,7 @@ import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
+import { handleNotificationsRoutes } from './modules/handles/handle-notifications.routes.js';
 import { handlesRoutes } from './modules/handles/handles.routes.js';
 import { notificationFiltersRoutes } from './modules/notification-filters/notification-filters.routes.js';
 import { refusalEventsPlugin } from './modules/security/refusal-events.js';
@@ -192,6 +193,7 @@ export async function buildApp({
       await api.register(systemRoutes, { config, db, version: VERSION });
       await api.register(authRoutes, { config, db });
       await api.register(handlesRoutes, { db, collector });
+      await api.register(handleNotificationsRoutes, { db });
       await api.register(analyticsRoutes, { db, collector, cluster });
       await api.register(settingsRoutes, {
         db,

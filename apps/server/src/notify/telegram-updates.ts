@@ -24,12 +24,12 @@ import { SETTINGS_MESSAGES } from '@perch/shared';
 import type { CollectorLogger } from '../collector/context.js';
 import type { Cluster, ClusterLock } from '../cluster/cluster.js';
 import { sleep } from '../collector/sources/sleep.js';
+import type { SettingsDeps } from '../modules/settings/settings-state.js';
 import {
   linkTelegramChat,
   telegramChatBlocked,
   telegramChatUnblocked,
-  type SettingsDeps,
-} from '../modules/settings/settings.service.js';
+} from '../modules/settings/telegram-link.service.js';
 import { escapeHtml } from './format/telegram-html.js';
 import { DeliveryError, type TelegramUpdate } from './types.js';
 

@@ -8,9 +8,6 @@ import {
   discordNotificationRequestSchema,
   discordTestRequestSchema,
   errorEnvelopeSchema,
-  handleNotificationsRequestSchema,
-  handleNotificationsResponseSchema,
-  idParamSchema,
   notificationPreferencesResponseSchema,
   saveSettingsRequestSchema,
   settingsResponseSchema,
@@ -23,21 +20,13 @@ import {
   updateNotificationPreferencesSchema,
 } from '@perch/shared';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
-import {
-  botStatus,
-  createTelegramLink,
-  deliveryLog,
-  getPreferences,
-  getSettings,
-  saveSettings,
-  setHandleNotifications,
-  startBot,
-  testDiscord,
-  testTelegram,
-  updatePreferences,
-  DuplicateTestGuard,
-  type SettingsDeps,
-} from './settings.service.js';
+import { botStatus, startBot } from './bot.service.js';
+import { DuplicateTestGuard, testDiscord, testTelegram } from './channel-tests.service.js';
+import { deliveryLog } from './delivery-log.service.js';
+import { getPreferences, updatePreferences } from './notification-preferences.service.js';
+import { getSettings, saveSettings } from './settings.service.js';
+import type { SettingsDeps } from './settings-state.js';
+import { createTelegramLink } from './telegram-link.service.js';
 
 const errors = {
   400: errorEnvelopeSchema,
@@ -60,8 +49,8 @@ const testAnswer = successEnvelope(channelTestResponseSchema);
 const aliasAnswer = testAnswer.extend({ status: z.literal('ok') });
 
 /**
- * Settings, notification channels and their tests, one-click Telegram linking, per-handle
- * toggles, the user's bot and the delivery log.
+ * Settings, notification channels and their tests, one-click Telegram linking, the user's bot
+ * and the delivery log. A handle's own switches are in the handles module.
  */
 export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, options) => {
   const deps: SettingsDeps = {
@@ -232,28 +221,6 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
         discord_user_id: request.body.discord_user_id,
       });
       return { success: true as const, message, data: { settings } };
-    },
-  );
-
-  app.put(
-    '/handles/:id/notifications',
-    {
-      config,
-      schema: {
-        tags: ['handles'],
-        params: idParamSchema,
-        body: handleNotificationsRequestSchema,
-        response: { 200: successEnvelope(handleNotificationsResponseSchema), ...errors },
-      },
-    },
-    async (request) => {
-      const { handle, message } = await setHandleNotifications(
-        deps,
-        currentAuth(request).user,
-        request.params.id,
-        request.body,
-      );
-      return { success: true as const, message, data: { handle } };
     },
   );
 
