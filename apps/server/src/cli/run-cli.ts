@@ -134,22 +134,22 @@ async function readStdinLine(): Promise<string> {
 }
 
 /** The x-web account named, or a CommandError. */
-async function xWebAccountNamed(handle: Db, username: string | undefined, command: string) {
+async function xWebAccountNamed(db: Db, username: string | undefined, command: string) {
   if (!username) throw new UsageError(`x-web ${command} needs a username`);
-  const row = await findXWebAccountByUsername(handle.db, username.replace(/^@/, ''));
+  const row = await findXWebAccountByUsername(db.db, username.replace(/^@/, ''));
   if (!row) throw new CommandError(`no X web account named ${username}`);
   return row;
 }
 
 /** Adds an x-web account from the command line, checked as the admin API checks it. */
 async function addXWebAccountFromCli(
-  handle: Db,
+  db: Db,
   config: Config,
   input: Record<string, unknown>,
 ): Promise<void> {
   const parsed = addXWebAccountRequestSchema.safeParse(input);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid account');
-  const account = await addAccount({ config, db: handle.db }, parsed.data).catch((error: Error) => {
+  const account = await addAccount({ config, db: db.db }, parsed.data).catch((error: Error) => {
     throw new CommandError(error.message);
   });
   console.log(
@@ -163,7 +163,7 @@ async function addXWebAccountFromCli(
 }
 
 async function run(
-  handle: Db,
+  db: Db,
   args: string[],
   userChanged: UserChanged,
   config: Config,
@@ -187,7 +187,7 @@ async function run(
   switch (`${group ?? ''} ${command ?? ''}`) {
     case 'invite create': {
       const role = values.role === undefined ? 'user' : parseRole(values.role);
-      const invitation = await createInvitation(handle, {
+      const invitation = await createInvitation(db, {
         role,
         maxUses: positiveInt(values.uses, '--uses', 1) ?? 1,
         expiresInDays: positiveInt(values['expires-days'], '--expires-days', null),
@@ -199,7 +199,7 @@ async function run(
       return;
     }
     case 'invite list': {
-      const rows = await listInvitations(handle.db);
+      const rows = await listInvitations(db.db);
       console.log(
         table(
           rows.map((r) => ({
@@ -214,7 +214,7 @@ async function run(
       return;
     }
     case 'user list': {
-      const rows = await listUsers(handle.db);
+      const rows = await listUsers(db.db);
       console.log(
         table(
           rows.map((r) => ({
@@ -233,18 +233,14 @@ async function run(
       const [username, roleName] = positionals;
       if (!username) throw new UsageError('user set-role needs a username and a role');
       const role = parseRole(roleName);
-      const user = await findUserByLogin(handle.db, username);
+      const user = await findUserByLogin(db.db, username);
       if (!user) throw new CommandError(`no user named ${username}`);
-      if (
-        user.is_super_admin &&
-        role !== 'superadmin' &&
-        (await countSuperAdmins(handle.db)) <= 1
-      ) {
+      if (user.is_super_admin && role !== 'superadmin' && (await countSuperAdmins(db.db)) <= 1) {
         throw new CommandError(
           `${user.username} is the only super admin; promote someone else first`,
         );
       }
-      await setRoleFlags(handle.db, user.id, roleFlags(role));
+      await setRoleFlags(db.db, user.id, roleFlags(role));
       await userChanged(user.id);
       console.log(`${user.username} is now ${role}`);
       return;
@@ -252,16 +248,16 @@ async function run(
     case 'user reset-password': {
       const [username] = positionals;
       if (!username) throw new UsageError('user reset-password needs a username');
-      const user = await findUserByLogin(handle.db, username);
+      const user = await findUserByLogin(db.db, username);
       if (!user) throw new CommandError(`no user named ${username}`);
       const password = randomBytes(12).toString('base64url');
       const passwordHash = await hashPassword(password);
-      await handle.db.transaction().execute(async (trx) => {
+      await db.db.transaction().execute(async (trx) => {
         await setPasswordHash(trx, user.id, passwordHash);
         await deletePendingLoginsOf(trx, user.id);
         await revokeUserSessions(trx, user.id, new Date().toISOString());
       });
-      await recordAuthEvent(handle, null, {
+      await recordAuthEvent(db, null, {
         type: 'password_changed',
         severity: 'high',
         description: 'Password reset by an operator with the CLI; every session was signed out.',
@@ -276,12 +272,12 @@ async function run(
     case 'user disable-2fa': {
       const [username] = positionals;
       if (!username) throw new UsageError('user disable-2fa needs a username');
-      const user = await findUserByLogin(handle.db, username);
+      const user = await findUserByLogin(db.db, username);
       if (!user) throw new CommandError(`no user named ${username}`);
       if (!user.totp_secret) throw new CommandError(`${user.username} has no two-factor sign-in`);
-      await handle.db.transaction().execute((trx) => disableTotp(trx, user.id));
+      await db.db.transaction().execute((trx) => disableTotp(trx, user.id));
       await userChanged(user.id);
-      await recordAuthEvent(handle, null, {
+      await recordAuthEvent(db, null, {
         type: 'two_factor_disabled',
         severity: 'high',
         description: 'Two-factor sign-in was turned off by an operator with the CLI.',
@@ -292,7 +288,7 @@ async function run(
       return;
     }
     case 'x-web list': {
-      const { accounts } = await listAccounts({ config, db: handle.db });
+      const { accounts } = await listAccounts({ config, db: db.db });
       console.log(
         table(
           accounts.map((a) => ({
@@ -309,7 +305,7 @@ async function run(
     }
     case 'x-web add-cookies': {
       const [username] = positionals;
-      await addXWebAccountFromCli(handle, config, {
+      await addXWebAccountFromCli(db, config, {
         method: 'cookies',
         username: username ?? '',
         auth_token: values['auth-token'] ?? '',
@@ -320,7 +316,7 @@ async function run(
     case 'x-web add': {
       const [username] = positionals;
       const password = env.X_WEB_PASSWORD ?? (await readStdinLine());
-      await addXWebAccountFromCli(handle, config, {
+      await addXWebAccountFromCli(db, config, {
         method: 'credentials',
         username: username ?? '',
         password,
@@ -330,18 +326,16 @@ async function run(
       return;
     }
     case 'x-web remove': {
-      const row = await xWebAccountNamed(handle, positionals[0], 'remove');
-      await removeAccount({ config, db: handle.db }, row.id);
+      const row = await xWebAccountNamed(db, positionals[0], 'remove');
+      await removeAccount({ config, db: db.db }, row.id);
       console.log(`Removed @${row.username} from the X web collector pool.`);
       return;
     }
     case 'x-web reset': {
-      const row = await xWebAccountNamed(handle, positionals[0], 'reset');
-      const account = await resetAccount({ config, db: handle.db }, row.id).catch(
-        (error: Error) => {
-          throw new CommandError(error.message);
-        },
-      );
+      const row = await xWebAccountNamed(db, positionals[0], 'reset');
+      const account = await resetAccount({ config, db: db.db }, row.id).catch((error: Error) => {
+        throw new CommandError(error.message);
+      });
       console.log(
         `@${account.username} is back in the pool (${
           account.status === 'ACTIVE' ? 'with its cookies' : 'signs in when first needed'
@@ -363,13 +357,13 @@ export async function runCli(
     console.log(USAGE);
     return args.length === 0 ? 1 : 0;
   }
-  let handle: Db | undefined;
+  let db: Db | undefined;
   try {
     const config = loadConfig(env);
-    handle = createDb(config);
-    await migrateToLatest(handle);
+    db = createDb(config);
+    await migrateToLatest(db);
     await run(
-      handle,
+      db,
       args,
       (userId) => announceUserChange(config.REDIS_URL, config.REDIS_PREFIX, userId),
       config,
@@ -394,6 +388,6 @@ export async function runCli(
     }
     throw error;
   } finally {
-    await handle?.close();
+    await db?.close();
   }
 }

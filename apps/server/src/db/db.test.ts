@@ -94,17 +94,17 @@ describe.each(DIALECTS)('database [%s]', (dialect) => {
 
     it('are safe when several processes migrate the same database at once', async () => {
       const place = await freshPlace(dialect);
-      const handles = [createDb(place.config), createDb(place.config), createDb(place.config)];
+      const databases = [createDb(place.config), createDb(place.config), createDb(place.config)];
       try {
-        const applied = await Promise.all(handles.map((handle) => migrateToLatest(handle)));
+        const applied = await Promise.all(databases.map((database) => migrateToLatest(database)));
         // Exactly one of them applied each migration; the others found nothing left to do.
         expect(applied.flat().sort()).toEqual([...allMigrations].sort());
-        const tables = await tableNames(handles[0]!);
+        const tables = await tableNames(databases[0]!);
         for (const table of TABLES) expect(tables.filter((name) => name === table)).toHaveLength(1);
-        for (const handle of handles)
-          expect(await appliedMigrations(handle)).toEqual(allMigrations);
+        for (const database of databases)
+          expect(await appliedMigrations(database)).toEqual(allMigrations);
       } finally {
-        await Promise.all(handles.map((handle) => handle.close()));
+        await Promise.all(databases.map((database) => database.close()));
         await place.dispose();
       }
     });

@@ -7,12 +7,16 @@ import {
   SqliteDialect,
   type SqliteDatabase,
   type SqliteStatement,
+  type Transaction,
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import type { Database } from './types.js';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** What a repository function runs its queries on: the database or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 export interface Db {
   db: Kysely<Database>;

@@ -1,6 +1,6 @@
-import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
-import type { Database, Db } from '../db/index.js';
+import type { Db, Executor } from '../db/index.js';
 import type { NotificationChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
 import type { TweetRow } from '../modules/handles/tweets.repository.js';
 import {
@@ -16,8 +16,6 @@ export type OutboxRow = Selectable<NotificationOutboxTable>;
 
 /** Rows per INSERT: 8 parameters each, far below both databases' limits. */
 const INSERT_CHUNK = 500;
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** A chat: one user's Telegram or Discord. */
 export interface ChatKey {

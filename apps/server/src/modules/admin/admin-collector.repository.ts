@@ -1,8 +1,6 @@
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { ExpressionBuilder, Transaction } from 'kysely';
+import type { Database, Executor } from '../../db/index.js';
 import type { HandleRow } from '../handles/handles.repository.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** A handle with how many users follow it. */
 export interface HandleWithUsersRow extends HandleRow {

@@ -1,8 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/index.js';
 import type { HandleStatus } from '../../db/types.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** A user as the admin list shows them: the account, how many handles, when last active. */
 export interface AdminUserRow {

@@ -85,9 +85,9 @@ export function toAdminUserHandle(row: LinkedHandleRow): AdminUserHandle {
 }
 
 /** The handles a user follows, oldest link first; 404 for an unknown user. */
-export async function userHandlesForAdmin(handle: Db, userId: number): Promise<AdminUserHandle[]> {
-  const user = await existingUser(handle, userId);
-  return (await listLinkedHandles(handle.db, user.id)).map(toAdminUserHandle);
+export async function userHandlesForAdmin(db: Db, userId: number): Promise<AdminUserHandle[]> {
+  const user = await existingUser(db, userId);
+  return (await listLinkedHandles(db.db, user.id)).map(toAdminUserHandle);
 }
 
 /**
@@ -96,14 +96,14 @@ export async function userHandlesForAdmin(handle: Db, userId: number): Promise<A
  * Returns the handle as that user followed it.
  */
 export async function removeHandleFromUser(
-  handle: Db,
+  db: Db,
   userId: number,
   handleId: number,
 ): Promise<LinkedHandleRow> {
-  const user = await existingUser(handle, userId);
-  const link = await findLinkedHandle(handle.db, user.id, handleId);
+  const user = await existingUser(db, userId);
+  const link = await findLinkedHandle(db.db, user.id, handleId);
   if (!link) throw notFound(ADMIN_MESSAGES.userDoesNotFollow, 'NOT_FOLLOWING');
-  await removeHandle(handle, user, handleId);
+  await removeHandle(db, user, handleId);
   return link;
 }
 
@@ -142,13 +142,13 @@ export interface RoleChange {
  * cached sessions are dropped on every node, so the new role applies to their next request.
  */
 export async function changeRole(
-  handle: Db,
+  db: Db,
   userId: number,
   role: Role,
   sessions?: SessionInvalidator | null,
 ): Promise<RoleChange> {
-  const previous = await handle.db.transaction().execute(async (trx) => {
-    const superAdminIds = await lockSuperAdminIds(trx, handle.dialect);
+  const previous = await db.db.transaction().execute(async (trx) => {
+    const superAdminIds = await lockSuperAdminIds(trx, db.dialect);
     const user = await findUserById(trx, userId);
     if (!user) throw userNotFound();
     const current = roleOf(user);
@@ -160,7 +160,7 @@ export async function changeRole(
     return current;
   });
   if (previous !== role) await sessions?.invalidateUser(userId);
-  const user = await findAdminUser(handle.db, userId);
+  const user = await findAdminUser(db.db, userId);
   if (!user) throw userNotFound();
   return { user: toAdminUser(user), previous };
 }
@@ -219,18 +219,18 @@ async function invitationWithCreator({ db }: Db, id: number): Promise<AdminInvit
 
 /** Makes an invitation on behalf of `actor` (403 when an admin asks for an admin role). */
 export async function createInvitationAs(
-  handle: Db,
+  db: Db,
   actor: UserRow,
   request: InvitationRequest,
 ): Promise<AdminInvitation> {
   if (!mayManageInvitation(actor, request.role)) throw invitationRoleForbidden();
-  const created = await createInvitation(handle, {
+  const created = await createInvitation(db, {
     role: request.role,
     maxUses: request.max_uses,
     expiresInDays: request.expires_in_days,
     createdBy: actor.id,
   });
-  return invitationWithCreator(handle, created.id);
+  return invitationWithCreator(db, created.id);
 }
 
 export interface Revocation {
@@ -240,14 +240,10 @@ export interface Revocation {
 }
 
 /** Revokes an invitation so nobody can register with it any more; revoking again is a no-op. */
-export async function revokeInvitationAs(
-  handle: Db,
-  actor: UserRow,
-  id: number,
-): Promise<Revocation> {
-  const row = await findInvitationWithCreator(handle.db, id);
+export async function revokeInvitationAs(db: Db, actor: UserRow, id: number): Promise<Revocation> {
+  const row = await findInvitationWithCreator(db.db, id);
   if (!row) throw invitationNotFound();
   if (!mayManageInvitation(actor, row.role)) throw invitationRoleForbidden();
-  const revokedNow = await revokeInvitation(handle.db, id, new Date().toISOString());
-  return { invitation: await invitationWithCreator(handle, id), revokedNow };
+  const revokedNow = await revokeInvitation(db.db, id, new Date().toISOString());
+  return { invitation: await invitationWithCreator(db, id), revokedNow };
 }

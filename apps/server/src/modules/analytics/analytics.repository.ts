@@ -1,9 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/index.js';
 import type { MetricSnapshot, ProfileSnapshot } from '../../analytics/types.js';
 import type { TweetRow } from '../handles/tweets.repository.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** A handle's tweets created at or after `since` (the window's start), retweets included. */
 export function listTweetsSince(

@@ -158,13 +158,13 @@ export async function closeSession(
 
 /** Signs out: ends the session and records 'logout'. */
 export async function logout(
-  handle: Db,
+  db: Db,
   auth: AuthContext,
   client: ClientInfo,
   sessions?: SessionInvalidator | null,
 ): Promise<void> {
-  await closeSession(handle, auth.sessionIdHash, sessions);
-  await recordAuthEvent(handle, client, {
+  await closeSession(db, auth.sessionIdHash, sessions);
+  await recordAuthEvent(db, client, {
     type: 'logout',
     severity: 'low',
     description: 'Signed out.',
@@ -200,20 +200,20 @@ export type LoginOutcome =
  * reset the count of wrong codes.
  */
 export async function login(
-  handle: Db,
+  db: Db,
   input: LoginInput,
   client: ClientInfo,
   sessions?: SessionInvalidator | null,
 ): Promise<LoginOutcome> {
-  const row = await findUserByLogin(handle.db, input.username);
-  await assertNotLocked(handle, input.username, client, {
+  const row = await findUserByLogin(db.db, input.username);
+  await assertNotLocked(db, input.username, client, {
     userId: row?.id ?? null,
     message: MESSAGES.loginTooManyAttempts,
   });
   const valid = await verifyPassword(row?.password_hash, input.password);
   if (!row || !valid) {
-    await countAttempt(handle, input.username, row?.id ?? null, client, false);
-    await recordAuthEvent(handle, client, {
+    await countAttempt(db, input.username, row?.id ?? null, client, false);
+    await recordAuthEvent(db, client, {
       type: 'login_failed',
       severity: 'medium',
       description: row
@@ -227,7 +227,7 @@ export async function login(
   if (row.totp_secret) {
     const pendingToken = randomToken();
     const now = Date.now();
-    await insertPendingLogin(handle.db, {
+    await insertPendingLogin(db.db, {
       idHash: sha256Hex(pendingToken),
       userId: row.id,
       rememberMe: input.rememberMe,
@@ -238,15 +238,7 @@ export async function login(
     });
     return { status: 'two-factor', pendingToken };
   }
-  const signedIn = await signIn(
-    handle,
-    row,
-    input.username,
-    input.rememberMe,
-    client,
-    null,
-    sessions,
-  );
+  const signedIn = await signIn(db, row, input.username, input.rememberMe, client, null, sessions);
   return { status: 'signed-in', ...signedIn };
 }
 
@@ -255,7 +247,7 @@ export async function login(
  * last-login time is part of the user row cached with the user's other sessions: they are dropped.
  */
 async function signIn(
-  handle: Db,
+  db: Db,
   row: UserRow,
   login: string,
   rememberMe: boolean,
@@ -263,12 +255,12 @@ async function signIn(
   secondFactor: SecondFactor | null,
   sessions: SessionInvalidator | null | undefined,
 ): Promise<SignedIn> {
-  await countAttempt(handle, login, row.id, client, true);
+  await countAttempt(db, login, row.id, client, true);
   const at = nowIso();
-  await setLastLogin(handle.db, row.id, at);
+  await setLastLogin(db.db, row.id, at);
   await sessions?.invalidateUser(row.id);
-  const session = await openSession(handle, row.id, rememberMe, client);
-  await recordAuthEvent(handle, client, {
+  const session = await openSession(db, row.id, rememberMe, client);
+  await recordAuthEvent(db, client, {
     type: 'login_success',
     severity: 'low',
     description: !secondFactor
@@ -296,39 +288,38 @@ const loginExpired = () =>
  * codes too) and after LOGIN_MAX_FAILURES wrong codes the pending sign-in is dropped.
  */
 export async function completeTwoFactorLogin(
-  handle: Db,
+  db: Db,
   cipher: TokenCipher,
   token: string | undefined,
   code: string,
   requestClient: ClientInfo,
   sessions?: SessionInvalidator | null,
 ): Promise<TwoFactorLoginOutcome> {
-  const { db } = handle;
   const failed = (error: AppError, pendingGone: boolean) =>
     ({ status: 'failed', error, pendingGone }) as const;
   if (!token || token.length > 128) return failed(loginExpired(), true);
   const idHash = sha256Hex(token);
-  const pending = await findLivePendingLogin(db, idHash, nowIso());
+  const pending = await findLivePendingLogin(db.db, idHash, nowIso());
   if (!pending) return failed(loginExpired(), true);
-  const row = await findUserById(db, pending.user_id);
+  const row = await findUserById(db.db, pending.user_id);
   if (!row?.totp_secret) {
-    await deletePendingLogin(db, idHash);
+    await deletePendingLogin(db.db, idHash);
     return failed(loginExpired(), true);
   }
   // The browser the password came from (its device info), seen at this request's address.
   const client = { ip: requestClient.ip, userAgent: pending.user_agent ?? requestClient.userAgent };
-  await assertNotLocked(handle, row.username, client, {
+  await assertNotLocked(db, row.username, client, {
     userId: row.id,
     message: MESSAGES.loginTooManyAttempts,
   });
 
-  const used = await useSecondFactor(handle, cipher, row.id, row, code, client, 'sign-in');
+  const used = await useSecondFactor(db, cipher, row.id, row, code, client, 'sign-in');
   if (!used) {
-    await countAttempt(handle, row.username, row.id, client, false);
-    const attempts = await addPendingLoginAttempt(db, idHash);
+    await countAttempt(db, row.username, row.id, client, false);
+    const attempts = await addPendingLoginAttempt(db.db, idHash);
     const dropped = attempts >= LOGIN_MAX_FAILURES;
-    if (dropped) await deletePendingLogin(db, idHash);
-    await recordAuthEvent(handle, client, {
+    if (dropped) await deletePendingLogin(db.db, idHash);
+    await recordAuthEvent(db, client, {
       type: 'two_factor_failed',
       severity: 'medium',
       description: dropped
@@ -340,9 +331,9 @@ export async function completeTwoFactorLogin(
     return failed(twoFactorErrors.codeInvalid(401), dropped);
   }
   // Of two requests finishing one pending sign-in, one wins.
-  if (!(await deletePendingLogin(db, idHash))) return failed(loginExpired(), true);
+  if (!(await deletePendingLogin(db.db, idHash))) return failed(loginExpired(), true);
   const signedIn = await signIn(
-    handle,
+    db,
     row,
     row.username,
     Boolean(pending.remember_me),
@@ -360,7 +351,7 @@ export async function completeTwoFactorLogin(
  * user is dropped, this one too (its cached row holds the old password hash).
  */
 export async function changePassword(
-  handle: Db,
+  db: Db,
   auth: AuthContext,
   input: { currentPassword: string; newPassword: string },
   client: ClientInfo,
@@ -375,23 +366,23 @@ export async function changePassword(
       checked.error.issues[0]?.message ?? MESSAGES.invalidRequest,
     );
   }
-  await assertNotLocked(handle, user.username, client, {
+  await assertNotLocked(db, user.username, client, {
     userId: user.id,
     message: SECURITY_MESSAGES.tooManyAttempts,
   });
   if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
-    await countAttempt(handle, user.username, user.id, client, false);
+    await countAttempt(db, user.username, user.id, client, false);
     throw new AppError(400, 'CURRENT_PASSWORD_WRONG', SECURITY_MESSAGES.currentPasswordWrong);
   }
   const passwordHash = await hashPassword(checked.data);
   const at = nowIso();
-  const revokedSessions = await handle.db.transaction().execute(async (trx) => {
+  const revokedSessions = await db.db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, user.id, passwordHash);
     await deletePendingLoginsOf(trx, user.id);
     return revokeUserSessions(trx, user.id, at, auth.sessionIdHash);
   });
   await sessions?.invalidateUser(user.id);
-  await recordAuthEvent(handle, client, {
+  await recordAuthEvent(db, client, {
     type: 'password_changed',
     severity: 'high',
     description:
@@ -445,23 +436,22 @@ export interface RegisterInput {
  * update makes two registrations on a last use end with exactly one winner.
  */
 export async function register(
-  handle: Db,
+  db: Db,
   input: RegisterInput,
   client: ClientInfo,
 ): Promise<SignedIn> {
-  const { db } = handle;
-  const invitation = await findInvitationByCode(db, input.invitationCode.trim());
+  const invitation = await findInvitationByCode(db.db, input.invitationCode.trim());
   if (!invitation) throw notFound(MESSAGES.registerInviteNotFound, 'INVITE_NOT_FOUND');
-  if (await usernameExists(db, input.username)) {
+  if (await usernameExists(db.db, input.username)) {
     throw conflict(MESSAGES.registerUsernameTaken, 'USERNAME_TAKEN');
   }
-  if (await emailExists(db, input.email))
+  if (await emailExists(db.db, input.email))
     throw conflict(MESSAGES.registerEmailTaken, 'EMAIL_TAKEN');
   const passwordHash = await hashPassword(input.password);
   const now = new Date().toISOString();
   let row: UserRow;
   try {
-    row = await db.transaction().execute(async (trx) => {
+    row = await db.db.transaction().execute(async (trx) => {
       if (!(await consumeInvitationUse(trx, invitation.id, now))) {
         // Read again: it may have been used up or revoked since it was looked up above.
         const current = (await findInvitationById(trx, invitation.id)) ?? invitation;
@@ -487,9 +477,9 @@ export async function register(
     }
     throw error;
   }
-  await setLastLogin(db, row.id, now);
-  const session = await openSession(handle, row.id, false, client);
-  await recordAuthEvent(handle, client, {
+  await setLastLogin(db.db, row.id, now);
+  const session = await openSession(db, row.id, false, client);
+  await recordAuthEvent(db, client, {
     type: 'registration',
     severity: 'low',
     description: `Account created with an invitation (${invitation.role}).`,

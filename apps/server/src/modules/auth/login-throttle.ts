@@ -10,16 +10,16 @@ import { insertLoginAttempt, recentFailures } from './login-attempts.repository.
  * with `message` until the oldest failure leaves the window, and records 'login_locked'.
  */
 export async function assertNotLocked(
-  handle: Db,
+  db: Db,
   login: string,
   client: ClientInfo,
   lock: { userId: number | null; message: string },
 ): Promise<void> {
   const now = Date.now();
   const since = new Date(now - LOGIN_FAILURE_WINDOW_MS).toISOString();
-  const failures = await recentFailures(handle.db, login, client.ip, since);
+  const failures = await recentFailures(db.db, login, client.ip, since);
   if (failures.count < LOGIN_MAX_FAILURES) return;
-  await recordAuthEvent(handle, client, {
+  await recordAuthEvent(db, client, {
     type: 'login_locked',
     severity: 'high',
     description: `Blocked after ${failures.count} failed attempts in ${LOGIN_FAILURE_WINDOW_MS / 60_000} minutes.`,

@@ -1,9 +1,8 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import { sql, type Selectable } from 'kysely';
+import type { Executor } from '../../db/index.js';
 import type { SessionsTable } from '../../db/types.js';
 import type { UserRow } from '../users/users.repository.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type SessionRow = Selectable<SessionsTable>;
 
 export interface NewSession {

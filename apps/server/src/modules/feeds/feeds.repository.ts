@@ -1,8 +1,7 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import { sql, type Selectable } from 'kysely';
+import type { Executor } from '../../db/index.js';
 import type { FeedTokensTable } from '../../db/types.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type FeedTokenRow = Selectable<FeedTokensTable>;
 
 export function findFeedToken(db: Executor, userId: number): Promise<FeedTokenRow | undefined> {

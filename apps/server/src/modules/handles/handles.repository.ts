@@ -1,8 +1,7 @@
-import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
-import type { Database } from '../../db/index.js';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import type { Executor } from '../../db/index.js';
 import type { HandlesTable, UserHandlesTable } from '../../db/types.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type HandleRow = Selectable<HandlesTable>;
 export type LinkRow = Selectable<UserHandlesTable>;
 export type HandleUpdate = Updateable<HandlesTable>;

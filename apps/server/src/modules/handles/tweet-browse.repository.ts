@@ -1,9 +1,7 @@
-import { sql, type Expression, type Kysely, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TweetSort, TweetType } from '@perch/shared';
-import type { Database, Dialect } from '../../db/index.js';
+import type { Dialect, Executor } from '../../db/index.js';
 import type { TweetRow } from './tweets.repository.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
  * The words of a search text: runs of letters, digits and marks. Anything else (spaces,

@@ -1,10 +1,9 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, Executor } from '../../db/index.js';
 import type { TweetsTable } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../collector/sources/types.js';
 import { LeaseLostError, renewHandleLease } from './handles.repository.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type TweetRow = Selectable<TweetsTable>;
 
 /**

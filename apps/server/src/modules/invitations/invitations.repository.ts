@@ -1,9 +1,8 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Role } from '@perch/shared';
-import type { Database } from '../../db/index.js';
+import type { Database, Executor } from '../../db/index.js';
 import type { InvitationsTable } from '../../db/types.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type InvitationRow = Selectable<InvitationsTable>;
 
 export function findInvitationById(db: Executor, id: number): Promise<InvitationRow | undefined> {

@@ -1,8 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
 import type { NotificationFilter } from '@perch/shared';
-import type { Database } from '../../db/index.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
+import type { Executor } from '../../db/index.js';
 
 /** Stores a user's filter of a handle on their link; false when they do not follow it. */
 export async function writeLinkFilter(

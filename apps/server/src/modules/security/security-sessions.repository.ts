@@ -1,8 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/index.js';
 import type { SessionRow } from '../auth/sessions.repository.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** One account's live sessions (not revoked, not expired), most recently used first. */
 export function listLiveSessions(db: Executor, userId: number, now: string): Promise<SessionRow[]> {

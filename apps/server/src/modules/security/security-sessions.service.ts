@@ -42,8 +42,8 @@ export async function listSessions({ db }: Db, auth: AuthContext): Promise<Secur
 }
 
 /** The session this request was made with. */
-export async function currentSession(handle: Db, auth: AuthContext): Promise<SecuritySession> {
-  const current = (await listSessions(handle, auth)).find((session) => session.current);
+export async function currentSession(db: Db, auth: AuthContext): Promise<SecuritySession> {
+  const current = (await listSessions(db, auth)).find((session) => session.current);
   if (!current) throw sessionNotFound();
   return current;
 }

@@ -226,17 +226,16 @@ const onOff = (value: boolean) => (value ? 'on' : 'off');
 
 /** Changes the alert switches given, keeps the others, and records the change. */
 export async function updateSecuritySettings(
-  handle: Db,
+  db: Db,
   userId: number,
   changes: z.output<typeof updateSecuritySettingsSchema>,
   client: Client,
 ): Promise<SecuritySettings> {
-  const { db } = handle;
-  const account = await findSecurityAccount(db, userId);
+  const account = await findSecurityAccount(db.db, userId);
   const stored = parseObject(account?.security_settings ?? '{}');
   const alerts = { ...parseAlertSettings(account?.security_settings), ...definedOnly(changes) };
-  await saveSecuritySettings(db, userId, JSON.stringify({ ...stored, ...alerts }));
-  await recordSecurityEvent(db, {
+  await saveSecuritySettings(db.db, userId, JSON.stringify({ ...stored, ...alerts }));
+  await recordSecurityEvent(db.db, {
     userId,
     type: 'security_settings_changed',
     severity: 'low',
@@ -246,7 +245,7 @@ export async function updateSecuritySettings(
     metadata: alerts,
     at: new Date().toISOString(),
   });
-  return getSecuritySettings(handle, userId);
+  return getSecuritySettings(db, userId);
 }
 
 function definedOnly(changes: Partial<AlertSettings>): Partial<AlertSettings> {

@@ -8,7 +8,7 @@ import {
   type SuspiciousActivity,
   type SuspiciousAlert,
 } from '@perch/shared';
-import type { Db } from '../../db/index.js';
+import type { Db, Executor } from '../../db/index.js';
 import { deviceLabel } from './device-label.js';
 import { listLiveSessions } from './security-sessions.repository.js';
 import { publicSessionId } from './security-sessions.service.js';
@@ -19,8 +19,6 @@ import {
   successfulLoginsBefore,
 } from './security.repository.js';
 import { parseAlertSettings, type Transport } from './security.service.js';
-
-type Executor = Db['db'];
 
 /** How many earlier sign-ins from the same IP are compared with a new one. */
 const NEW_DEVICE_LOOKBACK = 500;

@@ -1,8 +1,7 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/index.js';
 import type { PendingLoginsTable } from '../../db/types.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type PendingLoginRow = Selectable<PendingLoginsTable>;
 
 export interface TwoFactorState {

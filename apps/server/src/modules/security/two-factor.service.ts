@@ -72,7 +72,7 @@ export type SecondFactor = { method: 'totp' } | { method: 'recovery_code'; remai
  * code is neither.
  */
 export async function useSecondFactor(
-  handle: Db,
+  db: Db,
   cipher: TokenCipher,
   userId: number,
   state: TwoFactorState,
@@ -84,13 +84,13 @@ export async function useSecondFactor(
   if (looksLikeTotp(code)) {
     const secret = cipher.decrypt(state.totp_secret, sealedAt.secret(userId));
     const step = await verifyTotp(secret, code, state.totp_last_step);
-    if (step === null || !(await claimTotpStep(handle.db, userId, step))) return null;
+    if (step === null || !(await claimTotpStep(db.db, userId, step))) return null;
     return { method: 'totp' };
   }
   const hash = recoveryCodeHash(code);
-  if (!hash || !(await useRecoveryCode(handle.db, userId, hash, nowIso()))) return null;
-  const remaining = await countUnusedRecoveryCodes(handle.db, userId);
-  await recordAuthEvent(handle, client, {
+  if (!hash || !(await useRecoveryCode(db.db, userId, hash, nowIso()))) return null;
+  const remaining = await countUnusedRecoveryCodes(db.db, userId);
+  await recordAuthEvent(db, client, {
     type: 'recovery_code_used',
     severity: 'medium',
     description: `A recovery code was used to ${purpose === 'sign-in' ? 'sign in' : 'turn two-factor sign-in off'} (${remaining} left).`,
@@ -116,46 +116,38 @@ export interface TwoFactorOutcome {
  * it on or off drops the user's cached sessions on every node, so nothing cached predates it.
  */
 export async function changeTwoFactor(
-  handle: Db,
+  db: Db,
   cipher: TokenCipher,
   user: TwoFactorUser,
   change: TwoFactorChange,
   client: ClientInfo,
   sessions?: SessionInvalidator | null,
 ): Promise<TwoFactorOutcome> {
-  const state = await findTwoFactorState(handle.db, user.id);
+  const state = await findTwoFactorState(db.db, user.id);
   if (!state) throw twoFactorErrors.notEnabled();
   const code = change.code?.trim() ?? '';
   if (!change.enabled) {
-    const outcome = await switchOff(handle, cipher, user, state, code, client);
+    const outcome = await switchOff(db, cipher, user, state, code, client);
     await sessions?.invalidateUser(user.id);
     return outcome;
   }
   if (state.totp_secret) throw twoFactorErrors.alreadyEnabled();
   if (change.totpSecret === undefined && change.code === undefined) {
-    return startSetup(handle, cipher, user);
+    return startSetup(db, cipher, user);
   }
-  const outcome = await finishSetup(
-    handle,
-    cipher,
-    user,
-    state,
-    change.totpSecret ?? '',
-    code,
-    client,
-  );
+  const outcome = await finishSetup(db, cipher, user, state, change.totpSecret ?? '', code, client);
   await sessions?.invalidateUser(user.id);
   return outcome;
 }
 
 /** A new secret, kept as the pending one until a code confirms it; replaces an earlier one. */
 async function startSetup(
-  handle: Db,
+  db: Db,
   cipher: TokenCipher,
   user: TwoFactorUser,
 ): Promise<TwoFactorOutcome> {
   const secret = newTotpSecret();
-  await setPendingSecret(handle.db, user.id, cipher.encrypt(secret, sealedAt.pending(user.id)));
+  await setPendingSecret(db.db, user.id, cipher.encrypt(secret, sealedAt.pending(user.id)));
   const url = otpauthUrl(user.username, secret);
   return {
     message: SECURITY_MESSAGES.twoFactorSetupStarted,
@@ -169,7 +161,7 @@ async function startSetup(
 }
 
 async function finishSetup(
-  handle: Db,
+  db: Db,
   cipher: TokenCipher,
   user: TwoFactorUser,
   state: TwoFactorState,
@@ -188,7 +180,7 @@ async function finishSetup(
   const recoveryCodes = newRecoveryCodes();
   const hashes = recoveryCodes.map((recoveryCode) => recoveryCodeHash(recoveryCode) ?? '');
   const at = nowIso();
-  const enabled = await handle.db.transaction().execute(async (trx) => {
+  const enabled = await db.db.transaction().execute(async (trx) => {
     const changed = await enableTotp(trx, user.id, {
       pendingSealed,
       sealed: cipher.encrypt(secret, sealedAt.secret(user.id)),
@@ -200,12 +192,12 @@ async function finishSetup(
   });
   // Another request finished (or restarted) this set-up meanwhile.
   if (!enabled) {
-    const current = await findTwoFactorState(handle.db, user.id);
+    const current = await findTwoFactorState(db.db, user.id);
     throw current?.totp_secret
       ? twoFactorErrors.alreadyEnabled()
       : twoFactorErrors.secretMismatch();
   }
-  await recordAuthEvent(handle, client, {
+  await recordAuthEvent(db, client, {
     type: 'two_factor_enabled',
     severity: 'high',
     description: 'Two-factor sign-in was turned on.',
@@ -222,7 +214,7 @@ async function finishSetup(
  * failed sign-ins of the account, so a stolen session cannot try codes without end.
  */
 async function switchOff(
-  handle: Db,
+  db: Db,
   cipher: TokenCipher,
   user: TwoFactorUser,
   state: TwoFactorState,
@@ -231,14 +223,14 @@ async function switchOff(
 ): Promise<TwoFactorOutcome> {
   if (!state.totp_secret) throw twoFactorErrors.notEnabled();
   if (!code) throw twoFactorErrors.codeRequired();
-  await assertNotLocked(handle, user.username, client, {
+  await assertNotLocked(db, user.username, client, {
     userId: user.id,
     message: SECURITY_MESSAGES.tooManyAttempts,
   });
-  const used = await useSecondFactor(handle, cipher, user.id, state, code, client, 'switch-off');
+  const used = await useSecondFactor(db, cipher, user.id, state, code, client, 'switch-off');
   if (!used) {
-    await countAttempt(handle, user.username, user.id, client, false);
-    await recordAuthEvent(handle, client, {
+    await countAttempt(db, user.username, user.id, client, false);
+    await recordAuthEvent(db, client, {
       type: 'two_factor_failed',
       severity: 'medium',
       description: 'A wrong two-factor code was given to turn two-factor sign-in off.',
@@ -247,8 +239,8 @@ async function switchOff(
     });
     throw twoFactorErrors.codeInvalid(400);
   }
-  await handle.db.transaction().execute((trx) => disableTotp(trx, user.id));
-  await recordAuthEvent(handle, client, {
+  await db.db.transaction().execute((trx) => disableTotp(trx, user.id));
+  await recordAuthEvent(db, client, {
     type: 'two_factor_disabled',
     severity: 'high',
     description:

@@ -1,9 +1,8 @@
 import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
-import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, Executor } from '../../db/index.js';
 import type { NotificationChannel, UserSettingsTable } from '../../db/types.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type UserSettingsRow = Selectable<UserSettingsTable>;
 export type UserSettingsUpdate = Omit<Updateable<UserSettingsTable>, 'user_id'>;
 

@@ -1,8 +1,7 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { Database, Dialect } from '../../db/index.js';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import type { Database, Dialect, Executor } from '../../db/index.js';
 import type { UsersTable } from '../../db/types.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type UserRow = Selectable<UsersTable>;
 
 export function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {

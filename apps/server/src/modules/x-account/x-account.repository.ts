@@ -1,8 +1,7 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../db/index.js';
 import type { OauthStatesTable, XAccountsTable } from '../../db/types.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 export type XAccountRow = Selectable<XAccountsTable>;
 export type OauthStateRow = Selectable<OauthStatesTable>;
 

@@ -1,8 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/index.js';
 import type { XBilledKind } from '../../db/types.js';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** A billed resource to record: a post or user X returned, and the X user it was read for. */
 export interface BilledReadInput {
