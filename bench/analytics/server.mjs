@@ -16,12 +16,12 @@ import {
   insertLink,
   updateHandle,
 } from '../../apps/server/dist/modules/handles/handles.repository.js';
-import { parseTweetRow } from '../../apps/server/dist/modules/handles/stored-tweet.js';
+import { parseTweetRow } from '../../apps/server/dist/modules/tweets/stored-tweet.js';
 import {
   insertMetricSnapshots,
   insertProfileSnapshot,
   upsertTweets,
-} from '../../apps/server/dist/modules/handles/tweets.repository.js';
+} from '../../apps/server/dist/modules/tweets/tweets.repository.js';
 import { findUserByLogin } from '../../apps/server/dist/modules/users/users.repository.js';
 import { BENCH_USERNAME, startSignedInApp } from '../lib/signed-in-app.mjs';
 import { generateHandleData } from './synthetic.mjs';

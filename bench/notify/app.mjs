@@ -33,7 +33,7 @@ const { upsertUserSettings, setHandleNotifications } = await import(
   `${dist}/modules/settings/settings.repository.js`
 );
 const { insertHandle, insertLink } = await import(`${dist}/modules/handles/handles.repository.js`);
-const { upsertTweets } = await import(`${dist}/modules/handles/tweets.repository.js`);
+const { upsertTweets } = await import(`${dist}/modules/tweets/tweets.repository.js`);
 const { createNotifyChannels } = await import(`${dist}/notify/channels.js`);
 const { DeliveryWorker } = await import(`${dist}/notify/delivery-worker.js`);
 

@@ -107,7 +107,7 @@ const ratio = (value, base) => (base ? round(value / base, 2) : null);
 
 const { insertUser } = await dist('modules/users/users.repository.js');
 const { insertHandle, insertLink } = await dist('modules/handles/handles.repository.js');
-const { upsertTweets } = await dist('modules/handles/tweets.repository.js');
+const { upsertTweets } = await dist('modules/tweets/tweets.repository.js');
 const { upsertUserSettings, setHandleNotifications } = await dist(
   'modules/settings/settings.repository.js',
 );

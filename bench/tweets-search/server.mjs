@@ -10,7 +10,7 @@ import {
   insertHandle,
   insertLink,
 } from '../../apps/server/dist/modules/handles/handles.repository.js';
-import { upsertTweets } from '../../apps/server/dist/modules/handles/tweets.repository.js';
+import { upsertTweets } from '../../apps/server/dist/modules/tweets/tweets.repository.js';
 import { findUserByLogin } from '../../apps/server/dist/modules/users/users.repository.js';
 import { generateHandleData } from '../analytics/synthetic.mjs';
 import { BENCH_USERNAME, startSignedInApp } from '../lib/signed-in-app.mjs';

@@ -12,7 +12,7 @@ import {
   insertMetricSnapshots,
   insertProfileSnapshot,
   upsertTweets,
-} from '../src/modules/handles/tweets.repository.js';
+} from '../src/modules/tweets/tweets.repository.js';
 import { referenceAnalytics } from './analytics-reference.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';

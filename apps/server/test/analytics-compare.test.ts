@@ -6,7 +6,7 @@ import {
 } from '@perch/shared';
 import type { SourceTweet } from '../src/collector/sources/types.js';
 import { findHandleByName, updateHandle } from '../src/modules/handles/handles.repository.js';
-import { insertProfileSnapshot, upsertTweets } from '../src/modules/handles/tweets.repository.js';
+import { insertProfileSnapshot, upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
 

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
+import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import {
   claimNextDelivery,
   fanOutPending,

@@ -6,7 +6,7 @@ import {
   type Settings,
 } from '@perch/shared';
 import { createXApiSource } from '../src/collector/sources/index.js';
-import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
+import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';
 import { DIALECTS, TestClient } from './helpers.js';

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { SaxesParser, type SaxesAttributeNS } from 'saxes';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FEED_ITEM_LIMIT, FEED_MESSAGES, feedsSchema, type Feeds } from '@perch/shared';
-import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
+import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { requestForLog } from '../src/app.js';
 import { sha256Hex } from '../src/lib/tokens.js';
 import { dataOf, errorOf, expectError, setCookieLines } from './assertions.js';

@@ -2,7 +2,7 @@ import type { TweetSource } from '../src/collector/sources/types.js';
 import type { SourceTweet } from '../src/collector/sources/types.js';
 import type { Dialect } from '../src/db/index.js';
 import { insertHandle, insertLink } from '../src/modules/handles/handles.repository.js';
-import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
+import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import type { NotifyChannels } from '../src/notify/channels.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../src/notify/delivery-worker.js';
 import { createDiscordClient } from '../src/notify/discord/discord-client.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { TWEET_PAGE_MESSAGES, tweetPageResponseSchema } from '@perch/shared';
 import type { SourceTweet } from '../src/collector/sources/types.js';
-import { upsertTweets } from '../src/modules/handles/tweets.repository.js';
+import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
 import { handleFollowedBy, makeTweet } from './notify-helpers.js';

@@ -7,7 +7,7 @@ import {
   countTweets,
   insertProfileSnapshot,
   upsertTweets,
-} from '../modules/handles/tweets.repository.js';
+} from '../modules/tweets/tweets.repository.js';
 import {
   BUDGET_PAUSED,
   blockedSourceMessage,

@@ -9,7 +9,7 @@ import {
 } from '../../test/helpers.js';
 import type { HandleRow } from '../modules/handles/handles.repository.js';
 import { addHandle, removeHandle } from '../modules/handles/handles.service.js';
-import { upsertTweets } from '../modules/handles/tweets.repository.js';
+import { upsertTweets } from '../modules/tweets/tweets.repository.js';
 import { insertUser, type UserRow } from '../modules/users/users.repository.js';
 import { coveredShare } from './backfill.js';
 import { Collector } from './collector.js';

@@ -3,7 +3,7 @@ import {
   recordMetrics,
   setMetricsNextAt,
   type DueMetricsRow,
-} from '../modules/handles/tweets.repository.js';
+} from '../modules/tweets/tweets.repository.js';
 import { blockedSourceMessage, type CollectorContext } from './context.js';
 import { nextMetricsAt } from './metric-schedule.js';
 import { SourceError } from './sources/types.js';

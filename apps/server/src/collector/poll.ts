@@ -3,7 +3,7 @@ import {
   countTweets,
   insertMetricSnapshots,
   upsertTweets,
-} from '../modules/handles/tweets.repository.js';
+} from '../modules/tweets/tweets.repository.js';
 import {
   BUDGET_PAUSED,
   blockedSourceMessage,

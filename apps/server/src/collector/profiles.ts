@@ -3,7 +3,7 @@ import {
   usernameTaken,
   type HandleRow,
 } from '../modules/handles/handles.repository.js';
-import { insertProfileSnapshot } from '../modules/handles/tweets.repository.js';
+import { insertProfileSnapshot } from '../modules/tweets/tweets.repository.js';
 import {
   blockedSourceMessage,
   msAfter,

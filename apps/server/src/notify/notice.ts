@@ -1,5 +1,5 @@
 import type { MediaType } from '../collector/sources/types.js';
-import type { TweetRow } from '../modules/handles/tweets.repository.js';
+import type { TweetRow } from '../modules/tweets/tweets.repository.js';
 import type { TweetNotice } from './types.js';
 
 interface StoredMedia {

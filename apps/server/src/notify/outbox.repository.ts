@@ -2,7 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
 import type { Db, Executor } from '../db/index.js';
 import type { NotificationChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
-import type { TweetRow } from '../modules/handles/tweets.repository.js';
+import type { TweetRow } from '../modules/tweets/tweets.repository.js';
 import {
   compileFilter,
   filterOfLink,

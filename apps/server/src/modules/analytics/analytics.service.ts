@@ -32,7 +32,7 @@ import type { Db } from '../../db/index.js';
 import { badRequest, tooManyRequests } from '../../lib/errors.js';
 import { claimManualPoll, findHandleById, type HandleRow } from '../handles/handles.repository.js';
 import { backfillProgress, INVALID_HANDLE, readableHandle } from '../handles/handles.service.js';
-import { parseTweetRow } from '../handles/stored-tweet.js';
+import { parseTweetRow } from '../tweets/stored-tweet.js';
 import type { UserRow } from '../users/users.repository.js';
 import {
   listMetricSnapshots,

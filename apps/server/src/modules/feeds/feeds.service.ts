@@ -5,7 +5,7 @@ import type { Db } from '../../db/index.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import { listLinkedHandles } from '../handles/handles.repository.js';
-import { toTweet } from '../handles/handles.service.js';
+import { toTweet } from '../tweets/tweets.service.js';
 import type { UserRow } from '../users/users.repository.js';
 import {
   createTokenCipher,

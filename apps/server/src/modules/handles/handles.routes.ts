@@ -22,10 +22,10 @@ import {
   readableHandle,
   removeHandle,
   retryHandle,
-  tweetPage,
   INVALID_HANDLE,
   type BackfillRequester,
 } from './handles.service.js';
+import { tweetPage } from '../tweets/tweets.service.js';
 
 const errors = {
   400: errorEnvelopeSchema,

@@ -4,11 +4,7 @@ import {
   normalizeHandle,
   type BackfillProgress,
   type Handle,
-  type Tweet,
-  type TweetSort,
-  type TweetType,
 } from '@perch/shared';
-import { toApiTweet } from '../../analytics/api-tweet.js';
 import { coveredShare } from '../../collector/backfill.js';
 import {
   CREDITS_DEPLETED,
@@ -35,9 +31,6 @@ import {
   type LinkedHandleRow,
 } from './handles.repository.js';
 import { filterOfLink } from '../../notify/notification-filter.js';
-import { parseTweetRow } from './stored-tweet.js';
-import { browseTweets, searchWords } from './tweet-browse.repository.js';
-import type { TweetRow } from './tweets.repository.js';
 
 const DAY_MS = 86_400_000;
 export const HANDLE_NOT_FOUND = 'Handle not found';
@@ -258,54 +251,6 @@ export async function readableHandle(db: Db, user: UserRow, name: string): Promi
     throw notFound(HANDLE_NOT_FOUND);
   }
   return handle;
-}
-
-/** Maps a stored tweet to the API's tweet object. */
-export function toTweet(row: TweetRow, username: string): Tweet {
-  return toApiTweet(parseTweetRow(row), username);
-}
-
-export interface TweetPage {
-  tweets: Tweet[];
-  page: number;
-  limit: number;
-  total: number;
-  has_more: boolean;
-}
-
-/** What GET /handles/{handle}/tweets asks for (tweetPageQuerySchema, parsed). */
-export interface TweetPageRequest {
-  page: number;
-  limit: number;
-  /** Search text, trimmed; '' for none. */
-  q?: string;
-  type?: TweetType;
-  sort?: TweetSort;
-}
-
-/**
- * One page of a handle's tweets: newest first unless sorted otherwise, only those holding every
- * word of `q` (the last as a prefix) and of `type` when given. A search without any word (only
- * punctuation or symbols) matches nothing.
- */
-export async function tweetPage(
-  db: Db,
-  handle: HandleRow,
-  { page, limit, q = '', type, sort = 'newest' }: TweetPageRequest,
-): Promise<TweetPage> {
-  const offset = (page - 1) * limit;
-  const words = searchWords(q);
-  const { rows, total } =
-    q !== '' && words.length === 0
-      ? { rows: [], total: 0 }
-      : await browseTweets(db.db, db.dialect, handle.id, { words, type, sort, offset, limit });
-  return {
-    tweets: rows.map((row) => toTweet(row, handle.username)),
-    page,
-    limit,
-    total,
-    has_more: offset + rows.length < total,
-  };
 }
 
 /** 'X returns only the latest 3,200 posts: collected back to 2026-11-18'. */

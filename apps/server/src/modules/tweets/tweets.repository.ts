@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, Executor } from '../../db/index.js';
 import type { TweetsTable } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../collector/sources/types.js';
-import { LeaseLostError, renewHandleLease } from './handles.repository.js';
+import { LeaseLostError, renewHandleLease } from '../handles/handles.repository.js';
 
 export type TweetRow = Selectable<TweetsTable>;
 

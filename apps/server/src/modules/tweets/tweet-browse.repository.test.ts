@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDb, type TestDb } from '../../../test/helpers.js';
 import { makeTweet } from '../../../test/notify-helpers.js';
 import { migrations } from '../../db/migrations/index.js';
-import { insertHandle, type HandleRow } from './handles.repository.js';
+import { insertHandle, type HandleRow } from '../handles/handles.repository.js';
 import { browseTweets, fts5Query, searchWords, tsQuery } from './tweet-browse.repository.js';
 import { upsertTweets } from './tweets.repository.js';
 
