@@ -7,7 +7,7 @@ import {
   TokenCipherError,
   createTokenCipher,
   readOrCreateKeyFile,
-} from '../src/modules/x-account/token-cipher.js';
+} from '../src/lib/token-cipher.js';
 import {
   XTokenError,
   createXOAuth,

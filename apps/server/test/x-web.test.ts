@@ -16,7 +16,7 @@ import {
 } from '@perch/shared';
 import { SourceError, type TweetSource } from '../src/collector/sources/types.js';
 import { createXWebSource } from '../src/collector/sources/x-web/x-web-source.js';
-import { createTokenCipher } from '../src/modules/x-account/token-cipher.js';
+import { createTokenCipher } from '../src/lib/token-cipher.js';
 import { dataOf, expectError } from './assertions.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fakes/fake-x-web-server.js';
 import { DIALECTS, TestClient, buildTestApp, waitFor, type TestApp } from './helpers.js';

@@ -20,6 +20,7 @@ import {
   saveHandle,
   type CollectorContext,
 } from './context.js';
+import { coveredShare } from '../lib/collection-status.js';
 import { claimUnownedUserReads } from '../modules/x-usage/x-usage.repository.js';
 import { nextMetricsAt } from './metric-schedule.js';
 import { SourceError } from './sources/types.js';
@@ -49,14 +50,6 @@ export function cutByDepthLimit(
 ): boolean {
   if (depth === null || oldest === null) return false;
   return collected >= depth * DEPTH_LIMIT_SHARE && Date.parse(oldest) > Date.parse(targetStart);
-}
-
-/** The share (0-100) of the window [targetStart, windowEnd] covered once `oldest` is reached. */
-export function coveredShare(windowEnd: number, targetStart: number, oldest: number): number {
-  const span = windowEnd - targetStart;
-  if (span <= 0) return 100;
-  const share = ((windowEnd - Math.max(oldest, targetStart)) / span) * 100;
-  return Math.min(100, Math.max(0, share));
 }
 
 /**

@@ -21,10 +21,11 @@ import {
 } from './account.js';
 import { runBackfill } from './backfill.js';
 import { Collector } from './collector.js';
-import type { CollectorContext, CollectorLogger } from './context.js';
+import type { CollectorContext } from './context.js';
+import type { Logger } from '../lib/logger.js';
 import { CollectorEvents } from './events.js';
 import { createDemoSource, DEMO_CHALLENGE } from './sources/index.js';
-import { abortReason } from './sources/sleep.js';
+import { abortReason } from '../lib/sleep.js';
 import type { TweetSource } from './sources/types.js';
 
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
@@ -62,11 +63,11 @@ function instrumented(inner: TweetSource) {
 /** A logger that keeps what was logged at error level. */
 function recordingLog() {
   const errors: unknown[][] = [];
-  const log: CollectorLogger = {
+  const log: Logger = {
     info: () => {},
     warn: () => {},
     error: (...args: unknown[]) => errors.push(args),
-  } as CollectorLogger;
+  } as Logger;
   return { log, errors };
 }
 
@@ -80,7 +81,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
 
   const demo = (options: { pageDelayMs?: number; challengeCode?: string } = {}) =>
     createDemoSource({ pageDelayMs: options.pageDelayMs ?? 0, now: clock, ...options });
-  const makeCollector = (source: TweetSource, log?: CollectorLogger) => {
+  const makeCollector = (source: TweetSource, log?: Logger) => {
     const collector = new Collector({
       db,
       source,

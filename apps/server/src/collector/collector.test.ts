@@ -11,7 +11,7 @@ import type { HandleRow } from '../modules/handles/handles.repository.js';
 import { addHandle, removeHandle } from '../modules/handles/handles.service.js';
 import { upsertTweets } from '../modules/tweets/tweets.repository.js';
 import { insertUser, type UserRow } from '../modules/users/users.repository.js';
-import { coveredShare } from './backfill.js';
+import { coveredShare } from '../lib/collection-status.js';
 import { Collector } from './collector.js';
 import type { CollectorContext } from './context.js';
 import { CollectorEvents, type HandleProgressEvent, type TweetNewEvent } from './events.js';

@@ -40,9 +40,9 @@ import {
   msAfter,
   type CollectionBudget,
   type CollectorContext,
-  type CollectorLogger,
 } from './context.js';
 import { CollectorEvents } from './events.js';
+import type { Logger } from '../lib/logger.js';
 import { runMetricRefresh } from './metrics.js';
 import { runPoll } from './poll.js';
 import { runProfileRefresh } from './profiles.js';
@@ -53,7 +53,7 @@ export interface CollectorOptions {
   source: TweetSource;
   /** MONITOR_INTERVAL_SECONDS. */
   monitorIntervalSeconds: number;
-  log?: CollectorLogger;
+  log?: Logger;
   /** Clock (tests pin it). */
   now?: () => Date;
   /** How often the scheduler looks for due work (default 1 s). */
@@ -86,7 +86,7 @@ export interface CollectorOptions {
   leaseMs?: number;
 }
 
-const silentLog: CollectorLogger = {
+const silentLog: Logger = {
   info: () => {},
   warn: () => {},
   error: () => {},
@@ -165,7 +165,7 @@ export class Collector {
   }
 
   /** Logs through `log` from now on (main.ts hands over the app's logger once it exists). */
-  useLogger(log: CollectorLogger): void {
+  useLogger(log: Logger): void {
     this.ctx.log = log;
   }
 

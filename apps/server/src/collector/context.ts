@@ -1,6 +1,11 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { X_USAGE_MESSAGES } from '@perch/shared';
 import type { Db } from '../db/index.js';
+import {
+  BUDGET_PAUSED,
+  CREDITS_DEPLETED,
+  WAITING_FOR_CREDENTIALS,
+  WAITING_TEXTS,
+} from '../lib/collection-status.js';
+import type { Logger } from '../lib/logger.js';
 import type { HandleStatus } from '../db/types.js';
 import {
   findHandleById,
@@ -12,14 +17,12 @@ import {
 import type { CollectorEvents } from './events.js';
 import type { SourceError, TweetSource } from './sources/types.js';
 
-export type CollectorLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-
 /** What every collector job works with. */
 export interface CollectorContext {
   db: Db;
   source: TweetSource;
   events: CollectorEvents;
-  log: CollectorLogger;
+  log: Logger;
   now: () => Date;
   /** MONITOR_INTERVAL_SECONDS in ms: the base gap between polls of a handle. */
   monitorIntervalMs: number;
@@ -65,19 +68,7 @@ export interface CollectionBudget {
   resumesAt(): string;
 }
 
-/** A handle's text while X refuses the app's credentials (401/403): waiting, not failed. */
-export const WAITING_FOR_CREDENTIALS = X_USAGE_MESSAGES.credentialsWaiting;
-/** A handle's text while X answers 402: the app's pay-per-use balance is gone. */
-export const CREDITS_DEPLETED = X_USAGE_MESSAGES.creditsDepleted;
-/** A handle's text while the daily X spend limit holds its collection back. */
-export const BUDGET_PAUSED = X_USAGE_MESSAGES.budgetPaused;
-
-/** Texts of a handle that waits for the X credentials, the credits or the budget (not failed). */
-export const WAITING_TEXTS: readonly string[] = [
-  WAITING_FOR_CREDENTIALS,
-  CREDITS_DEPLETED,
-  BUDGET_PAUSED,
-];
+export { BUDGET_PAUSED, CREDITS_DEPLETED, WAITING_FOR_CREDENTIALS, WAITING_TEXTS };
 
 /** The text of a blocked source, for a credentials (401/403) or credits (402) error. */
 export function blockedSourceMessage(error: SourceError): string | null {

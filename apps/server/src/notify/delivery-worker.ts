@@ -31,7 +31,7 @@ import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import type { Db } from '../db/index.js';
 import type { NotificationChannel } from '../db/types.js';
-import type { CollectorLogger } from '../collector/context.js';
+import type { Logger } from '../lib/logger.js';
 import { moveTelegramChat, stopChannel } from '../modules/settings/settings.repository.js';
 import { noticeParts, sendPart, sendPlain, type NotifyChannels } from './channels.js';
 import { digestMessage, fallbackMessage } from './format/fallback-format.js';
@@ -85,12 +85,12 @@ export interface DeliveryWorkerOptions {
   digestAfter?: number;
   /** This worker's name in the database (claims); default host, pid and a random part. */
   workerId?: string;
-  log?: CollectorLogger;
+  log?: Logger;
   /** Clock (tests pin it). */
   now?: () => Date;
 }
 
-const silentLog: CollectorLogger = { info: () => {}, warn: () => {}, error: () => {} };
+const silentLog: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 /**
  * Tweets per fan-out transaction, and batches per round before sending resumes. Small
  * transactions (a tweet of 100 followers on 2 channels is 200 rows) keep each one short, so
@@ -167,7 +167,7 @@ export class DeliveryWorker {
   private readonly probeEveryMs: number;
   private readonly maxAgeMs: number;
   private readonly digestAfter: number;
-  private readonly log: CollectorLogger;
+  private readonly log: Logger;
   private readonly now: () => Date;
   readonly workerId: string;
   private readonly abort = new AbortController();

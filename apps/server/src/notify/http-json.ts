@@ -4,7 +4,7 @@
  * stopping worker is not mistaken for a failing service), while our own time limit and network
  * failures become transient DeliveryErrors the delivery worker retries with backoff.
  */
-import { abortReason } from '../collector/sources/sleep.js';
+import { abortReason } from '../lib/sleep.js';
 import { DeliveryError } from './types.js';
 
 export interface HttpJsonReply {

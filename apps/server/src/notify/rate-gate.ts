@@ -15,7 +15,7 @@
  * would have gone one by one (an album of 3 to a chat allowed 1 a second holds that chat for 3
  * windows), so whatever comes after it waits as if n messages had been sent.
  */
-import { abortReason, sleep as realSleep } from '../collector/sources/sleep.js';
+import { abortReason, sleep as realSleep } from '../lib/sleep.js';
 
 /** A second, longer limit for some keys only, on top of `perKeyPerSecond`. */
 export interface KeyWindowLimit {

@@ -21,9 +21,9 @@
  *   updates. It warns again only after a quiet spell of 10 minutes.
  */
 import { SETTINGS_MESSAGES } from '@perch/shared';
-import type { CollectorLogger } from '../collector/context.js';
+import type { Logger } from '../lib/logger.js';
 import type { Cluster, ClusterLock } from '../cluster/cluster.js';
-import { sleep } from '../collector/sources/sleep.js';
+import { sleep } from '../lib/sleep.js';
 import type { SettingsDeps } from '../modules/settings/settings-state.js';
 import {
   linkTelegramChat,
@@ -34,7 +34,7 @@ import { escapeHtml } from './format/telegram-html.js';
 import { DeliveryError, type TelegramUpdate } from './types.js';
 
 export interface TelegramUpdatesOptions extends SettingsDeps {
-  log?: CollectorLogger;
+  log?: Logger;
   /** Long-poll timeout of one getUpdates call (s). Default 25. */
   timeoutSeconds?: number;
   /** Wait after a failed call, doubling up to 30 s. Default 1000 ms. */
@@ -48,7 +48,7 @@ export interface TelegramUpdatesOptions extends SettingsDeps {
   lock?: { cluster: Cluster; name: string; ttlMs?: number; retryMs?: number };
 }
 
-const silentLog: CollectorLogger = { info: () => {}, warn: () => {}, error: () => {} };
+const silentLog: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 const MAX_RETRY_MS = 30_000;
 const MAX_CONFLICT_RETRY_MS = 5 * 60_000;
 /** A conflict after this long without one is a new episode: it is warned about again. */
@@ -69,7 +69,7 @@ const CHAT_ID = /^\/(?:id|chatid)(?:@\w+)?\s*$/i;
 
 export class TelegramUpdatesPoller {
   private readonly options: TelegramUpdatesOptions;
-  private readonly log: CollectorLogger;
+  private readonly log: Logger;
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
   private offset = 0;

@@ -6,7 +6,7 @@ import type { XRequestMetrics } from '../../lib/metrics.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
-import { createTokenCipher } from '../../modules/x-account/token-cipher.js';
+import { createTokenCipher } from '../../lib/token-cipher.js';
 import { createDemoSource } from './demo-source.js';
 import type { BilledReadsListener, TweetSource } from './types.js';
 import { createXApiSource } from './x-api-source.js';

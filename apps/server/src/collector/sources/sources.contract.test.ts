@@ -12,7 +12,7 @@ import { SourceError, type SourceTweet, type TimelineQuery, type TweetSource } f
 import { createXApiSource } from './x-api-source.js';
 import { createTestDb } from '../../../test/helpers.js';
 import { startFakeXWebServer } from '../../../test/fakes/fake-x-web-server.js';
-import { createTokenCipher } from '../../modules/x-account/token-cipher.js';
+import { createTokenCipher } from '../../lib/token-cipher.js';
 import { addAccount } from '../../modules/x-web/x-web-accounts.service.js';
 import { createXWebSource } from './x-web/x-web-source.js';
 

@@ -34,7 +34,7 @@ import {
   type TweetSource,
   type UsersById,
 } from './types.js';
-import { abortReason, sleep } from './sleep.js';
+import { abortReason, sleep } from '../../lib/sleep.js';
 
 export interface XApiSourceOptions {
   /** Prometheus: every request by endpoint and status (0: no answer). */

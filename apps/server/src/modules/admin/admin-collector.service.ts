@@ -13,7 +13,7 @@ import {
   submitChallengeCode,
 } from '../../collector/account.js';
 import type { Collector } from '../../collector/collector.js';
-import { WAITING_TEXTS } from '../../collector/context.js';
+import { WAITING_TEXTS } from '../../lib/collection-status.js';
 import { awaitingDetails } from '../../collector/sources/x-web/x-web-pool.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';

@@ -29,7 +29,7 @@ import {
   findLivePendingLogin,
   insertPendingLogin,
 } from '../security/two-factor.repository.js';
-import type { TokenCipher } from '../x-account/token-cipher.js';
+import type { TokenCipher } from '../../lib/token-cipher.js';
 import {
   emailExists,
   findUserById,

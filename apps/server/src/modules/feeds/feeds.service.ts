@@ -7,11 +7,7 @@ import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import { listLinkedHandles } from '../handles/handles.repository.js';
 import { toTweet } from '../tweets/tweets.service.js';
 import type { UserRow } from '../users/users.repository.js';
-import {
-  createTokenCipher,
-  TokenCipherError,
-  type TokenCipher,
-} from '../x-account/token-cipher.js';
+import { createTokenCipher, TokenCipherError, type TokenCipher } from '../../lib/token-cipher.js';
 import { renderJsonFeed, renderRss } from './feed-render.js';
 import {
   findFeedToken,

@@ -5,12 +5,12 @@ import {
   type BackfillProgress,
   type Handle,
 } from '@perch/shared';
-import { coveredShare } from '../../collector/backfill.js';
 import {
+  coveredShare,
   CREDITS_DEPLETED,
   WAITING_FOR_CREDENTIALS,
   WAITING_TEXTS,
-} from '../../collector/context.js';
+} from '../../lib/collection-status.js';
 import type { Db } from '../../db/index.js';
 import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
 import type { UserRow } from '../users/users.repository.js';

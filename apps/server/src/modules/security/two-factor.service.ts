@@ -11,7 +11,7 @@ import { nowIso, safeEqual } from '../../lib/tokens.js';
 import { recordAuthEvent, type ClientInfo } from '../auth/auth-events.js';
 import { assertNotLocked, countAttempt } from '../auth/login-throttle.js';
 import type { SessionInvalidator } from '../auth/session-cache.js';
-import { createTokenCipher, type TokenCipher } from '../x-account/token-cipher.js';
+import { createTokenCipher, type TokenCipher } from '../../lib/token-cipher.js';
 import {
   looksLikeTotp,
   newRecoveryCodes,

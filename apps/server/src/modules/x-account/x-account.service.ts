@@ -15,7 +15,7 @@ import type { Db } from '../../db/index.js';
 import { AppError } from '../../lib/errors.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import { startReadyBots } from '../settings/settings.repository.js';
-import { createTokenCipher, type TokenCipher } from './token-cipher.js';
+import { createTokenCipher, type TokenCipher } from '../../lib/token-cipher.js';
 import {
   clearTwitterUsername,
   deleteStaleOauthStates,

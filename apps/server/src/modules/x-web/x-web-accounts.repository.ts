@@ -5,7 +5,7 @@
  */
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, XWebAccountsTable } from '../../db/types.js';
-import type { TokenCipher } from '../x-account/token-cipher.js';
+import type { TokenCipher } from '../../lib/token-cipher.js';
 
 export type XWebAccountRow = Selectable<XWebAccountsTable>;
 export type XWebAccountPatch = Updateable<XWebAccountsTable>;

@@ -21,7 +21,7 @@ import {
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import { createTokenCipher, type TokenCipher } from '../x-account/token-cipher.js';
+import { createTokenCipher, type TokenCipher } from '../../lib/token-cipher.js';
 import {
   deleteXWebAccount,
   findXWebAccount,

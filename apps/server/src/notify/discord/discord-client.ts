@@ -28,7 +28,7 @@
  * - After a 401 the token is not used again by this instance: Discord bans an IP that keeps
  *   sending refused requests.
  */
-import { sleep as realSleep } from '../../collector/sources/sleep.js';
+import { sleep as realSleep } from '../../lib/sleep.js';
 import { headerSecondsMs, requestJson, type HttpJsonReply } from '../http-json.js';
 import { createDiscordRateGate, type RateGate } from '../rate-gate.js';
 import { DeliveryError, type DiscordClient, type DiscordEmbedMessage } from '../types.js';

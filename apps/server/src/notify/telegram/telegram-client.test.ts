@@ -10,7 +10,7 @@ import {
   type FakeTelegramServer,
 } from '../../../test/fakes/fake-telegram-server.js';
 import { createLocalCluster } from '../../cluster/cluster.js';
-import type { CollectorLogger } from '../../collector/context.js';
+import type { Logger } from '../../lib/logger.js';
 import type { Db } from '../../db/index.js';
 import type { NotifyChannels } from '../channels.js';
 import { createDiscordClient } from '../discord/discord-client.js';
@@ -540,14 +540,14 @@ describe('telegram updates poller', () => {
       info: () => {},
       warn: (_details: unknown, message: string) => warnings.push(message),
       error: () => {},
-    } as unknown as CollectorLogger;
+    } as unknown as Logger;
     return { log, warnings };
   }
 
   /** A poller on `telegram`; only `/id` is sent to it, which needs no database. */
   function startPoller(
     telegram: TelegramClient,
-    log: CollectorLogger,
+    log: Logger,
     options: { conflictRetryMs?: number } = {},
   ) {
     const channels = {

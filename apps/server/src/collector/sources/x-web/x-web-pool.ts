@@ -15,7 +15,7 @@
 import type { Kysely } from 'kysely';
 import { X_WEB_MESSAGES, type XWebOperation } from '@perch/shared';
 import type { Database, XWebAccountStatus } from '../../../db/types.js';
-import type { TokenCipher } from '../../../modules/x-account/token-cipher.js';
+import type { TokenCipher } from '../../../lib/token-cipher.js';
 import {
   claimSignIn,
   findAwaitingXWebAccount,

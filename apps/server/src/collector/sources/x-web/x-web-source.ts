@@ -17,8 +17,8 @@ import type { Kysely } from 'kysely';
 import { X_WEB_OPERATIONS, type XWebOperation } from '@perch/shared';
 import type { Database } from '../../../db/types.js';
 import type { XRequestMetrics } from '../../../lib/metrics.js';
-import type { TokenCipher } from '../../../modules/x-account/token-cipher.js';
-import { abortReason, sleep } from '../sleep.js';
+import type { TokenCipher } from '../../../lib/token-cipher.js';
+import { abortReason, sleep } from '../../../lib/sleep.js';
 import {
   SourceError,
   type EndpointBudget,
