@@ -43,6 +43,11 @@ const boundaryZones = [
   })),
 ];
 
+const sharedOnly = {
+  group: ['@perch/server', '@perch/web', '@perch/*/src/*'],
+  message: 'Import @perch/shared only.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -74,17 +79,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: boundaryZones }],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@perch/server', '@perch/web', '@perch/*/src/*'],
-              message: 'Import @perch/shared only.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [sharedOnly] }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': [
@@ -93,6 +88,25 @@ export default tseslint.config(
       ],
       eqeqeq: ['error', 'smart'],
       'no-console': 'off',
+    },
+  },
+  {
+    // Routes speak HTTP and call services; SQL lives in repositories only.
+    files: ['apps/server/src/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'kysely', message: 'Routes run no SQL: call a service.' }],
+          patterns: [
+            sharedOnly,
+            {
+              group: ['**/*.repository.js'],
+              message: 'Routes call services, never repositories.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -28,10 +28,10 @@ import type { Db } from '../../db/index.js';
 import { forbidden } from '../../lib/errors.js';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
 import { createTwoFactorCipher } from '../security/two-factor.service.js';
-import { findUserByLogin } from '../users/users.repository.js';
 import { toUser } from '../users/users.service.js';
 import { clientOf } from './auth-events.js';
 import {
+  devLoginUser,
   changePassword,
   completeTwoFactorLogin,
   login,
@@ -276,7 +276,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         },
       },
       async (request, reply) => {
-        const row = await findUserByLogin(db.db, request.body.username);
+        const row = await devLoginUser(db, request.body.username);
         if (!row)
           throw forbidden('No such user for development sign-in.', 'DEV_LOGIN_UNKNOWN_USER');
         const session = await openSession(db, row.id, false, clientOf(request));

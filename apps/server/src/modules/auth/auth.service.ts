@@ -344,6 +344,11 @@ export async function completeTwoFactorLogin(
   return { status: 'signed-in', ...signedIn };
 }
 
+/** The user a development sign-in names (username or email), if there is one. */
+export async function devLoginUser({ db }: Db, login: string): Promise<UserRow | undefined> {
+  return findUserByLogin(db, login);
+}
+
 /**
  * Changes the signed-in user's password: the new one must pass the registration rules and the
  * current one must be right (wrong ones count as failed sign-ins). Every other session of the

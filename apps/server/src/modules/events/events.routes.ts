@@ -5,7 +5,7 @@ import type { CollectorEventMap, CollectorEvents } from '../../collector/events.
 import type { Db } from '../../db/index.js';
 import { unauthorized } from '../../lib/errors.js';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
-import { followedHandleIds } from './events.repository.js';
+import { followedHandles } from './events.service.js';
 
 export interface EventsRoutesOptions {
   db: Db;
@@ -102,7 +102,7 @@ class LiveStream {
 
   private async reload(): Promise<void> {
     const { db, sessionIdHash } = this.options;
-    const follows = await followedHandleIds(db.db, sessionIdHash, new Date().toISOString());
+    const follows = await followedHandles(db, sessionIdHash);
     this.loadedAt = Date.now();
     if (follows === null) {
       // Signed out or revoked elsewhere: the reconnect gets a 401 and EventSource gives up.
@@ -161,7 +161,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
     },
     async (request, reply) => {
       const { sessionIdHash } = currentAuth(request);
-      const follows = await followedHandleIds(db.db, sessionIdHash, new Date().toISOString());
+      const follows = await followedHandles(db, sessionIdHash);
       if (follows === null) throw unauthorized(MESSAGES.notAuthenticated);
 
       const stream = new LiveStream({

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import {
   MESSAGES,
   errorEnvelopeSchema,
@@ -14,6 +13,7 @@ import type { Db } from '../../db/index.js';
 import { AppError } from '../../lib/errors.js';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
 import { recordSessionActivity } from '../auth/auth.service.js';
+import { checkDatabase } from './system.service.js';
 
 const startedAt = Date.now();
 
@@ -60,7 +60,7 @@ function registerHealthRoute(app: SystemApp, db: Db, version: string): void {
     async (request, reply) => {
       let database: 'ok' | 'error' = 'ok';
       try {
-        await sql`select 1`.execute(db.db);
+        await checkDatabase(db);
       } catch (error) {
         request.log.error({ err: error }, 'health check: database unreachable');
         database = 'error';
