@@ -12,7 +12,7 @@ async function violations(relativePath: string, code: string): Promise<string[]>
   return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
 }
 
-describe('import boundaries (ARCHITECTURE.md)', () => {
+describe('import boundaries (eslint.config.js)', () => {
   it('stops the web app importing server code', async () => {
     const found = await violations(
       'apps/web/src/lib/boundary-probe.ts',
@@ -43,6 +43,24 @@ describe('import boundaries (ARCHITECTURE.md)', () => {
       "import { FaqAccordion } from '../../faq/components/faq-accordion.js';\nexport const probe = FaqAccordion;\n",
     );
     expect(found).toContain('import-x/no-restricted-paths');
+  });
+
+  it('keeps SQL out of routes: a route imports neither kysely nor a repository', async () => {
+    const kysely = await violations(
+      'apps/server/src/modules/handles/boundary-probe.routes.ts',
+      "import { sql } from 'kysely';\nexport const probe = sql;\n",
+    );
+    expect(kysely).toContain('no-restricted-imports');
+    const repository = await violations(
+      'apps/server/src/modules/handles/boundary-probe.routes.ts',
+      "import { findHandleById } from './handles.repository.js';\nexport const probe = findHandleById;\n",
+    );
+    expect(repository).toContain('no-restricted-imports');
+    const service = await violations(
+      'apps/server/src/modules/handles/boundary-probe.routes.ts',
+      "import { addHandle } from './handles.service.js';\nexport const probe = addHandle;\n",
+    );
+    expect(service).not.toContain('no-restricted-imports');
   });
 
   it('allows both apps to import the shared package', async () => {
