@@ -1,6 +1,7 @@
 import { FEED_MESSAGES } from '@perch/shared';
-import { expect, request, test, type Page } from '@playwright/test';
+import { expect, request, test } from '@playwright/test';
 import { startPerchServer, type PerchServer } from './perch-server';
+import { registerUser } from './accounts';
 
 let server: PerchServer;
 
@@ -12,17 +13,6 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function register(page: Page, username: string) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill(`${username}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(server.firstStartCode);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText(username);
-}
-
 test('copy a handle’s feed address, read it as a feed reader would, regenerate it', async ({
   page,
   context,
@@ -30,7 +20,7 @@ test('copy a handle’s feed address, read it as a feed reader would, regenerate
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
     origin: server.origin,
   });
-  await register(page, 'lamarr');
+  await registerUser(page, server.origin, 'lamarr', server.firstStartCode);
   const panel = page.getByTestId('handle-panel');
   await panel.getByLabel('Twitter handle').fill('typical_news');
   await panel.getByRole('button', { name: 'Add handle' }).click();

@@ -2,6 +2,7 @@ import { FORWARDING_MESSAGES, SETTINGS_MESSAGES } from '@perch/shared';
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeTelegramServer, type FakeTelegramServer } from './notify-fakes';
 import { startPerchServer, type PerchServer } from './perch-server';
+import { registerUser } from './accounts';
 
 const CHAT_ID = '424242777';
 
@@ -22,17 +23,6 @@ test.afterAll(async () => {
   await telegram?.close();
 });
 
-async function register(page: Page, username: string, code: string) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill(`${username}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(code);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/?$/);
-}
-
 async function api(page: Page, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown) {
   const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
   return page.request.fetch(`${server.origin}/api/v1${url}`, {
@@ -45,7 +35,7 @@ async function api(page: Page, method: 'GET' | 'POST' | 'PUT', url: string, data
 test('a switch that is on says why nothing would arrive, and forwarding starts on the server', async ({
   page,
 }) => {
-  await register(page, 'curie', server.firstStartCode);
+  await registerUser(page, server.origin, 'curie', server.firstStartCode);
   expect(
     (await api(page, 'POST', '/handles', { username: 'nasa', backfill_days: 1 })).status(),
   ).toBe(201);
@@ -102,7 +92,7 @@ test('a switch that is on says why nothing would arrive, and forwarding starts o
 test('forwarding starts with no page open: settings saved through the API alone', async ({
   page,
 }) => {
-  await register(page, 'meitner', await server.invite());
+  await registerUser(page, server.origin, 'meitner', await server.invite());
   await page.goto('about:blank');
   // The browser shows no Perch page while the connections are saved.
   expect((await api(page, 'POST', '/settings', { twitter_username: 'lise_m' })).status()).toBe(200);
@@ -123,7 +113,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test('the empty dashboard offers the sample handles; one tap adds one', async ({ page }) => {
-    await register(page, 'franklin', await server.invite());
+    await registerUser(page, server.origin, 'franklin', await server.invite());
     const panel = page.getByTestId('handle-panel');
     const samples = panel.getByTestId('sample-handles');
     await expect(samples).toBeVisible();

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startPerchServer, type PerchServer } from './perch-server';
 import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
+import { registerUser } from './accounts';
 
 let server: PerchServer;
 
@@ -11,17 +12,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.stop();
 });
-
-async function register(page: Page, origin: string, username: string, code: string) {
-  await page.goto(`${origin}/dashboard/register`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill(`${username}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(code);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText(username);
-}
 
 async function addHandleByApi(page: Page, origin: string, username: string) {
   const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
@@ -35,7 +25,7 @@ async function addHandleByApi(page: Page, origin: string, username: string) {
 test('a failed handle says why where the analytics would be, and Retry queues it again', async ({
   page,
 }) => {
-  await register(page, server.origin, 'rosalind', server.firstStartCode);
+  await registerUser(page, server.origin, 'rosalind', server.firstStartCode);
   await addHandleByApi(page, server.origin, 'suspended_demo');
   await page.goto(`${server.origin}/dashboard/?handle=suspended_demo`);
 
@@ -71,12 +61,12 @@ test('a session that ends drops the previous account’s data at once; a blip is
 }) => {
   // Bob exists; Alice is signed in with a handle on screen.
   const bobContext = await browser.newContext();
-  await register(await bobContext.newPage(), server.origin, 'bob_b', await server.invite());
+  await registerUser(await bobContext.newPage(), server.origin, 'bob_b', await server.invite());
   await bobContext.close();
 
   const context = await browser.newContext();
   const page = await context.newPage();
-  await register(page, server.origin, 'alice_a', await server.invite());
+  await registerUser(page, server.origin, 'alice_a', await server.invite());
   await addHandleByApi(page, server.origin, 'typical_alpha');
   await page.reload();
   await expect(
@@ -134,7 +124,7 @@ test('a collected handle whose X credentials are refused shows Waiting for X, ne
   const fake = await startFakeXWithAccounts();
   const xServer = await startPerchServer(xApiEnv(fake));
   try {
-    await register(page, xServer.origin, 'hedy', xServer.firstStartCode);
+    await registerUser(page, xServer.origin, 'hedy', xServer.firstStartCode);
     await addHandleByApi(page, xServer.origin, 'TidePools');
     await page.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
     const sidebarBadge = page

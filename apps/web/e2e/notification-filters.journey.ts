@@ -6,6 +6,7 @@ import {
   type FakeTelegramServer,
 } from './notify-fakes';
 import { startPerchServer, type PerchServer } from './perch-server';
+import { registerUser } from './accounts';
 
 const CHAT_ID = '424242077';
 /** Demo handles starting with `bench` post about 2,000 tweets a day (demo-source.ts). */
@@ -31,17 +32,6 @@ test.afterAll(async () => {
   await telegram?.close();
 });
 
-async function register(page: Page, username: string) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill(`${username}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(server.firstStartCode);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText(username);
-}
-
 /** A call of the signed-in page (with its CSRF token). */
 async function api(page: Page, method: 'post' | 'put', path: string, data: unknown) {
   const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
@@ -57,7 +47,7 @@ test('filter a handle: the summary shows, its next tweet is held back and the lo
   page,
 }) => {
   test.setTimeout(360_000);
-  await register(page, 'curie');
+  await registerUser(page, server.origin, 'curie', server.firstStartCode);
   // X and Telegram connected, forwarding on, Telegram switched on for a handle about to post.
   await api(page, 'post', '/settings', {
     twitter_username: 'marie_curie',

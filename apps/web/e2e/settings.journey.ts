@@ -6,6 +6,7 @@ import {
   type FakeTelegramServer,
 } from './notify-fakes';
 import { startPerchServer, type PerchServer } from './perch-server';
+import { registerUser } from './accounts';
 
 const CHAT_ID = '424242001';
 /** Demo handles starting with `bench` post about 2,000 tweets a day (demo-source.ts). */
@@ -30,17 +31,6 @@ test.afterAll(async () => {
   await telegram?.close();
 });
 
-async function register(page: Page, username: string, code: string) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill(`${username}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(code);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText(username);
-}
-
 /** Adds a handle through the API with a one-day backfill, so monitoring starts quickly. */
 async function addHandleByApi(page: Page, username: string) {
   const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
@@ -55,7 +45,7 @@ test('connect Telegram, test it, switch a handle on: its next tweet reaches Tele
   page,
 }) => {
   test.setTimeout(240_000);
-  await register(page, 'hopper', server.firstStartCode);
+  await registerUser(page, server.origin, 'hopper', server.firstStartCode);
 
   // A handle whose demo persona is about to post: its next minutes are known in advance.
   const now = Date.now();
@@ -148,7 +138,7 @@ test('connect Telegram, test it, switch a handle on: its next tweet reaches Tele
 test('connect Telegram with one click: press Start in Telegram and the page updates by itself', async ({
   page,
 }) => {
-  await register(page, 'lovelace', await server.invite());
+  await registerUser(page, server.origin, 'lovelace', await server.invite());
   await page.goto(`${server.origin}/dashboard/settings`);
   const telegramCard = page.getByTestId('telegram-card');
   await telegramCard.getByRole('button', { name: 'Connect with one click' }).click();

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Tweet } from '@perch/shared';
 import { startPerchServer, type PerchServer } from './perch-server';
+import { registerUser } from './accounts';
 
 let server: PerchServer;
 const HANDLE = 'prolific_tess';
@@ -12,17 +13,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.stop();
 });
-
-async function register(page: Page, username: string, code: string) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill(`${username}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(code);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText(username);
-}
 
 /** Follows the handle through the API and waits until its backfill is done. */
 async function followCollected(page: Page) {
@@ -65,7 +55,7 @@ test('browse every tweet of a handle: search, type, sort, load more, nothing fou
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await register(page, 'tess', server.firstStartCode);
+  await registerUser(page, server.origin, 'tess', server.firstStartCode);
   const row = await followCollected(page);
   const all = await apiPage(page, '');
   expect(all.total).toBeGreaterThan(40);
@@ -122,7 +112,7 @@ test('browse every tweet of a handle: search, type, sort, load more, nothing fou
 test('on a phone the browser fills the screen and nothing overflows', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await register(page, 'tess_phone', await server.invite());
+  await registerUser(page, server.origin, 'tess_phone', await server.invite());
   const row = await followCollected(page);
   await row.getByRole('button', { name: `Recent tweets from @${HANDLE}` }).click();
   const dialog = page.getByRole('dialog', { name: `Recent tweets from @${HANDLE}` });
