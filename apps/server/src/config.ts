@@ -61,6 +61,12 @@ const envSchema = z.object({
   X_WEB_BASE_URL: url('https://x.com'),
   /** x-web: base URL of X's web sign-in flow (guest/activate.json, onboarding/task.json). */
   X_WEB_API_BASE_URL: url('https://api.x.com'),
+  /**
+   * x-web: a JSON file of GraphQL operation values that win over x.com's client and the Admin
+   * page's pins: `{ "<Operation>": { "queryId": "...", "features"?: {..}, "fieldToggles"?: {..} } }`.
+   * Read again when it changes; a malformed file is logged and ignored. Unset: none.
+   */
+  X_WEB_OPERATIONS_FILE: optionalString,
   /** OAuth 2.0 client id for connecting a user's X account. */
   X_CLIENT_ID: optionalString,
   /** OAuth 2.0 client secret (confidential clients). */

@@ -108,6 +108,21 @@ const ADMIN_ROUTES: AdminRoute[] = [
     access: 'superadmin',
     url: () => '/admin/x-web-accounts/999999/reset',
   },
+  { method: 'GET', path: '/admin/x-web-operations', access: 'admin' },
+  {
+    method: 'PUT',
+    path: '/admin/x-web-operations/:name',
+    access: 'superadmin',
+    url: () => '/admin/x-web-operations/UserTweets',
+    body: () => ({ query_id: 'AuthzPinnedQuery01' }),
+  },
+  {
+    method: 'DELETE',
+    path: '/admin/x-web-operations/:name',
+    access: 'superadmin',
+    url: () => '/admin/x-web-operations/UserTweets',
+  },
+  { method: 'POST', path: '/admin/x-web-operations/refresh', access: 'superadmin' },
   {
     method: 'POST',
     path: '/admin/submit-twitter-challenge-code',

@@ -19,6 +19,7 @@ import { createXWebSource } from '../src/collector/sources/x-web/x-web-source.js
 import { createTokenCipher } from '../src/lib/token-cipher.js';
 import { dataOf, expectError } from './assertions.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fakes/fake-x-web-server.js';
+import { addXWebAccountByCookies } from './x-web-accounts.js';
 import { DIALECTS, TestClient, buildTestApp, waitFor, type TestApp } from './helpers.js';
 
 const TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
@@ -76,18 +77,7 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
   const guestActivations = () =>
     fake.requests.filter((r) => r.path === '/1.1/guest/activate.json').length;
 
-  async function addByCookies(username: string) {
-    fake.addAccount({ username, password: 'pw', email: `${username}@example.com` });
-    const session = fake.issueSession(username);
-    const response = await root.post(ACCOUNTS, {
-      method: 'cookies',
-      username,
-      auth_token: session.authToken,
-      ct0: session.ct0,
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return dataOf(response, xWebAccountResponseSchema).account;
-  }
+  const addByCookies = (username: string) => addXWebAccountByCookies(fake, root, username);
 
   async function addByCredentials(
     username: string,
@@ -364,7 +354,7 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
       expectError(await root.post(SUBMIT, { verification_code: '1' }), 422);
     const last = expectError(await root.post(SUBMIT, { verification_code: '1' }), 422);
     expect(last.message).toMatch(
-      /^The sign-in of @mail_acct failed: X refused the step LoginAcid \(366\)/,
+      /^The sign-in of @mail_acct failed: X ended the sign-in flow \(366\): Too many attempts/,
     );
     expect(dataOf(await root.get(CHALLENGE), challengeStatusResponseSchema).status).toBe('IDLE');
     expect(await accountNamed('mail_acct')).toMatchObject({ status: 'FAILED' });
@@ -402,8 +392,9 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
     expect(fake.requests.filter((r) => r.account === 'third' && r.status === 200).length).toBe(3);
   });
 
-  it('rotates across two accounts on per-account limits and rests a spent one until its reset', async () => {
-    fake.setLimit('UserByScreenName', 2);
+  it('rotates across two accounts on per-account limits and rests one 2 short of X’s limit until its reset', async () => {
+    // Each account serves until X reports 2 left: twice with a window of 4.
+    fake.setLimit('UserByScreenName', 4);
     await addByCookies('one');
     await addByCookies('two');
     for (let n = 0; n < 4; n++) await source.lookupUser('nasa');
@@ -420,15 +411,15 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
     expect((await source.usersByIds(['11348282'])).profiles).toHaveLength(1);
     const one = await accountNamed('one');
     expect(one.limits.find((l) => l.operation === 'UserByScreenName')).toMatchObject({
-      limit: 2,
-      remaining: 0,
+      limit: 4,
+      remaining: 2,
     });
     expect(one.resting_until).not.toBeNull();
     expect(
       source.rateStatus().endpoints.find((e) => e.endpoint === 'UserByScreenName'),
     ).toMatchObject({
-      limit: 4,
-      remaining: 0,
+      limit: 8,
+      remaining: 4,
     });
     // The Admin usage card shows the pool's limits, and nothing billed.
     const usage = dataOf(await admin.get('/api/v1/admin/x-usage'), xUsageSummarySchema);

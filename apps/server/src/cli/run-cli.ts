@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { ROLES, addXWebAccountRequestSchema, type Role } from '@perch/shared';
+import {
+  ROLES,
+  X_WEB_MESSAGES,
+  addXWebAccountRequestSchema,
+  type Role,
+  type XWebOperations,
+} from '@perch/shared';
 import { createRedisCluster } from '../cluster/cluster.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDb, type Db } from '../db/index.js';
@@ -27,6 +33,11 @@ import {
   removeAccount,
   resetAccount,
 } from '../modules/x-web/x-web-accounts.service.js';
+import {
+  createOperationsRegistry,
+  listOperations,
+  refreshFailure,
+} from '../modules/x-web/x-web-operations.service.js';
 
 const USAGE = `Perch operator CLI
 
@@ -51,6 +62,9 @@ Usage: npm run cli -- <command>
   x-web remove <username>
   x-web reset <username>
                         put an account that is out (failed, locked, expired) back in the pool
+  x-web ops [--refresh] list the GraphQL operations the X web source calls, where their values
+                        come from and how the last read of x.com's client went; --refresh
+                        reads x.com's client first and says what changed
 
 It works on the database the server uses (DATA_DIR or DATABASE_URL), also while it runs.`;
 
@@ -162,6 +176,56 @@ async function addXWebAccountFromCli(
   }
 }
 
+/** The operations as a table, and how the reads of x.com's client went. */
+function printXWebOperations(list: XWebOperations): void {
+  console.log(
+    table(
+      list.operations.map((op) => ({
+        operation: op.name,
+        query_id: op.query_id,
+        source: op.source,
+        seen: op.seen_at,
+        features: Object.keys(op.features).length,
+        toggles: Object.keys(op.field_toggles).length,
+      })),
+    ),
+  );
+  console.log('');
+  console.log(`Last check: ${list.checked_at ?? 'never'}`);
+  console.log(`Last successful read: ${list.refreshed_at ?? 'never'}`);
+  console.log(`Next check: ${list.next_check_at ?? 'at the next request'}`);
+  console.log(`Last error: ${list.refresh_error ?? 'none'}`);
+  if (list.overrides_file) console.log(`Overrides file: ${list.overrides_file}`);
+}
+
+/** `x-web ops [--refresh]`: the operations, after a read of x.com's client when asked. */
+async function showXWebOperations(db: Db, config: Config, refresh: boolean): Promise<void> {
+  const registry = createOperationsRegistry({
+    config,
+    db: db.db,
+    log: {
+      info: () => {},
+      warn: () => {},
+      error: (obj, msg) => console.error(`Warning: ${msg} ${JSON.stringify(obj)}`),
+    },
+  });
+  let failure: Error | null = null;
+  if (refresh) {
+    const result = await registry.refresh({ force: true, reason: 'asked with the CLI' });
+    failure = refreshFailure(result);
+    if (!failure) {
+      console.log(X_WEB_MESSAGES.operationsRefreshed(result.changed.length));
+      if (result.changed.length > 0) console.log(`Changed: ${result.changed.join(', ')}.`);
+      if (result.missing.length > 0) {
+        console.log(`Not in x.com's client (values kept): ${result.missing.join(', ')}.`);
+      }
+      console.log('');
+    }
+  }
+  printXWebOperations(await listOperations(registry));
+  if (failure) throw new CommandError(failure.message);
+}
+
 async function run(
   db: Db,
   args: string[],
@@ -181,6 +245,7 @@ async function run(
       ct0: { type: 'string' },
       email: { type: 'string' },
       'totp-secret': { type: 'string' },
+      refresh: { type: 'boolean' },
     },
   });
 
@@ -341,6 +406,10 @@ async function run(
           account.status === 'ACTIVE' ? 'with its cookies' : 'signs in when first needed'
         }).`,
       );
+      return;
+    }
+    case 'x-web ops': {
+      await showXWebOperations(db, config, values.refresh ?? false);
       return;
     }
     default:

@@ -375,6 +375,54 @@ export interface XWebAccountsTable {
   updated_at: Timestamp;
 }
 
+/** A GraphQL operation as last read from x.com's client bundle (migration 0015). */
+export interface XWebOperationsTable {
+  name: string;
+  query_id: string;
+  /** JSON object: feature name -> boolean. */
+  features: string;
+  /** JSON object: field toggle name -> boolean. */
+  field_toggles: string;
+  /** When the bundle last showed these values. */
+  seen_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** An operation's values pinned by an operator (Admin page): used instead of the bundle's. */
+export interface XWebOperationPinsTable {
+  name: string;
+  query_id: string;
+  /** JSON object, or null: the features in use are kept. */
+  features: string | null;
+  field_toggles: string | null;
+  pinned_at: Timestamp;
+  pinned_by: string | null;
+}
+
+/** The x-web source's shared state (one row, id 1). */
+export interface XWebStateTable {
+  id: number;
+  /** The last look at x.com's client bundle, and the last one that succeeded. */
+  ops_checked_at: Timestamp | null;
+  ops_refreshed_at: Timestamp | null;
+  /** Why the last look failed, or null. */
+  ops_error: string | null;
+  /** The pool waits until then: X answered a web request with an HTML page (Cloudflare). */
+  paused_until: Timestamp | null;
+  pause_reason: string | null;
+  paused_since: Timestamp | null;
+  /** Refusals in a row: the pause doubles with each (1 min up to 30 min); 0 when not paused. */
+  pause_step: Generated<number>;
+}
+
+/** One request in flight for an account and operation, until `until` (a dead holder's expires). */
+export interface XWebLeasesTable {
+  account_id: number;
+  operation: string;
+  holder: string;
+  until: Timestamp;
+}
+
 export type XBilledKind = 'post' | 'user';
 
 /** One billed X resource of one UTC day (the cost meter). */
@@ -447,4 +495,8 @@ export interface Database {
   pending_logins: PendingLoginsTable;
   feed_tokens: FeedTokensTable;
   x_web_accounts: XWebAccountsTable;
+  x_web_operations: XWebOperationsTable;
+  x_web_operation_pins: XWebOperationPinsTable;
+  x_web_state: XWebStateTable;
+  x_web_leases: XWebLeasesTable;
 }

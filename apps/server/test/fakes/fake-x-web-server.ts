@@ -1,116 +1,93 @@
 /**
- * A loopback fake of X's private web API and its sign-in flow (TWEET_SOURCE=x-web), on
- * 127.0.0.1:0 with node:http, following the public contracts read in twscrape, Nitter and
- * RSSHub (docs/decisions.md, "x-web source"):
+ * A loopback fake of X's private web API, its web client and its sign-in flow
+ * (TWEET_SOURCE=x-web), on 127.0.0.1:0 with node:http, behaving as x.com did in late 2026
+ * (twscrape 0.20, Nitter 2026-08, x-client-transaction-id 0.3.1; docs/decisions.md, "x-web
+ * source"):
  *
- * - POST /1.1/guest/activate.json -> { guest_token } (the web app's bearer token only).
- * - POST /1.1/onboarding/task.json?flow_name=login, then one POST per subtask with the previous
- *   flow_token: LoginJsInstrumentationSubtask, LoginEnterUserIdentifierSSO,
- *   (LoginEnterAlternateIdentifierSubtask), LoginEnterPassword, AccountDuplicationCheck,
- *   (LoginTwoFactorAuthChallenge: RFC 6238 of the account's secret), (LoginAcid: the code
- *   "emailed" to the account's mailbox), LoginSuccessSubtask; success sets auth_token and ct0.
- *   Wrong password or code: 400 with error 399; three wrong codes end the flow; a locked account
- *   answers 326 at the password.
- * - GET /i/api/graphql/:id/:operation for UserByScreenName, UserTweets, UsersByRestIds and
- *   TweetResultsByRestIds with the session cookies, ct0 echoed in x-csrf-token, the features
- *   (missing ones: 336), x-rate-limit-* headers per account and operation (spent: 429 and 88),
- *   326 for a locked account, 64 for a suspended one, 32 (401) for an ended session.
+ * - GET /home (and /) and /x-web/assets/*.js: the web client (fake-x-web-client.ts) a client
+ *   reads to make transaction ids and to resolve the operations' query ids and features.
+ * - Every GraphQL and sign-in request carries a valid x-client-transaction-id; without one, or
+ *   with one of another key, X answers 404 with an empty body. So does a query id that is not
+ *   the operation's current one.
+ * - The sign-in flow (guest token, onboarding task steps): fake-x-web-sign-in.ts.
+ * - GET /i/api/graphql/:id/:operation for UserByScreenName, UserTweets, UserTweetsAndReplies,
+ *   UsersByRestIds and TweetResultsByRestIds with the session cookies, ct0 echoed in
+ *   x-csrf-token, every feature switch the operation requires (missing: 400, code 336),
+ *   x-rate-limit-* headers per account and operation (spent: 429 and 88), 326 for a locked
+ *   account, 64 for a suspended one, 32 (401) for an ended session.
+ * - Cloudflare's challenge page (403 or 503, text/html, cf-ray) on demand, for any request.
+ * - Wire objects and timelines: fake-x-web-timeline.ts.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { XWebOperation } from '@perch/shared';
+import { X_WEB_OPERATIONS, type XWebOperation } from '@perch/shared';
 import type { SourceTweet } from '../../src/collector/sources/types.js';
+import { X_WEB_BEARER } from '../../src/collector/sources/x-web/x-web-http.js';
 import {
-  X_WEB_BEARER,
-  X_WEB_FEATURES,
-  totpCode,
-} from '../../src/collector/sources/x-web/x-web-http.js';
+  createFakeWebClient,
+  type FakeXWebClientFacts,
+  type FakeXWebOperationEntry,
+} from './fake-x-web-client.js';
+import { createSignIn, type FakeAccount, type FakeXWebAccountInput } from './fake-x-web-sign-in.js';
+import {
+  fakeUser,
+  timelinePage,
+  wireTweet,
+  wireUser,
+  type FakeUser,
+  type FakeXWebUserInput,
+  type FakeXWebUserShape,
+  type TimelineQuirks,
+} from './fake-x-web-timeline.js';
+
+export type { FakeXWebClientFacts, FakeXWebOperationEntry } from './fake-x-web-client.js';
+export type { FakeXWebAccountInput } from './fake-x-web-sign-in.js';
+export type {
+  FakeUser,
+  FakeXWebUserInput,
+  FakeXWebUserShape,
+  TimelineQuirks,
+} from './fake-x-web-timeline.js';
 
 const WINDOW_MS = 15 * 60_000;
 /** Per-account limits of a 15-minute window, as the web client sees them. */
 const DEFAULT_LIMITS: Record<XWebOperation, number> = {
   UserByScreenName: 95,
   UserTweets: 50,
+  UserTweetsAndReplies: 50,
   UsersByRestIds: 150,
   TweetResultsByRestIds: 150,
 };
-const DEPTH_LIMIT = 3_200;
-const RETWEET_TEXT_CHARS = 140;
-const NOTE_VISIBLE_CHARS = 275;
-const MAX_WRONG_CODES = 3;
-
-export interface FakeXWebAccountInput {
-  username: string;
-  password: string;
-  email: string;
-  /** Base32: the sign-in asks LoginTwoFactorAuthChallenge. */
-  totpSecret?: string;
-  /** The sign-in asks for a code sent to the email (LoginAcid). */
-  emailCode?: boolean;
-  locked?: boolean;
-  suspended?: boolean;
-}
-
-interface FakeAccount extends FakeXWebAccountInput {
-  locked: boolean;
-  suspended: boolean;
-}
-
-export interface FakeXWebUserInput {
-  username: string;
-  id?: string;
-  name?: string;
-  protected?: boolean;
-  suspended?: boolean;
-  followersCount?: number;
-  followingCount?: number;
-  tweetCount?: number;
-  likeCount?: number;
-}
-
-interface FakeUser {
-  id: string;
-  username: string;
-  name: string;
-  protected: boolean;
-  suspended: boolean;
-  followersCount: number;
-  followingCount: number;
-  tweetCount: number;
-  likeCount: number;
-}
+const MAX_PAGE = 100;
+const DEFAULT_PAGE = 20;
+const TWITTER_EPOCH_MS = 1_288_834_974_657;
 
 export interface FakeXWebRequest {
   method: string;
   path: string;
   operation: XWebOperation | null;
+  /** The query id in a GraphQL path, or null. */
+  queryId: string | null;
   /** The account whose session sent it (GraphQL), or null. */
   account: string | null;
   status: number;
   headers: http.IncomingHttpHeaders;
   variables: Variables | null;
+  /** The x-client-transaction-id header, or null. */
+  transactionId: string | null;
+  /** The transaction id is one the fake accepts (of the current key, method, path and time). */
+  valid: boolean;
 }
 
-interface Flow {
-  guestToken: string;
-  expect: string;
-  username: string | null;
-  wrongCodes: number;
-  code: string | null;
+/** An error X answers with status 200 (or `status`) and no data. */
+export interface FakeXWebError {
+  code: number;
+  message: string;
+  status?: number;
 }
 
-/** A subtask input as the web client sends it (only the fields read here). */
-interface SubtaskInput {
-  subtask_id?: string;
-  settings_list?: {
-    setting_responses?: { response_data?: { text_data?: { result?: string } } }[];
-  };
-  enter_password?: { password?: string };
-  enter_text?: { text?: string };
-}
-
-/** GraphQL variables of the four operations. */
+/** GraphQL variables of the operations. */
 interface Variables {
   screen_name?: string;
   userId?: string;
@@ -140,50 +117,56 @@ export interface FakeXWebServer {
   mailbox(username: string): string[];
   /** Per-account limit of an operation's window. */
   setLimit(operation: XWebOperation, limit: number): void;
+  /** A new verification key and frames: ids made from an earlier page get 404 from now on. */
+  rotateVerificationKey(): void;
+  /** A new query id for every operation, in a new main bundle the page links. */
+  rotateQueryIds(): void;
+  /** Every operation requires this feature switch from now on (the page tells its value). */
+  requireFeature(name: string, value: boolean): void;
+  /** The operations as the fake serves them now. */
+  operations(): Record<XWebOperation, FakeXWebOperationEntry>;
+  /** The current web client's key, animation key, indices and script names. */
+  webClient(): FakeXWebClientFacts;
+  /**
+   * The next `count` requests of any kind get Cloudflare's challenge page (403, or `status`);
+   * 'always' until called with 0.
+   */
+  refuseWithHtml(count: number | 'always', status?: 403 | 503): void;
+  /** Replaces the timelines' quirks ({} for none). */
+  setTimelineQuirks(quirks: TimelineQuirks): void;
+  /** The next call of the operation (that passes the checks) answers `{errors:[{code,message}]}`. */
+  failNext(operation: XWebOperation, error: FakeXWebError): void;
   requests: FakeXWebRequest[];
   close(): Promise<void>;
 }
 
 export interface FakeXWebServerOptions {
   now?: () => number;
+  /** Random query ids from the start, instead of Perch's shipped defaults. */
+  freshQueryIds?: boolean;
+  /** 'legacy': users as before 2025 (counts in legacy), for a client's fallback. */
+  userShape?: FakeXWebUserShape;
 }
 
-/** "Wed Oct 10 20:19:24 +0000 2018": X's created_at. */
-function xDate(iso: string): string {
-  const d = new Date(iso);
-  const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-  const months = [
-    'Jan',
-    'Feb',
-    'Mar',
-    'Apr',
-    'May',
-    'Jun',
-    'Jul',
-    'Aug',
-    'Sep',
-    'Oct',
-    'Nov',
-    'Dec',
-  ];
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${pad(
-    d.getUTCHours(),
-  )}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} +0000 ${d.getUTCFullYear()}`;
-}
-
-const escapeText = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+const CHALLENGE_PAGE = [
+  '<!DOCTYPE html><html><head><title>Just a moment...</title>',
+  '<meta http-equiv="Content-Type" content="text/html; charset=UTF-8">',
+  '<meta name="robots" content="noindex,nofollow"></head><body>',
+  '<div class="main-wrapper" role="main"><div class="main-content"><h1>x.com</h1>',
+  '<p>Verifying you are human. This may take a few seconds.</p></div></div>',
+  '<div class="footer">Performance &amp; security by Cloudflare</div>',
+  '</body></html>',
+].join('');
 
 export async function startFakeXWebServer(
   options: FakeXWebServerOptions = {},
 ): Promise<FakeXWebServer> {
   const now = options.now ?? Date.now;
+  const shape = options.userShape ?? '2026';
+  const client = createFakeWebClient({ freshQueryIds: options.freshQueryIds ?? false });
   const accounts = new Map<string, FakeAccount>();
   /** auth_token -> { username, ct0 } */
   const sessions = new Map<string, { username: string; ct0: string }>();
-  const guestTokens = new Set<string>();
-  const flows = new Map<string, Flow>();
   const users = new Map<string, FakeUser>();
   const tweetsByUser = new Map<string, SourceTweet[]>();
   const tweetsById = new Map<string, { tweet: SourceTweet; user: FakeUser }>();
@@ -191,10 +174,17 @@ export async function startFakeXWebServer(
   const limits: Record<XWebOperation, number> = { ...DEFAULT_LIMITS };
   /** `${username}:${operation}` -> window */
   const windows = new Map<string, Window>();
+  const failures = new Map<XWebOperation, FakeXWebError[]>();
   const requests: FakeXWebRequest[] = [];
+  let quirks: TimelineQuirks = {};
+  let htmlRefusals: { left: number; status: 403 | 503 } = { left: 0, status: 403 };
   let nextUserId = 9_000_000_000n;
+  /** Snowflake-like numbers of the fake's clock (X's epoch 2010-11-04): ids, sort indices. */
+  let serial = BigInt(now() - TWITTER_EPOCH_MS) << 22n;
+  let baseUrl = '';
 
   const token = (bytes: number) => randomBytes(bytes).toString('hex');
+  const userById = (id: string) => [...users.values()].find((u) => u.id === id);
 
   function newSession(username: string) {
     const authToken = token(20);
@@ -222,253 +212,28 @@ export async function startFakeXWebServer(
     res.end(JSON.stringify(body));
   }
 
-  const flowError = (code: number, message: string) => ({ errors: [{ code, message }] });
-
-  // ------------------------------------------------------------------ wire objects
-
-  function wireUser(user: FakeUser) {
-    if (user.suspended) {
-      return { __typename: 'UserUnavailable', reason: 'Suspended', message: 'User is suspended' };
-    }
-    return {
-      __typename: 'User',
-      rest_id: user.id,
-      core: { screen_name: user.username, name: user.name },
-      privacy: { protected: user.protected },
-      legacy: {
-        screen_name: user.username,
-        name: user.name,
-        followers_count: user.followersCount,
-        friends_count: user.followingCount,
-        statuses_count: user.tweetCount,
-        favourites_count: user.likeCount,
-        protected: user.protected,
-      },
-    };
+  function sendText(res: http.ServerResponse, status: number, type: string, body: string) {
+    res.writeHead(status, { 'content-type': `${type}; charset=utf-8` });
+    res.end(body);
   }
 
-  function entitiesOf(tweet: SourceTweet) {
-    return {
-      hashtags: tweet.hashtags.map((text) => ({ text, indices: [0, 0] })),
-      urls: tweet.urls.map((expanded_url, n) => ({
-        expanded_url,
-        url: `https://t.co/${tweet.id.slice(-6)}${n}`,
-      })),
-    };
+  /** X's answer to an unknown transaction id or query id: 404 and nothing else. */
+  function sendEmpty404(res: http.ServerResponse) {
+    res.writeHead(404, { 'content-length': '0' });
+    res.end();
   }
 
-  function mediaOf(tweet: SourceTweet) {
-    return tweet.media.map((m) => ({
-      type: m.type,
-      media_url_https: (m.type === 'photo' ? m.url : m.previewUrl) ?? undefined,
-    }));
+  function sendChallenge(res: http.ServerResponse, status: number) {
+    res.writeHead(status, {
+      'content-type': 'text/html; charset=UTF-8',
+      'cf-ray': `${token(8)}-AMS`,
+      'cf-mitigated': 'challenge',
+      server: 'cloudflare',
+    });
+    res.end(CHALLENGE_PAGE);
   }
 
-  function wireTweet(tweet: SourceTweet, user: FakeUser): Record<string, unknown> {
-    const retweet = /^RT @([A-Za-z0-9_]{1,15}): ([\s\S]*)$/.exec(tweet.text);
-    const isRetweet = tweet.referencedTypes.includes('retweeted') && retweet;
-    const legacy: Record<string, unknown> = {
-      created_at: xDate(tweet.createdAt),
-      favorite_count: tweet.likeCount,
-      retweet_count: tweet.retweetCount,
-      reply_count: tweet.replyCount,
-      quote_count: tweet.quoteCount,
-      user_id_str: user.id,
-      id_str: tweet.id,
-      entities: isRetweet ? { hashtags: [], urls: [] } : entitiesOf(tweet),
-    };
-    if (tweet.lang !== null) legacy.lang = tweet.lang;
-    if (tweet.conversationId !== null) legacy.conversation_id_str = tweet.conversationId;
-    if (tweet.inReplyToUserId !== null) legacy.in_reply_to_user_id_str = tweet.inReplyToUserId;
-    if (tweet.referencedTypes.includes('replied_to')) {
-      legacy.in_reply_to_status_id_str = tweet.conversationId ?? '1';
-    }
-    if (tweet.referencedTypes.includes('quoted')) {
-      legacy.is_quote_status = true;
-      legacy.quoted_status_id_str = '1';
-    }
-    const result: Record<string, unknown> = {
-      __typename: 'Tweet',
-      rest_id: tweet.id,
-      core: { user_results: { result: wireUser(user) } },
-      legacy,
-    };
-    if (tweet.impressionCount !== null) {
-      result.views = { count: String(tweet.impressionCount), state: 'EnabledWithCount' };
-    }
-    if (isRetweet) {
-      // The retweet's own text is cut; the shared post carries the whole text, entities, media.
-      const [, author, shared] = retweet;
-      legacy.full_text = escapeText(tweet.text.slice(0, RETWEET_TEXT_CHARS - 1) + '…');
-      const sharedId = String(BigInt(tweet.id) - 1_000_000n);
-      legacy.retweeted_status_result = {
-        result: {
-          __typename: 'Tweet',
-          rest_id: sharedId,
-          core: {
-            user_results: {
-              result: {
-                __typename: 'User',
-                rest_id: '42',
-                core: { screen_name: author, name: author },
-                legacy: { screen_name: author, name: author },
-              },
-            },
-          },
-          legacy: {
-            full_text: escapeText(shared!),
-            created_at: xDate(tweet.createdAt),
-            entities: entitiesOf(tweet),
-            extended_entities: tweet.media.length > 0 ? { media: mediaOf(tweet) } : undefined,
-          },
-        },
-      };
-    } else {
-      if (tweet.media.length > 0) legacy.extended_entities = { media: mediaOf(tweet) };
-      if ([...tweet.text].length > 280) {
-        legacy.full_text = escapeText([...tweet.text].slice(0, NOTE_VISIBLE_CHARS).join('') + '…');
-        result.note_tweet = {
-          note_tweet_results: {
-            result: { text: escapeText(tweet.text), entity_set: entitiesOf(tweet) },
-          },
-        };
-      } else {
-        legacy.full_text = escapeText(tweet.text);
-      }
-    }
-    return result;
-  }
-
-  // ------------------------------------------------------------------ sign-in flow
-
-  function nextFlow(flow: Flow, expect: string, subtask: Record<string, unknown>) {
-    const flowToken = `g;${token(8)}:-${now()}`;
-    flows.set(flowToken, { ...flow, expect });
-    return {
-      flow_token: flowToken,
-      status: 'success',
-      subtasks: [{ subtask_id: expect, ...subtask }],
-    };
-  }
-
-  function afterIdentity(flow: Flow, account: FakeAccount) {
-    if (account.totpSecret) return nextFlow(flow, 'LoginTwoFactorAuthChallenge', {});
-    return afterTwoFactor(flow, account);
-  }
-
-  function afterTwoFactor(flow: Flow, account: FakeAccount) {
-    if (account.emailCode) {
-      const code = String(100_000 + Math.floor(Math.random() * 900_000));
-      mail.set(account.username, [...(mail.get(account.username) ?? []), code]);
-      return nextFlow({ ...flow, code }, 'LoginAcid', {
-        enter_text: {
-          hint_text: 'Confirmation code',
-          header: { primary_text: { text: 'Check your email' } },
-        },
-      });
-    }
-    return nextFlow(flow, 'LoginSuccessSubtask', {});
-  }
-
-  function handleTask(
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    url: URL,
-    body: Record<string, unknown>,
-  ) {
-    const guest = String(req.headers['x-guest-token'] ?? '');
-    if (!guestTokens.has(guest)) return send(res, 400, flowError(239, 'Bad guest token.'));
-    if (url.searchParams.get('flow_name') === 'login') {
-      return send(
-        res,
-        200,
-        nextFlow(
-          { guestToken: guest, expect: '', username: null, wrongCodes: 0, code: null },
-          'LoginJsInstrumentationSubtask',
-          {},
-        ),
-      );
-    }
-    const flowToken = String(body.flow_token ?? '');
-    const flow = flows.get(flowToken);
-    if (!flow || flow.guestToken !== guest) {
-      return send(res, 400, flowError(366, 'flow_token is no longer valid.'));
-    }
-    const inputs = (body.subtask_inputs ?? []) as SubtaskInput[];
-    const input = inputs[0];
-    const account = flow.username ? accounts.get(flow.username) : undefined;
-    if (flow.expect === 'LoginSuccessSubtask') {
-      flows.delete(flowToken);
-      const { authToken, ct0 } = newSession(flow.username!);
-      return send(
-        res,
-        200,
-        { flow_token: `g;done:-${now()}`, status: 'success', subtasks: [] },
-        {
-          'set-cookie': [
-            `auth_token=${authToken}; Path=/; Domain=.x.com; Secure; HttpOnly`,
-            `ct0=${ct0}; Path=/; Domain=.x.com; Secure`,
-          ],
-        },
-      );
-    }
-    if (input?.subtask_id !== flow.expect) {
-      return send(res, 400, flowError(366, `Expected ${flow.expect}.`));
-    }
-    flows.delete(flowToken);
-    switch (flow.expect) {
-      case 'LoginJsInstrumentationSubtask':
-        return send(res, 200, nextFlow(flow, 'LoginEnterUserIdentifierSSO', {}));
-      case 'LoginEnterUserIdentifierSSO': {
-        const name = String(
-          input.settings_list?.setting_responses?.[0]?.response_data?.text_data?.result ?? '',
-        ).toLowerCase();
-        if (!accounts.has(name)) {
-          return send(res, 400, flowError(399, 'Sorry, we could not find your account.'));
-        }
-        return send(res, 200, nextFlow({ ...flow, username: name }, 'LoginEnterPassword', {}));
-      }
-      case 'LoginEnterPassword': {
-        if (input.enter_password?.password !== account!.password) {
-          return send(res, 400, flowError(399, 'Wrong password!'));
-        }
-        if (account!.locked) {
-          return send(res, 400, flowError(326, 'Your account is locked. Unlock it on x.com.'));
-        }
-        if (account!.suspended) {
-          return send(res, 400, flowError(64, 'Your account is suspended.'));
-        }
-        return send(res, 200, nextFlow(flow, 'AccountDuplicationCheck', {}));
-      }
-      case 'AccountDuplicationCheck':
-        return send(res, 200, afterIdentity(flow, account!));
-      case 'LoginTwoFactorAuthChallenge': {
-        const code = String(input.enter_text?.text ?? '');
-        const at = now();
-        const valid = [-30_000, 0, 30_000].some(
-          (d) => totpCode(account!.totpSecret!, at + d) === code,
-        );
-        if (!valid) {
-          flows.set(flowToken, flow);
-          return send(res, 400, flowError(399, 'Your code was incorrect. Please try again.'));
-        }
-        return send(res, 200, afterTwoFactor(flow, account!));
-      }
-      case 'LoginAcid': {
-        if (String(input.enter_text?.text ?? '') !== flow.code) {
-          const wrong = flow.wrongCodes + 1;
-          if (wrong >= MAX_WRONG_CODES) {
-            return send(res, 400, flowError(366, 'Too many attempts. Start the sign-in again.'));
-          }
-          flows.set(flowToken, { ...flow, wrongCodes: wrong });
-          return send(res, 400, flowError(399, 'Incorrect. Please try again.'));
-        }
-        return send(res, 200, nextFlow(flow, 'LoginSuccessSubtask', {}));
-      }
-      default:
-        return send(res, 400, flowError(366, 'Unknown step.'));
-    }
-  }
+  const signIn = createSignIn({ accounts, mail, newSession, now, send });
 
   // ------------------------------------------------------------------ GraphQL
 
@@ -493,53 +258,68 @@ export async function startFakeXWebServer(
     };
   }
 
-  function userTweets(user: FakeUser, count: number, cursor: string | undefined) {
-    const all = (tweetsByUser.get(user.id) ?? []).slice(0, DEPTH_LIMIT);
-    const offset = cursor
-      ? Number(Buffer.from(cursor.replace(/^DAAB/, ''), 'base64url').toString())
-      : 0;
-    const page = all.slice(offset, offset + count);
-    const entries: Record<string, unknown>[] = page.map((tweet) => ({
-      entryId: `tweet-${tweet.id}`,
-      content: {
-        entryType: 'TimelineTimelineItem',
-        itemContent: {
-          itemType: 'TimelineTweet',
-          tweet_results: { result: wireTweet(tweet, user) },
-        },
-      },
-    }));
-    const cursorOf = (n: number) => `DAAB${Buffer.from(String(n)).toString('base64url')}`;
-    entries.push(
-      { entryId: `cursor-top-${offset}`, content: { cursorType: 'Top', value: cursorOf(0) } },
-      {
-        entryId: `cursor-bottom-${offset}`,
-        content: { cursorType: 'Bottom', value: cursorOf(offset + page.length) },
-      },
-    );
-    const instructions: Record<string, unknown>[] = [{ type: 'TimelineClearCache' }];
-    // An old post pinned on top, as profiles often have: out of order, the client leaves it out.
-    const pinned = all[all.length - 1];
-    if (!cursor && pinned) {
-      instructions.push({
-        type: 'TimelinePinEntry',
-        entry: {
-          entryId: `tweet-${pinned.id}`,
-          content: { itemContent: { tweet_results: { result: wireTweet(pinned, user) } } },
-        },
-      });
-    }
-    instructions.push({ type: 'TimelineAddEntries', entries });
+  /** X's 400 for features the operation requires that were not sent (or sent as null). */
+  function featuresError(missing: string[]) {
+    const message = `The following features cannot be null: ${missing.join(', ')}`;
+    const meta = { code: 336, kind: 'Validation', name: 'BadRequestError', source: 'Client' };
     return {
-      data: {
-        user: {
-          result: {
-            __typename: 'User',
-            timeline_v2: { timeline: { instructions } },
-          },
+      errors: [
+        {
+          message,
+          extensions: { name: meta.name, source: meta.source, code: meta.code, kind: meta.kind },
+          ...meta,
         },
-      },
+      ],
     };
+  }
+
+  function answer(operation: XWebOperation, variables: Variables): unknown {
+    switch (operation) {
+      case 'UserByScreenName': {
+        const user = users.get(String(variables.screen_name ?? '').toLowerCase());
+        return user ? { data: { user: { result: wireUser(user, shape) } } } : { data: {} };
+      }
+      case 'UserTweets':
+      case 'UserTweetsAndReplies': {
+        const user = userById(String(variables.userId));
+        if (!user) return { data: { user: {} } };
+        if (user.suspended) return { data: { user: { result: wireUser(user, shape) } } };
+        if (user.protected) {
+          return {
+            data: { user: { result: { __typename: 'UserUnavailable', reason: 'Protected' } } },
+          };
+        }
+        serial += 1_000n;
+        const data = timelinePage({
+          kind: operation,
+          user,
+          tweets: tweetsByUser.get(user.id) ?? [],
+          count: Math.min(MAX_PAGE, Math.max(1, Number(variables.count) || DEFAULT_PAGE)),
+          cursor: typeof variables.cursor === 'string' ? variables.cursor : undefined,
+          quirks,
+          shape,
+          findTweet: (id) => tweetsById.get(id),
+          findUser: userById,
+          serial,
+          now: now(),
+        });
+        return { data };
+      }
+      case 'UsersByRestIds': {
+        const list = (variables.userIds ?? []).map((id) => {
+          const user = userById(String(id));
+          return user ? { result: wireUser(user, shape) } : {};
+        });
+        return { data: { users: list } };
+      }
+      case 'TweetResultsByRestIds': {
+        const list = (variables.tweetIds ?? []).map((id) => {
+          const found = tweetsById.get(String(id));
+          return found ? { result: wireTweet(found.tweet, found.user, shape) } : {};
+        });
+        return { data: { tweetResult: list } };
+      }
+    }
   }
 
   function handleGraphql(
@@ -549,10 +329,8 @@ export async function startFakeXWebServer(
     operation: XWebOperation,
     log: FakeXWebRequest,
   ) {
-    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      log.status = status;
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
       send(res, status, body, headers);
-    };
     if (req.headers.authorization !== `Bearer ${X_WEB_BEARER}`) {
       return reply(401, { errors: [{ code: 215, message: 'Bad Authentication data.' }] });
     }
@@ -591,65 +369,37 @@ export async function startFakeXWebServer(
         ],
       });
     }
-    let variables: Variables;
-    let features: Record<string, unknown>;
+    let variables: Variables | null;
+    let features: Record<string, unknown> | null;
     try {
-      variables = JSON.parse(url.searchParams.get('variables') ?? 'null') as Variables;
-      features = JSON.parse(url.searchParams.get('features') ?? 'null') as Record<string, unknown>;
+      variables = JSON.parse(url.searchParams.get('variables') ?? 'null') as Variables | null;
+      features = JSON.parse(url.searchParams.get('features') ?? 'null') as Record<
+        string,
+        unknown
+      > | null;
     } catch {
       return reply(400, { errors: [{ code: 214, message: 'Bad JSON in variables or features.' }] });
     }
     log.variables = variables;
-    const missing = Object.keys(X_WEB_FEATURES).filter(
-      (key) => typeof features?.[key] !== 'boolean',
-    );
-    if (!variables || missing.length > 0) {
-      return reply(400, {
-        errors: [
-          { code: 336, message: `The following features cannot be null: ${missing.join(', ')}` },
-        ],
-      });
+    if (!variables || typeof variables !== 'object') {
+      return reply(400, { errors: [{ code: 214, message: 'Variables were not provided.' }] });
     }
+    const required = client.operation(operation)?.featureSwitches ?? [];
+    const missing = required.filter((name) => features?.[name] == null);
+    if (missing.length > 0) return reply(400, featuresError(missing));
     const limit = take(session.username, operation);
     if (limit.spent) {
       return reply(429, { errors: [{ code: 88, message: 'Rate limit exceeded' }] }, limit.headers);
     }
-    const ok = (body: unknown) => reply(200, body, limit.headers);
-    switch (operation) {
-      case 'UserByScreenName': {
-        const user = users.get(String(variables.screen_name ?? '').toLowerCase());
-        return ok(user ? { data: { user: { result: wireUser(user) } } } : { data: {} });
-      }
-      case 'UserTweets': {
-        const user = [...users.values()].find((u) => u.id === String(variables.userId));
-        if (!user) return ok({ data: { user: {} } });
-        if (user.suspended) return ok({ data: { user: { result: wireUser(user) } } });
-        if (user.protected) {
-          return ok({
-            data: { user: { result: { __typename: 'UserUnavailable', reason: 'Protected' } } },
-          });
-        }
-        const count = Math.min(100, Math.max(1, Number(variables.count) || 20));
-        return ok(userTweets(user, count, variables.cursor as string | undefined));
-      }
-      case 'UsersByRestIds': {
-        const ids = (variables.userIds ?? []) as string[];
-        const list = ids.map((id) => {
-          const user = [...users.values()].find((u) => u.id === String(id));
-          return user ? { result: wireUser(user) } : {};
-        });
-        return ok({ data: { users: list } });
-      }
-      case 'TweetResultsByRestIds': {
-        const ids = (variables.tweetIds ?? []) as string[];
-        const list = ids.map((id) => {
-          const found = tweetsById.get(String(id));
-          return found ? { result: wireTweet(found.tweet, found.user) } : {};
-        });
-        return ok({ data: { tweetResult: list } });
-      }
+    const failure = failures.get(operation)?.shift();
+    if (failure) {
+      const { code, message } = failure;
+      return reply(failure.status ?? 200, { errors: [{ code, message }] }, limit.headers);
     }
+    return reply(200, answer(operation, variables), limit.headers);
   }
+
+  // ------------------------------------------------------------------ requests
 
   async function readBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
     const chunks: Buffer[] = [];
@@ -662,56 +412,88 @@ export async function startFakeXWebServer(
     }
   }
 
+  /** Cloudflare stands before everything: it answers while refusals are left. */
+  function takeRefusal(): number | null {
+    if (htmlRefusals.left <= 0) return null;
+    htmlRefusals.left -= 1;
+    return htmlRefusals.status;
+  }
+
+  function logStatus(res: http.ServerResponse, log: FakeXWebRequest) {
+    const original = res.writeHead.bind(res);
+    res.writeHead = ((status: number, ...rest: unknown[]) => {
+      log.status = status;
+      return (original as (...args: unknown[]) => http.ServerResponse)(status, ...rest);
+    }) as typeof res.writeHead;
+  }
+
+  async function route(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const method = req.method ?? 'GET';
+    // The path as sent (what a client signs), without the query.
+    const path = (req.url ?? '/').split('?')[0]!;
+    const header = req.headers['x-client-transaction-id'];
+    const transactionId = typeof header === 'string' ? header : null;
+    const gql = /^\/i\/api\/graphql\/([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+    const log: FakeXWebRequest = {
+      method,
+      path: url.pathname,
+      operation: null,
+      queryId: gql?.[1] ?? null,
+      account: null,
+      status: 0,
+      headers: req.headers,
+      variables: null,
+      transactionId,
+      valid: client.transactionIdValid(transactionId ?? undefined, method, path, now()),
+    };
+    requests.push(log);
+    logStatus(res, log);
+    const body = method === 'POST' ? await readBody(req) : {};
+    const refusal = takeRefusal();
+    if (refusal !== null) return sendChallenge(res, refusal);
+
+    if (method === 'GET' && (url.pathname === '/' || url.pathname === '/home')) {
+      return sendText(res, 200, 'text/html', client.page(baseUrl));
+    }
+    const asset = /^\/x-web\/assets\/([\w.-]+\.js)$/.exec(url.pathname);
+    if (method === 'GET' && asset) {
+      const script = client.asset(asset[1]!);
+      if (script === null) return sendEmpty404(res);
+      return sendText(res, 200, 'application/javascript', script);
+    }
+    const signingIn =
+      method === 'POST' &&
+      (url.pathname === '/1.1/guest/activate.json' || url.pathname === '/1.1/onboarding/task.json');
+    if ((signingIn || gql) && !log.valid) return sendEmpty404(res);
+    if (method === 'POST' && url.pathname === '/1.1/guest/activate.json') {
+      return signIn.activate(req, res);
+    }
+    if (method === 'POST' && url.pathname === '/1.1/onboarding/task.json') {
+      return signIn.task(req, res, url, body);
+    }
+    const operation = gql?.[2] as XWebOperation | undefined;
+    if (method === 'GET' && gql && operation && X_WEB_OPERATIONS.includes(operation)) {
+      log.operation = operation;
+      if (client.operation(operation)?.queryId !== gql[1]) return sendEmpty404(res);
+      return handleGraphql(req, res, url, operation, log);
+    }
+    if (gql) return sendEmpty404(res);
+    send(res, 404, { errors: [{ code: 34, message: 'Sorry, that page does not exist.' }] });
+  }
+
   const server = http.createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'http://fake');
-      const log: FakeXWebRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        operation: null,
-        account: null,
-        status: 0,
-        headers: req.headers,
-        variables: null,
-      };
-      requests.push(log);
-      const body = req.method === 'POST' ? await readBody(req) : {};
-      if (req.method === 'POST' && url.pathname === '/1.1/guest/activate.json') {
-        if (req.headers.authorization !== `Bearer ${X_WEB_BEARER}`) {
-          log.status = 403;
-          return send(res, 403, { errors: [{ code: 200, message: 'Forbidden.' }] });
-        }
-        const guestToken = String(BigInt(now()) * 1000n + BigInt(guestTokens.size));
-        guestTokens.add(guestToken);
-        log.status = 200;
-        return send(res, 200, { guest_token: guestToken });
-      }
-      if (req.method === 'POST' && url.pathname === '/1.1/onboarding/task.json') {
-        const original = res.writeHead.bind(res);
-        res.writeHead = ((status: number, ...rest: unknown[]) => {
-          log.status = status;
-          return (original as (...args: unknown[]) => http.ServerResponse)(status, ...rest);
-        }) as typeof res.writeHead;
-        return handleTask(req, res, url, body);
-      }
-      const gql = /^\/i\/api\/graphql\/[^/]+\/([A-Za-z]+)$/.exec(url.pathname);
-      const operation = gql?.[1] as XWebOperation | undefined;
-      if (req.method === 'GET' && operation && operation in DEFAULT_LIMITS) {
-        log.operation = operation;
-        return handleGraphql(req, res, url, operation, log);
-      }
-      log.status = 404;
-      send(res, 404, { errors: [{ code: 34, message: 'Sorry, that page does not exist.' }] });
-    })().catch((error: unknown) => {
+    route(req, res).catch((error: unknown) => {
       res.writeHead(500);
       res.end(String(error));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
 
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     requests,
     addAccount(input) {
       const username = input.username.toLowerCase();
@@ -737,22 +519,12 @@ export async function startFakeXWebServer(
       accounts.get(username.toLowerCase())!.suspended = true;
     },
     addUser(input) {
-      const user: FakeUser = {
-        id: input.id ?? String(nextUserId++),
-        username: input.username,
-        name: input.name ?? input.username,
-        protected: input.protected ?? false,
-        suspended: input.suspended ?? false,
-        followersCount: input.followersCount ?? 100,
-        followingCount: input.followingCount ?? 50,
-        tweetCount: input.tweetCount ?? 0,
-        likeCount: input.likeCount ?? 0,
-      };
+      const user = fakeUser(input, input.id ?? String(nextUserId++));
       users.set(input.username.toLowerCase(), user);
       return user;
     },
     addSourceTweets(userId, tweets) {
-      const user = [...users.values()].find((u) => u.id === userId);
+      const user = userById(userId);
       if (!user) throw new Error(`no user ${userId}`);
       const list = [...(tweetsByUser.get(userId) ?? []), ...tweets].sort((a, b) =>
         BigInt(b.id) > BigInt(a.id) ? 1 : -1,
@@ -765,6 +537,20 @@ export async function startFakeXWebServer(
     },
     setLimit(operation, limit) {
       limits[operation] = limit;
+    },
+    rotateVerificationKey: () => client.rotateVerificationKey(),
+    rotateQueryIds: () => client.rotateQueryIds(),
+    requireFeature: (name, value) => client.requireFeature(name, value),
+    operations: () => client.operations(),
+    webClient: () => client.facts(),
+    refuseWithHtml(count, status = 403) {
+      htmlRefusals = { left: count === 'always' ? Infinity : Math.max(0, count), status };
+    },
+    setTimelineQuirks(next) {
+      quirks = { ...next };
+    },
+    failNext(operation, error) {
+      failures.set(operation, [...(failures.get(operation) ?? []), { ...error }]);
     },
     close() {
       return new Promise((resolve) => server.close(() => resolve()));

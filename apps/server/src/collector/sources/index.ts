@@ -39,6 +39,7 @@ export function createTweetSource(config: Config, hooks: TweetSourceHooks = {}):
       cipher: createTokenCipher({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR }),
       baseUrl: config.X_WEB_BASE_URL,
       apiBaseUrl: config.X_WEB_API_BASE_URL,
+      operationsFile: config.X_WEB_OPERATIONS_FILE,
       timeoutMs: config.X_REQUEST_TIMEOUT_SECONDS * 1000,
       metrics: hooks.xRequestMetrics,
     });

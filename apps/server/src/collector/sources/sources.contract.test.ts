@@ -10,7 +10,8 @@ import { startFakeXServer, type FakeXServer } from '../../../test/fakes/fake-x-s
 import { createDemoSource, demoUserId } from './demo-source.js';
 import { SourceError, type SourceTweet, type TimelineQuery, type TweetSource } from './types.js';
 import { createXApiSource } from './x-api-source.js';
-import { createTestDb } from '../../../test/helpers.js';
+import { createTestDb, DIALECTS } from '../../../test/helpers.js';
+import type { Dialect } from '../../db/index.js';
 import { startFakeXWebServer } from '../../../test/fakes/fake-x-web-server.js';
 import { createTokenCipher } from '../../lib/token-cipher.js';
 import { addAccount } from '../../modules/x-web/x-web-accounts.service.js';
@@ -122,9 +123,10 @@ const toSecond = (tweet: SourceTweet): SourceTweet => ({
   createdAt: new Date(Math.floor(Date.parse(tweet.createdAt) / 1000) * 1000).toISOString(),
 });
 
-const xWebHarness = async (): Promise<Harness> => {
+/** The x-web source keeps its pool and operations in the database: run it on each dialect. */
+const xWebHarness = (dialect: Dialect) => async (): Promise<Harness> => {
   const fake = await startFakeXWebServer();
-  const db = await createTestDb('sqlite', { TWEET_SOURCE: 'x-web' });
+  const db = await createTestDb(dialect, { TWEET_SOURCE: 'x-web' });
   const demo = createDemoSource({ pageDelayMs: 0, now: () => NOW });
   const profile = await demo.lookupUser(ACTIVE);
   const user = fake.addUser({
@@ -144,7 +146,7 @@ const xWebHarness = async (): Promise<Harness> => {
   const locked = fake.addUser({ username: 'protected_demo', protected: true });
   const banned = fake.addUser({ username: 'suspended_demo', suspended: true });
   // The suite reads more pages than one 15-minute window of one account allows.
-  fake.setLimit('UserTweets', 1_000);
+  fake.setLimit('UserTweetsAndReplies', 1_000);
   fake.addAccount({ username: 'collector_one', password: 'pw', email: 'one@example.com' });
   const session = fake.issueSession('collector_one');
   const cipher = createTokenCipher({ dataDir: db.config.DATA_DIR });
@@ -170,8 +172,13 @@ const xWebHarness = async (): Promise<Harness> => {
     another: make,
     seeded,
     timelineDepth: 3_200,
-    endpoints: ['TweetResultsByRestIds', 'UserByScreenName', 'UserTweets', 'UsersByRestIds'],
-    timelineEndpoint: 'UserTweets',
+    endpoints: [
+      'TweetResultsByRestIds',
+      'UserByScreenName',
+      'UserTweetsAndReplies',
+      'UsersByRestIds',
+    ],
+    timelineEndpoint: 'UserTweetsAndReplies',
     ids: { protected: locked.id, suspended: banned.id, unknown: '4242424242' },
     close: async () => {
       await fake.close();
@@ -183,7 +190,7 @@ const xWebHarness = async (): Promise<Harness> => {
 describe.each([
   { name: 'demo', setup: demoHarness },
   { name: 'x-api', setup: xApiHarness },
-  { name: 'x-web', setup: xWebHarness },
+  ...DIALECTS.map((dialect) => ({ name: `x-web (${dialect})`, setup: xWebHarness(dialect) })),
 ])('TweetSource contract: $name', ({ setup }) => {
   let h: Harness;
   let xUserId: string;

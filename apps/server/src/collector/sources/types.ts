@@ -14,6 +14,10 @@ export interface SourceProfile {
   tweetCount: number;
   likeCount: number | null;
   protected: boolean;
+  /** The profile picture's address, when the source tells it. */
+  avatarUrl?: string | null;
+  /** X shows a verification badge (blue, business or government), when the source tells it. */
+  verified?: boolean;
 }
 
 export type MediaType = 'photo' | 'video' | 'animated_gif';

@@ -14,6 +14,7 @@ import { scaleOut } from './0011-scale-out.js';
 import { tweetSearch } from './0012-tweet-search.js';
 import { filtersAndFeeds } from './0013-filters-and-feeds.js';
 import { xWebAccounts } from './0014-x-web-accounts.js';
+import { xWebOperations } from './0015-x-web-operations.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -58,5 +59,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0012-tweet-search': tweetSearch(dialect),
     '0013-filters-and-feeds': filtersAndFeeds(kinds),
     '0014-x-web-accounts': xWebAccounts(kinds),
+    '0015-x-web-operations': xWebOperations(kinds),
   };
 }

@@ -25,6 +25,7 @@ import { xUsageRoutes } from '../x-usage/x-usage.routes.js';
 import type { XUsageMeter } from '../x-usage/x-usage.service.js';
 import { adminCollectorRoutes } from './admin-collector.routes.js';
 import { xWebAccountsRoutes } from '../x-web/x-web-accounts.routes.js';
+import { xWebOperationsRoutes } from '../x-web/x-web-operations.routes.js';
 import { logAdminAction } from './admin-events.js';
 import {
   changeRole,
@@ -248,4 +249,5 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
   await app.register(adminCollectorRoutes, deps);
   await app.register(xUsageRoutes, deps);
   await app.register(xWebAccountsRoutes, deps);
+  await app.register(xWebOperationsRoutes, deps);
 };

@@ -150,3 +150,80 @@ export async function claimSignIn(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/**
+ * Claims the one request in flight of an account and operation for `holder` until `until`; a
+ * claim whose time ran out (its process died or froze) is taken over. False when held.
+ */
+export async function claimXWebLease(
+  db: Kysely<Database>,
+  accountId: number,
+  operation: string,
+  holder: string,
+  now: string,
+  until: string,
+): Promise<boolean> {
+  const claimed = await db
+    .insertInto('x_web_leases')
+    .values({ account_id: accountId, operation, holder, until })
+    .onConflict((oc) =>
+      oc
+        .columns(['account_id', 'operation'])
+        .doUpdateSet({ holder, until })
+        .where('x_web_leases.until', '<=', now),
+    )
+    .returning('holder')
+    .executeTakeFirst();
+  return claimed?.holder === holder;
+}
+
+export async function releaseXWebLease(
+  db: Kysely<Database>,
+  accountId: number,
+  operation: string,
+  holder: string,
+): Promise<void> {
+  await db
+    .deleteFrom('x_web_leases')
+    .where('account_id', '=', accountId)
+    .where('operation', '=', operation)
+    .where('holder', '=', holder)
+    .execute();
+}
+
+/** The pool's pause (X answering with HTML pages), as every process sees it. */
+export interface XWebPause {
+  pausedUntil: string | null;
+  reason: string | null;
+  since: string | null;
+  step: number;
+}
+
+export async function readXWebPause(db: Kysely<Database>): Promise<XWebPause> {
+  const row = await db
+    .selectFrom('x_web_state')
+    .select(['paused_until', 'pause_reason', 'paused_since', 'pause_step'])
+    .where('id', '=', 1)
+    .executeTakeFirst();
+  return {
+    pausedUntil: row?.paused_until ?? null,
+    reason: row?.pause_reason ?? null,
+    since: row?.paused_since ?? null,
+    step: row?.pause_step ?? 0,
+  };
+}
+
+/** Sets (or, with nulls and step 0, ends) the pool's pause. */
+export async function writeXWebPause(db: Kysely<Database>, pause: XWebPause): Promise<void> {
+  const values = {
+    paused_until: pause.pausedUntil,
+    pause_reason: pause.reason,
+    paused_since: pause.since,
+    pause_step: pause.step,
+  };
+  await db
+    .insertInto('x_web_state')
+    .values({ id: 1, ...values })
+    .onConflict((oc) => oc.column('id').doUpdateSet(values))
+    .execute();
+}

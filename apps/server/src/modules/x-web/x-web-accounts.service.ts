@@ -18,6 +18,7 @@ import {
   restMs,
   type CodeResult,
 } from '../../collector/sources/x-web/x-web-pool.js';
+import { createTransactionIds } from '../../collector/sources/x-web/x-web-transaction.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { conflict, notFound } from '../../lib/errors.js';
@@ -29,6 +30,7 @@ import {
   insertXWebAccount,
   listXWebAccounts,
   probeSoon,
+  readXWebPause,
   seal,
   unseal,
   updateXWebAccount,
@@ -95,9 +97,16 @@ export async function listAccounts(deps: XWebAccountsDeps): Promise<XWebAccounts
   const cipher = cipherOf(deps);
   const now = (deps.now ?? Date.now)();
   const rows = await listXWebAccounts(deps.db);
+  const pause = await readXWebPause(deps.db);
+  const paused = pause.pausedUntil !== null && Date.parse(pause.pausedUntil) > now;
   return {
     in_use: deps.config.TWEET_SOURCE === 'x-web',
     accounts: rows.map((row) => toXWebAccount(row, cipher, now)),
+    pool: {
+      paused_until: paused ? pause.pausedUntil : null,
+      pause_reason: paused ? pause.reason : null,
+      paused_since: paused ? pause.since : null,
+    },
   };
 }
 
@@ -205,6 +214,13 @@ export async function submitAccountCode(
   id?: number,
 ): Promise<CodeResult | null> {
   const now = deps.now ?? Date.now;
+  const timeoutMs = deps.config.X_REQUEST_TIMEOUT_SECONDS * 1000;
+  // The code continues a sign-in: its request is signed like x.com's (no session yet).
+  const transactionIds = createTransactionIds({
+    page: { baseUrl: deps.config.X_WEB_BASE_URL, fetch: deps.fetch, timeoutMs },
+    cookies: () => Promise.resolve(null),
+    now,
+  });
   const pool = createXWebPool({
     db: deps.db,
     cipher: cipherOf(deps),
@@ -213,7 +229,8 @@ export async function submitAccountCode(
       apiBaseUrl: deps.config.X_WEB_API_BASE_URL,
       fetch: deps.fetch,
       now,
-      timeoutMs: deps.config.X_REQUEST_TIMEOUT_SECONDS * 1000,
+      timeoutMs,
+      transactionIds,
     }),
   });
   const result = await pool.submitCode(code, id);

@@ -12,6 +12,7 @@ import { UsersSection } from '@/features/admin/components/users-section';
 import { XApiStatusBanner } from '@/features/admin/components/x-api-status-banner';
 import { XUsageSection } from '@/features/admin/components/x-usage-section';
 import { XWebAccountsSection } from '@/features/admin/components/x-web-accounts-section';
+import { XWebOperationsSection } from '@/features/admin/components/x-web-operations-section';
 import { ADMIN_TEXTS } from '@/features/admin/utils/admin-texts';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { HandlesDemoSection } from '@/features/handles/components/demo-panel/handles-demo-section';
@@ -41,6 +42,7 @@ export function AdminRoute() {
         <CollectorsSection isSuperAdmin={isSuperAdmin} />
         <XUsageSection />
         <XWebAccountsSection isSuperAdmin={isSuperAdmin} />
+        <XWebOperationsSection isSuperAdmin={isSuperAdmin} />
         <InvitationsSection isSuperAdmin={isSuperAdmin} />
         <DataCleanupSection isSuperAdmin={isSuperAdmin} />
         <HandlesDemoSection />

@@ -8,7 +8,9 @@
  * stops and its state (flow token, guest token, cookies) is returned, so that a code a super
  * admin types later continues that same flow, in any process.
  */
+import { X_WEB_MESSAGES } from '@perch/shared';
 import { absorbCookies, totpCode, webHeaders, type Cookies } from './x-web-http.js';
+import type { TransactionIds } from './x-web-transaction.js';
 
 export interface LoginCredentials {
   username: string;
@@ -48,6 +50,8 @@ export interface LoginOptions {
   fetch?: typeof fetch;
   now?: () => number;
   timeoutMs?: number;
+  /** x.com's client signs its sign-in requests too (x-client-transaction-id). */
+  transactionIds?: TransactionIds;
 }
 
 interface Subtask {
@@ -63,8 +67,20 @@ interface TaskAnswer {
 /** X error codes of the sign-in: the account itself is locked or suspended. */
 const LOCKED_CODES = new Set([326]);
 const SUSPENDED_CODES = new Set([64]);
+/** The flow token is no longer valid (it expired, or too many tries): start again. */
+const FLOW_ENDED = 366;
 /** "Incorrect. Please try again." and friends: the same step can take another answer. */
 const WRONG_INPUT_CODES = new Set([399]);
+/**
+ * Steps where X checks the browser (castle_token, JS instrumentation) before it takes the
+ * identifier or the password: a refusal there may be one Perch cannot pass.
+ */
+const BROWSER_CHECKED = new Set([
+  'login',
+  'LoginJsInstrumentationSubtask',
+  'LoginEnterUserIdentifierSSO',
+  'LoginEnterPassword',
+]);
 /** Steps after which the flow is over and the cookies hold the session. */
 const MAX_STEPS = 20;
 
@@ -86,25 +102,39 @@ export function createLoginFlow(options: LoginOptions) {
     guestToken: string | null,
     body: unknown,
   ): Promise<{ status: number; json: TaskAnswer & { guest_token?: string } }> {
-    const headers = webHeaders(jar, { 'content-type': 'application/json' });
-    if (guestToken) headers.set('x-guest-token', guestToken);
-    let response: Response;
-    try {
-      response = await doFetch(`${base}${path}`, {
-        method: 'POST',
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      throw new FlowError({
-        kind: 'failed',
-        status: 'FAILED',
-        reason: `X could not be reached (${(error as Error).message}).`,
-      });
+    const url = new URL(`${base}${path}`);
+    let response: Response | null = null;
+    let text = '';
+    // A 404 with an empty body is X refusing the transaction id: once more with a new one.
+    for (let tries = 0; tries < 2; tries++) {
+      const headers = webHeaders(jar, { 'content-type': 'application/json' });
+      if (guestToken) headers.set('x-guest-token', guestToken);
+      try {
+        if (options.transactionIds) {
+          if (tries > 0) options.transactionIds.renew();
+          headers.set(
+            'x-client-transaction-id',
+            await options.transactionIds.idFor('POST', url.pathname),
+          );
+        }
+        response = await doFetch(url, {
+          method: 'POST',
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        throw new FlowError({
+          kind: 'failed',
+          status: 'FAILED',
+          reason: `X could not be reached (${(error as Error).message}).`,
+        });
+      }
+      absorbCookies(jar, response.headers);
+      text = await response.text();
+      if (response.status !== 404 || text.trim() !== '') break;
     }
-    absorbCookies(jar, response.headers);
-    const text = await response.text();
+    if (!response) throw new Error('unreachable');
     let json: TaskAnswer & { guest_token?: string } = {};
     try {
       json = JSON.parse(text) as typeof json;
@@ -137,11 +167,21 @@ export function createLoginFlow(options: LoginOptions) {
         reason: `X suspended the account (${code}): ${words}`,
       };
     }
+    if (code === FLOW_ENDED) {
+      return {
+        kind: 'failed',
+        status: 'FAILED',
+        reason: `X ended the sign-in flow (${code}): ${words} Reset the account to sign in again.`,
+      };
+    }
+    const retryable = code !== undefined && WRONG_INPUT_CODES.has(code);
     return {
       kind: 'failed',
       status: 'FAILED',
-      reason: `X refused the step ${step}${code !== undefined ? ` (${code})` : ''}: ${words}`,
-      retryable: code !== undefined && WRONG_INPUT_CODES.has(code),
+      reason: `X refused the step ${step}${code !== undefined ? ` (${code})` : ''}: ${words}${
+        BROWSER_CHECKED.has(step) && !retryable ? ` ${X_WEB_MESSAGES.browserChecks}` : ''
+      }`,
+      retryable,
     };
   }
 
@@ -208,13 +248,13 @@ export function createLoginFlow(options: LoginOptions) {
         throw new FlowError({
           kind: 'failed',
           status: 'FAILED',
-          reason: 'X denied the sign-in (DenyLoginSubtask): sign in on x.com once to see why.',
+          reason: `X denied the sign-in (DenyLoginSubtask): sign in on x.com once to see why. ${X_WEB_MESSAGES.browserChecks}`,
         });
       default:
         throw new FlowError({
           kind: 'failed',
           status: 'FAILED',
-          reason: `X asks for a sign-in step Perch does not know (${id}).`,
+          reason: `X asks for a sign-in step Perch does not know (${id}). ${X_WEB_MESSAGES.browserChecks}`,
         });
     }
   }
@@ -288,7 +328,7 @@ export function createLoginFlow(options: LoginOptions) {
           throw new FlowError({
             kind: 'failed',
             status: 'FAILED',
-            reason: `X gave no guest token (HTTP ${guest.status}); the server's IP may be blocked.`,
+            reason: `X gave no guest token (HTTP ${guest.status}); the server's IP may be blocked. ${X_WEB_MESSAGES.browserChecks}`,
           });
         }
         const begun = await post('/1.1/onboarding/task.json?flow_name=login', jar, guestToken, {

@@ -9,24 +9,36 @@
  *   stops for an emailed code leaves the account AWAITING_INPUT (the super admin's panel), and
  *   one that fails leaves it FAILED: nothing signs in again until an admin resets it (no
  *   automatic re-login loop: a loop of failed sign-ins is what gets accounts locked).
- * - Locked (326), suspended (64) and ended sessions (32, 89, 403) take the account out with its
- *   reason, for the Admin page.
+ * - Locked (326), suspended (64) and ended sessions (32, 89, 353, 403) take the account out
+ *   with its reason, for the Admin page.
+ * - At most one request per account and operation is in flight, in the whole cluster (a lease
+ *   row per account and operation), and an account rests while X's remaining count of an
+ *   operation is within REMAINING_MARGIN of zero: the pool never spends an account's last reads.
+ * - When X answers with HTML pages (Cloudflare), the whole pool pauses, 1 minute doubling to
+ *   30 minutes: the server is refused, not the accounts, so none is taken out for it.
  */
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { X_WEB_MESSAGES, type XWebOperation } from '@perch/shared';
 import type { Database, XWebAccountStatus } from '../../../db/types.js';
 import type { TokenCipher } from '../../../lib/token-cipher.js';
 import {
   claimSignIn,
+  claimXWebLease,
   findAwaitingXWebAccount,
   findXWebAccount,
   listXWebAccounts,
+  readXWebPause,
+  releaseXWebLease,
   seal,
   unseal,
   updateXWebAccount,
+  writeXWebPause,
   type XWebAccountRow,
+  type XWebPause,
   type XWebSecrets,
 } from '../../../modules/x-web/x-web-accounts.repository.js';
+import { sleep } from '../../../lib/sleep.js';
 import { SourceError } from '../types.js';
 import type { LoginFlow, LoginOutcome, PendingFlow } from './x-web-login.js';
 import type { Cookies } from './x-web-http.js';
@@ -40,11 +52,12 @@ export interface OperationLimit {
 }
 export type AccountLimits = Partial<Record<XWebOperation, OperationLimit>>;
 
-/** An account handed out for one request. */
+/** An account handed out for one request of one operation; released when the request ends. */
 export interface Lease {
   id: number;
   username: string;
   cookies: Cookies;
+  release(): Promise<void>;
 }
 
 /** A sign-in claimed longer ago than this was abandoned (its process died): take it over. */
@@ -52,6 +65,13 @@ const SIGN_IN_CLAIM_MS = 2 * 60_000;
 
 /** How long an account rests after a 429 that does not say when its window resets. */
 export const HEADERLESS_REST_MS = 15 * 60_000;
+/** X's remaining count at or under which an account rests (its last reads are never spent). */
+export const REMAINING_MARGIN = 2;
+/** The pool's pause after an HTML answer: 1 minute, doubling with each one, up to 30 minutes. */
+export const FIRST_PAUSE_MS = 60_000;
+export const MAX_PAUSE_MS = 30 * 60_000;
+/** How long a process trusts its last read of the pause (other processes may set or end it). */
+const PAUSE_READ_MS = 5_000;
 
 export function parseLimits(raw: string): AccountLimits {
   try {
@@ -65,7 +85,7 @@ export function parseLimits(raw: string): AccountLimits {
 /** Ms until the account may serve `operation` again; 0 when it may now. */
 export function restMs(limits: AccountLimits, operation: XWebOperation, now: number): number {
   const limit = limits[operation];
-  if (!limit || limit.remaining > 0) return 0;
+  if (!limit || limit.remaining > REMAINING_MARGIN) return 0;
   return Math.max(0, limit.resetAt - now);
 }
 
@@ -74,6 +94,10 @@ export interface PoolOptions {
   cipher: TokenCipher;
   login: LoginFlow;
   now?: () => number;
+  /** How long a request may hold its account and operation (the request timeout and a margin). */
+  leaseMs?: number;
+  /** How long a request waits for a busy account before it says the pool is busy. */
+  busyWaitMs?: number;
 }
 
 /** What a code submitted for a waiting sign-in came to. */
@@ -88,6 +112,33 @@ export function createXWebPool(options: PoolOptions) {
   const signingIn = new Map<number, Promise<void>>();
   /** The rows as last read (rateStatus is synchronous). */
   let known: XWebAccountRow[] = [];
+  const leaseMs = options.leaseMs ?? 60_000;
+  const busyWaitMs = options.busyWaitMs ?? 60_000;
+  /** The pause as last read here: re-read at most every PAUSE_READ_MS. */
+  let pauseSeen: { pause: XWebPause; readAt: number } | null = null;
+
+  async function readPause(): Promise<XWebPause> {
+    const at = now();
+    if (!pauseSeen || at - pauseSeen.readAt >= PAUSE_READ_MS) {
+      pauseSeen = { pause: await readXWebPause(db), readAt: at };
+    }
+    return pauseSeen.pause;
+  }
+
+  /** The pause in force now, or null. */
+  async function currentPause(): Promise<XWebPause | null> {
+    const pause = await readPause();
+    return pause.pausedUntil && Date.parse(pause.pausedUntil) > now() ? pause : null;
+  }
+
+  function pausedError(pause: XWebPause): SourceError {
+    const until = Date.parse(pause.pausedUntil ?? '') || now();
+    return new SourceError(
+      'rate_limited',
+      `${X_WEB_MESSAGES.poolPaused} (${pause.reason ?? 'an HTML page'}); trying again at ${new Date(until).toISOString()}`,
+      Math.max(1_000, until - now()),
+    );
+  }
 
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -215,11 +266,16 @@ export function createXWebPool(options: PoolOptions) {
 
     /**
      * An account to send `operation` with: the least recently used one whose limit is not
-     * spent. Signs in a NEEDS_LOGIN account when no signed-in one can serve. Throws
-     * SourceError('rate_limited') when every usable account rests, 'auth' when none is usable.
+     * spent and that has no request of `operation` in flight. Signs in a NEEDS_LOGIN account
+     * when no signed-in one can serve. Throws SourceError('rate_limited') while the pool is
+     * paused or every usable account rests, 'auth' when none is usable.
      */
-    async acquire(operation: XWebOperation): Promise<Lease> {
-      for (let round = 0; round < 3; round++) {
+    async acquire(operation: XWebOperation, signal?: AbortSignal): Promise<Lease> {
+      let waited = 0;
+      let busyWait = 50;
+      for (let round = 0; round < 3;) {
+        const pause = await currentPause();
+        if (pause) throw pausedError(pause);
         const rows = await listXWebAccounts(db);
         known = rows;
         const at = now();
@@ -229,13 +285,39 @@ export function createXWebPool(options: PoolOptions) {
           .sort(
             (a, b) => (a.last_used_at ?? '').localeCompare(b.last_used_at ?? '') || a.id - b.id,
           );
+        let busy = false;
         for (const row of ready) {
           const cookies = sessionOf(row);
           if (!cookies) continue;
+          const holder = randomUUID();
+          if (!(await claimXWebLease(db, row.id, operation, holder, iso(at), iso(at + leaseMs)))) {
+            busy = true;
+            continue;
+          }
           await updateXWebAccount(db, row.id, { last_used_at: iso(at) });
           row.last_used_at = iso(at);
-          return { id: row.id, username: row.username, cookies };
+          return {
+            id: row.id,
+            username: row.username,
+            cookies,
+            release: () => releaseXWebLease(db, row.id, operation, holder),
+          };
         }
+        if (busy) {
+          // Every account that could serve has a request of this operation in flight.
+          if (waited >= busyWaitMs) {
+            throw new SourceError(
+              'rate_limited',
+              `Every X web account has a ${operation} request in flight`,
+              1_000,
+            );
+          }
+          await sleep(busyWait, signal);
+          waited += busyWait;
+          busyWait = Math.min(busyWait * 2, 1_000);
+          continue;
+        }
+        round += 1;
         const waiting = rows.find((row) => row.status === 'NEEDS_LOGIN');
         if (!waiting) throw noAccountError(rows, operation);
         await signIn(waiting);
@@ -246,6 +328,56 @@ export function createXWebPool(options: PoolOptions) {
         }
       }
       throw noAccountError(await listXWebAccounts(db), operation);
+    },
+
+    /**
+     * A signed-in session's cookies, to read x.com's client as a signed-in browser does (X
+     * serves signed-out visitors another build); null when no account is signed in.
+     */
+    async sessionCookies(): Promise<Cookies | null> {
+      const rows = await listXWebAccounts(db);
+      for (const row of rows.filter((r) => r.status === 'ACTIVE')) {
+        try {
+          const cookies = sessionOf(row);
+          if (cookies) return cookies;
+        } catch {
+          // A session sealed with another key: the next account's.
+        }
+      }
+      return null;
+    },
+
+    /** The pool's pause as every process sees it (the Admin page). */
+    pauseState: readPause,
+
+    /**
+     * X answered a web request with an HTML page (Cloudflare, a block page): the server is
+     * refused, not the account. The pool pauses, 1 minute doubling to 30 with each refusal in a
+     * row; returns the error requests get meanwhile.
+     */
+    async pauseFor(reason: string): Promise<SourceError> {
+      const before = await readPause();
+      const at = now();
+      const step = before.step + 1;
+      const wait = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (step - 1));
+      const pause: XWebPause = {
+        pausedUntil: iso(at + wait),
+        reason,
+        since: before.since ?? iso(at),
+        step,
+      };
+      await writeXWebPause(db, pause);
+      pauseSeen = { pause, readAt: at };
+      return pausedError(pause);
+    },
+
+    /** A request got through: a pause (if any) ends and the backoff starts again at 1 minute. */
+    async resumed(): Promise<void> {
+      const pause = await readPause();
+      if (pause.step === 0 && pause.pausedUntil === null) return;
+      const clear: XWebPause = { pausedUntil: null, reason: null, since: null, step: 0 };
+      await writeXWebPause(db, clear);
+      pauseSeen = { pause: clear, readAt: now() };
     },
 
     /** Keeps what X's headers told of an operation's limit for the account. */

@@ -7,4 +7,5 @@ export const adminQueryKeys = {
   processes: ['admin', 'processes'] as const,
   invitations: ['admin', 'invitations'] as const,
   xWebAccounts: ['admin', 'x-web-accounts'] as const,
+  xWebOperations: ['admin', 'x-web-operations'] as const,
 };

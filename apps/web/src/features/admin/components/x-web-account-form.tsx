@@ -1,4 +1,5 @@
 import {
+  Alert,
   Button,
   Group,
   PasswordInput,
@@ -8,8 +9,8 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { addXWebAccountRequestSchema } from '@perch/shared';
-import { IconUserPlus } from '@tabler/icons-react';
+import { X_WEB_MESSAGES, addXWebAccountRequestSchema } from '@perch/shared';
+import { IconAlertTriangle, IconUserPlus } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { failureReason } from '@/lib/failure-text';
 import { useAddXWebAccountMutation } from '../api/x-web-accounts';
@@ -43,8 +44,10 @@ const EMPTY = { username: '', auth_token: '', ct0: '', password: '', email: '', 
 
 /**
  * Adds an x-web collector account (super admins): by the auth_token and ct0 cookies of a signed-in
- * browser, or by username, password, email and the TOTP secret when two-factor is on. Checked
- * with the request's own schema before it is sent; the secrets are cleared once sent.
+ * browser (the first choice and the default, with where to find them), or by username, password,
+ * email and the TOTP secret when two-factor is on, under the warning that X may ask a password
+ * sign-in for checks only a browser passes. Checked with the request's own schema before it is
+ * sent; the secrets are cleared once sent.
  */
 export function XWebAccountForm() {
   const addMutation = useAddXWebAccountMutation();
@@ -110,9 +113,28 @@ export function XWebAccountForm() {
             aria-label="How to add the account"
           />
         </Group>
-        <Text size="xs" c="dimmed">
-          {method === 'cookies' ? X_WEB_TEXTS.cookiesHint : X_WEB_TEXTS.passwordHint}
-        </Text>
+        {method === 'cookies' ? (
+          <Text size="xs" c="dimmed" data-testid="x-web-cookies-help">
+            <Text span inherit fw={600} c="var(--mantine-color-text)">
+              {X_WEB_TEXTS.cookiesRecommended}
+            </Text>{' '}
+            {X_WEB_TEXTS.cookiesHint}
+          </Text>
+        ) : (
+          <Stack gap={6}>
+            <Alert
+              color="yellow"
+              variant="light"
+              icon={<IconAlertTriangle size={18} />}
+              data-testid="x-web-browser-checks"
+            >
+              <Text size="sm">{X_WEB_MESSAGES.browserChecks}</Text>
+            </Alert>
+            <Text size="xs" c="dimmed">
+              {X_WEB_TEXTS.passwordHint}
+            </Text>
+          </Stack>
+        )}
         <SimpleGrid
           type="container"
           cols={{ base: 1, '600px': method === 'cookies' ? 3 : 2 }}

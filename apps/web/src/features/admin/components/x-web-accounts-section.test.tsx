@@ -1,11 +1,14 @@
 import { Stack } from '@mantine/core';
-import { X_WEB_MESSAGES, type XWebAccount, type XWebAccounts } from '@perch/shared';
+import { X_WEB_MESSAGES, type XWebAccounts } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, jsonResponse, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
-import { X_WEB_TEXTS } from '../utils/x-web-texts';
+import { phoneScreen } from '../test/phone-screen';
+import { POOL_RUNNING, fromNow, makeXWebAccount, makeXWebPool } from '../test/x-web-fixtures';
+import { formatDateTime, formatTime } from '@/lib/format';
+import { X_WEB_STATUS_HINT, X_WEB_TEXTS } from '../utils/x-web-texts';
 import { AdminBanner } from './admin-banner';
 import { AdminBannerProvider } from './admin-banner-provider';
 import { XWebAccountsSection } from './x-web-accounts-section';
@@ -15,28 +18,11 @@ const ADD = 'POST /api/v1/admin/x-web-accounts';
 
 const person = () => userEvent.setup({ delay: null });
 
-function account(overrides: Partial<XWebAccount> = {}): XWebAccount {
-  return {
-    id: 1,
-    username: 'orbit_reader',
-    auth_method: 'cookies',
-    has_totp: false,
-    status: 'ACTIVE',
-    status_reason: null,
-    challenge_step: null,
-    challenge_since: null,
-    limits: [],
-    resting_until: null,
-    last_error: null,
-    last_error_at: null,
-    last_used_at: null,
-    created_at: '2025-03-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
+const account = makeXWebAccount;
 
 const POOL: XWebAccounts = {
   in_use: true,
+  pool: POOL_RUNNING,
   accounts: [
     account({
       id: 1,
@@ -115,13 +101,13 @@ describe('X web collector accounts', () => {
   });
 
   it('adds an account by cookies after checking it, and by password with a TOTP secret', async () => {
-    let pool: XWebAccounts = { in_use: true, accounts: [] };
+    let pool = makeXWebPool();
     const fetchMock = stubFetch({
       [LIST]: () => ok(pool),
       [ADD]: (request) => {
         const body = request.body as { username: string; method: 'cookies' | 'credentials' };
         const added = account({ id: 9, username: body.username, auth_method: body.method });
-        pool = { in_use: true, accounts: [added] };
+        pool = makeXWebPool({ accounts: [added] });
         return jsonResponse(201, {
           success: true,
           message: X_WEB_MESSAGES.accountAdded(body.username),
@@ -178,7 +164,7 @@ describe('X web collector accounts', () => {
 
   it("says why an account could not be added, in the server's words", async () => {
     stubFetch({
-      [LIST]: () => ok({ in_use: true, accounts: [] }),
+      [LIST]: () => ok(makeXWebPool()),
       [ADD]: () => fail(409, X_WEB_MESSAGES.accountExists('dup'), 'X_WEB_ACCOUNT_EXISTS'),
     });
     renderSection(true);
@@ -233,7 +219,7 @@ describe('X web collector accounts', () => {
   });
 
   it('stays out of the way on servers that do not use x-web, and says so when accounts are kept', async () => {
-    let pool: XWebAccounts = { in_use: false, accounts: [] };
+    let pool = makeXWebPool({ in_use: false });
     const fetchMock = stubFetch({ [LIST]: () => ok(pool) });
     const { unmount } = renderSection(true);
     await waitFor(() => expect(requestsTo(fetchMock, LIST)).toHaveLength(1));
@@ -242,7 +228,7 @@ describe('X web collector accounts', () => {
     );
     unmount();
 
-    pool = { in_use: false, accounts: [account()] };
+    pool = makeXWebPool({ in_use: false, accounts: [account()] });
     renderSection(true);
     expect(await screen.findByText(X_WEB_TEXTS.notInUse)).toBeVisible();
   });
@@ -256,5 +242,171 @@ describe('X web collector accounts', () => {
     answer = () => ok(POOL);
     await person().click(within(error).getByRole('button'));
     expect(await within(region()).findAllByTestId('x-web-account-row')).toHaveLength(3);
+  });
+});
+
+/** An account X rate-limited a moment ago (still ACTIVE) and two that are out of the pool. */
+const WHY_POOL = makeXWebPool({
+  accounts: [
+    account({
+      id: 4,
+      username: 'rate_hit',
+      last_error: '(88) Rate limit exceeded',
+      last_error_at: '2025-03-10T11:45:00.000Z',
+    }),
+    account({ id: 5, username: 'new_one', auth_method: 'credentials', status: 'NEEDS_LOGIN' }),
+    account({
+      id: 6,
+      username: 'gone_stale',
+      status: 'EXPIRED',
+      status_reason: '(32) Could not authenticate you',
+      last_error: '(32) Could not authenticate you',
+      last_error_at: '2025-03-10T10:15:00.000Z',
+    }),
+  ],
+});
+
+function expectWhy(item: HTMLElement) {
+  expect(item).toHaveTextContent('(88) Rate limit exceeded');
+  expect(within(item).getByTestId('x-web-account-last-error')).toHaveTextContent(
+    `${X_WEB_TEXTS.lastError}, ${formatDateTime('2025-03-10T11:45:00.000Z')}`,
+  );
+}
+
+describe('X web collector accounts: why each account is where it is', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf; path=/';
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("shows every status's reason and the last error with its time in the table", async () => {
+    stubFetch({ [LIST]: () => ok(WHY_POOL) });
+    renderSection(false);
+    await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
+      'x-web-account-row',
+    );
+    expect(within(region()).getByRole('columnheader', { name: X_WEB_TEXTS.why })).toBeVisible();
+    expectWhy(row('rate_hit'));
+    expect(row('new_one')).toHaveTextContent('Not signed in yet');
+    expect(row('new_one')).toHaveTextContent(X_WEB_STATUS_HINT.NEEDS_LOGIN!);
+    // X's reason is written once, with the time X gave it.
+    expect(row('gone_stale')).toHaveTextContent('Session ended');
+    expect(within(row('gone_stale')).getByTestId('x-web-account-reason')).toHaveTextContent(
+      '(32) Could not authenticate you',
+    );
+    expect(row('gone_stale')).toHaveTextContent(
+      X_WEB_TEXTS.since(formatDateTime('2025-03-10T10:15:00.000Z')),
+    );
+    expect(within(row('gone_stale')).queryByTestId('x-web-account-last-error')).toBeNull();
+  });
+
+  it('shows them on phone cards too', async () => {
+    phoneScreen();
+    stubFetch({ [LIST]: () => ok(WHY_POOL) });
+    renderSection(true);
+    const card = (username: string) =>
+      within(region()).getByRole('listitem', { name: `Collector account @${username}` });
+    await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
+      'x-web-account-row',
+    );
+    expect(within(region()).queryByRole('table')).toBeNull();
+    expectWhy(card('rate_hit'));
+    expect(card('rate_hit')).toHaveTextContent(X_WEB_TEXTS.why);
+    expect(card('new_one')).toHaveTextContent(X_WEB_STATUS_HINT.NEEDS_LOGIN!);
+    expect(card('gone_stale')).toHaveTextContent('(32) Could not authenticate you');
+    expect(
+      within(card('gone_stale')).getByRole('button', { name: 'Reset @gone_stale' }),
+    ).toBeVisible();
+  });
+});
+
+describe('X web collector accounts: the pool paused by X', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf; path=/';
+  });
+
+  it('says X refuses web requests, what X answered, since when and when Perch tries again', async () => {
+    const until = fromNow(4 * 60_000 + 30_000);
+    const since = fromNow(-3 * 60_000);
+    stubFetch({
+      [LIST]: () =>
+        ok({
+          ...POOL,
+          pool: {
+            paused_until: until,
+            pause_reason: 'Cloudflare (HTTP 403: Just a moment...)',
+            paused_since: since,
+          },
+        }),
+    });
+    renderSection(false);
+    const banner = await screen.findByTestId('x-web-pool-paused');
+    expect(within(region()).getByTestId('x-web-pool-paused')).toBe(banner);
+    expect(banner).toHaveTextContent(X_WEB_MESSAGES.poolPaused);
+    expect(banner).toHaveTextContent('Cloudflare (HTTP 403: Just a moment...)');
+    expect(banner).toHaveTextContent(`Perch tries again at ${formatTime(until)} (in 4 min)`);
+    expect(banner).toHaveTextContent(`Since ${formatDateTime(since)} (3 min ago)`);
+    // A warning for the pool, not an error: the accounts keep their own states.
+    expect(banner).toHaveAttribute('role', 'status');
+    expect(row('orbit_reader')).toHaveTextContent('Active');
+  });
+
+  it('shows nothing while X lets requests through, nor once the pause is over', async () => {
+    let pool: XWebAccounts = POOL;
+    stubFetch({ [LIST]: () => ok(pool) });
+    const { unmount } = renderSection(false);
+    await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
+      'x-web-account-row',
+    );
+    expect(screen.queryByTestId('x-web-pool-paused')).toBeNull();
+    expect(screen.queryByText(X_WEB_MESSAGES.poolPaused)).toBeNull();
+    unmount();
+
+    pool = {
+      ...POOL,
+      pool: {
+        paused_until: fromNow(-10_000),
+        pause_reason: 'Cloudflare (HTTP 403: Just a moment...)',
+        paused_since: fromNow(-90_000),
+      },
+    };
+    renderSection(false);
+    await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
+      'x-web-account-row',
+    );
+    expect(screen.queryByTestId('x-web-pool-paused')).toBeNull();
+  });
+});
+
+describe('X web collector accounts: the form leads with cookies', () => {
+  beforeEach(() => {
+    document.cookie = 'perch_csrf=csrf; path=/';
+  });
+
+  it('offers cookies first and by default, says where to find them, and warns before a password', async () => {
+    stubFetch({ [LIST]: () => ok(makeXWebPool()) });
+    renderSection(true);
+    await screen.findByTestId('x-web-accounts-empty');
+    const form = within(screen.getByRole('form', { name: X_WEB_TEXTS.addTitle }));
+    const choices = form.getAllByRole('radio');
+    expect(choices[0]).toHaveAccessibleName(X_WEB_TEXTS.byCookies);
+    expect(choices[0]).toBeChecked();
+    const help = form.getByTestId('x-web-cookies-help');
+    expect(help).toHaveTextContent(X_WEB_TEXTS.cookiesRecommended);
+    expect(help).toHaveTextContent(
+      'developer tools > Application > Cookies > https://x.com and copy the values of auth_token and ct0',
+    );
+    expect(form.queryByText(X_WEB_MESSAGES.browserChecks)).toBeNull();
+
+    await person().click(form.getByRole('radio', { name: X_WEB_TEXTS.byPassword }));
+    const note = form.getByTestId('x-web-browser-checks');
+    expect(note).toHaveTextContent(X_WEB_MESSAGES.browserChecks);
+    expect(note).toBeVisible();
+    // Read before the fields, not after them.
+    const password = form.getByLabelText(X_WEB_TEXTS.passwordLabel);
+    expect(note.compareDocumentPosition(password) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(form.queryByTestId('x-web-cookies-help')).toBeNull();
   });
 });

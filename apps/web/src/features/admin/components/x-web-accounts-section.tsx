@@ -1,4 +1,4 @@
-import { Alert, Button, Divider, Group, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Divider, Group, Stack, Text } from '@mantine/core';
 import type { XWebAccount } from '@perch/shared';
 import { IconInfoCircle, IconRefresh, IconTrash, IconUsersGroup } from '@tabler/icons-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -14,10 +14,12 @@ import {
 } from '../api/x-web-accounts';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
+import { accountWhy } from '../utils/x-web-account-why';
 import { X_WEB_OPERATION_LABEL, X_WEB_STATUS_LOOK, X_WEB_TEXTS } from '../utils/x-web-texts';
 import { DangerButton } from './danger-button';
 import { LookBadge } from './look-badge';
 import { XWebAccountForm } from './x-web-account-form';
+import { XWebPoolBanner } from './x-web-pool-banner';
 
 /** Statuses an admin can put back in the pool. */
 const OUT = ['AWAITING_INPUT', 'FAILED', 'LOCKED', 'SUSPENDED', 'EXPIRED'];
@@ -47,6 +49,53 @@ function Limits({ account }: { account: XWebAccount }) {
         <Text size="xs" c="yellow">
           {X_WEB_TEXTS.restingUntil(formatDateTime(account.resting_until))}
         </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/**
+ * Why the account is where it is: the reason it is out of the pool (every status but ACTIVE has
+ * one) and its last error with X's code and words, each with its time. Never clamped: on a
+ * phone there is no tooltip to read the rest in.
+ */
+function Why({ account }: { account: XWebAccount }) {
+  const why = accountWhy(account);
+  if (!why.status && !why.lastError) {
+    return (
+      <Text size="sm" c="dimmed">
+        -
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={6} miw={{ base: 0, sm: 200 }} maw={{ base: '100%', sm: 340 }}>
+      {why.status ? (
+        <Box>
+          <Text size="xs" style={{ overflowWrap: 'anywhere' }} data-testid="x-web-account-reason">
+            {why.status.text}
+          </Text>
+          {why.status.at ? (
+            <Text size="xs" c="dimmed">
+              {X_WEB_TEXTS.since(formatDateTime(why.status.at))}
+            </Text>
+          ) : null}
+        </Box>
+      ) : null}
+      {why.lastError ? (
+        <Box data-testid="x-web-account-last-error">
+          <Text size="xs" c="dimmed">
+            {X_WEB_TEXTS.lastError}
+            {why.lastError.at ? (
+              <>
+                , <time dateTime={why.lastError.at}>{formatDateTime(why.lastError.at)}</time>
+              </>
+            ) : null}
+          </Text>
+          <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+            {why.lastError.text}
+          </Text>
+        </Box>
       ) : null}
     </Stack>
   );
@@ -88,40 +137,14 @@ const COLUMNS: readonly ListColumn<XWebAccount>[] = [
     },
   },
   { header: 'Limits left', cell: (account) => <Limits account={account} /> },
-  {
-    header: 'Last error',
-    cell: (account) => {
-      const reason =
-        account.status === 'AWAITING_INPUT' && account.challenge_step
-          ? X_WEB_TEXTS.waitingStep(account.challenge_step)
-          : (account.status_reason ?? account.last_error);
-      if (!reason)
-        return (
-          <Text size="sm" c="dimmed">
-            -
-          </Text>
-        );
-      const at = account.challenge_since ?? account.last_error_at;
-      return (
-        <Stack gap={2} miw={{ base: 0, sm: 200 }} maw={340}>
-          <Text size="xs" lineClamp={3} title={reason} style={{ overflowWrap: 'anywhere' }}>
-            {reason}
-          </Text>
-          {at ? (
-            <Text size="xs" c="dimmed">
-              {formatDateTime(at)}
-            </Text>
-          ) : null}
-        </Stack>
-      );
-    },
-  },
+  { header: X_WEB_TEXTS.why, card: 'wide', cell: (account) => <Why account={account} /> },
 ];
 
 /**
- * 'X web collector accounts' (TWEET_SOURCE=x-web): each account's status, the limits it has
- * left per operation, and its last error; super admins add, reset and remove accounts. Shown
- * when the server uses the x-web source or keeps accounts for it.
+ * 'X web collector accounts' (TWEET_SOURCE=x-web): the pool's pause while X refuses web
+ * requests, each account's status, the limits it has left per operation, and why it is out or
+ * what failed last; super admins add, reset and remove accounts. Shown when the server uses the
+ * x-web source or keeps accounts for it.
  */
 export function XWebAccountsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
   const query = useXWebAccountsQuery();
@@ -159,6 +182,7 @@ export function XWebAccountsSection({ isSuperAdmin }: { isSuperAdmin: boolean })
       description={X_WEB_TEXTS.description}
       testId="x-web-accounts"
     >
+      {pool ? <XWebPoolBanner pool={pool.pool} /> : null}
       {pool && !pool.in_use ? (
         <Alert color="gray" variant="light" icon={<IconInfoCircle size={18} />} mb="md">
           {X_WEB_TEXTS.notInUse}

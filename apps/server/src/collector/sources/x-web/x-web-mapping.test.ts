@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { totpCode } from './x-web-http.js';
-import { toSourceProfile, toSourceTweet } from './x-web-source.js';
+import { toSourceProfile, toSourceTweet } from './x-web-parse.js';
 
 const author = {
   __typename: 'User',
@@ -145,6 +145,8 @@ describe('x-web mapping', () => {
       tweetCount: 7,
       likeCount: 1,
       protected: true,
+      avatarUrl: null,
+      verified: false,
     });
     expect(
       toSourceProfile({

@@ -1,0 +1,574 @@
+/**
+ * The GraphQL operations the x-web source calls, as data: each one's query id, features and
+ * field toggles, kept up to date from x.com's client bundle (X rotates them with its
+ * deployments) and shared by every process through the database.
+ *
+ * - Precedence: X_WEB_OPERATIONS_FILE > a pin on the Admin page > the bundle as last read >
+ *   the values shipped with Perch. A pin or file entry without features (or toggles) keeps the
+ *   ones the next source down would give.
+ * - The bundle is read at most every 6 hours, in the background of a request (never blocking
+ *   one), by one process at a time: a conditional update of x_web_state.ops_checked_at claims
+ *   the read. A forced read (X refused an operation, an admin asked) is still at most one a
+ *   minute. A failed read keeps the values in use and is recorded for the Admin page.
+ * - X's 400 "The following features cannot be null: a, b" is healed at once: the features are
+ *   added to the operation's bundle row, so the next request carries them. A read of the bundle
+ *   updates the values of the features it lists and keeps the others: X refuses a request
+ *   without a feature it needs and ignores one it does not.
+ * - Each process trusts its view of the tables for 30 s, so pins and other processes' reads are
+ *   seen within that time; the overrides file is read again when it changes.
+ */
+import { stat, readFile } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import {
+  X_WEB_MESSAGES,
+  X_WEB_OPERATIONS,
+  type PinXWebOperationRequest,
+  type XWebOperation,
+  type XWebOperationSource,
+  type XWebOperations,
+} from '@perch/shared';
+import type { Database } from '../../../db/types.js';
+import { conflict } from '../../../lib/errors.js';
+import {
+  claimXWebOperationsCheck,
+  deleteXWebOperationPin,
+  finishXWebOperationsCheck,
+  listXWebOperationPins,
+  listXWebOperationRows,
+  readXWebOperationsCheck,
+  updateXWebOperationPinFeatures,
+  upsertXWebOperationPin,
+  upsertXWebOperationRow,
+  type XWebOperationPinRow,
+  type XWebOperationRow,
+  type XWebOperationsCheck,
+} from '../../../modules/x-web/x-web-operations.repository.js';
+import { readClientOperations, shippedFeatureValue } from './x-web-bundle.js';
+import { HtmlRefusal, type ClientPageOptions } from './x-web-client-page.js';
+import type { Cookies } from './x-web-http.js';
+import { X_WEB_DEFAULT_OPERATIONS, type OperationValues } from './x-web-operation-defaults.js';
+
+/** How often the bundle is read when nothing asks sooner. */
+export const REFRESH_EVERY_MS = 6 * 60 * 60_000;
+/** A forced read is made at most this often (in the whole cluster). */
+export const MIN_FORCED_GAP_MS = 60_000;
+/** How long a process trusts its view of the tables. */
+export const VIEW_CACHE_MS = 30_000;
+/** The answer of a read that was not made because another was made moments ago. */
+export const CHECKED_MOMENTS_AGO = "x.com's client was checked moments ago";
+/** A stored failure is cut to this length. */
+const MAX_ERROR_CHARS = 500;
+
+/** What the operations' registry writes about itself (pino's logger fits). */
+export interface XWebOperationsLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+const silentLog: XWebOperationsLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+export interface XWebOperationsOptions {
+  db: Kysely<Database>;
+  /** x.com's page: X_WEB_BASE_URL, the request timeout (and a fetch for tests). */
+  page: ClientPageOptions;
+  /** A signed-in session's cookies, to read the page as its browser would; null: signed out. */
+  cookies: () => Promise<Cookies | null>;
+  now?: () => number;
+  /** X_WEB_OPERATIONS_FILE: values that win over everything else. */
+  overridesFile?: string;
+  /** Default REFRESH_EVERY_MS. */
+  refreshEveryMs?: number;
+  /** Default MIN_FORCED_GAP_MS. */
+  minForcedGapMs?: number;
+  /** Default VIEW_CACHE_MS. */
+  cacheMs?: number;
+  log?: XWebOperationsLog;
+}
+
+/** An operation's values as the source sends them, and where they came from. */
+export type ResolvedOperation = OperationValues & { source: XWebOperationSource };
+
+export interface RefreshResult {
+  /** Operations whose bundle values changed (against the earlier read, or the shipped ones). */
+  changed: XWebOperation[];
+  /** Operations the client did not show: their values are kept. */
+  missing: XWebOperation[];
+  /** Why no values were read (the failure, or CHECKED_MOMENTS_AGO); null when they were. */
+  error: string | null;
+  /** Set when no read was made because another was recent: ms until one may be forced. */
+  retryAfterMs: number | null;
+}
+
+export interface XWebOperationsRegistry {
+  /**
+   * The values to call `name` with now. Starts a read of the bundle in the background when
+   * none was made for `refreshEveryMs` (in any process); never waits for it.
+   */
+  current(name: XWebOperation): Promise<ResolvedOperation>;
+  /**
+   * Reads the bundle when one is due (`force`: unless one was made within `minForcedGapMs`)
+   * and stores what it shows. Calls while a read runs share it. Never throws: a failure is in
+   * the result and in the state the Admin page shows.
+   */
+  refresh(options?: { force?: boolean; reason?: string }): Promise<RefreshResult>;
+  /**
+   * X answered that these features cannot be null: adds them to the operation's values in use
+   * (page value, shipped value, else false), so the next request carries them.
+   */
+  addMissingFeatures(name: XWebOperation, features: string[]): Promise<void>;
+  /** Every operation as the Admin page shows it, with the state of the reads. */
+  list(): Promise<XWebOperations>;
+  /** Pins an operation's values; the answer is the new list. */
+  pin(
+    name: XWebOperation,
+    request: PinXWebOperationRequest,
+    by: string | null,
+  ): Promise<XWebOperations>;
+  /** Removes a pin (409 when there is none); the answer is the new list. */
+  unpin(name: XWebOperation): Promise<XWebOperations>;
+  /** Resolves when no read of the bundle runs in this process (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+const switchesSchema = z.record(z.string().regex(/^[A-Za-z0-9_]{1,120}$/), z.boolean());
+/** The overrides file: `{ "<Operation>": { "queryId": "..", "features"?: {..}, "fieldToggles"?: {..} } }`. */
+const overridesFileSchema = z.record(
+  z.string(),
+  z.object({
+    queryId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{10,40}$/, 'queryId: 10 to 40 letters, digits, _ or -'),
+    features: switchesSchema.optional(),
+    fieldToggles: switchesSchema.optional(),
+  }),
+);
+type OverrideEntry = z.infer<typeof overridesFileSchema>[string];
+type Overrides = Partial<Record<XWebOperation, OverrideEntry>>;
+
+/** What a process knows of the tables and the file, and when it read them. */
+interface View {
+  rows: Map<string, XWebOperationRow>;
+  pins: Map<string, XWebOperationPinRow>;
+  check: XWebOperationsCheck;
+  overrides: Overrides;
+  readAt: number;
+}
+
+/** A switch map as JSON with sorted keys, so equal values are equal text. */
+function switchesJson(values: Record<string, boolean>): string {
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(values).sort(([a], [b]) => (a < b ? -1 : 1))),
+  );
+}
+
+/** A stored switch map; null when the text is not one. */
+function parseSwitches(text: string | null): Record<string, boolean> | null {
+  if (text === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).filter(
+        (entry): entry is [string, boolean] => typeof entry[1] === 'boolean',
+      ),
+    );
+  } catch {
+    return null;
+  }
+}
+
+function sameValues(a: OperationValues, b: OperationValues): boolean {
+  return (
+    a.queryId === b.queryId &&
+    switchesJson(a.features) === switchesJson(b.features) &&
+    switchesJson(a.fieldToggles) === switchesJson(b.fieldToggles)
+  );
+}
+
+/** The bundle's values of an operation, or the shipped ones (also for a row that is unreadable). */
+function bundleOrShipped(name: XWebOperation, row: XWebOperationRow | undefined): OperationValues {
+  const shipped = X_WEB_DEFAULT_OPERATIONS[name];
+  if (!row) return shipped;
+  return {
+    queryId: row.query_id,
+    features: parseSwitches(row.features) ?? shipped.features,
+    fieldToggles: parseSwitches(row.field_toggles) ?? shipped.fieldToggles,
+  };
+}
+
+/** The values in use, layer over layer: shipped, bundle, pin, file. */
+function resolve(name: XWebOperation, view: View): ResolvedOperation {
+  const row = view.rows.get(name);
+  let values: ResolvedOperation = {
+    ...bundleOrShipped(name, row),
+    source: row ? 'bundle' : 'default',
+  };
+  const pin = view.pins.get(name);
+  if (pin) {
+    values = {
+      queryId: pin.query_id,
+      features: parseSwitches(pin.features) ?? values.features,
+      fieldToggles: parseSwitches(pin.field_toggles) ?? values.fieldToggles,
+      source: 'admin',
+    };
+  }
+  const file = view.overrides[name];
+  if (file) {
+    values = {
+      queryId: file.queryId,
+      features: file.features ?? values.features,
+      fieldToggles: file.fieldToggles ?? values.fieldToggles,
+      source: 'file',
+    };
+  }
+  return values;
+}
+
+/** A failed read in words for the Admin page: X's refusal, or the network's reason. */
+function describeFailure(error: unknown): string {
+  let text: string;
+  if (error instanceof HtmlRefusal) text = `x.com answered with ${error.message}`;
+  else if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? error.cause.message : null;
+    text = cause && cause !== error.message ? `${error.message}: ${cause}` : error.message;
+  } else text = String(error);
+  return text.slice(0, MAX_ERROR_CHARS);
+}
+
+export function createXWebOperations(options: XWebOperationsOptions): XWebOperationsRegistry {
+  const { db } = options;
+  const now = options.now ?? Date.now;
+  const refreshEveryMs = options.refreshEveryMs ?? REFRESH_EVERY_MS;
+  const minForcedGapMs = options.minForcedGapMs ?? MIN_FORCED_GAP_MS;
+  const cacheMs = options.cacheMs ?? VIEW_CACHE_MS;
+  const log = options.log ?? silentLog;
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  let view: View | null = null;
+  let viewLoading: Promise<View> | null = null;
+  /** Bumped by every write of this process, so a view read before it is not kept. */
+  let generation = 0;
+  let inFlight: Promise<RefreshResult> | null = null;
+  /** The page's feature values at this process's last read (for healing). */
+  let pageFeatures: Record<string, boolean> = {};
+  /** The overrides file as last read, by its modification time and size. */
+  let file: { stamp: string; overrides: Overrides } | null = null;
+  let fileReading: Promise<Overrides> | null = null;
+
+  /** The overrides file's values; concurrent calls share one look at it. */
+  function readOverrides(): Promise<Overrides> {
+    if (!fileReading) {
+      fileReading = lookAtOverrides().finally(() => {
+        fileReading = null;
+      });
+    }
+    return fileReading;
+  }
+
+  async function lookAtOverrides(): Promise<Overrides> {
+    const path = options.overridesFile;
+    if (!path) return {};
+    let stamp: string;
+    try {
+      const info = await stat(path);
+      stamp = `${info.mtimeMs}:${info.size}`;
+    } catch (error) {
+      stamp = `missing:${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+      if (file?.stamp !== stamp) {
+        log.error(
+          { file: path, err: describeFailure(error) },
+          'X_WEB_OPERATIONS_FILE cannot be read: ignored',
+        );
+        file = { stamp, overrides: {} };
+      }
+      return {};
+    }
+    if (file?.stamp === stamp) return file.overrides;
+    let overrides: Overrides = {};
+    try {
+      const parsed = overridesFileSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+      if (parsed.success) {
+        const unknown = Object.keys(parsed.data).filter(
+          (name) => !(X_WEB_OPERATIONS as readonly string[]).includes(name),
+        );
+        if (unknown.length > 0) {
+          log.error(
+            { file: path, unknown, known: X_WEB_OPERATIONS },
+            'X_WEB_OPERATIONS_FILE names operations Perch does not call: those are ignored',
+          );
+        }
+        overrides = Object.fromEntries(
+          X_WEB_OPERATIONS.filter((name) => parsed.data[name]).map((name) => [
+            name,
+            parsed.data[name],
+          ]),
+        );
+        log.info({ file: path, operations: Object.keys(overrides) }, 'X_WEB_OPERATIONS_FILE read');
+      } else {
+        const issue = parsed.error.issues[0];
+        log.error(
+          { file: path, err: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}` },
+          'X_WEB_OPERATIONS_FILE is malformed: ignored until it changes',
+        );
+      }
+    } catch (error) {
+      log.error(
+        { file: path, err: describeFailure(error) },
+        'X_WEB_OPERATIONS_FILE is malformed: ignored until it changes',
+      );
+    }
+    file = { stamp, overrides };
+    return overrides;
+  }
+
+  async function loadView(): Promise<View> {
+    const readAt = now();
+    const [rows, pins, check, overrides] = await Promise.all([
+      listXWebOperationRows(db),
+      listXWebOperationPins(db),
+      readXWebOperationsCheck(db),
+      readOverrides(),
+    ]);
+    return {
+      rows: new Map(rows.map((row) => [row.name, row])),
+      pins: new Map(pins.map((pin) => [pin.name, pin])),
+      check,
+      overrides,
+      readAt,
+    };
+  }
+
+  /**
+   * The view, read again when older than cacheMs; `fresh` reads it now (after a write).
+   * Concurrent reads share one; a read begun before a write (`forget`) is not kept.
+   */
+  async function viewNow(fresh = false): Promise<View> {
+    if (!fresh && view && now() - view.readAt < cacheMs) return view;
+    if (!fresh && viewLoading) return viewLoading;
+    const started = generation;
+    const loading = loadView();
+    if (!fresh) viewLoading = loading;
+    try {
+      const loaded = await loading;
+      if (generation === started) view = loaded;
+      return loaded;
+    } finally {
+      if (viewLoading === loading) viewLoading = null;
+    }
+  }
+
+  /** Drops the view: the next answer reads the tables again. */
+  function forget(): void {
+    view = null;
+    viewLoading = null;
+    generation += 1;
+  }
+
+  function due(check: XWebOperationsCheck): boolean {
+    return check.checkedAt === null || now() - Date.parse(check.checkedAt) >= refreshEveryMs;
+  }
+
+  /** One read of the bundle, claimed across processes; stores what it found. */
+  async function read(force: boolean, reason: string): Promise<RefreshResult> {
+    const startedAt = now();
+    const waitMs = force ? minForcedGapMs : refreshEveryMs;
+    let claim: { claimed: boolean; checkedAt: string | null };
+    try {
+      claim = await claimXWebOperationsCheck(db, iso(startedAt), iso(startedAt - waitMs));
+    } catch (error) {
+      const message = describeFailure(error);
+      log.error({ reason, err: message }, "x-web: could not claim a read of x.com's client");
+      return { changed: [], missing: [], error: message, retryAfterMs: null };
+    }
+    if (!claim.claimed) {
+      const last = claim.checkedAt ? Date.parse(claim.checkedAt) : startedAt;
+      return {
+        changed: [],
+        missing: [],
+        error: CHECKED_MOMENTS_AGO,
+        retryAfterMs: Math.max(0, last + waitMs - startedAt),
+      };
+    }
+    try {
+      const cookies = await options.cookies().catch(() => null);
+      const found = await readClientOperations(options.page, cookies, X_WEB_OPERATIONS);
+      const names = X_WEB_OPERATIONS.filter((name) => found.operations[name]);
+      if (names.length === 0) {
+        throw new Error(
+          `no GraphQL operation of Perch's was found in x.com's client (${found.scripts} scripts read)`,
+        );
+      }
+      pageFeatures = found.pageFeatures;
+      // Read after the fetch, so features healed meanwhile are kept.
+      const before = new Map((await listXWebOperationRows(db)).map((row) => [row.name, row]));
+      const seenAt = iso(now());
+      const changed: XWebOperation[] = [];
+      for (const name of names) {
+        const previous = bundleOrShipped(name, before.get(name));
+        const declared = found.operations[name]!;
+        // Features only grow: X refuses a request that lacks one and ignores one it does not
+        // use, so a feature an earlier read or X's own 400 gave is kept.
+        const values = { ...declared, features: { ...previous.features, ...declared.features } };
+        if (!sameValues(previous, values)) changed.push(name);
+        await upsertXWebOperationRow(db, {
+          name,
+          query_id: values.queryId,
+          features: switchesJson(values.features),
+          field_toggles: switchesJson(values.fieldToggles),
+          seen_at: seenAt,
+          updated_at: seenAt,
+        });
+      }
+      await finishXWebOperationsCheck(db, { refreshedAt: seenAt });
+      log.info(
+        { reason, changed, missing: found.missing, scripts: found.scripts },
+        "x-web: read the operations from x.com's client",
+      );
+      return { changed, missing: found.missing, error: null, retryAfterMs: null };
+    } catch (error) {
+      const message = describeFailure(error);
+      await finishXWebOperationsCheck(db, { error: message }).catch(() => {});
+      log.warn(
+        { reason, err: message },
+        "x-web: x.com's client could not be read; the operations in use are kept",
+      );
+      return { changed: [], missing: [], error: message, retryAfterMs: null };
+    }
+  }
+
+  function refresh(
+    refreshOptions: { force?: boolean; reason?: string } = {},
+  ): Promise<RefreshResult> {
+    if (inFlight) return inFlight;
+    const force = refreshOptions.force ?? false;
+    const run = read(force, refreshOptions.reason ?? (force ? 'forced' : 'scheduled')).finally(
+      () => {
+        inFlight = null;
+        // The next answer reads what this read (or another process's) stored.
+        forget();
+      },
+    );
+    inFlight = run;
+    return run;
+  }
+
+  async function list(): Promise<XWebOperations> {
+    const fresh = await viewNow(true);
+    const checked = fresh.check.checkedAt;
+    return {
+      operations: X_WEB_OPERATIONS.map((name) => {
+        const values = resolve(name, fresh);
+        const row = fresh.rows.get(name);
+        const overridden = values.source === 'admin' || values.source === 'file';
+        return {
+          name,
+          query_id: values.queryId,
+          features: values.features,
+          field_toggles: values.fieldToggles,
+          source: values.source,
+          seen_at: row?.seen_at ?? null,
+          bundle_query_id: overridden ? (row?.query_id ?? null) : null,
+        };
+      }),
+      checked_at: checked,
+      refreshed_at: fresh.check.refreshedAt,
+      refresh_error: fresh.check.error,
+      next_check_at: checked ? iso(Date.parse(checked) + refreshEveryMs) : null,
+      overrides_file: options.overridesFile ?? null,
+    };
+  }
+
+  return {
+    async current(name) {
+      const known = await viewNow();
+      if (!inFlight && due(known.check)) void refresh({ reason: 'scheduled' });
+      const { queryId, features, fieldToggles, source } = resolve(name, known);
+      return { queryId, features, fieldToggles, source };
+    },
+
+    refresh,
+
+    async addMissingFeatures(name, features) {
+      const wanted = [...new Set(features)].filter((f) => /^[A-Za-z0-9_]{1,120}$/.test(f));
+      if (wanted.length === 0) return;
+      const fresh = await viewNow(true);
+      const valueOf = (feature: string) =>
+        pageFeatures[feature] ?? shippedFeatureValue(name, feature) ?? false;
+      const row = fresh.rows.get(name);
+      const bundle = bundleOrShipped(name, row);
+      const added = wanted.filter((feature) => bundle.features[feature] === undefined);
+      if (added.length > 0) {
+        const at = iso(now());
+        await upsertXWebOperationRow(db, {
+          name,
+          query_id: bundle.queryId,
+          features: switchesJson({
+            ...bundle.features,
+            ...Object.fromEntries(added.map((feature) => [feature, valueOf(feature)])),
+          }),
+          field_toggles: switchesJson(bundle.fieldToggles),
+          seen_at: row?.seen_at ?? at,
+          updated_at: at,
+        });
+      }
+      // A pin with features of its own is sent as it is: it gets them too (its values stay).
+      const pin = fresh.pins.get(name);
+      const pinFeatures = parseSwitches(pin?.features ?? null);
+      const pinLacks = pinFeatures ? wanted.filter((f) => pinFeatures[f] === undefined) : [];
+      if (pinFeatures && pinLacks.length > 0) {
+        await updateXWebOperationPinFeatures(
+          db,
+          name,
+          switchesJson({
+            ...pinFeatures,
+            ...Object.fromEntries(pinLacks.map((feature) => [feature, valueOf(feature)])),
+          }),
+        );
+      }
+      const fileFeatures = fresh.overrides[name]?.features;
+      const fileLacks = fileFeatures ? wanted.filter((f) => fileFeatures[f] === undefined) : [];
+      if (fileLacks.length > 0) {
+        log.warn(
+          { operation: name, features: fileLacks, file: options.overridesFile },
+          'x-web: X needs features that X_WEB_OPERATIONS_FILE does not give this operation',
+        );
+      }
+      if (added.length > 0 || pinLacks.length > 0) {
+        log.info(
+          { operation: name, features: [...new Set([...added, ...pinLacks])] },
+          'x-web: X named features the operation lacked; they are sent from now on',
+        );
+      }
+      forget();
+    },
+
+    list,
+
+    async pin(name, request, by) {
+      await upsertXWebOperationPin(db, {
+        name,
+        query_id: request.query_id.trim(),
+        features: request.features ? switchesJson(request.features) : null,
+        field_toggles: request.field_toggles ? switchesJson(request.field_toggles) : null,
+        pinned_at: iso(now()),
+        pinned_by: by,
+      });
+      forget();
+      return list();
+    },
+
+    async unpin(name) {
+      if (!(await deleteXWebOperationPin(db, name))) {
+        throw conflict(X_WEB_MESSAGES.operationNotPinned(name), 'X_WEB_OPERATION_NOT_PINNED');
+      }
+      forget();
+      return list();
+    },
+
+    async idle() {
+      while (inFlight) await inFlight;
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  X_WEB_MESSAGES,
+  errorEnvelopeSchema,
+  pinXWebOperationRequestSchema,
+  successEnvelope,
+  xWebOperationNameParamSchema,
+  xWebOperationsResponseSchema,
+} from '@perch/shared';
+import { currentAuth, requireSuperAdmin } from '../../plugins/auth.js';
+import { logAdminAction } from '../admin/admin-events.js';
+import type { AdminDeps } from '../admin/admin.routes.js';
+import {
+  createOperationsRegistry,
+  listOperations,
+  pinOperation,
+  refreshOperations,
+  unpinOperation,
+} from './x-web-operations.service.js';
+
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+  502: errorEnvelopeSchema,
+};
+const config = { useIssueMessage: true };
+const tags = ['admin'];
+const answer = successEnvelope(xWebOperationsResponseSchema);
+
+/**
+ * The x-web source's GraphQL operations (inside `adminRoutes`: admins only). Admins see where
+ * each operation's values come from; pinning, unpinning and reading x.com's client now need a
+ * super admin. Every change is in the security log.
+ */
+export const xWebOperationsRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
+  // One registry per app: forced reads from the Admin page share one fetch.
+  const registry = createOperationsRegistry({
+    config: deps.config,
+    db: deps.db.db,
+    log: app.log,
+  });
+
+  app.get(
+    '/admin/x-web-operations',
+    { schema: { tags, response: { 200: answer, ...errors } } },
+    async () => ({ success: true as const, data: await listOperations(registry) }),
+  );
+
+  app.put(
+    '/admin/x-web-operations/:name',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        params: xWebOperationNameParamSchema,
+        body: pinXWebOperationRequestSchema,
+        response: { 200: answer, ...errors },
+      },
+    },
+    async (request) => {
+      const { name } = request.params;
+      const by = currentAuth(request).user.username;
+      const operations = await pinOperation(registry, name, request.body, by);
+      await logAdminAction(deps.db, request, {
+        type: 'x_web_operation_pinned',
+        severity: 'high',
+        description: `Pinned the X web operation ${name} to query id ${request.body.query_id}`,
+        metadata: {
+          operation: name,
+          query_id: request.body.query_id,
+          features: request.body.features ? Object.keys(request.body.features).length : null,
+          field_toggles: request.body.field_toggles
+            ? Object.keys(request.body.field_toggles).length
+            : null,
+        },
+      });
+      return {
+        success: true as const,
+        message: X_WEB_MESSAGES.operationPinned(name),
+        data: operations,
+      };
+    },
+  );
+
+  app.delete(
+    '/admin/x-web-operations/:name',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: {
+        tags,
+        params: xWebOperationNameParamSchema,
+        response: { 200: answer, ...errors },
+      },
+    },
+    async (request) => {
+      const { name } = request.params;
+      const operations = await unpinOperation(registry, name);
+      await logAdminAction(deps.db, request, {
+        type: 'x_web_operation_unpinned',
+        severity: 'medium',
+        description: `Unpinned the X web operation ${name}: x.com's client decides again`,
+        metadata: { operation: name },
+      });
+      return {
+        success: true as const,
+        message: X_WEB_MESSAGES.operationUnpinned(name),
+        data: operations,
+      };
+    },
+  );
+
+  app.post(
+    '/admin/x-web-operations/refresh',
+    {
+      config,
+      preValidation: requireSuperAdmin,
+      schema: { tags, response: { 200: answer, ...errors } },
+    },
+    async (request) => {
+      const by = currentAuth(request).user.username;
+      const { result, operations } = await refreshOperations(
+        deps.config,
+        registry,
+        `asked by ${by} on the Admin page`,
+      );
+      await logAdminAction(deps.db, request, {
+        type: 'x_web_operations_refreshed',
+        severity: 'low',
+        description:
+          result.changed.length === 0
+            ? "Read x.com's client for the X web operations: none changed"
+            : `Read x.com's client for the X web operations: ${result.changed.join(', ')} changed`,
+        metadata: { changed: result.changed, missing: result.missing },
+      });
+      return {
+        success: true as const,
+        message: X_WEB_MESSAGES.operationsRefreshed(result.changed.length),
+        data: operations,
+      };
+    },
+  );
+};
