@@ -67,6 +67,11 @@ const envSchema = z.object({
    * Read again when it changes; a malformed file is logged and ignored. Unset: none.
    */
   X_WEB_OPERATIONS_FILE: optionalString,
+  /**
+   * x-web: the least time between two reads of x.com's client forced by X refusing an operation
+   * (404, missing features); the scheduled read is every 6 hours. Tests shorten it.
+   */
+  X_WEB_OPERATIONS_RECHECK_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /** OAuth 2.0 client id for connecting a user's X account. */
   X_CLIENT_ID: optionalString,
   /** OAuth 2.0 client secret (confidential clients). */

@@ -974,6 +974,40 @@ test('X web collector accounts screenshots', async ({ browser }) => {
       await page.setViewportSize(viewport);
       await shootPart(page, panel, `settings-x-web-challenge-${label}`);
     }
+
+    // The operations in use, read from x.com's client when collection began.
+    await page.goto(`${webServer.origin}/dashboard/admin`);
+    const operations = page.getByTestId('x-web-operations');
+    await expect(operations.getByTestId('x-web-operations-age')).toBeVisible();
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(viewport);
+      await shootPart(page, operations, `admin-x-web-operations-${label}`);
+    }
+
+    // Cloudflare refuses the server: the pool pauses, the accounts stay as they are.
+    fake.refuseWithHtml('always');
+    fake.addAccount({ username: 'fresh_eye', password: 'pw', email: 'fresh@example.com' });
+    const fresh = fake.issueSession('fresh_eye');
+    await add({
+      method: 'cookies',
+      username: 'fresh_eye',
+      auth_token: fresh.authToken,
+      ct0: fresh.ct0,
+    });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByTestId('x-web-pool-paused').isVisible();
+        },
+        { timeout: 45_000 },
+      )
+      .toBe(true);
+    for (const [label, viewport] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(viewport);
+      await shootPart(page, page.getByTestId('x-web-pool-paused'), `admin-x-web-paused-${label}`);
+    }
+    fake.refuseWithHtml(0);
     await context.close();
   } finally {
     await webServer.stop();

@@ -37,11 +37,13 @@ function recentPosts(seed: number, count: number, days: number): SourceTweet[] {
   }));
 }
 
-/** The fake X web with one account that posted recently (and none to sign in with yet). */
+/** The fake X web with accounts that posted recently (and none to sign in with yet). */
 export async function startFakeXWebWithAccounts(): Promise<FakeXWebServer> {
   const fake = await startFakeXWebServer();
   const busy = fake.addUser({ username: 'OrbitNews', name: 'Orbit News', followersCount: 48_210 });
   fake.addSourceTweets(busy.id, recentPosts(1, 60, 3));
+  const other = fake.addUser({ username: 'LaunchLog', name: 'Launch Log', followersCount: 9_120 });
+  fake.addSourceTweets(other.id, recentPosts(2, 30, 3));
   return fake;
 }
 
@@ -52,5 +54,6 @@ export function xWebEnv(fake: FakeXWebServer): Record<string, string> {
     X_WEB_BASE_URL: fake.baseUrl,
     X_WEB_API_BASE_URL: fake.baseUrl,
     MONITOR_INTERVAL_SECONDS: '5',
+    X_WEB_OPERATIONS_RECHECK_SECONDS: '1',
   };
 }

@@ -1,5 +1,6 @@
 import { X_WEB_MESSAGES } from '@perch/shared';
 import { expect, test, type Page } from '@playwright/test';
+import { registerUser } from './accounts';
 import { startPerchServer, type PerchServer } from './perch-server';
 import { startFakeXWebWithAccounts, xWebEnv, type FakeXWebServer } from './x-web-fakes';
 
@@ -108,4 +109,94 @@ test("x-web: a super admin adds a collector account, answers X's emailed code in
   await expect(row).toContainText('Active');
   await expect(row).toContainText(/Timeline: \d+ \/ 50/);
   await expect(row).toContainText(/Lookup: \d+ \/ 95/);
+});
+
+test.describe('x-web against a changing X', () => {
+  const healing = {} as { fake: FakeXWebServer; server: PerchServer };
+  test.beforeAll(async () => {
+    healing.fake = await startFakeXWebWithAccounts();
+    healing.server = await startPerchServer(xWebEnv(healing.fake));
+  });
+  test.afterAll(async () => {
+    await healing.server?.stop();
+    await healing.fake?.close();
+  });
+
+  test('x-web heals itself: X rotates its query ids, then refuses the server with Cloudflare, and the Admin page says so', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const fake = healing.fake;
+    const server = healing.server;
+    await registerUser(page, server.origin, 'ines', server.firstStartCode);
+
+    // Cookies lead the form: a second account by the cookies of a signed-in browser.
+    fake.addAccount({ username: 'orbit_second', password: 'x', email: 'second@example.com' });
+    const session = fake.issueSession('orbit_second');
+    await page.goto(`${server.origin}/dashboard/admin`);
+    const form = page.getByTestId('x-web-accounts').getByRole('form', { name: 'Add an account' });
+    await expect(form.getByTestId('x-web-cookies-help')).toBeVisible();
+    await form.getByLabel('X username').fill('orbit_second');
+    await form.getByLabel('auth_token cookie').fill(session.authToken);
+    await form.getByLabel('ct0 cookie').fill(session.ct0);
+    await form.getByRole('button', { name: 'Add account' }).click();
+    await expect(page.getByText(X_WEB_MESSAGES.accountAdded('orbit_second'))).toBeVisible();
+
+    const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    async function followAndWait(username: string) {
+      const followed = await page.request.post(`${server.origin}/api/v1/handles`, {
+        data: { username, backfill_days: 7, async: true },
+        headers: { 'x-csrf-token': csrf },
+      });
+      expect(followed.status()).toBe(201);
+      await expect
+        .poll(
+          async () => {
+            const response = await page.request.get(
+              `${server.origin}/api/v1/handles/${username}/backfill-progress`,
+            );
+            return ((await response.json()) as { data: { isComplete: boolean } }).data.isComplete;
+          },
+          { timeout: 60_000 },
+        )
+        .toBe(true);
+    }
+    await followAndWait('orbitnews');
+    await page.reload();
+    // The operations in use were read from x.com's client.
+    const operations = page.getByTestId('x-web-operations');
+    await expect(operations.getByTestId('x-web-operations-age')).toContainText(
+      'Operations in use were read from x.com',
+    );
+
+    // X rotates every query id: a new handle is collected all the same, with no restart.
+    fake.rotateQueryIds();
+    const rotated = fake.operations();
+    await followAndWait('launchlog');
+    await page.reload();
+    const timeline = operations.getByRole('row', { name: 'Operation UserTweetsAndReplies' });
+    await expect(timeline).toContainText(rotated.UserTweetsAndReplies.queryId);
+    await expect(timeline).toContainText('From x.com');
+
+    // Cloudflare refuses the server (the next poll meets it): the pool pauses and no account is
+    // taken out.
+    fake.refuseWithHtml('always');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByTestId('x-web-pool-paused').isVisible();
+        },
+        { timeout: 45_000 },
+      )
+      .toBe(true);
+    const banner = page.getByTestId('x-web-pool-paused');
+    await expect(banner).toContainText(X_WEB_MESSAGES.poolPaused);
+    await expect(banner).toContainText('Just a moment');
+    const accounts = page.getByTestId('x-web-accounts');
+    await expect(
+      accounts.getByRole('row', { name: 'Collector account @orbit_second' }),
+    ).toContainText('Active');
+    fake.refuseWithHtml(0);
+  });
 });

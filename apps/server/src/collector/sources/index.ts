@@ -40,6 +40,7 @@ export function createTweetSource(config: Config, hooks: TweetSourceHooks = {}):
       baseUrl: config.X_WEB_BASE_URL,
       apiBaseUrl: config.X_WEB_API_BASE_URL,
       operationsFile: config.X_WEB_OPERATIONS_FILE,
+      operationsRecheckMs: config.X_WEB_OPERATIONS_RECHECK_SECONDS * 1000,
       timeoutMs: config.X_REQUEST_TIMEOUT_SECONDS * 1000,
       metrics: hooks.xRequestMetrics,
     });

@@ -72,6 +72,7 @@ export function createOperationsRegistry(deps: XWebOperationsDeps): XWebOperatio
     },
     cookies: () => poolSessionCookies(deps.db, cipher),
     overridesFile: deps.config.X_WEB_OPERATIONS_FILE,
+    minForcedGapMs: deps.config.X_WEB_OPERATIONS_RECHECK_SECONDS * 1000,
     now: deps.now,
     log: deps.log,
   });

@@ -56,6 +56,8 @@ export interface XWebSourceOptions {
   apiBaseUrl: string;
   /** X_WEB_OPERATIONS_FILE: operations pinned by the operator. */
   operationsFile?: string;
+  /** X_WEB_OPERATIONS_RECHECK_SECONDS: the least time between two forced reads of the client. */
+  operationsRecheckMs?: number;
   fetch?: typeof fetch;
   now?: () => number;
   timeoutMs?: number;
@@ -139,6 +141,7 @@ export function createXWebSource(
     cookies,
     now,
     overridesFile: options.operationsFile,
+    minForcedGapMs: options.operationsRecheckMs,
   });
   const call = createGraphqlClient({
     baseUrl: options.baseUrl,

@@ -116,7 +116,7 @@ describe('X web operations', () => {
     expect(within(region()).queryByRole('button', { name: /^Unpin / })).toBeNull();
   });
 
-  it('gives super admins Pin on every operation and Unpin on pinned ones, on phones too', async () => {
+  it('gives super admins Pin on every operation but those the file sets, and Unpin on pinned ones, on phones too', async () => {
     phoneScreen();
     stubFetch({ [POOL]: () => ok(makeXWebPool()), [LIST]: () => ok(makeXWebOperations()) });
     await rendered(true);
@@ -134,6 +134,10 @@ describe('X web operations', () => {
       }),
     ).toBeVisible();
     expect(within(region()).getByRole('button', { name: X_WEB_TEXTS.checkNow })).toBeVisible();
+    // The overrides file wins over a pin: its operations are changed in the file.
+    const fromFile = card('TweetResultsByRestIds');
+    expect(fromFile).toHaveTextContent(X_WEB_TEXTS.setInFile);
+    expect(within(fromFile).queryByRole('button', { name: /^Pin/ })).toBeNull();
   });
 
   it("checks x.com's client on demand: busy while it runs, then the answer's message", async () => {

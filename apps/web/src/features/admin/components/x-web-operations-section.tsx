@@ -249,15 +249,22 @@ export function XWebOperationsSection({ isSuperAdmin }: { isSuperAdmin: boolean 
                 isSuperAdmin
                   ? ({ operation }) => (
                       <>
-                        <Button
-                          size="xs"
-                          variant="light"
-                          leftSection={<IconPin size={14} />}
-                          aria-label={`${X_WEB_TEXTS.pin} ${operation.name}`}
-                          onClick={() => setPinning(operation)}
-                        >
-                          {X_WEB_TEXTS.pin}
-                        </Button>
+                        {/* X_WEB_OPERATIONS_FILE wins over a pin: it is changed in the file. */}
+                        {operation.source === 'file' ? (
+                          <Text size="xs" c="dimmed">
+                            {X_WEB_TEXTS.setInFile}
+                          </Text>
+                        ) : (
+                          <Button
+                            size="xs"
+                            variant="light"
+                            leftSection={<IconPin size={14} />}
+                            aria-label={`${X_WEB_TEXTS.pin} ${operation.name}`}
+                            onClick={() => setPinning(operation)}
+                          >
+                            {X_WEB_TEXTS.pin}
+                          </Button>
+                        )}
                         {operation.source === 'admin' ? (
                           <Button
                             size="xs"

@@ -64,6 +64,7 @@ export const X_WEB_TEXTS = {
   operationsLastRead: 'Last read from x.com',
   nextCheck: 'Next check',
   overridesFile: (file: string) => `Values from ${file} are used where the file sets them.`,
+  setInFile: 'Set in X_WEB_OPERATIONS_FILE',
   checkNow: 'Check x.com now',
   checkFailed: "Failed to check x.com's client.",
   bundleUses: (queryId: string) => `x.com uses ${queryId}`,
@@ -111,8 +112,8 @@ export const X_WEB_STATUS_LOOK: Record<XWebAccountStatusName, Look> = {
 /** Short names of the GraphQL operations (the limits column, the operations list). */
 export const X_WEB_OPERATION_LABEL: Record<XWebOperation, string> = {
   UserByScreenName: 'Lookup',
-  UserTweetsAndReplies: 'With replies',
-  UserTweets: 'Timeline',
+  UserTweetsAndReplies: 'Timeline',
+  UserTweets: 'Posts only',
   UsersByRestIds: 'Profiles',
   TweetResultsByRestIds: 'Tweets',
 };
