@@ -17,15 +17,12 @@
  * - Each process trusts its view of the tables for 30 s, so pins and other processes' reads are
  *   seen within that time; the overrides file is read again when it changes.
  */
-import { stat, readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import {
   X_WEB_MESSAGES,
   X_WEB_OPERATIONS,
   type PinXWebOperationRequest,
   type XWebOperation,
-  type XWebOperationSource,
   type XWebOperations,
 } from '@perch/shared';
 import type { Database } from '../../../db/types.js';
@@ -40,14 +37,27 @@ import {
   updateXWebOperationPinFeatures,
   upsertXWebOperationPin,
   upsertXWebOperationRow,
-  type XWebOperationPinRow,
-  type XWebOperationRow,
   type XWebOperationsCheck,
 } from '../../../modules/x-web/x-web-operations.repository.js';
 import { readClientOperations, shippedFeatureValue } from './x-web-bundle.js';
-import { HtmlRefusal, type ClientPageOptions } from './x-web-client-page.js';
+import type { ClientPageOptions } from './x-web-client-page.js';
+import {
+  bundleOrShipped,
+  parseSwitches,
+  resolve,
+  sameValues,
+  switchesJson,
+  type ResolvedOperation,
+  type View,
+} from './x-web-operations-layers.js';
 import type { Cookies } from './x-web-http.js';
-import { X_WEB_DEFAULT_OPERATIONS, type OperationValues } from './x-web-operation-defaults.js';
+import {
+  createOverridesFile,
+  describeFailure,
+  type XWebOperationsLog,
+} from './x-web-operations-file.js';
+
+export type { XWebOperationsLog };
 
 /** How often the bundle is read when nothing asks sooner. */
 export const REFRESH_EVERY_MS = 6 * 60 * 60_000;
@@ -57,15 +67,6 @@ export const MIN_FORCED_GAP_MS = 60_000;
 export const VIEW_CACHE_MS = 30_000;
 /** The answer of a read that was not made because another was made moments ago. */
 export const CHECKED_MOMENTS_AGO = "x.com's client was checked moments ago";
-/** A stored failure is cut to this length. */
-const MAX_ERROR_CHARS = 500;
-
-/** What the operations' registry writes about itself (pino's logger fits). */
-export interface XWebOperationsLog {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 const silentLog: XWebOperationsLog = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -88,7 +89,7 @@ export interface XWebOperationsOptions {
 }
 
 /** An operation's values as the source sends them, and where they came from. */
-export type ResolvedOperation = OperationValues & { source: XWebOperationSource };
+export type { ResolvedOperation };
 
 export interface RefreshResult {
   /** Operations whose bundle values changed (against the earlier read, or the shipped ones). */
@@ -132,111 +133,6 @@ export interface XWebOperationsRegistry {
   idle(): Promise<void>;
 }
 
-const switchesSchema = z.record(z.string().regex(/^[A-Za-z0-9_]{1,120}$/), z.boolean());
-/** The overrides file: `{ "<Operation>": { "queryId": "..", "features"?: {..}, "fieldToggles"?: {..} } }`. */
-const overridesFileSchema = z.record(
-  z.string(),
-  z.object({
-    queryId: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{10,40}$/, 'queryId: 10 to 40 letters, digits, _ or -'),
-    features: switchesSchema.optional(),
-    fieldToggles: switchesSchema.optional(),
-  }),
-);
-type OverrideEntry = z.infer<typeof overridesFileSchema>[string];
-type Overrides = Partial<Record<XWebOperation, OverrideEntry>>;
-
-/** What a process knows of the tables and the file, and when it read them. */
-interface View {
-  rows: Map<string, XWebOperationRow>;
-  pins: Map<string, XWebOperationPinRow>;
-  check: XWebOperationsCheck;
-  overrides: Overrides;
-  readAt: number;
-}
-
-/** A switch map as JSON with sorted keys, so equal values are equal text. */
-function switchesJson(values: Record<string, boolean>): string {
-  return JSON.stringify(
-    Object.fromEntries(Object.entries(values).sort(([a], [b]) => (a < b ? -1 : 1))),
-  );
-}
-
-/** A stored switch map; null when the text is not one. */
-function parseSwitches(text: string | null): Record<string, boolean> | null {
-  if (text === null) return null;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
-    return Object.fromEntries(
-      Object.entries(parsed as Record<string, unknown>).filter(
-        (entry): entry is [string, boolean] => typeof entry[1] === 'boolean',
-      ),
-    );
-  } catch {
-    return null;
-  }
-}
-
-function sameValues(a: OperationValues, b: OperationValues): boolean {
-  return (
-    a.queryId === b.queryId &&
-    switchesJson(a.features) === switchesJson(b.features) &&
-    switchesJson(a.fieldToggles) === switchesJson(b.fieldToggles)
-  );
-}
-
-/** The bundle's values of an operation, or the shipped ones (also for a row that is unreadable). */
-function bundleOrShipped(name: XWebOperation, row: XWebOperationRow | undefined): OperationValues {
-  const shipped = X_WEB_DEFAULT_OPERATIONS[name];
-  if (!row) return shipped;
-  return {
-    queryId: row.query_id,
-    features: parseSwitches(row.features) ?? shipped.features,
-    fieldToggles: parseSwitches(row.field_toggles) ?? shipped.fieldToggles,
-  };
-}
-
-/** The values in use, layer over layer: shipped, bundle, pin, file. */
-function resolve(name: XWebOperation, view: View): ResolvedOperation {
-  const row = view.rows.get(name);
-  let values: ResolvedOperation = {
-    ...bundleOrShipped(name, row),
-    source: row ? 'bundle' : 'default',
-  };
-  const pin = view.pins.get(name);
-  if (pin) {
-    values = {
-      queryId: pin.query_id,
-      features: parseSwitches(pin.features) ?? values.features,
-      fieldToggles: parseSwitches(pin.field_toggles) ?? values.fieldToggles,
-      source: 'admin',
-    };
-  }
-  const file = view.overrides[name];
-  if (file) {
-    values = {
-      queryId: file.queryId,
-      features: file.features ?? values.features,
-      fieldToggles: file.fieldToggles ?? values.fieldToggles,
-      source: 'file',
-    };
-  }
-  return values;
-}
-
-/** A failed read in words for the Admin page: X's refusal, or the network's reason. */
-function describeFailure(error: unknown): string {
-  let text: string;
-  if (error instanceof HtmlRefusal) text = `x.com answered with ${error.message}`;
-  else if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? error.cause.message : null;
-    text = cause && cause !== error.message ? `${error.message}: ${cause}` : error.message;
-  } else text = String(error);
-  return text.slice(0, MAX_ERROR_CHARS);
-}
-
 export function createXWebOperations(options: XWebOperationsOptions): XWebOperationsRegistry {
   const { db } = options;
   const now = options.now ?? Date.now;
@@ -253,75 +149,7 @@ export function createXWebOperations(options: XWebOperationsOptions): XWebOperat
   let inFlight: Promise<RefreshResult> | null = null;
   /** The page's feature values at this process's last read (for healing). */
   let pageFeatures: Record<string, boolean> = {};
-  /** The overrides file as last read, by its modification time and size. */
-  let file: { stamp: string; overrides: Overrides } | null = null;
-  let fileReading: Promise<Overrides> | null = null;
-
-  /** The overrides file's values; concurrent calls share one look at it. */
-  function readOverrides(): Promise<Overrides> {
-    if (!fileReading) {
-      fileReading = lookAtOverrides().finally(() => {
-        fileReading = null;
-      });
-    }
-    return fileReading;
-  }
-
-  async function lookAtOverrides(): Promise<Overrides> {
-    const path = options.overridesFile;
-    if (!path) return {};
-    let stamp: string;
-    try {
-      const info = await stat(path);
-      stamp = `${info.mtimeMs}:${info.size}`;
-    } catch (error) {
-      stamp = `missing:${(error as NodeJS.ErrnoException).code ?? 'error'}`;
-      if (file?.stamp !== stamp) {
-        log.error(
-          { file: path, err: describeFailure(error) },
-          'X_WEB_OPERATIONS_FILE cannot be read: ignored',
-        );
-        file = { stamp, overrides: {} };
-      }
-      return {};
-    }
-    if (file?.stamp === stamp) return file.overrides;
-    let overrides: Overrides = {};
-    try {
-      const parsed = overridesFileSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
-      if (parsed.success) {
-        const unknown = Object.keys(parsed.data).filter(
-          (name) => !(X_WEB_OPERATIONS as readonly string[]).includes(name),
-        );
-        if (unknown.length > 0) {
-          log.error(
-            { file: path, unknown, known: X_WEB_OPERATIONS },
-            'X_WEB_OPERATIONS_FILE names operations Perch does not call: those are ignored',
-          );
-        }
-        overrides = Object.fromEntries(
-          X_WEB_OPERATIONS.filter((name) => parsed.data[name]).map((name) => [
-            name,
-            parsed.data[name],
-          ]),
-        );
-        log.info({ file: path, operations: Object.keys(overrides) }, 'X_WEB_OPERATIONS_FILE read');
-      } else {
-        const issue = parsed.error.issues[0];
-        log.error(
-          { file: path, err: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}` },
-          'X_WEB_OPERATIONS_FILE is malformed: ignored until it changes',
-        );
-      }
-    } catch (error) {
-      log.error(
-        { file: path, err: describeFailure(error) },
-        'X_WEB_OPERATIONS_FILE is malformed: ignored until it changes',
-      );
-    }
-    file = { stamp, overrides };
-    return overrides;
-  }
+  const overridesFile = createOverridesFile(options.overridesFile, log);
 
   async function loadView(): Promise<View> {
     const readAt = now();
@@ -329,7 +157,7 @@ export function createXWebOperations(options: XWebOperationsOptions): XWebOperat
       listXWebOperationRows(db),
       listXWebOperationPins(db),
       readXWebOperationsCheck(db),
-      readOverrides(),
+      overridesFile.read(),
     ]);
     return {
       rows: new Map(rows.map((row) => [row.name, row])),

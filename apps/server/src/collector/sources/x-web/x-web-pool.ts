@@ -14,8 +14,8 @@
  * - At most one request per account and operation is in flight, in the whole cluster (a lease
  *   row per account and operation), and an account rests while X's remaining count of an
  *   operation is within REMAINING_MARGIN of zero: the pool never spends an account's last reads.
- * - When X answers with HTML pages (Cloudflare), the whole pool pauses, 1 minute doubling to
- *   30 minutes: the server is refused, not the accounts, so none is taken out for it.
+ * - When X answers with HTML pages (Cloudflare), the whole pool pauses (x-web-pool-pause.ts):
+ *   the server is refused, not the accounts, so none is taken out for it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -28,19 +28,17 @@ import {
   findAwaitingXWebAccount,
   findXWebAccount,
   listXWebAccounts,
-  readXWebPause,
   releaseXWebLease,
   seal,
   unseal,
   updateXWebAccount,
-  writeXWebPause,
   type XWebAccountRow,
-  type XWebPause,
   type XWebSecrets,
 } from '../../../modules/x-web/x-web-accounts.repository.js';
 import { sleep } from '../../../lib/sleep.js';
 import { SourceError } from '../types.js';
 import type { LoginFlow, LoginOutcome, PendingFlow } from './x-web-login.js';
+import { createPoolPause } from './x-web-pool-pause.js';
 import type { Cookies } from './x-web-http.js';
 
 /** A limit of one operation of one account, as X's x-rate-limit-* headers told it. */
@@ -67,11 +65,6 @@ const SIGN_IN_CLAIM_MS = 2 * 60_000;
 export const HEADERLESS_REST_MS = 15 * 60_000;
 /** X's remaining count at or under which an account rests (its last reads are never spent). */
 export const REMAINING_MARGIN = 2;
-/** The pool's pause after an HTML answer: 1 minute, doubling with each one, up to 30 minutes. */
-export const FIRST_PAUSE_MS = 60_000;
-export const MAX_PAUSE_MS = 30 * 60_000;
-/** How long a process trusts its last read of the pause (other processes may set or end it). */
-const PAUSE_READ_MS = 5_000;
 
 export function parseLimits(raw: string): AccountLimits {
   try {
@@ -114,31 +107,7 @@ export function createXWebPool(options: PoolOptions) {
   let known: XWebAccountRow[] = [];
   const leaseMs = options.leaseMs ?? 60_000;
   const busyWaitMs = options.busyWaitMs ?? 60_000;
-  /** The pause as last read here: re-read at most every PAUSE_READ_MS. */
-  let pauseSeen: { pause: XWebPause; readAt: number } | null = null;
-
-  async function readPause(): Promise<XWebPause> {
-    const at = now();
-    if (!pauseSeen || at - pauseSeen.readAt >= PAUSE_READ_MS) {
-      pauseSeen = { pause: await readXWebPause(db), readAt: at };
-    }
-    return pauseSeen.pause;
-  }
-
-  /** The pause in force now, or null. */
-  async function currentPause(): Promise<XWebPause | null> {
-    const pause = await readPause();
-    return pause.pausedUntil && Date.parse(pause.pausedUntil) > now() ? pause : null;
-  }
-
-  function pausedError(pause: XWebPause): SourceError {
-    const until = Date.parse(pause.pausedUntil ?? '') || now();
-    return new SourceError(
-      'rate_limited',
-      `${X_WEB_MESSAGES.poolPaused} (${pause.reason ?? 'an HTML page'}); trying again at ${new Date(until).toISOString()}`,
-      Math.max(1_000, until - now()),
-    );
-  }
+  const pause = createPoolPause(db, now);
 
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -274,8 +243,8 @@ export function createXWebPool(options: PoolOptions) {
       let waited = 0;
       let busyWait = 50;
       for (let round = 0; round < 3;) {
-        const pause = await currentPause();
-        if (pause) throw pausedError(pause);
+        const paused = await pause.current();
+        if (paused) throw pause.errorOf(paused);
         const rows = await listXWebAccounts(db);
         known = rows;
         const at = now();
@@ -348,37 +317,11 @@ export function createXWebPool(options: PoolOptions) {
     },
 
     /** The pool's pause as every process sees it (the Admin page). */
-    pauseState: readPause,
-
-    /**
-     * X answered a web request with an HTML page (Cloudflare, a block page): the server is
-     * refused, not the account. The pool pauses, 1 minute doubling to 30 with each refusal in a
-     * row; returns the error requests get meanwhile.
-     */
-    async pauseFor(reason: string): Promise<SourceError> {
-      const before = await readPause();
-      const at = now();
-      const step = before.step + 1;
-      const wait = Math.min(MAX_PAUSE_MS, FIRST_PAUSE_MS * 2 ** (step - 1));
-      const pause: XWebPause = {
-        pausedUntil: iso(at + wait),
-        reason,
-        since: before.since ?? iso(at),
-        step,
-      };
-      await writeXWebPause(db, pause);
-      pauseSeen = { pause, readAt: at };
-      return pausedError(pause);
-    },
-
-    /** A request got through: a pause (if any) ends and the backoff starts again at 1 minute. */
-    async resumed(): Promise<void> {
-      const pause = await readPause();
-      if (pause.step === 0 && pause.pausedUntil === null) return;
-      const clear: XWebPause = { pausedUntil: null, reason: null, since: null, step: 0 };
-      await writeXWebPause(db, clear);
-      pauseSeen = { pause: clear, readAt: now() };
-    },
+    pauseState: pause.read,
+    /** X answered with an HTML page: the pool pauses; the error requests get meanwhile. */
+    pauseFor: pause.pauseFor,
+    /** A request got through: a pause (if any) ends. */
+    resumed: pause.resumed,
 
     /** Keeps what X's headers told of an operation's limit for the account. */
     async recordLimit(

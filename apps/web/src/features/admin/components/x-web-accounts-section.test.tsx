@@ -27,7 +27,12 @@ const POOL: XWebAccounts = {
     account({
       id: 1,
       limits: [
-        { operation: 'UserTweets', limit: 50, remaining: 0, reset_at: '2025-03-10T12:15:00.000Z' },
+        {
+          operation: 'UserTweetsAndReplies',
+          limit: 50,
+          remaining: 0,
+          reset_at: '2025-03-10T12:15:00.000Z',
+        },
         {
           operation: 'UserByScreenName',
           limit: 95,
