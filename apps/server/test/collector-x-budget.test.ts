@@ -3,7 +3,11 @@
  * against the loopback fake X (which bills as X does), on SQLite and PostgreSQL.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { backfillProgressSchema, type BackfillProgress } from '@perch/shared';
+import {
+  backfillProgressSchema,
+  handleListResponseSchema,
+  type BackfillProgress,
+} from '@perch/shared';
 import {
   CREDITS_DEPLETED,
   WAITING_FOR_CREDENTIALS,
@@ -174,6 +178,45 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
       () => progressOf(client, 'locked'),
       (p) => p.isComplete,
     );
+  });
+
+  it('says Waiting for X on every handle it pauses, the collected ones too, and a failure stays one', async () => {
+    const client = await setUp({ probeEveryMs: 60_000 });
+    const done = fake.addUser({ username: 'Collected' });
+    fake.addSourceTweets(done.id, posts(5, 2 * DAY));
+    await client.post('/api/v1/handles', { username: 'collected', backfill_days: 7 });
+    await until(
+      () => progressOf(client, 'collected'),
+      (p) => p.isComplete,
+    );
+    await client.post('/api/v1/handles', { username: 'nosuchaccount', backfill_days: 7 });
+    await until(
+      () => progressOf(client, 'nosuchaccount'),
+      (p) => p.status === 'failed',
+    );
+    // X refuses the credentials on another handle's request: collection pauses for all.
+    fake.addUser({ username: 'Refused' });
+    fake.setAuthFailure(401);
+    await client.post('/api/v1/handles', { username: 'refused', backfill_days: 7 });
+    await until(
+      () => progressOf(client, 'refused'),
+      (p) => p.message === WAITING_FOR_CREDENTIALS,
+    );
+    const collected = await progressOf(client, 'collected');
+    expect(collected.message).toBe(WAITING_FOR_CREDENTIALS);
+    const { handles } = dataOf(await client.get('/api/v1/handles'), handleListResponseSchema);
+    const byName = new Map(handles.map((h) => [h.handle.toLowerCase(), h]));
+    expect(byName.get('collected')).toMatchObject({
+      backfill_status: 'completed',
+      last_error: WAITING_FOR_CREDENTIALS,
+    });
+    expect(byName.get('refused')?.last_error).toBe(WAITING_FOR_CREDENTIALS);
+    expect(byName.get('nosuchaccount')?.backfill_status).toBe('failed');
+    expect(byName.get('nosuchaccount')?.last_error).not.toBe(WAITING_FOR_CREDENTIALS);
+    // Once X takes the credentials again, the collected handle is complete again.
+    fake.setAuthFailure(null);
+    await t.db.db.updateTable('x_api_status').set({ state: 'ok' }).execute();
+    expect((await progressOf(client, 'collected')).message).toMatch(/^Collection complete: 5 /);
   });
 
   it('follows a renamed account by id and shows its new username', async () => {

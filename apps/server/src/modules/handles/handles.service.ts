@@ -190,12 +190,14 @@ async function sourceWait(db: Db): Promise<string | null> {
 }
 
 /**
- * A handle as its followers should see it: one still to be collected (pending, or between
- * pages) while collection waits for X says so, rather than looking as if it were about to start.
+ * A handle as its followers should see it while collection waits for X (credentials refused,
+ * credits gone): every handle whose collection is paused says so, the collected ones too (their
+ * new posts are not coming in), rather than looking complete or about to start. A failed handle
+ * and one with its own error keep theirs.
  */
 export function shownWaiting<T extends HandleRow>(row: T, wait: string | null): T {
   if (wait === null || row.last_error !== null) return row;
-  if (row.backfill_status === 'failed' || row.backfill_status === 'completed') return row;
+  if (row.backfill_status === 'failed') return row;
   return { ...row, last_error: wait };
 }
 
