@@ -418,8 +418,9 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
     expect(
       source.rateStatus().endpoints.find((e) => e.endpoint === 'UserByScreenName'),
     ).toMatchObject({
+      // X says 2 left on each; the pool keeps them: nothing left to spend.
       limit: 8,
-      remaining: 4,
+      remaining: 0,
     });
     // The Admin usage card shows the pool's limits, and nothing billed.
     const usage = dataOf(await admin.get('/api/v1/admin/x-usage'), xUsageSummarySchema);

@@ -44,7 +44,13 @@ import {
   type WireBody,
   type WireTweetResult,
 } from './x-web-parse.js';
-import { createXWebPool, parseLimits, restMs, type XWebPool } from './x-web-pool.js';
+import {
+  createXWebPool,
+  parseLimits,
+  REMAINING_MARGIN,
+  restMs,
+  type XWebPool,
+} from './x-web-pool.js';
 import { createTransactionIds, type TransactionIds } from './x-web-transaction.js';
 
 export interface XWebSourceOptions {
@@ -187,11 +193,13 @@ export function createXWebSource(
         .map((row) => parseLimits(row.limits)[operation])
         .filter((limit) => limit !== undefined);
       if (told.length === 0) continue;
-      // The pool's budget: what every account has left (a reset window counts as full).
+      // The pool's budget: what every account may still spend, less the margin each keeps (a
+      // reset window counts as full).
       const limitOf = (l: (typeof told)[number]) => l.limit ?? l.remaining;
+      const usable = (count: number) => Math.max(0, count - REMAINING_MARGIN);
       const limit = told.reduce((sum, l) => sum + limitOf(l), 0);
       const remaining = told.reduce(
-        (sum, l) => sum + (l.resetAt <= at ? limitOf(l) : l.remaining),
+        (sum, l) => sum + usable(l.resetAt <= at ? limitOf(l) : l.remaining),
         0,
       );
       const resetAt = Math.max(...told.map((l) => l.resetAt));
@@ -359,6 +367,7 @@ export function createXWebSource(
         .map(toSourceTweet);
     },
 
+    /** The timeline's budget (the collector paces backfills and polls by it). */
     rateBudget(): RateBudget {
       const timeline = rateStatus().endpoints.find((e) => e.endpoint === 'UserTweetsAndReplies');
       return timeline
