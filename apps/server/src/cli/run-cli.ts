@@ -38,6 +38,8 @@ import {
   listOperations,
   refreshFailure,
 } from '../modules/x-web/x-web-operations.service.js';
+import { isBackupCommand, runBackupCommand } from './backup-cli.js';
+import { CommandError, UsageError } from './cli-errors.js';
 
 const USAGE = `Perch operator CLI
 
@@ -65,13 +67,13 @@ Usage: npm run cli -- <command>
   x-web ops [--refresh] list the GraphQL operations the X web source calls, where their values
                         come from and how the last read of x.com's client went; --refresh
                         reads x.com's client first and says what changed
+  backup <file>         copy the database into <file> while Perch runs (SQLite: a consistent
+                        snapshot; PostgreSQL: prints the pg_dump command); keep the secret
+                        key (DATA_DIR/secret.key or SECRET_KEY) as well
+  restore <file>        restore a SQLite backup into an empty DATA_DIR (PostgreSQL: prints
+                        the pg_restore command)
 
 It works on the database the server uses (DATA_DIR or DATABASE_URL), also while it runs.`;
-
-/** A mistake in the command line: shown with the usage text. */
-class UsageError extends Error {}
-/** A command that cannot be carried out: shown alone. */
-class CommandError extends Error {}
 
 function positiveInt(
   value: string | undefined,
@@ -429,6 +431,10 @@ export async function runCli(
   let db: Db | undefined;
   try {
     const config = loadConfig(env);
+    if (isBackupCommand(args)) {
+      await runBackupCommand(config, args, env.INIT_CWD ?? process.cwd());
+      return 0;
+    }
     db = createDb(config);
     await migrateToLatest(db);
     await run(
