@@ -81,22 +81,10 @@ export interface CollectorOptions {
   share?: () => number;
   /**
    * How long a job's lease on its handle lasts unless renewed (every third of it). A job of a
-   * crashed or frozen process loses its handles within this time. Default HANDLE_LEASE_MS.
+   * crashed process loses its handles within this time. Default 30 s.
    */
   leaseMs?: number;
 }
-
-/**
- * How long a job's lease on its handle lasts unless renewed; it is renewed every third of it and
- * by every page stored, so after a worker dies or freezes it runs out within this time. The
- * handle then goes to another worker once three clocks have run: this lease, the BullMQ lock of
- * the job (15 s, checked every 3.75 s: the job is queued again at most 18.75 s after the last
- * renewal) and, for a worker frozen inside a transaction, PostgreSQL's end of that transaction
- * (IDLE_IN_TRANSACTION_TIMEOUT_MS, 10 s), which frees the row a claim waits for. Plus a
- * scheduler tick (1 s), that is about 20 s at worst: the 30 s the docs promise, with room for a
- * busy queue. With 30 s here, as before, the lease alone took the whole promise.
- */
-export const HANDLE_LEASE_MS = 15_000;
 
 const silentLog: Logger = {
   info: () => {},
@@ -159,7 +147,7 @@ export class Collector {
     this.roundEveryMs = options.roundEveryMs ?? 60_000;
     this.probeEveryMs = options.probeEveryMs ?? 5 * 60_000;
     this.nodeId = options.nodeId ?? newNodeId();
-    this.leaseMs = options.leaseMs ?? HANDLE_LEASE_MS;
+    this.leaseMs = options.leaseMs ?? 30_000;
     this.share = options.share ?? (() => 1);
     const handler: JobHandler = withJobMetrics(
       (job, signal) => this.run(job, signal),
@@ -240,13 +228,7 @@ export class Collector {
       const until = () => new Date(this.ctx.now().getTime() + this.leaseMs).toISOString();
       const deadline = Date.now() + this.leaseMs * 2;
       while (
-        !(await claimHandleLease(
-          this.ctx.db,
-          handleId,
-          owner,
-          this.ctx.now().toISOString(),
-          until(),
-        ))
+        !(await claimHandleLease(db, handleId, owner, this.ctx.now().toISOString(), until()))
       ) {
         if (Date.now() > deadline || !(await findHandleById(db, handleId))) break;
         await this.queue.cancel(handleId);
@@ -382,8 +364,7 @@ export class Collector {
    * this process or another, works on it meanwhile. The lease is renewed every third of its
    * length; when a renewal finds it gone (this process stalled past it and another job took the
    * handle), the job is aborted, and its writes were refused already (LeaseLostError). Returns at
-   * once when another live job holds the handle, and within 2 s when a stalled process's
-   * transaction keeps its row locked: the scheduler queues the job again at a later tick.
+   * once when another live job holds the handle.
    */
   private async withLease(
     job: Job,
@@ -394,7 +375,7 @@ export class Collector {
     const owner = `${this.nodeId}:${job.kind}:${++this.leases}`;
     const until = () => new Date(this.ctx.now().getTime() + this.leaseMs).toISOString();
     const claimed = await claimHandleLease(
-      this.ctx.db,
+      db,
       job.handleId,
       owner,
       this.ctx.now().toISOString(),
