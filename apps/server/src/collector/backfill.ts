@@ -36,7 +36,7 @@ const RESUME_OVERLAP_MS = 1_000;
  * (X: the 3,200 most recent posts) was cut by that limit, not by the account's first post: a
  * few posts deleted meanwhile must not hide the limit.
  */
-const DEPTH_LIMIT_SHARE = 0.98;
+export const DEPTH_LIMIT_SHARE = 0.98;
 
 /**
  * True when the source's depth limit, not the window start, ended a walk: it stopped early and

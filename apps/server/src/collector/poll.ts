@@ -1,9 +1,16 @@
-import { countFollowers, findHandleById } from '../modules/handles/handles.repository.js';
+import {
+  countFollowers,
+  findHandleById,
+  type HandleRow,
+  type HandleUpdate,
+} from '../modules/handles/handles.repository.js';
 import {
   countTweets,
   insertMetricSnapshots,
   upsertTweets,
 } from '../modules/tweets/tweets.repository.js';
+import { catchingUpText, gapCutText, isGapCutText } from '../lib/collection-status.js';
+import { DEPTH_LIMIT_SHARE } from './backfill.js';
 import {
   BUDGET_PAUSED,
   blockedSourceMessage,
@@ -18,8 +25,13 @@ import {
 import { nextMetricsAt } from './metric-schedule.js';
 import { SourceError, type SourceTweet, type TimelineQuery } from './sources/types.js';
 
-/** At most this many new pages per poll; the rest waits for the next one. */
+/**
+ * At most this many pages per poll. A longer walk through new posts (after a restart, an outage
+ * or a pause) goes on in the next poll, due at once: the handle catches up.
+ */
 const MAX_POLL_PAGES = 10;
+/** Tweets asked for per page (the X API maximum). */
+const PAGE_SIZE = 100;
 /** Quiet handles are polled up to this many times less often. */
 const MAX_SLOWDOWN = 10;
 const MIN_INTERVAL_MS = 5_000;
@@ -35,10 +47,68 @@ export function nextPollDelayMs(baseMs: number, newTweets: number, quietPolls: n
   return baseMs * Math.min(MAX_SLOWDOWN, Math.max(1, quietPolls));
 }
 
+/** A poll's walk through the new posts of a handle, newest first. */
+interface Walk {
+  tweets: SourceTweet[];
+  /** Where the walk goes on (more pages wait), or null once it reached the last post stored. */
+  cursor: string | null;
+  /** Pages this poll has read. */
+  pages: number;
+}
+
+/**
+ * True when the source's depth limit, not the last post stored, ended a catch-up: it found
+ * about as many new posts as the timeline reaches (a few may be deleted meanwhile), so the
+ * gap's older posts were out of reach.
+ */
+export function gapCutByDepthLimit(depth: number | null, found: number): boolean {
+  return depth !== null && found >= depth * DEPTH_LIMIT_SHARE;
+}
+
+/**
+ * What a poll's walk changes on its handle. A walk that stopped short of the last post stored
+ * keeps its place and the newest post it has seen for the next poll, and the handle says it is
+ * catching up. Only a walk that got there moves `newest_tweet_id` (to that newest post): moved
+ * sooner, it would skip the posts not read yet for good. A note that posts were out of reach
+ * stays until another text replaces it.
+ */
+export function walkOutcome(
+  handle: Pick<
+    HandleRow,
+    'newest_tweet_id' | 'catch_up_newest_id' | 'catch_up_found' | 'last_error'
+  >,
+  walk: Pick<Walk, 'tweets' | 'cursor'>,
+  fresh: number,
+  depth: number | null,
+): HandleUpdate {
+  let newest = handle.newest_tweet_id;
+  if (handle.catch_up_newest_id !== null) newest = maxTweetId(newest, handle.catch_up_newest_id);
+  for (const tweet of walk.tweets) newest = maxTweetId(newest, tweet.id);
+  const found = handle.catch_up_found + fresh;
+  if (walk.cursor !== null) {
+    return {
+      catch_up_cursor: walk.cursor,
+      catch_up_newest_id: newest,
+      catch_up_found: found,
+      last_error: catchingUpText(found),
+    };
+  }
+  const cut = depth !== null && gapCutByDepthLimit(depth, found);
+  const kept = isGapCutText(handle.last_error) ? handle.last_error : null;
+  return {
+    newest_tweet_id: newest,
+    catch_up_cursor: null,
+    catch_up_newest_id: null,
+    catch_up_found: 0,
+    last_error: cut ? gapCutText(depth, oldestOf(walk.tweets)) : kept,
+  };
+}
+
 /**
  * One monitoring round of a backfilled handle: the tweets newer than the newest kept, and
  * nothing else. Profiles (batched by id) and metrics (on a decay schedule) have their own jobs,
- * so a poll costs one request when nothing is new, and X bills only the new posts.
+ * so a poll costs one request when nothing is new, and X bills only the new posts. More new
+ * posts than one poll reads are read by the next polls, each going on where the last stopped.
  */
 export async function runPoll(
   ctx: CollectorContext,
@@ -60,45 +130,23 @@ export async function runPoll(
     return;
   }
 
+  const resumedAt = handle.catch_up_cursor;
+  const walk: Walk = { tweets: [], cursor: resumedAt, pages: 0 };
   try {
-    const fetched: SourceTweet[] = [];
-    let cursor: string | undefined;
-    for (let pages = 0; pages < MAX_POLL_PAGES; pages += 1) {
-      const query: TimelineQuery = handle.newest_tweet_id
-        ? { xUserId, sinceId: handle.newest_tweet_id, cursor, maxResults: 100 }
-        : { xUserId, startTime: handle.backfill_window_end ?? undefined, cursor, maxResults: 100 };
-      const page = await source.timeline(query, signal);
-      fetched.push(...page.tweets);
-      if (!page.nextCursor || signal.aborted) break;
-      cursor = page.nextCursor;
-    }
+    await readNewPages(ctx, handle, xUserId, walk, signal);
     const now = ctx.now();
-    // New tweets found by monitoring are marked for notification in the same transaction.
-    const inserted = await upsertTweets(db.db, handle.id, fetched, now.toISOString(), {
-      markForFanout: true,
-      metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
-      lease: leaseFence(ctx),
-    });
-    const fresh = fetched.filter((tweet) => inserted.has(tweet.id));
-    // A young tweet's first reading is its first metric snapshot: velocity starts from it.
-    const firstReadingSince = now.getTime() - FIRST_READING_WINDOW_MS;
-    await insertMetricSnapshots(
-      db.db,
-      handle.id,
-      fresh.filter((tweet) => Date.parse(tweet.createdAt) >= firstReadingSince),
-      now.toISOString(),
-    );
-
-    let newest = handle.newest_tweet_id;
-    for (const tweet of fetched) newest = maxTweetId(newest, tweet.id);
+    const fresh = await storeNewPosts(ctx, handle, walk.tweets, now);
     const quietPolls = fresh.length > 0 ? 0 : handle.quiet_polls + 1;
     handle = await saveHandle(ctx, handle, {
-      newest_tweet_id: newest,
+      ...walkOutcome(handle, walk, fresh.length, source.timelineDepth),
       total_tweets_collected: await countTweets(db.db, handle.id),
       last_poll_at: now.toISOString(),
       quiet_polls: quietPolls,
-      next_poll_at: msAfter(now, nextPollDelayMs(ctx.monitorIntervalMs, fresh.length, quietPolls)),
-      last_error: null,
+      // A walk that stopped short goes on at once, paced by the scheduler like any poll.
+      next_poll_at:
+        walk.cursor !== null
+          ? now.toISOString()
+          : msAfter(now, nextPollDelayMs(ctx.monitorIntervalMs, fresh.length, quietPolls)),
     });
     const ordered = [...fresh].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     for (const tweet of ordered) {
@@ -118,12 +166,16 @@ export async function runPoll(
         return;
       }
       const message = permanentErrorMessage(error, current.username);
+      // The source refused the place a catch-up stopped at (an old cursor it no longer takes):
+      // the walk starts again at the newest post rather than fail at that place for ever.
+      const placeRefused = resumedAt !== null && walk.pages === 0 && error.kind === 'unavailable';
       await saveHandle(ctx, current, {
         last_error: message ?? error.message,
         last_poll_at: now.toISOString(),
         next_poll_at: message
           ? msAfter(now, ctx.monitorIntervalMs * MAX_SLOWDOWN)
           : retryAt(error, now),
+        ...(placeRefused ? { catch_up_cursor: null } : {}),
       });
       return;
     }
@@ -133,4 +185,67 @@ export async function runPoll(
       next_poll_at: msAfter(now, ctx.monitorIntervalMs),
     });
   }
+}
+
+/**
+ * Reads up to MAX_POLL_PAGES pages of new posts into `walk`, from where it stands: the newest
+ * post, or the place the previous poll's walk stopped at.
+ */
+async function readNewPages(
+  ctx: CollectorContext,
+  handle: HandleRow,
+  xUserId: string,
+  walk: Walk,
+  signal: AbortSignal,
+): Promise<void> {
+  // The same query on every page of a walk, whichever poll reads it: only the cursor moves.
+  const query: TimelineQuery = handle.newest_tweet_id
+    ? { xUserId, sinceId: handle.newest_tweet_id, maxResults: PAGE_SIZE }
+    : { xUserId, startTime: handle.backfill_window_end ?? undefined, maxResults: PAGE_SIZE };
+  while (walk.pages < MAX_POLL_PAGES) {
+    const page = await ctx.source.timeline({ ...query, cursor: walk.cursor ?? undefined }, signal);
+    walk.pages += 1;
+    walk.tweets.push(...page.tweets);
+    walk.cursor = page.nextCursor;
+    if (!page.nextCursor || signal.aborted) return;
+  }
+}
+
+/**
+ * Stores a poll's posts. The new ones are marked for notification in the same transaction, and
+ * a young one's first reading is its first metric snapshot (velocity starts from it). Returns
+ * the new ones.
+ */
+async function storeNewPosts(
+  ctx: CollectorContext,
+  handle: HandleRow,
+  tweets: SourceTweet[],
+  now: Date,
+): Promise<SourceTweet[]> {
+  const { db } = ctx;
+  const inserted = await upsertTweets(db.db, handle.id, tweets, now.toISOString(), {
+    markForFanout: true,
+    metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
+    lease: leaseFence(ctx),
+  });
+  const fresh = tweets.filter((tweet) => inserted.has(tweet.id));
+  const firstReadingSince = now.getTime() - FIRST_READING_WINDOW_MS;
+  await insertMetricSnapshots(
+    db.db,
+    handle.id,
+    fresh.filter((tweet) => Date.parse(tweet.createdAt) >= firstReadingSince),
+    now.toISOString(),
+  );
+  return fresh;
+}
+
+/** The creation time of the oldest of `tweets`, or null when there is none. */
+function oldestOf(tweets: SourceTweet[]): string | null {
+  let oldest: string | null = null;
+  for (const tweet of tweets) {
+    if (oldest === null || Date.parse(tweet.createdAt) < Date.parse(oldest)) {
+      oldest = tweet.createdAt;
+    }
+  }
+  return oldest;
 }

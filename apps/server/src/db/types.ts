@@ -118,6 +118,15 @@ export interface HandlesTable {
   lease_owner: string | null;
   /** Until when that job holds it, unless renewed; a crashed job's lease runs out. */
   lease_until: Timestamp | null;
+  /**
+   * Where the next poll continues a walk through more new posts than one poll reads (after a
+   * pause); null: it starts at the newest post. Migration 0016.
+   */
+  catch_up_cursor: string | null;
+  /** The newest post that walk has seen: `newest_tweet_id` once it reaches the last one stored. */
+  catch_up_newest_id: string | null;
+  /** New posts that walk has stored so far. */
+  catch_up_found: Generated<number>;
 }
 
 /** A user following a handle. */

@@ -21,3 +21,27 @@ export function coveredShare(windowEnd: number, targetStart: number, oldest: num
   const share = ((windowEnd - Math.max(oldest, targetStart)) / span) * 100;
   return Math.min(100, Math.max(0, share));
 }
+
+/** A collected handle's text while its polls walk through more new posts than one poll reads. */
+export function catchingUpText(found: number): string {
+  const posts = found === 1 ? 'post' : 'posts';
+  return `Catching up: ${found.toLocaleString('en-US')} new ${posts} so far`;
+}
+
+const GAP_CUT_START = 'X returns only the latest ';
+const GAP_CUT_END = ' could not be read';
+
+/**
+ * A collected handle's text once a catch-up ended at the source's depth limit (X: the latest
+ * 3,200 posts) rather than at the last post stored: the gap's posts older than `oldestRead`
+ * were out of reach.
+ */
+export function gapCutText(depth: number, oldestRead: string | null): string {
+  const before = oldestRead ? ` before ${oldestRead.slice(0, 16).replace('T', ' ')} UTC` : '';
+  return `${GAP_CUT_START}${depth.toLocaleString('en-US')} posts: posts of the pause${before}${GAP_CUT_END}`;
+}
+
+/** Whether a handle's text is a gapCutText: polls keep it, as it tells of data, not a state. */
+export function isGapCutText(text: string | null): boolean {
+  return text !== null && text.startsWith(GAP_CUT_START) && text.endsWith(GAP_CUT_END);
+}

@@ -15,6 +15,7 @@ import { tweetSearch } from './0012-tweet-search.js';
 import { filtersAndFeeds } from './0013-filters-and-feeds.js';
 import { xWebAccounts } from './0014-x-web-accounts.js';
 import { xWebOperations } from './0015-x-web-operations.js';
+import { pollCatchUp } from './0016-poll-catch-up.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -60,5 +61,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0013-filters-and-feeds': filtersAndFeeds(kinds),
     '0014-x-web-accounts': xWebAccounts(kinds),
     '0015-x-web-operations': xWebOperations(kinds),
+    '0016-poll-catch-up': pollCatchUp(),
   };
 }
