@@ -181,10 +181,14 @@ test.describe('x-web against a changing X', () => {
     // Cloudflare refuses the server (the next poll meets it): the pool pauses and no account is
     // taken out.
     fake.refuseWithHtml('always');
+    const accounts = page.getByTestId('x-web-accounts');
+    const secondAccount = accounts.getByRole('row', { name: 'Collector account @orbit_second' });
     await expect
       .poll(
         async () => {
           await page.reload();
+          // The pool's state arrives with the accounts: read the banner once they show.
+          await expect(secondAccount).toBeVisible();
           return page.getByTestId('x-web-pool-paused').isVisible();
         },
         { timeout: 45_000 },
@@ -193,10 +197,7 @@ test.describe('x-web against a changing X', () => {
     const banner = page.getByTestId('x-web-pool-paused');
     await expect(banner).toContainText(X_WEB_MESSAGES.poolPaused);
     await expect(banner).toContainText('Just a moment');
-    const accounts = page.getByTestId('x-web-accounts');
-    await expect(
-      accounts.getByRole('row', { name: 'Collector account @orbit_second' }),
-    ).toContainText('Active');
+    await expect(secondAccount).toContainText('Active');
     fake.refuseWithHtml(0);
   });
 });
