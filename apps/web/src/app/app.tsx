@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { signedOutCheck, authCheckQueryKey } from '@/features/auth/api/get-auth-check';
-import { dropAccountQueries, scopeQueriesToAccount } from '@/features/auth/api/session-scope';
+import { markSignedOut, scopeQueriesToAccount } from '@/features/auth/api/session-scope';
 import { apiClient } from '@/lib/api-client';
 import type { ClientRuntime } from '@/lib/client-runtime';
 import { PollGate } from '@/lib/polling/poll-gate';
@@ -17,6 +16,10 @@ const queryClient = createQueryClient({ pollGate });
 const runtimeReady: Promise<ClientRuntime> = import('@/lib/client-runtime').then(
   ({ ClientRuntime }) => {
     const runtime = new ClientRuntime(apiClient, { pollGate, queryClient });
+    // A sign-out in this tab or another ends the session here too, before the logout request
+    // has left the signing-out tab: the signed-in pages (with the stream and the polls) give way
+    // to the sign-in page at once.
+    runtime.onSessionEnd(() => markSignedOut(queryClient));
     runtime.start();
     return runtime;
   },
@@ -26,17 +29,17 @@ const router = createAppRouter();
 // queries go at once: nothing of theirs shows for, or is sent on behalf of, whoever is next.
 scopeQueriesToAccount(queryClient);
 
+/** To the sign-in page inside the SPA, keeping the history clean (unless already there). */
+function goToSignIn() {
+  if (router.state.location.pathname.replace(/\/+$/, '').endsWith('/login')) return;
+  void router.navigate('/login', { replace: true });
+}
+
 // An expired session (a 401 outside the exempt paths) signs the browser out and goes to the
-// sign-in page inside the SPA, keeping the history clean.
+// sign-in page.
 apiClient.configure({
-  onUnauthorized: () => {
-    queryClient.setQueryData(authCheckQueryKey, (previous) => signedOutCheck(previous?.csrfToken));
-    dropAccountQueries(queryClient);
-  },
-  redirectToLogin: () => {
-    if (router.state.location.pathname.replace(/\/+$/, '').endsWith('/login')) return;
-    void router.navigate('/login', { replace: true });
-  },
+  onUnauthorized: () => markSignedOut(queryClient),
+  redirectToLogin: goToSignIn,
 });
 
 /** The whole app: providers around the router. */

@@ -1,9 +1,10 @@
 import { MantineProvider } from '@mantine/core';
+import { TAB_CHANNEL_NAME } from '@perch/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   ok,
   requestsTo,
@@ -12,6 +13,7 @@ import {
   type StubHandler,
 } from '@/test/fetch-stub';
 import { makeCompleteAnalytics } from '@/features/analytics/test/analytics-fixtures';
+import { markSignedOut } from '@/features/auth/api/session-scope';
 import { makeHandle } from '@/features/handles/test/handle-fixtures';
 import { apiClient } from '@/lib/api-client';
 import { ClientRuntime } from '@/lib/client-runtime';
@@ -163,6 +165,113 @@ describe('routes', () => {
       action: 'manual_logout',
     });
   });
+
+  it('Logout tells the other tabs before its request, and no page of the session fetches again', async () => {
+    const order: string[] = [];
+    const fetchMock = stubFetch({
+      'GET /api/v1/auth/check': signedIn(),
+      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/handles': () => ok({ handles: [makeHandle({ handle: 'nasa' })] }),
+      'GET /api/v1/config': () =>
+        ok({ supportEmail: 'help@example.com', tweetSource: 'x-api', version: '0.1.0' }),
+      'GET /api/v1/analytics/complete/nasa': () => ok(makeCompleteAnalytics('nasa')),
+      'GET /api/v1/security/suspicious-activity': () => ok({ hasAlerts: false, alerts: [] }),
+      'HEAD /api/v1/health': () => new Response(null, { status: 200 }),
+      'POST /api/v1/auth/logout': () => {
+        order.push('logout request');
+        return ok({ loggedOut: true });
+      },
+    });
+    // Another tab of this browser, listening on the tabs' channel.
+    const otherTab = new BroadcastChannel(TAB_CHANNEL_NAME);
+    const heard: unknown[] = [];
+    otherTab.addEventListener('message', (event) => heard.push((event as MessageEvent).data));
+    onTestFinished(() => otherTab.close());
+    const runtime = new ClientRuntime(apiClient);
+    // As the app does (app.tsx).
+    runtime.onSessionEnd(() => markSignedOut(runtime.queryClient));
+    onTestFinished(runtime.start());
+    const router = renderApp('/', runtime);
+    // The shell's sidebar lists the handles (a query of the session, polled by the leader).
+    expect(await screen.findByTestId('sidebar-handle')).toHaveTextContent('nasa');
+    await waitFor(() =>
+      expect(requestsTo(fetchMock, 'POST /api/v1/session/heartbeat')).toHaveLength(1),
+    );
+    const postMessage = BroadcastChannel.prototype.postMessage;
+    vi.spyOn(BroadcastChannel.prototype, 'postMessage').mockImplementation(function (
+      this: BroadcastChannel,
+      message: unknown,
+    ) {
+      if ((message as { payload?: { kind?: string } }).payload?.kind === 'session-ended') {
+        order.push('the other tabs told');
+      }
+      postMessage.call(this, message);
+    });
+
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    await waitFor(() => expect(order).toEqual(['the other tabs told', 'logout request']));
+    await waitFor(() =>
+      expect(heard).toContainEqual(expect.objectContaining({ payload: { kind: 'session-ended' } })),
+    );
+    // Give a page that was still mounted the time to fetch again: none does.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const sent = fetchMock.mock.calls.map(([input, init]) => `${init?.method ?? 'GET'} ${input}`);
+    const logoutAt = sent.indexOf('POST /api/v1/auth/logout');
+    expect(logoutAt).toBeGreaterThan(0);
+    expect(sent.slice(logoutAt + 1)).toEqual([]);
+  }, 20_000);
+
+  it('a sign-in sent while the logout is under way waits for its answer, and stays signed in', async () => {
+    let answerLogout: (response: Response) => void = () => undefined;
+    const fetchMock = stubFetch({
+      'GET /api/v1/auth/check': signedIn(),
+      'POST /api/v1/session/heartbeat': heartbeat,
+      'POST /api/v1/auth/logout': () =>
+        new Promise<Response>((resolve) => {
+          answerLogout = resolve;
+        }),
+      'POST /api/v1/auth/login': () =>
+        ok({
+          user: {
+            id: 3,
+            username: 'grace',
+            email: 'grace@example.com',
+            isAdmin: false,
+            isSuperAdmin: false,
+            profile: null,
+            createdAt: '2025-01-01T00:00:00.000Z',
+            lastLoginAt: '2025-01-02T00:00:00.000Z',
+          },
+          session: { authMethod: 'cookie', rememberMe: false, expiresAt: '2025-02-01T00:00:00Z' },
+          message: 'Login successful',
+          csrfToken: 'csrf',
+        }),
+    });
+    const runtime = new ClientRuntime(apiClient);
+    runtime.onSessionEnd(() => markSignedOut(runtime.queryClient));
+    onTestFinished(runtime.start());
+    renderApp('/settings', runtime);
+    expect(await screen.findByRole('heading', { name: 'Settings' })).toBeInTheDocument();
+    const person = userEvent.setup();
+
+    await person.click(screen.getByRole('button', { name: 'Logout' }));
+    // The sign-in page shows at once, before the server has answered the logout.
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    await person.type(screen.getByLabelText('Username'), 'grace');
+    await person.type(screen.getByLabelText('Password'), 'Corr3ct-Horse!');
+    await person.click(screen.getByRole('button', { name: 'Sign in' }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(requestsTo(fetchMock, 'POST /api/v1/auth/login')).toHaveLength(0);
+
+    answerLogout(ok({ loggedOut: true }));
+    await waitFor(() => expect(requestsTo(fetchMock, 'POST /api/v1/auth/login')).toHaveLength(1));
+    expect(await screen.findByTestId('user-badge')).toHaveTextContent('grace');
+    // The logout's answer came first, so nothing of it signs the new session out.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.getByTestId('user-badge')).toHaveTextContent('grace');
+  }, 20_000);
 
   it('opens the FAQ to everyone', async () => {
     stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });

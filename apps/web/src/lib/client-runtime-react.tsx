@@ -1,4 +1,11 @@
-import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import type { ClientRuntime } from './client-runtime';
 
 /** The page's runtime; 'loading' while its module loads; null for a lone component under test. */
@@ -51,4 +58,13 @@ export function useSessionHeartbeat(userId: number | null): void {
   useEffect(() => {
     runtime?.heartbeat.setUserId(userId);
   }, [runtime, userId]);
+}
+
+/**
+ * Ends the session in every tab of this browser (tabs/sign-out.ts): a sign-out calls it before
+ * its logout request leaves. Does nothing without a runtime.
+ */
+export function useEndSession(): () => void {
+  const runtime = useRuntime();
+  return useCallback(() => runtime?.endSession(), [runtime]);
 }

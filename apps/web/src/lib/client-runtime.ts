@@ -10,6 +10,7 @@ import { RequestGate } from './resilience/request-gate';
 import { LeaderHeartbeat } from './tabs/heartbeat';
 import { TabLeaderElection, bindPageLifecycle } from './tabs/leader-election';
 import { shareQueryResults } from './tabs/query-sync';
+import { TabSignOut, isSignOutControl } from './tabs/sign-out';
 
 /** Activity closer together than this counts once (mousemove fires constantly). */
 const ACTIVITY_THROTTLE_MS = 1_000;
@@ -29,6 +30,9 @@ function pageFocused(): boolean {
  * - the tabs elect a leader; the tab the person uses takes the lead; only the leader polls
  *   (through the poll gate), holds the live stream, sends the session heartbeat and probes the
  *   network, and shares every result with the other tabs;
+ * - a sign-out in any tab ends the session in all of them before its logout request leaves
+ *   (tabs/sign-out.ts): each stops its heartbeat and leaves the signed-in pages, and none takes
+ *   the lead for it;
  * - the API client paces same-endpoint calls, cancels duplicates and trips the retry circuit;
  * - visibility and reconnects refresh or cancel queries; preferences and network quality set the
  *   polling intervals.
@@ -42,6 +46,7 @@ export class ClientRuntime {
   readonly heartbeat: LeaderHeartbeat;
   readonly queryClient: QueryClient;
   private readonly visibility: VisibilityController;
+  private readonly signOut: TabSignOut;
   private focused = pageFocused();
   private lastActivityAt = 0;
   private networkRunning = false;
@@ -73,6 +78,25 @@ export class ClientRuntime {
     this.queryClient = page.queryClient ?? createQueryClient({ pollGate: this.pollGate });
     this.visibility = new VisibilityController(this.queryClient);
     this.heartbeat = new LeaderHeartbeat({ election: this.election });
+    this.signOut = new TabSignOut(this.election);
+    // First on every session end, before the page's own listeners.
+    this.signOut.subscribe(() => this.heartbeat.setUserId(null));
+  }
+
+  /**
+   * Ends the session in every tab of this browser; the sign-out calls it before its logout
+   * request leaves. The other tabs are told first; then each tab stops its heartbeat and calls its
+   * `onSessionEnd` listeners, which leave the signed-in pages (and with them the live stream and
+   * the polls). They do so before anything else re-renders those pages: a page re-rendered after
+   * its queries were dropped would fetch them again, for the session that ended.
+   */
+  endSession(): void {
+    this.signOut.announce();
+  }
+
+  /** Called when the session ends by a sign-out in this tab or another; returns the removal. */
+  onSessionEnd(listener: () => void): () => void {
+    return this.signOut.subscribe(listener);
   }
 
   /** Starts everything; returns the teardown (tests and hot reloads). */
@@ -102,7 +126,9 @@ export class ClientRuntime {
       takeOverIfInUse();
       changed();
     };
-    const onActivity = () => {
+    const onActivity = (event: Event) => {
+      // Pressing Logout is not using the tab: it would take the lead for a session that ends.
+      if (isSignOutControl(event.target)) return;
       const now = Date.now();
       if (now - this.lastActivityAt < ACTIVITY_THROTTLE_MS) return;
       this.lastActivityAt = now;
@@ -156,6 +182,7 @@ export class ClientRuntime {
       this.circuitBreaker.subscribe(onCircuit),
       connectPollGate(queryClient, pollGate),
       shareQueryResults(queryClient, election),
+      this.signOut.start(),
       this.heartbeat.start(),
       bindPageLifecycle(election),
       () => this.visibility.stop(),

@@ -34,9 +34,15 @@ import { useAuth } from '@/features/auth/hooks/use-auth';
 import { HandlesSidebarList } from '@/features/handles/components/handles-sidebar-list';
 import { useLiveEvents } from '@/features/handles/hooks/use-live-events';
 import { SecurityAlertPanel } from '@/features/security-alerts/components/security-alert-panel';
-import { useCircuitOpen, useIsLeadingTab, useSessionHeartbeat } from '@/lib/client-runtime-react';
+import {
+  useCircuitOpen,
+  useEndSession,
+  useIsLeadingTab,
+  useSessionHeartbeat,
+} from '@/lib/client-runtime-react';
 import { useApplyCompactMode } from '@/lib/preferences/compact-mode';
 import { RenderMonitor } from '@/lib/preferences/render-monitor';
+import { SIGN_OUT_CONTROL_PROPS } from '@/lib/tabs/sign-out';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
 import { ConnectionBanner } from './connection-banner';
 
@@ -67,6 +73,7 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const { currentUser } = useAuth();
   const logoutMutation = useLogoutMutation();
+  const endSession = useEndSession();
   useApplyCompactMode();
   const isLeadingTab = useIsLeadingTab();
   const circuitOpen = useCircuitOpen();
@@ -85,6 +92,10 @@ export function AppLayout() {
   ];
 
   const handleLogout = () => {
+    // Every tab ends the session before the logout request leaves (no stream, heartbeat or poll
+    // goes out for it any more), and before `mutate` re-renders this shell: its pages leave
+    // first, so none of them fetches again for the session that is ending.
+    endSession();
     logoutMutation.mutate(
       { userId: currentUser?.id ?? null },
       { onSettled: () => void navigate('/login', { replace: true }) },
@@ -184,6 +195,8 @@ export function AppLayout() {
             type="button"
             label="Logout"
             leftSection={<IconLogout size={18} stroke={1.6} />}
+            // Pressing it does not make this tab take the lead for the session it ends.
+            {...SIGN_OUT_CONTROL_PROPS}
             onClick={handleLogout}
             disabled={logoutMutation.isPending}
             color="red"

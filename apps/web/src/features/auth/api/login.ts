@@ -9,6 +9,7 @@ import {
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { authCheckQueryKey, signedInCheck } from './get-auth-check';
+import { SESSION_MUTATION_SCOPE } from './session-scope';
 
 /** Makes the signed-in user the current user (both sign-in steps end here). */
 export function rememberSignedIn(queryClient: QueryClient, answer: LoginResponse): void {
@@ -49,6 +50,7 @@ export function login(input: LoginInput): Promise<LoginResult> {
 export function useLoginMutation() {
   const queryClient = useQueryClient();
   return useMutation({
+    scope: SESSION_MUTATION_SCOPE,
     mutationFn: login,
     onSuccess: (answer) => {
       if (!requiresTwoFactor(answer)) rememberSignedIn(queryClient, answer);

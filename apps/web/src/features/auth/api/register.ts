@@ -2,6 +2,7 @@ import { registerResponseSchema, type RegisterRequest, type RegisterResponse } f
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { authCheckQueryKey, signedInCheck } from './get-auth-check';
+import { SESSION_MUTATION_SCOPE } from './session-scope';
 
 export interface RegisterInput {
   username: string;
@@ -31,6 +32,7 @@ export function registerAccount(input: RegisterInput): Promise<RegisterResponse>
 export function useRegisterMutation() {
   const queryClient = useQueryClient();
   return useMutation({
+    scope: SESSION_MUTATION_SCOPE,
     mutationFn: registerAccount,
     onSuccess: (data) => {
       queryClient.setQueryData(authCheckQueryKey, signedInCheck(data.user, data.csrfToken));

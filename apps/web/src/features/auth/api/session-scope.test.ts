@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { ApiError, CIRCUIT_OPEN_CODE, NETWORK_ERROR_CODE } from '@/lib/api-client';
 import { authCheckQueryKey, signedOutCheck } from './get-auth-check';
-import { isUnjudgedCheckFailure, scopeQueriesToAccount } from './session-scope';
+import { isUnjudgedCheckFailure, markSignedOut, scopeQueriesToAccount } from './session-scope';
 
 const HANDLES = ['handles', 'list'];
 const SETTINGS = ['settings', 'current'];
@@ -62,6 +62,24 @@ describe('scopeQueriesToAccount', () => {
     stop();
     queryClient.setQueryData(authCheckQueryKey, signedInAs(4));
     expect(cached()).toEqual(['auth/check', 'handles/list', 'settings/current']);
+  });
+});
+
+describe('markSignedOut', () => {
+  it('says nobody is signed in, keeps the CSRF token and drops the account’s queries', () => {
+    const { queryClient, cached, fill } = setUp();
+    queryClient.setQueryData(authCheckQueryKey, signedInAs(3));
+    fill();
+    markSignedOut(queryClient);
+    expect(queryClient.getQueryData(authCheckQueryKey)).toEqual(signedOutCheck('csrf'));
+    expect(cached()).toEqual(['auth/check']);
+  });
+
+  it('changes nothing more when nobody was signed in', () => {
+    const queryClient = new QueryClient();
+    markSignedOut(queryClient);
+    markSignedOut(queryClient);
+    expect(queryClient.getQueryData(authCheckQueryKey)).toEqual(signedOutCheck());
   });
 });
 

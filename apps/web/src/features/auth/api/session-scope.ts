@@ -1,9 +1,17 @@
 import type { AuthCheckResponse } from '@perch/shared';
 import { hashKey, type QueryClient } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-client';
-import { authCheckQueryKey } from './get-auth-check';
+import { authCheckQueryKey, signedOutCheck } from './get-auth-check';
 
 const AUTH_CHECK_HASH = hashKey(authCheckQueryKey);
+
+/**
+ * The scope of the mutations that open or close the session (sign-in and its second step,
+ * registration, logout): they run one after another. The sign-in page shows before the logout
+ * request has answered; a sign-in sent meanwhile waits for that answer, which would otherwise
+ * clear the new session's cookie and sign the new session out on screen.
+ */
+export const SESSION_MUTATION_SCOPE = { id: 'session' } as const;
 
 /** The account a session check names, or null when it names none. */
 function accountOf(check: AuthCheckResponse | undefined): number | null {
@@ -16,6 +24,18 @@ function accountOf(check: AuthCheckResponse | undefined): number | null {
  */
 export function dropAccountQueries(queryClient: QueryClient): void {
   queryClient.removeQueries({ predicate: (query) => query.queryHash !== AUTH_CHECK_HASH });
+}
+
+/**
+ * Nobody is signed in here any more (a 401, or a sign-out in this tab or another): the session
+ * check says so, keeping its CSRF token, and the account's queries are gone. The signed-in pages
+ * give way to the sign-in page on the next render.
+ */
+export function markSignedOut(queryClient: QueryClient): void {
+  queryClient.setQueryData<AuthCheckResponse>(authCheckQueryKey, (previous) =>
+    signedOutCheck(previous?.csrfToken),
+  );
+  dropAccountQueries(queryClient);
 }
 
 /**
