@@ -39,6 +39,7 @@ import { xAccountRoutes } from './modules/x-account/x-account.routes.js';
 import type { XUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin, routerErrorEnvelope } from './plugins/error-handler.js';
+import { loggerOptions } from './lib/logger.js';
 import type { Metrics } from './lib/metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -123,7 +124,12 @@ export async function buildApp({
   role = config.PERCH_ROLE,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
+    logger:
+      logger ??
+      loggerOptions(
+        { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
+        { format: config.LOG_FORMAT },
+      ),
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     // Per-request lines only when debugging; errors are always logged by the error handler.

@@ -44,6 +44,11 @@ const envSchema = z.object({
   PERCH_ROLE: z.preprocess(emptyAsUnset, z.enum(['all', 'api', 'worker']).default('all')),
   /** pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * How log lines are written: `json` (one object a line) or `pretty` (pino-pretty, for a person).
+   * Unset: pretty when stdout is a terminal (and not under the tests), JSON otherwise.
+   */
+  LOG_FORMAT: z.preprocess(emptyAsUnset, z.enum(['json', 'pretty']).optional()),
   /** Mark cookies Secure (set true behind HTTPS). */
   COOKIE_SECURE: bool.default(false),
   /** Trust X-Forwarded-* headers from a reverse proxy. */

@@ -4,6 +4,7 @@ import { createLocalCluster, createRedisCluster, type Cluster } from './cluster/
 import { relayEvents } from './cluster/event-relay.js';
 import { ClusterRefusedError, joinCluster } from './cluster/nodes.js';
 import { Collector } from './collector/collector.js';
+import { logHandleStatus } from './collector/events.js';
 import { createTweetSource } from './collector/sources/index.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDb } from './db/index.js';
@@ -85,6 +86,8 @@ async function main(): Promise<void> {
   // Only the x-api source is billed: the meter counts what X charges and holds the spend limit.
   const xUsage = config.TWEET_SOURCE === 'x-api' ? createXUsageMeter(db, config) : undefined;
   const redisUrl = config.REDIS_URL;
+  // Made with the collector, before the app's logger exists: it is handed that logger later.
+  let jobQueue: BullMqJobQueue | undefined;
   const collector = new Collector({
     db,
     source: createTweetSource(config, {
@@ -101,14 +104,16 @@ async function main(): Promise<void> {
     share: () => membership.workers(),
     // Scale-out: jobs go through BullMQ, so any worker takes them and an API node can queue.
     createQueue: redisUrl
-      ? (handler) =>
-          new BullMqJobQueue({
+      ? (handler) => {
+          jobQueue = new BullMqJobQueue({
             handler,
             connection: redisUrl,
             prefix: config.REDIS_PREFIX,
             concurrency: config.COLLECTOR_CONCURRENCY,
             nodeId: cluster.nodeId,
-          })
+          });
+          return jobQueue;
+        }
       : undefined,
   });
   // Each delivering process keeps to its share of Telegram's and Discord's overall limits, and
@@ -132,7 +137,9 @@ async function main(): Promise<void> {
     notify: { channels, wakeWorker: () => wakeWorker() },
   });
   xUsage?.useLogger(app.log.child({ module: 'x-usage' }));
-  collector.useLogger(app.log.child({ module: 'collector' }));
+  const collectorLog = app.log.child({ module: 'collector' });
+  collector.useLogger(collectorLog);
+  jobQueue?.useLogger(app.log.child({ module: 'job-queue' }));
   const clusterLog = app.log.child({ module: 'cluster' });
   // Events of the collectors reach the browsers of every API node (and wake every worker).
   if (cluster.shared) {
@@ -176,12 +183,7 @@ async function main(): Promise<void> {
       : undefined;
   // New tweets are fanned out at once rather than at the worker's next tick.
   collector.events.on('tweet.new', () => wakeWorker());
-  if (works) {
-    const collectorLog = app.log.child({ module: 'collector' });
-    collector.events.on('handle.status', ({ username, status, error }) =>
-      collectorLog.info({ handle: username, status, error }, 'handle status'),
-    );
-  }
+  logHandleStatus(collector.events, collectorLog);
   app.log.info(
     {
       database: db.location,

@@ -15,6 +15,8 @@ import {
   handleFollowedBy,
   monitorFinds,
   outboxCounts,
+  postsOfOneSecond,
+  storeNewestFirst,
   tweetsInOrder,
   userWithChannels,
   waitUntil,
@@ -99,6 +101,40 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
       .execute();
     expect(stored).toHaveLength(0);
   }, 90_000);
+
+  it('delivers posts of one second in posting order, whatever order they were stored in', async () => {
+    await setUp({ fast: true });
+    const [person] = await users(1);
+    const handleId = await handleFollowedBy(t, 'thread_author', [person!.userId]);
+    const posts = postsOfOneSecond();
+    // Found by monitoring before the worker runs, stored newest first: one fan-out takes all.
+    await storeNewestFirst(t, handleId, posts, true);
+    await t.worker.start();
+    await waitUntil(async () => (await sentCount()) === 6, 15_000, '6 deliveries');
+    const ids = posts.map((post) => post.id);
+    expect(t.telegram.messagesTo(person!.chat).map((m) => tweetIdOfTelegram(m.raw))).toEqual(ids);
+    expect(t.discord.messagesTo(person!.discord).map((m) => tweetIdOfDiscord(m.embeds))).toEqual(
+      ids,
+    );
+  }, 30_000);
+
+  it('a digest lists posts of one second oldest first', async () => {
+    await setUp({ fast: true, worker: { digestAfter: 2 } });
+    const [person] = await users(1);
+    const handleId = await handleFollowedBy(t, 'thread_author', [person!.userId]);
+    const posts = postsOfOneSecond();
+    await storeNewestFirst(t, handleId, posts, true);
+    await t.worker.start();
+    await waitUntil(async () => (await sentCount()) === 6, 15_000, '6 deliveries');
+    const linked = (text: string) => [...text.matchAll(/status\/(\d+)/g)].map((match) => match[1]);
+    const ids = posts.map((post) => post.id);
+    const telegram = t.telegram.messagesTo(person!.chat);
+    expect(telegram).toHaveLength(1);
+    expect(linked(telegram[0]!.raw)).toEqual(ids);
+    const discord = t.discord.messagesTo(person!.discord);
+    expect(discord).toHaveLength(1);
+    expect(linked(discord[0]!.content ?? '')).toEqual(ids);
+  }, 30_000);
 
   it('paces to 1 message a second per Telegram chat without a single 429, chats in parallel', async () => {
     await setUp();

@@ -7,7 +7,12 @@ import { requestForLog } from '../src/app.js';
 import { sha256Hex } from '../src/lib/tokens.js';
 import { dataOf, errorOf, expectError, setCookieLines } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
-import { handleFollowedBy, makeTweet } from './notify-helpers.js';
+import {
+  handleFollowedBy,
+  makeTweet,
+  postsOfOneSecond,
+  storeNewestFirst,
+} from './notify-helpers.js';
 import { registeredRoutes } from './routes.js';
 
 /** An element of a parsed XML document: its name, attributes, text and children. */
@@ -225,6 +230,20 @@ describe.each(DIALECTS)('RSS and JSON feeds [%s]', (dialect) => {
         ],
       },
     ]);
+  });
+
+  it('lists posts of one second newest first by post id, in both formats', async () => {
+    const { ada, nasaId } = await setUp();
+    const posts = postsOfOneSecond();
+    await storeNewestFirst(t, nasaId, posts);
+    const { feeds } = await feedsOf(ada);
+    // Neither the storage order nor the ids' text order ('999…' first) is this one.
+    const newestFirst = posts.map((post) => `https://x.com/NASA/status/${post.id}`).reverse();
+    const rss = parseXml((await read(feeds[0]?.rssUrl ?? '')).body);
+    const items = children(child(rss, 'channel'), 'item');
+    expect(items.map((item) => textOf(item, 'link'))).toEqual(newestFirst);
+    const json = (await read(feeds[0]?.jsonUrl ?? '')).json() as JsonFeed;
+    expect(json.items.map((item) => item.url)).toEqual(newestFirst);
   });
 
   it('answers 304 to a reader whose copy is current (ETag, Last-Modified), 200 once it changed', async () => {

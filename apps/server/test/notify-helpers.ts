@@ -214,6 +214,34 @@ export function tweetsInOrder(count: number, extra: Partial<SourceTweet> = {}): 
   );
 }
 
+/**
+ * Three posts of one second (a thread), in posting order. Their ids differ in length, so text
+ * order of the ids ('999…' after '1000…') is not their order.
+ */
+export function postsOfOneSecond(at = Date.now()): SourceTweet[] {
+  const second = new Date(Math.floor(at / 1000) * 1000).toISOString();
+  return ['999999999999999999', '1000000000000000000', '1000000000000000001'].map((id, index) =>
+    makeTweet({ id, createdAt: second, text: `Thread part ${index + 1}` }),
+  );
+}
+
+/**
+ * Stores posts one at a time, newest first, as a source lists them: storage ids then run
+ * against posting order. Marked for fan-out when `fanout` (as monitoring stores them).
+ */
+export async function storeNewestFirst(
+  t: TestApp,
+  handleId: number,
+  posts: readonly SourceTweet[],
+  fanout = false,
+): Promise<void> {
+  for (const post of [...posts].reverse()) {
+    await upsertTweets(t.db.db, handleId, [post], new Date().toISOString(), {
+      markForFanout: fanout,
+    });
+  }
+}
+
 /** Stores tweets as monitoring does (marked for fan-out) and wakes the worker. */
 export async function monitorFinds(
   t: NotifyTestApp,

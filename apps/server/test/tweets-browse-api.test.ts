@@ -5,7 +5,12 @@ import type { SourceTweet } from '../src/collector/sources/types.js';
 import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
-import { handleFollowedBy, makeTweet } from './notify-helpers.js';
+import {
+  handleFollowedBy,
+  makeTweet,
+  postsOfOneSecond,
+  storeNewestFirst,
+} from './notify-helpers.js';
 
 type TweetPage = z.infer<typeof tweetPageResponseSchema>;
 
@@ -58,11 +63,13 @@ const keyOf = new Map(TWEETS.map((t) => [t.id, t.key]));
 describe.each(DIALECTS)('tweet browsing API (%s)', (dialect) => {
   let t: TestApp;
   let alice: TestClient;
+  let aliceId: number;
 
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     alice = new TestClient(t.app);
     const { data } = await alice.register(t.db, 'alice');
+    aliceId = data.user.id;
     const handleId = await handleFollowedBy(t, 'searchable', [data.user.id]);
     await upsertTweets(t.db.db, handleId, TWEETS, new Date().toISOString());
     // Another handle's tweets never show up in this one's results.
@@ -215,6 +222,28 @@ describe.each(DIALECTS)('tweet browsing API (%s)', (dialect) => {
     expect((await search('launch', 'sort=engagement')).keys).toEqual(['D', 'A', 'C', 'B']);
     expect((await search('launch', 'sort=likes')).keys).toEqual(['A', 'C', 'B', 'D']);
     expect((await browse('type=post&sort=likes')).keys).toEqual(['E', 'A', 'H', 'F', 'I', 'G']);
+  });
+
+  it('lists posts of one second newest first by post id, whatever order they were stored in', async () => {
+    const handleId = await handleFollowedBy(t, 'threaded', [aliceId]);
+    const posts = postsOfOneSecond(NOW - 30 * MINUTE);
+    await storeNewestFirst(t, handleId, posts);
+    const idsOf = async (query: string) =>
+      dataOf(
+        await alice.get(`/api/v1/handles/threaded/tweets?${query}`),
+        tweetPageResponseSchema,
+      ).tweets.map((tw) => tw.id);
+    // Neither the storage order nor the ids' text order ('999…' first) is this one.
+    const newestFirst = posts.map((post) => post.id).reverse();
+    expect(await idsOf('')).toEqual(newestFirst);
+    // Equal counts: the same ties under every sort, with a search, and across pages.
+    expect(await idsOf('sort=likes')).toEqual(newestFirst);
+    expect(await idsOf('sort=engagement')).toEqual(newestFirst);
+    expect(await idsOf('q=thread')).toEqual(newestFirst);
+    expect(await idsOf('q=thread&type=post&sort=likes')).toEqual(newestFirst);
+    const pages = [];
+    for (const page of [1, 2, 3]) pages.push(...(await idsOf(`limit=1&page=${page}`)));
+    expect(pages).toEqual(newestFirst);
   });
 
   it('pages through the matches with the total of all of them', async () => {

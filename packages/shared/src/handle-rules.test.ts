@@ -58,6 +58,19 @@ describe('badgeFor', () => {
     },
   );
 
+  it("keeps a collected handle's note under 'Ready': catching up, a cut gap", () => {
+    const note = 'Catching up: 1,200 new posts so far';
+    expect(
+      badgeFor(
+        handle({
+          backfill_status: 'completed',
+          backfill_completed_at: '2026-11-20T00:00:00.000Z',
+          last_error: note,
+        }),
+      ),
+    ).toEqual({ label: 'Ready', color: 'green', detail: note });
+  });
+
   it('keeps Failed and Ready for other errors', () => {
     expect(
       badgeFor(handle({ backfill_status: 'failed', last_error: 'Waiting for X credentials' }))

@@ -85,7 +85,9 @@ export function badgeFor(handle: HandleStatusFields): HandleBadge {
   // Waiting for X is said as such, even for a collected handle: new tweets are not coming in.
   const waiting = handleWaitingReason(handle);
   if (waiting) return { label: 'Waiting for X', color: 'yellow', detail: waiting };
-  if (isHandleReady(handle)) return { label: 'Ready', color: 'green', detail: null };
+  // A collected handle's note (its polls catching up after a pause, a gap X's depth limit cut,
+  // a poll that failed) goes under 'Ready': the data is there, and the note says what is not.
+  if (isHandleReady(handle)) return { label: 'Ready', color: 'green', detail: handle.last_error };
   if (handle.backfill_status === 'failed') {
     return { label: 'Failed', color: 'red', detail: handle.last_error };
   }

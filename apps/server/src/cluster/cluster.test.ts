@@ -4,7 +4,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { CollectorEvents, type HandleProgressEvent } from '../collector/events.js';
+import {
+  CollectorEvents,
+  logHandleStatus,
+  type HandleProgressEvent,
+  type HandleStatusEvent,
+} from '../collector/events.js';
+import type { Logger } from '../lib/logger.js';
 import { createLocalCluster, createRedisCluster, type Cluster } from './cluster.js';
 import { relayEvents } from './event-relay.js';
 
@@ -104,6 +110,41 @@ describe('Redis cluster', () => {
     // The worker's own listener heard it once: its own message from Redis is not replayed.
     expect(heardByWorker).toEqual([event]);
     expect(heardByApi).toHaveLength(1);
+  });
+
+  it('logs a handle status change on the node that made it only, though every node hears it', async () => {
+    fresh();
+    const [a, b] = [await node(), await node()];
+    const [aEvents, bEvents] = [new CollectorEvents(), new CollectorEvents()];
+    // Two workers, as main.ts wires them: each publishes its events and hears the other's.
+    await relayEvents({ cluster: a, events: aEvents, publish: true, receive: true });
+    await relayEvents({ cluster: b, events: bEvents, publish: true, receive: true });
+    const logged = { a: [] as unknown[], b: [] as unknown[] };
+    const recording = (lines: unknown[]) =>
+      ({
+        info: (details: object, message: string) => lines.push({ ...details, message }),
+        warn: () => {},
+        error: () => {},
+      }) as unknown as Logger;
+    logHandleStatus(aEvents, recording(logged.a));
+    logHandleStatus(bEvents, recording(logged.b));
+    const heardByB: HandleStatusEvent[] = [];
+    bEvents.on('handle.status', (event) => heardByB.push(event));
+
+    const event: HandleStatusEvent = {
+      handleId: 7,
+      username: 'nasa',
+      status: 'completed',
+      error: null,
+    };
+    aEvents.emit('handle.status', event);
+    // B's browsers hear it (its listeners do), but it is A's change: only A logs it.
+    await expect.poll(() => heardByB).toEqual([event]);
+    await sleep(100);
+    expect(logged.a).toEqual([
+      { handle: 'nasa', status: 'completed', error: null, message: 'handle status' },
+    ]);
+    expect(logged.b).toEqual([]);
   });
 
   it('counts a sliding window shared by every node', async () => {

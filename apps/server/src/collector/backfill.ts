@@ -12,6 +12,7 @@ import {
   BUDGET_PAUSED,
   blockedSourceMessage,
   emitProgress,
+  ensureLeaseHeld,
   leaseFence,
   maxTweetId,
   msAfter,
@@ -205,6 +206,7 @@ export async function runBackfill(
     // Deleted (a write may have failed with it) or cleared meanwhile: nothing to record.
     const fresh = await findHandleById(db.db, handleId);
     if (!fresh || wasReset(handle, fresh)) return;
+    ensureLeaseHeld(ctx, fresh);
     if (error instanceof SourceError) {
       const blocked = blockedSourceMessage(error);
       if (blocked) {

@@ -9,8 +9,13 @@ import {
   type TestDb,
 } from '../../test/helpers.js';
 import { resetHandleData } from '../modules/admin/admin-collector.repository.js';
-import { findHandleByName, type HandleRow } from '../modules/handles/handles.repository.js';
+import {
+  claimHandleLease,
+  findHandleByName,
+  type HandleRow,
+} from '../modules/handles/handles.repository.js';
 import { addHandle } from '../modules/handles/handles.service.js';
+import { readXApiStatus } from '../modules/x-usage/x-api-status.repository.js';
 import { insertUser, type UserRow } from '../modules/users/users.repository.js';
 import {
   raiseChallenge,
@@ -26,7 +31,7 @@ import type { Logger } from '../lib/logger.js';
 import { CollectorEvents } from './events.js';
 import { createDemoSource, DEMO_CHALLENGE } from './sources/index.js';
 import { abortReason } from '../lib/sleep.js';
-import type { TweetSource } from './sources/types.js';
+import { SourceError, type TweetSource } from './sources/types.js';
 
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 const CODE = '424242';
@@ -441,5 +446,59 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       30_000,
     );
     expect(await storedTweetIds(db, id)).toEqual(await sourceWindowIds(done));
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'a claim gives up on a handle whose row a stalled transaction holds, and takes it once free',
+    async () => {
+      const { id } = await follow('prolific_row', 1);
+      let locked = () => {};
+      let wake = () => {};
+      const rowLocked = new Promise<void>((resolve) => (locked = resolve));
+      const stalled = db.db.transaction().execute(async (trx) => {
+        await trx.updateTable('handles').set({ paused: false }).where('id', '=', id).execute();
+        const woken = new Promise<void>((resolve) => (wake = resolve));
+        locked();
+        await woken;
+      });
+      await rowLocked;
+      const now = new Date(clock()).toISOString();
+      const started = Date.now();
+      expect(await claimHandleLease(db, id, 'other-node:backfill:1', now, now)).toBe(false);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      wake();
+      await stalled;
+      expect(await claimHandleLease(db, id, 'other-node:backfill:1', now, now)).toBe(true);
+    },
+  );
+
+  it('a job that fails after its lease was taken over records nothing of the failure', async () => {
+    // A worker stood still mid-page; meanwhile another took the handle, and what it reads on
+    // waking fails (here X refuses the credentials; or its transaction was ended meanwhile).
+    const { source, hooks } = instrumented(demo());
+    hooks.beforeTimeline = async (call) => {
+      if (call !== 2) return;
+      const far = new Date(Date.now() + 60_000).toISOString();
+      await db.db
+        .updateTable('handles')
+        .set({ lease_owner: 'other-node:backfill:1', lease_until: far })
+        .where('username', '=', 'prolific_ted')
+        .execute();
+      throw new SourceError('auth', 'Unauthorized');
+    };
+    const { log, errors } = recordingLog();
+    const collector = makeCollector(source, log);
+    await collector.start();
+    await follow('prolific_ted', 15, collector);
+    await waitFor(
+      () => handleNamed(db, 'prolific_ted'),
+      (handle) => handle.lease_owner === 'other-node:backfill:1',
+    );
+    await collector.idle();
+    const handle = await handleNamed(db, 'prolific_ted');
+    expect(handle.last_error).toBeNull();
+    expect(handle.backfill_status).toBe('in_progress');
+    expect((await readXApiStatus(db.db)).state).toBe('ok');
+    expect(errors).toEqual([]);
   });
 });

@@ -81,10 +81,22 @@ export interface CollectorOptions {
   share?: () => number;
   /**
    * How long a job's lease on its handle lasts unless renewed (every third of it). A job of a
-   * crashed process loses its handles within this time. Default 30 s.
+   * crashed or frozen process loses its handles within this time. Default HANDLE_LEASE_MS.
    */
   leaseMs?: number;
 }
+
+/**
+ * How long a job's lease on its handle lasts unless renewed. It is renewed every third of it and
+ * with every page stored, so it runs out at most this long after its worker died or froze. The
+ * handle goes to another worker once its job is queued again as well: BullMQ does so when the
+ * job's lock has run out (15 s, renewed every 7.5 s, checked every 3.75 s: at most 18.75 s after
+ * the worker stopped), and a claim finds the handle's row free once PostgreSQL has ended a frozen
+ * worker's transaction (IDLE_IN_TRANSACTION_TIMEOUT_MS, 10 s). With a scheduler tick (1 s) that
+ * is about 20 s at worst, inside the 30 s the docs promise. A 30 s lease, as before, used up the
+ * promise on its own: a takeover after kill -9 took 32-36 s.
+ */
+export const HANDLE_LEASE_MS = 15_000;
 
 const silentLog: Logger = {
   info: () => {},
@@ -147,7 +159,7 @@ export class Collector {
     this.roundEveryMs = options.roundEveryMs ?? 60_000;
     this.probeEveryMs = options.probeEveryMs ?? 5 * 60_000;
     this.nodeId = options.nodeId ?? newNodeId();
-    this.leaseMs = options.leaseMs ?? 30_000;
+    this.leaseMs = options.leaseMs ?? HANDLE_LEASE_MS;
     this.share = options.share ?? (() => 1);
     const handler: JobHandler = withJobMetrics(
       (job, signal) => this.run(job, signal),
@@ -228,7 +240,13 @@ export class Collector {
       const until = () => new Date(this.ctx.now().getTime() + this.leaseMs).toISOString();
       const deadline = Date.now() + this.leaseMs * 2;
       while (
-        !(await claimHandleLease(db, handleId, owner, this.ctx.now().toISOString(), until()))
+        !(await claimHandleLease(
+          this.ctx.db,
+          handleId,
+          owner,
+          this.ctx.now().toISOString(),
+          until(),
+        ))
       ) {
         if (Date.now() > deadline || !(await findHandleById(db, handleId))) break;
         await this.queue.cancel(handleId);
@@ -364,7 +382,8 @@ export class Collector {
    * this process or another, works on it meanwhile. The lease is renewed every third of its
    * length; when a renewal finds it gone (this process stalled past it and another job took the
    * handle), the job is aborted, and its writes were refused already (LeaseLostError). Returns at
-   * once when another live job holds the handle.
+   * once when another live job holds the handle, and within 2 s when a stalled process's
+   * transaction keeps its row locked: the scheduler queues the job again at a later tick.
    */
   private async withLease(
     job: Job,
@@ -375,7 +394,7 @@ export class Collector {
     const owner = `${this.nodeId}:${job.kind}:${++this.leases}`;
     const until = () => new Date(this.ctx.now().getTime() + this.leaseMs).toISOString();
     const claimed = await claimHandleLease(
-      db,
+      this.ctx.db,
       job.handleId,
       owner,
       this.ctx.now().toISOString(),

@@ -143,6 +143,16 @@ export async function saveHandle(
   return after;
 }
 
+/**
+ * Throws LeaseLostError when the job no longer holds the handle (as `handle`, read afresh, says):
+ * its process stood still past the lease and another job took the handle over. Whatever failed
+ * the job then (often its transaction, which PostgreSQL ended meanwhile) is not the handle's
+ * failure, and the job records nothing of it.
+ */
+export function ensureLeaseHeld(ctx: CollectorContext, handle: HandleRow): void {
+  if (ctx.lease && handle.lease_owner !== ctx.lease.owner) throw new LeaseLostError(handle.id);
+}
+
 export function emitProgress(ctx: CollectorContext, handle: HandleRow): void {
   ctx.events.emit('handle.progress', {
     handleId: handle.id,

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { HandleStatus } from '../db/types.js';
+import type { Logger } from '../lib/logger.js';
 import type { SourceTweet } from './sources/types.js';
 
 export interface HandleProgressEvent {
@@ -37,24 +38,47 @@ type EventName = keyof CollectorEventMap;
 /**
  * The collector's events. In one process they go to its listeners; in scale-out mode each one
  * is also handed to `relay` (published on Redis by cluster/event-relay.ts), and the events of
- * other nodes come in through `receive`, to this process's listeners only.
+ * other nodes come in through `receive`, to this process's listeners only. Listeners added with
+ * `onOwn` hear this process's events and never another node's.
  */
 export class CollectorEvents extends EventEmitter<CollectorEventMap> {
   private relay: ((name: EventName, payload: CollectorEventMap[EventName][0]) => void) | undefined;
+  /** The listeners of `onOwn`. */
+  private readonly own = new EventEmitter<CollectorEventMap>();
 
   /** Also hands every event emitted here to `relay`. */
   relayTo(relay: (name: EventName, payload: CollectorEventMap[EventName][0]) => void): void {
     this.relay = relay;
   }
 
+  /**
+   * Calls `listener` with the events emitted in this process only: what another node's collector
+   * did (relayed here for the browsers) is that node's to report.
+   */
+  onOwn<K extends EventName>(name: K, listener: (...args: CollectorEventMap[K]) => void): this {
+    this.own.on(name as EventName, listener as never);
+    return this;
+  }
+
   override emit<K extends EventName>(name: K, ...args: CollectorEventMap[K]): boolean {
     const heard = super.emit(name as EventName, ...(args as [never]));
+    const ownHeard = this.own.emit(name as EventName, ...(args as [never]));
     this.relay?.(name, args[0]);
-    return heard;
+    return heard || ownHeard;
   }
 
   /** An event of another node: this process's listeners hear it; it is not relayed again. */
   receive<K extends EventName>(name: K, payload: CollectorEventMap[K][0]): void {
     super.emit(name as EventName, ...([payload] as [never]));
   }
+}
+
+/**
+ * Logs each handle status change made by this process ('handle status'), once: in scale-out mode
+ * the changes of the other nodes reach this one's listeners too, but not its log.
+ */
+export function logHandleStatus(events: CollectorEvents, log: Logger): void {
+  events.onOwn('handle.status', ({ username, status, error }) =>
+    log.info({ handle: username, status, error }, 'handle status'),
+  );
 }

@@ -10,6 +10,7 @@ import {
   upsertTweets,
 } from '../modules/tweets/tweets.repository.js';
 import { catchingUpText, gapCutText, isGapCutText } from '../lib/collection-status.js';
+import { comparePostIds } from '../lib/posting-order.js';
 import { DEPTH_LIMIT_SHARE } from './backfill.js';
 import {
   BUDGET_PAUSED,
@@ -148,7 +149,10 @@ export async function runPoll(
           ? now.toISOString()
           : msAfter(now, nextPollDelayMs(ctx.monitorIntervalMs, fresh.length, quietPolls)),
     });
-    const ordered = [...fresh].sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    // In posting order: posts of one second by id (a snowflake), as every list and feed has them.
+    const ordered = [...fresh].sort(
+      (a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || comparePostIds(a.id, b.id),
+    );
     for (const tweet of ordered) {
       ctx.events.emit('tweet.new', { handleId: handle.id, username: handle.username, tweet });
     }

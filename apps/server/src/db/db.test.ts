@@ -226,3 +226,51 @@ describe('SQLite file', () => {
     }
   });
 });
+
+describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL pool', () => {
+  it('ends a transaction left idle by a stalled process, freeing its rows, and serves on', async () => {
+    const place = await freshPlace('postgres');
+    const stalling = createDb(place.config, { idleInTransactionTimeoutMs: 300 });
+    const other = createDb(place.config);
+    try {
+      const setting = await sql<{
+        idle_in_transaction_session_timeout: string;
+      }>`show idle_in_transaction_session_timeout`.execute(other.db);
+      expect(setting.rows).toEqual([{ idle_in_transaction_session_timeout: '10s' }]);
+      await sql`create table counters (id int primary key, n int not null)`.execute(other.db);
+      await sql`insert into counters values (1, 0)`.execute(other.db);
+      let wake = () => {};
+      let locked = () => {};
+      const rowLocked = new Promise<void>((resolve) => (locked = resolve));
+      const stalled = stalling.db.transaction().execute(async (trx) => {
+        await sql`update counters set n = n + 1 where id = 1`.execute(trx);
+        // Nothing more for as long as the test wants, as from a stopped process.
+        const woken = new Promise<void>((resolve) => (wake = resolve));
+        locked();
+        await woken;
+        await sql`update counters set n = n + 10 where id = 1`.execute(trx);
+      });
+      await rowLocked;
+      const started = Date.now();
+      await sql`update counters set n = n + 100 where id = 1`.execute(other.db);
+      expect(Date.now() - started).toBeLessThan(5_000);
+
+      // Woken up, its transaction is gone (rolled back) and the process goes on.
+      wake();
+      await expect(stalled).rejects.toThrow();
+      const { rows } = await sql<{ n: number }>`select n from counters`.execute(other.db);
+      expect(rows).toEqual([{ n: 100 }]);
+      // The ended session left the pool: more queries than connections all get answers.
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          sql<{ one: number }>`select 1 as one`.execute(stalling.db),
+        ),
+      );
+      expect(answers.map((answer) => answer.rows[0]?.one)).toEqual(Array(12).fill(1));
+    } finally {
+      await stalling.close();
+      await other.close();
+      await place.dispose();
+    }
+  });
+});

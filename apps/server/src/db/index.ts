@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   PostgresDialect,
   SqliteDialect,
@@ -28,6 +29,22 @@ export interface Db {
 
 // COUNT(*) and BIGINT arrive as strings from pg; every count we keep fits in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+/**
+ * How long PostgreSQL lets one of our sessions sit idle inside a transaction before it ends the
+ * session, rolling the transaction back. A process stopped in the middle of one (SIGSTOP, a
+ * paused VM or container, a debugger) would otherwise keep the rows it locked, such as a
+ * handle's row during `upsertTweets`, until it wakes, and every other process that writes them
+ * would wait as long. Our transactions send their statements back to back, so 10 s idle is
+ * never a live one; it also bounds how long a frozen worker's handle stays locked, part of the
+ * 30 s takeover (see HANDLE_LEASE_MS in collector/collector.ts).
+ */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+
+export interface DbOptions {
+  /** PostgreSQL: IDLE_IN_TRANSACTION_TIMEOUT_MS unless given (tests shorten it). */
+  idleInTransactionTimeoutMs?: number;
+}
 
 /** better-sqlite3 cannot bind booleans; SQLite stores them as 0 and 1. */
 function bindable(parameters: ReadonlyArray<unknown>): unknown[] {
@@ -66,7 +83,10 @@ function sqliteForKysely(sqlite: SQLite.Database): SqliteDatabase {
  * Opens the database named by the config: PostgreSQL when DATABASE_URL is set, otherwise the
  * SQLite file DATA_DIR/perch.db (WAL, foreign keys, busy timeout).
  */
-export function createDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Db {
+export function createDb(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
+  options: DbOptions = {},
+): Db {
   if (config.DATABASE_URL) {
     const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
     // An idle client whose connection drops (a PostgreSQL restart, a network cut) emits 'error'
@@ -75,7 +95,27 @@ export function createDb(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Db 
     pool.on('error', (error) => {
       console.error(`PostgreSQL: an idle connection failed (${error.message}); it is replaced`);
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // A client in use whose session PostgreSQL ends between two statements (the idle timeout
+    // below, seen once its process wakes; a restart) emits 'error' on itself, where the pool
+    // does not listen: that would end the process too. The next statement on it fails instead,
+    // and the pool drops the client when it comes back, so there is nothing to add here.
+    pool.on('connect', (client) => client.on('error', () => {}));
+    const idleTimeout = `${options.idleInTransactionTimeoutMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS}ms`;
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool,
+        // Set by a query on each new connection rather than as a startup parameter, which
+        // connection poolers such as PgBouncer refuse unless told to ignore it.
+        onCreateConnection: async (connection) => {
+          await connection.executeQuery(
+            CompiledQuery.raw(
+              "select set_config('idle_in_transaction_session_timeout', $1, false)",
+              [idleTimeout],
+            ),
+          );
+        },
+      }),
+    });
     const { host, pathname } = new URL(config.DATABASE_URL);
     return {
       db,

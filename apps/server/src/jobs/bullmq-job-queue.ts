@@ -16,10 +16,17 @@
  * Handlers are expected to catch their own errors; one that throws is reported to `onError` and
  * counted as done, never retried: the database holds the state and the scheduler queues the
  * work again when it is due. A job whose signal was aborted ends the same way.
+ *
+ * What BullMQ and Redis report goes to `log`, one line each, never to stderr. A consumer that
+ * stalls for longer than the lock (a blocked event loop, Redis out of reach) loses its running
+ * job's lock: BullMQ then fails each renewal and the job's end ('could not renew lock', 'Lock
+ * mismatch'). That is expected in a cluster (another consumer may run the job again) and is
+ * said once per run of the job, as a warning.
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import {
+  ErrorCode,
   Queue,
   Worker,
   type Job as BullJob,
@@ -28,6 +35,7 @@ import {
   type RedisOptions as BullRedisOptions,
 } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
+import { silentLog, type Logger } from '../lib/logger.js';
 import { countJobs, type Job, type JobCount, type JobHandler, type JobQueue } from './job-queue.js';
 
 export interface BullMqJobQueueOptions {
@@ -41,14 +49,18 @@ export interface BullMqJobQueueOptions {
   queueName?: string;
   /** Jobs this process runs at once once started (default 4). */
   concurrency?: number;
-  /** Called with a job's error, or with a cancel that gave up waiting for the job. */
-  onError?: (job: Job, error: unknown) => void;
-  /** Called with Redis and BullMQ errors that belong to no job (default: console.error). */
-  onConnectionError?: (error: unknown) => void;
   /**
-   * How long a running job stays claimed by a consumer that stopped renewing it (default 30 s):
-   * a crashed consumer's job runs again on another consumer between half of this and 1.25 times
-   * it after the crash (the stalled-job check runs every quarter of it).
+   * Called with a job's error, or with a cancel that gave up waiting for the job (default: logs
+   * it as an error).
+   */
+  onError?: (job: Job, error: unknown) => void;
+  /** Where BullMQ's and Redis's errors go, one line each (default: nowhere; see `useLogger`). */
+  log?: Logger;
+  /**
+   * How long a running job stays claimed by a consumer that stopped renewing it (default
+   * DEFAULT_LOCK_DURATION_MS, 15 s): a crashed consumer's job runs again on another consumer
+   * between half of this and 1.25 times it after the crash (the stalled-job check runs every
+   * quarter of it).
    */
   lockDurationMs?: number;
   /** Name of this consumer in BullMQ (stored on the jobs it takes; default host-pid). */
@@ -88,6 +100,43 @@ const jobIdOf = (job: Job) => `${job.kind}-${job.handleId}`;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A running job's lock: a consumer that dies or freezes has its jobs queued again between 7.5 s
+ * and 18.75 s later, so that the collector hands its handles to another worker within the 30 s
+ * the docs promise (see HANDLE_LEASE_MS in collector/collector.ts). BullMQ renews it every half,
+ * so only a consumer whose event loop stalls for 7.5 s loses a job it still runs; the handle's
+ * lease in the database then keeps the job to itself.
+ */
+const DEFAULT_LOCK_DURATION_MS = 15_000;
+
+/** How BullMQ words the loss of a running job's lock, when no error code says it. */
+const LOCK_RENEWAL_FAILED = /^could not renew lock for job (\S+)$/;
+/** Codes of BullMQ's refusals to finish a job this consumer no longer holds. */
+const LOST_JOB_CODES: readonly number[] = [
+  ErrorCode.JobLockMismatch,
+  ErrorCode.JobLockNotExist,
+  ErrorCode.JobNotInState,
+  ErrorCode.JobNotExist,
+];
+/** The job named in those refusals ('Lock mismatch for job X. ...', 'Job X is not in ...'). */
+const JOB_IN_MESSAGE = /\b[Jj]ob ([^\s.]+)/;
+
+export const JOB_LOCK_LOST_MESSAGE =
+  'lost the lock of a running job: another worker may run it again';
+
+/**
+ * The BullMQ id of the job whose lock this consumer lost, when `error` says it lost one:
+ * a failed renewal, or a refusal to finish a job that is no longer this consumer's.
+ */
+export function lostLockJobId(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const renewal = LOCK_RENEWAL_FAILED.exec(error.message);
+  if (renewal) return renewal[1];
+  const code = (error as Error & { code?: unknown }).code;
+  if (typeof code !== 'number' || !LOST_JOB_CODES.includes(code)) return undefined;
+  return JOB_IN_MESSAGE.exec(error.message)?.[1];
+}
+
 /** Closes an ioredis connection: politely when it is up, at once when it is not. */
 async function closeRedis(client: Redis): Promise<void> {
   if (client.status === 'end') return;
@@ -106,7 +155,9 @@ export class BullMqJobQueue implements JobQueue {
   private readonly handler: JobHandler;
   private readonly concurrency: number;
   private readonly onError: (job: Job, error: unknown) => void;
-  private readonly onConnectionError: (error: unknown) => void;
+  private log: Logger;
+  /** Jobs whose lost lock was logged, until this process takes them again. */
+  private readonly lostLocks = new Set<string>();
   private readonly lockDurationMs: number;
   private readonly nodeId: string;
   private readonly cancelTimeoutMs: number;
@@ -130,10 +181,10 @@ export class BullMqJobQueue implements JobQueue {
   constructor(options: BullMqJobQueueOptions) {
     this.handler = options.handler;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
-    this.onError = options.onError ?? (() => {});
-    this.onConnectionError =
-      options.onConnectionError ?? ((error) => console.error('BullMQ job queue:', error));
-    this.lockDurationMs = options.lockDurationMs ?? 30_000;
+    this.onError =
+      options.onError ?? ((job, error) => this.log.error({ err: error, job }, 'job failed'));
+    this.log = options.log ?? silentLog;
+    this.lockDurationMs = options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS;
     this.nodeId = options.nodeId ?? `${hostname()}-${process.pid}`;
     this.cancelTimeoutMs = options.cancelTimeoutMs ?? 30_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 50;
@@ -153,7 +204,7 @@ export class BullMqJobQueue implements JobQueue {
       prefix: this.prefix,
       defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: true },
     });
-    this.queue.on('error', (error) => this.onConnectionError(error));
+    this.queue.on('error', (error) => this.report(error));
     this.publisher = this.connect(this.redisOptions);
   }
 
@@ -187,9 +238,7 @@ export class BullMqJobQueue implements JobQueue {
     this.subscriber.on('message', (_channel: string, message: string) => {
       this.abortRunning(Number(message));
     });
-    this.subscriber
-      .subscribe(this.cancelChannel)
-      .catch((error: unknown) => this.onConnectionError(error));
+    this.subscriber.subscribe(this.cancelChannel).catch((error: unknown) => this.report(error));
     this.worker = new Worker<StoredJob, void, Job['kind']>(
       this.queueName,
       (bullJob) => this.process(bullJob),
@@ -204,7 +253,20 @@ export class BullMqJobQueue implements JobQueue {
         stalledInterval: Math.max(1, Math.floor(this.lockDurationMs / 4)),
       },
     );
-    this.worker.on('error', (error) => this.onConnectionError(error));
+    this.worker.on('error', (error) => this.report(error));
+    // Our processor never throws, so a failure is BullMQ's own (e.g. the job's lock was lost).
+    this.worker.on('failed', (_job, error) => this.report(error));
+    this.worker.on('stalled', (jobId) =>
+      this.log.warn(
+        { job: jobId },
+        'a job stalled (its worker stopped renewing the lock): it goes back to the queue',
+      ),
+    );
+  }
+
+  /** Logs through `log` from now on (main.ts hands over the app's logger once it exists). */
+  useLogger(log: Logger): void {
+    this.log = log;
   }
 
   /**
@@ -225,7 +287,7 @@ export class BullMqJobQueue implements JobQueue {
     const closing = [closingWorker, this.queue.close()];
     const results = await Promise.allSettled(closing);
     for (const result of results) {
-      if (result.status === 'rejected') this.onConnectionError(result.reason);
+      if (result.status === 'rejected') this.report(result.reason);
     }
     await Promise.all([
       closeRedis(this.publisher),
@@ -344,6 +406,8 @@ export class BullMqJobQueue implements JobQueue {
   private async process(bullJob: BullJob<StoredJob, void, Job['kind']>): Promise<void> {
     const job: Job = { kind: bullJob.data.kind, handleId: bullJob.data.handleId };
     const id = bullJob.id ?? jobIdOf(job);
+    // A new run: losing its lock is news again.
+    this.lostLocks.delete(id);
     const controller = new AbortController();
     // Taken while stop() was closing the worker: it winds down at once.
     if (this.state === 'stopped') controller.abort();
@@ -360,6 +424,21 @@ export class BullMqJobQueue implements JobQueue {
     } finally {
       this.running.delete(id);
     }
+  }
+
+  /**
+   * One line for an error of BullMQ or Redis. A lost lock is said once per run of the job, as a
+   * warning (BullMQ repeats it at each renewal and twice when the job ends); the stack is a field.
+   */
+  private report(error: unknown): void {
+    const jobId = lostLockJobId(error);
+    if (jobId === undefined) {
+      this.log.error({ err: error }, 'job queue error (BullMQ or Redis)');
+      return;
+    }
+    if (this.lostLocks.has(jobId)) return;
+    this.lostLocks.add(jobId);
+    this.log.warn({ job: jobId, err: error }, JOB_LOCK_LOST_MESSAGE);
   }
 
   /** Read through a method so that a check after an await is not narrowed by one before it. */
@@ -403,7 +482,7 @@ export class BullMqJobQueue implements JobQueue {
 
   private connect(options: RedisOptions): Redis {
     const client = this.url === undefined ? new Redis(options) : new Redis(this.url, options);
-    client.on('error', (error: unknown) => this.onConnectionError(error));
+    client.on('error', (error: unknown) => this.report(error));
     return client;
   }
 }

@@ -22,10 +22,12 @@ export function coveredShare(windowEnd: number, targetStart: number, oldest: num
   return Math.min(100, Math.max(0, share));
 }
 
+const CATCHING_UP_START = 'Catching up: ';
+
 /** A collected handle's text while its polls walk through more new posts than one poll reads. */
 export function catchingUpText(found: number): string {
   const posts = found === 1 ? 'post' : 'posts';
-  return `Catching up: ${found.toLocaleString('en-US')} new ${posts} so far`;
+  return `${CATCHING_UP_START}${found.toLocaleString('en-US')} new ${posts} so far`;
 }
 
 const GAP_CUT_START = 'X returns only the latest ';
@@ -44,4 +46,12 @@ export function gapCutText(depth: number, oldestRead: string | null): string {
 /** Whether a handle's text is a gapCutText: polls keep it, as it tells of data, not a state. */
 export function isGapCutText(text: string | null): boolean {
   return text !== null && text.startsWith(GAP_CUT_START) && text.endsWith(GAP_CUT_END);
+}
+
+/**
+ * Whether a handle's text is a note on its data (catching up, a cut gap) rather than an error:
+ * a wait for X, which stops the collection, is said over it.
+ */
+export function isDataNote(text: string | null): boolean {
+  return text !== null && (text.startsWith(CATCHING_UP_START) || isGapCutText(text));
 }

@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
 import type { Db, Executor } from '../db/index.js';
 import type { NotificationChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
+import { postIdLength } from '../lib/posting-order.js';
 import type { TweetRow } from '../modules/tweets/tweets.repository.js';
 import {
   compileFilter,
@@ -110,8 +111,11 @@ export async function fanOutPending(
         'handles.x_user_id',
       ])
       .where('tweets.fanout_pending', '=', true)
+      // Posting order, ties by post id: the rows are inserted in this order, and their ids are
+      // the order each chat gets its notices in (claimNextDelivery).
       .orderBy('tweets.created_at')
-      .orderBy('tweets.id')
+      .orderBy(postIdLength('tweets.tweet_id'))
+      .orderBy('tweets.tweet_id')
       .limit(options.limit ?? 200);
     if (dialect === 'postgres') pendingQuery = pendingQuery.forUpdate('tweets').skipLocked();
     const pending = await pendingQuery.execute();

@@ -19,12 +19,17 @@
  *   request": another process polls this bot. That is said once, as a warning the operator can
  *   act on, and this process backs off (doubling up to 5 minutes) instead of fighting over the
  *   updates. It warns again only after a quiet spell of 10 minutes.
+ *
+ * A poll that keeps failing (Telegram or the network down) is retried with a growing wait, and
+ * logged as an episode, not per try: one warning when it starts (with the error), one every
+ * `TELEGRAM_POLL_DOWN_REPORT_MS` while it lasts (how long, how many tries, the last error's
+ * message), and one line when a poll works again.
  */
 import { SETTINGS_MESSAGES } from '@perch/shared';
-import type { Logger } from '../lib/logger.js';
+import { silentLog, type Logger } from '../lib/logger.js';
 import type { Cluster, ClusterLock } from '../cluster/cluster.js';
-import { sleep } from '../lib/sleep.js';
-import type { SettingsDeps } from '../modules/settings/settings-state.js';
+import { sleep as realSleep } from '../lib/sleep.js';
+import { nowOf, type SettingsDeps } from '../modules/settings/settings-state.js';
 import {
   linkTelegramChat,
   telegramChatBlocked,
@@ -46,13 +51,23 @@ export interface TelegramUpdatesOptions extends SettingsDeps {
    * to take it over every `lockRetryMs`, which they do once its holder stops renewing it.
    */
   lock?: { cluster: Cluster; name: string; ttlMs?: number; retryMs?: number };
+  /**
+   * Waits between tries; rejects once `signal` is aborted. Tests pass one that moves their clock
+   * (`now`, which the poller reads too) instead of waiting.
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-const silentLog: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 const MAX_RETRY_MS = 30_000;
 const MAX_CONFLICT_RETRY_MS = 5 * 60_000;
 /** A conflict after this long without one is a new episode: it is warned about again. */
 const CONFLICT_QUIET_MS = 10 * 60_000;
+/** While polls keep failing, a line this often says for how long and after how many tries. */
+export const TELEGRAM_POLL_DOWN_REPORT_MS = 10 * 60_000;
+
+export const TELEGRAM_POLL_FAILED = 'telegram polling failed: retrying with a growing wait';
+export const TELEGRAM_POLL_STILL_FAILING = 'telegram polling still fails';
+export const TELEGRAM_POLL_RECOVERED = 'telegram polling works again';
 
 export const TELEGRAM_POLL_CONFLICT_WARNING =
   'another process is polling this bot token (TELEGRAM_BOT_TOKEN): only one process per token may set TELEGRAM_POLL_UPDATES=true; this one backs off';
@@ -63,6 +78,14 @@ const isPollConflict = (error: unknown) =>
   error instanceof DeliveryError && /terminated by other getUpdates/i.test(error.message);
 const isWebhookActive = (error: unknown) =>
   error instanceof DeliveryError && /webhook is active/i.test(error.message);
+
+/** Polls failing in a row: since when, how many, and when that was last said. */
+interface PollOutage {
+  since: number;
+  tries: number;
+  reportedAt: number;
+}
+
 /** `/start`, `/start@my_bot`, with an optional payload. */
 const START = /^\/start(?:@\w+)?(?:\s+(\S+))?\s*$/i;
 const CHAT_ID = /^\/(?:id|chatid)(?:@\w+)?\s*$/i;
@@ -70,6 +93,8 @@ const CHAT_ID = /^\/(?:id|chatid)(?:@\w+)?\s*$/i;
 export class TelegramUpdatesPoller {
   private readonly options: TelegramUpdatesOptions;
   private readonly log: Logger;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
   private offset = 0;
@@ -81,10 +106,14 @@ export class TelegramUpdatesPoller {
   private lastWebhookWarningAt = -Infinity;
   /** The lock this node polls under (scale-out). */
   private held: ClusterLock | null = null;
+  /** Set while polls fail in a row. */
+  private outage: PollOutage | null = null;
 
   constructor(options: TelegramUpdatesOptions) {
     this.options = options;
     this.log = options.log ?? silentLog;
+    this.now = () => nowOf(options).getTime();
+    this.sleep = options.sleep ?? realSleep;
   }
 
   /** Starts polling (does nothing without a bot token). */
@@ -113,7 +142,7 @@ export class TelegramUpdatesPoller {
       this.log.info({ node: lock.cluster.nodeId }, 'this process polls the Telegram updates');
       return true;
     }
-    await sleep(lock.retryMs ?? 15_000, signal).catch(() => undefined);
+    await this.sleep(lock.retryMs ?? 15_000, signal).catch(() => undefined);
     return false;
   }
 
@@ -134,6 +163,7 @@ export class TelegramUpdatesPoller {
         step = 'getUpdates';
         const updates = await telegram.getUpdates(this.offset, timeout, signal);
         failures = 0;
+        this.pollRecovered();
         for (const update of updates) {
           if (signal.aborted) return;
           await this.handle(update);
@@ -154,17 +184,55 @@ export class TelegramUpdatesPoller {
             this.webhookCleared = false;
             this.webhookWarning(wait);
           } else {
-            this.log.warn({ err: error, retryInMs: wait }, `telegram ${step} failed`);
+            this.pollFailed(error, step, wait);
           }
         }
-        await sleep(wait, signal).catch(() => undefined);
+        await this.sleep(wait, signal).catch(() => undefined);
       }
     }
   }
 
+  /**
+   * A failed try: the first of an outage is logged with its error, then a line every
+   * TELEGRAM_POLL_DOWN_REPORT_MS with how long it lasts and how many tries failed.
+   */
+  private pollFailed(error: unknown, step: string, retryInMs: number): void {
+    const at = this.now();
+    if (!this.outage) {
+      this.outage = { since: at, tries: 1, reportedAt: at };
+      this.log.warn({ err: error, step, retryInMs }, TELEGRAM_POLL_FAILED);
+      return;
+    }
+    this.outage.tries += 1;
+    if (at - this.outage.reportedAt < TELEGRAM_POLL_DOWN_REPORT_MS) return;
+    this.outage.reportedAt = at;
+    this.log.warn(
+      {
+        step,
+        downForMs: at - this.outage.since,
+        downFor: minutes(at - this.outage.since),
+        tries: this.outage.tries,
+        error: error instanceof Error ? error.message : String(error),
+        retryInMs,
+      },
+      TELEGRAM_POLL_STILL_FAILING,
+    );
+  }
+
+  /** A poll worked: the end of an outage, if there was one, is said once. */
+  private pollRecovered(): void {
+    if (!this.outage) return;
+    const downForMs = this.now() - this.outage.since;
+    this.log.info(
+      { downForMs, downFor: minutes(downForMs), tries: this.outage.tries },
+      TELEGRAM_POLL_RECOVERED,
+    );
+    this.outage = null;
+  }
+
   /** How long to stay away after another poller took the updates; warns once per episode. */
   private conflictWait(): number {
-    const at = Date.now();
+    const at = this.now();
     if (at - this.lastConflictAt > CONFLICT_QUIET_MS) this.conflicts = 0;
     this.lastConflictAt = at;
     this.conflicts += 1;
@@ -176,7 +244,7 @@ export class TelegramUpdatesPoller {
 
   /** Someone set a webhook: said once per quiet spell, even if it is set again and again. */
   private webhookWarning(retryInMs: number): void {
-    const at = Date.now();
+    const at = this.now();
     if (at - this.lastWebhookWarningAt > CONFLICT_QUIET_MS) {
       this.log.warn({ retryInMs }, TELEGRAM_WEBHOOK_WARNING);
     }
@@ -229,4 +297,9 @@ export class TelegramUpdatesPoller {
       this.log.warn({ err: error }, 'telegram reply not sent');
     }
   }
+}
+
+/** A duration for a person: '25 min', or '40 s' under a minute. */
+function minutes(ms: number): string {
+  return ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
 }

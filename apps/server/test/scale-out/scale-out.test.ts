@@ -1,8 +1,9 @@
 /**
  * Scale-out mode for real: two API and two worker processes (src/main.ts with PERCH_ROLE) on the
  * PostgreSQL and Redis of this machine, isolated by a schema and a key prefix, against the
- * loopback fakes of X, Telegram and Discord. Run last and alone (scripts/test.mjs), as it starts
- * four servers: `npx vitest run -c apps/server/vitest.scale-out.config.ts`.
+ * loopback fakes of X, Telegram and Discord; then three workers of a second deployment losing
+ * one worker to kill -9 and one to SIGSTOP. Run last and alone (scripts/test.mjs), as it starts
+ * servers: `npx vitest run -c apps/server/vitest.scale-out.config.ts`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,10 +12,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
+import pg from 'pg';
+import { sql } from 'kysely';
 import { startFakeDiscordServer, type FakeDiscordServer } from '../fakes/fake-discord-server.js';
 import { startFakeTelegramServer, type FakeTelegramServer } from '../fakes/fake-telegram-server.js';
 import { startFakeXServer, type FakeXServer, type FakeXTweet } from '../fakes/fake-x-server.js';
-import { createTestDb, inviteCode, type TestDb } from '../helpers.js';
+import {
+  findHandleById,
+  insertHandle,
+  insertLink,
+} from '../../src/modules/handles/handles.repository.js';
+import { insertUser } from '../../src/modules/users/users.repository.js';
+import { createTestDb, inviteCode, storedTweetIds, waitFor, type TestDb } from '../helpers.js';
+import { startXGate, type XGate } from './x-gate.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -23,11 +33,21 @@ const HANDLES_PER_USER = 10;
 const TWEETS_PER_HANDLE = 240;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The docs' promise: a dead or frozen worker's handles go to another within 30 s. */
+const TAKEOVER_MS = 30_000;
+
 interface Node {
   name: string;
   child: ChildProcess;
   origin: string;
   output: () => string;
+}
+
+/** Where a process works: a schema of the test database, a Redis key prefix, X's address. */
+interface Deployment {
+  databaseUrl: string | undefined;
+  prefix: string;
+  xBaseUrl: string;
 }
 
 /** A browser: one cookie jar, whichever node it talks to (as behind a load balancer). */
@@ -96,8 +116,21 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-scale-'));
   const nodes: Node[] = [];
   const xUsers: { id: string; username: string }[] = [];
+  /** What a test adds besides the first deployment, for afterAll to remove. */
+  const extraDbs: TestDb[] = [];
+  const extraPrefixes: string[] = [];
+  const gates: XGate[] = [];
 
-  async function start(name: string, role: 'api' | 'worker'): Promise<Node> {
+  async function start(
+    name: string,
+    role: 'api' | 'worker',
+    deployment?: Deployment,
+  ): Promise<Node> {
+    const where = deployment ?? {
+      databaseUrl: db.config.DATABASE_URL,
+      prefix,
+      xBaseUrl: x.baseUrl,
+    };
     const child = spawn(
       process.execPath,
       ['--conditions=@perch/source', '--import', 'tsx', 'src/main.ts'],
@@ -106,9 +139,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
         env: {
           ...process.env,
           PERCH_ROLE: role,
-          DATABASE_URL: db.config.DATABASE_URL,
+          DATABASE_URL: where.databaseUrl,
           REDIS_URL,
-          REDIS_PREFIX: prefix,
+          REDIS_PREFIX: where.prefix,
           DATA_DIR: path.join(dataDir, name),
           SECRET_KEY: 'scale-out-test-secret-key-0123456789abcdef',
           PORT: '0',
@@ -116,7 +149,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
           LOG_LEVEL: 'warn',
           TWEET_SOURCE: 'x-api',
           X_BEARER_TOKEN: x.bearerToken,
-          X_API_BASE_URL: x.baseUrl,
+          X_API_BASE_URL: where.xBaseUrl,
           MONITOR_INTERVAL_SECONDS: '5',
           COLLECTOR_CONCURRENCY: '3',
           TELEGRAM_BOT_TOKEN: telegram.token,
@@ -137,11 +170,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
         /Perch is running at (http:\/\/[^/\s]+)/.exec(output)?.[1] ??
         /health: (http:\/\/[^/\s]+)\/api/.exec(output)?.[1];
       if (origin) {
-        const node = { name, child, origin, output: () => output };
+        const node: Node = { name, child, origin, output: () => output };
         nodes.push(node);
         return node;
       }
       if (child.exitCode !== null || Date.now() > deadline) {
+        // Late, it would start after all, with no test to stop it.
+        child.kill('SIGKILL');
         throw new Error(`${name} did not start:\n${output}`);
       }
       await sleep(25);
@@ -172,14 +207,18 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
       if (node.child.exitCode === null && node.child.signalCode === null)
         node.child.kill('SIGKILL');
     }
+    for (const gate of gates) await gate.close();
     await x?.close();
     await telegram?.close();
     await discord?.close();
     await db?.dispose();
+    for (const extra of extraDbs) await extra.dispose();
     fs.rmSync(dataDir, { recursive: true, force: true });
     const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
+    for (const keyPrefix of [prefix, ...extraPrefixes]) {
+      const keys = await redis.keys(`${keyPrefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+    }
     await redis.quit();
   });
 
@@ -398,4 +437,164 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
     await reader.cancel().catch(() => undefined);
     await reading;
   }, 300_000);
+
+  it('gives the handle of a worker killed mid-page, and of one frozen inside a transaction, to another worker within 30 s, every tweet stored once; the frozen one wakes and writes nothing', async () => {
+    // A deployment of its own: three workers on a fresh schema and key prefix, reading X
+    // through a gate that holds the pages the test picks. Rows are written directly: no API.
+    const own = await createTestDb('postgres');
+    extraDbs.push(own);
+    const gate = await startXGate(x.baseUrl);
+    gates.push(gate);
+    const deployment = {
+      databaseUrl: own.config.DATABASE_URL,
+      prefix: `${prefix}-takeover`,
+      xBaseUrl: gate.baseUrl,
+    };
+    extraPrefixes.push(deployment.prefix);
+    const workers = await Promise.all(
+      ['worker-3', 'worker-4', 'worker-5'].map((name) => start(name, 'worker', deployment)),
+    );
+    const now = new Date().toISOString();
+    const user = await insertUser(own.db, {
+      username: 'takeover',
+      email: 'takeover@example.com',
+      passwordHash: 'not-a-hash',
+      isAdmin: false,
+      isSuperAdmin: false,
+      createdAt: now,
+    });
+    const account = (seed: number) => {
+      const xUser = x.addUser({ username: `takeover_${seed}`, followersCount: 10 });
+      x.addTweets(xUser.id, posts(seed, TWEETS_PER_HANDLE));
+      return { ...xUser, seed };
+    };
+    const follow = async (username: string) => {
+      const handle = await insertHandle(own.db, { username, backfillDays: 7, now });
+      await insertLink(own.db, { userId: user.id, handleId: handle.id, backfillDays: 7, now });
+      return handle.id;
+    };
+    /** The worker whose job holds the handle now (node ids carry the pid). */
+    const holderOf = async (handleId: number) => {
+      const owner = (await findHandleById(own.db, handleId))?.lease_owner ?? '';
+      const holder = workers.find((worker) => owner.includes(`-${worker.child.pid}-`));
+      if (!holder) throw new Error(`no worker holds handle ${handleId} (lease: '${owner}')`);
+      return holder;
+    };
+    /** When X was next asked for the account's timeline after `since`, by any worker. */
+    const nextReadAfter = async (xUserId: string, since: number) => {
+      const read = () =>
+        x.requests.find((r) => r.path === `/2/users/${xUserId}/tweets` && r.at > since);
+      await expect.poll(read, { timeout: TAKEOVER_MS + 10_000, interval: 100 }).toBeDefined();
+      return read()!.at;
+    };
+    const expectExact = async (handleId: number, seed: number) =>
+      expect(await storedTweetIds(own, handleId)).toEqual(
+        posts(seed, TWEETS_PER_HANDLE)
+          .map((t) => t.id)
+          .sort(),
+      );
+
+    // kill -9 of the worker waiting for page 2 of the first account.
+    const killedAccount = account(100);
+    const killedPage = gate.holdNextPage(killedAccount.id);
+    const killedHandle = await follow(killedAccount.username);
+    await killedPage.arrived;
+    const killed = await holderOf(killedHandle);
+    killed.child.kill('SIGKILL');
+    const killedAt = Date.now();
+
+    // SIGSTOP of the worker storing page 2 of the second account, inside the transaction that
+    // stores it, once it holds the handle's row. The test's own lock on the row keeps the
+    // transaction at its first statement until the worker is stopped.
+    const frozenAccount = account(101);
+    const frozenPage = gate.holdNextPage(frozenAccount.id);
+    const frozenHandle = await follow(frozenAccount.username);
+    await frozenPage.arrived;
+    const frozen = await holderOf(frozenHandle);
+    const locker = new pg.Client({ connectionString: own.config.DATABASE_URL });
+    await locker.connect();
+    let stoppedAt: number;
+    try {
+      await locker.query('begin');
+      await locker.query('select id from handles where id = $1 for update', [frozenHandle]);
+      const { rows } = await locker.query<{ pid: number }>('select pg_backend_pid() as pid');
+      frozenPage.release();
+      // Read on another connection: a transaction sees pg_stat_activity as it first read it.
+      const [blocked] = await waitFor(
+        async () =>
+          (
+            await sql<{ pid: number }>`
+              select pid from pg_stat_activity
+              where ${rows[0]!.pid}::int = any(pg_blocking_pids(pid))
+                and xact_start < query_start`.execute(own.db)
+          ).rows,
+        (waiting) => waiting.length > 0,
+      );
+      frozen.child.kill('SIGSTOP');
+      stoppedAt = Date.now();
+      await locker.query('rollback');
+      await waitFor(
+        async () =>
+          (
+            await sql<{ state: string }>`
+              select state from pg_stat_activity where pid = ${blocked!.pid}`.execute(own.db)
+          ).rows[0]?.state,
+        (state) => state === 'idle in transaction',
+      );
+      await expect(
+        locker.query('select id from handles where id = $1 for update nowait', [frozenHandle]),
+      ).rejects.toMatchObject({ code: '55P03' });
+    } finally {
+      await locker.end();
+    }
+
+    // The third worker reads both timelines again within the promised time.
+    const takeover = {
+      killed: (await nextReadAfter(killedAccount.id, killedAt)) - killedAt,
+      frozen: (await nextReadAfter(frozenAccount.id, stoppedAt)) - stoppedAt,
+    };
+    console.info(
+      `takeover: ${takeover.killed} ms after kill -9, ${takeover.frozen} ms after SIGSTOP in a transaction`,
+    );
+    expect(takeover.killed).toBeLessThan(TAKEOVER_MS);
+    expect(takeover.frozen).toBeLessThan(TAKEOVER_MS);
+    await expect
+      .poll(
+        async () =>
+          (await Promise.all([killedHandle, frozenHandle].map((id) => findHandleById(own.db, id))))
+            .map((handle) => handle?.backfill_status)
+            .join(),
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBe('completed,completed');
+    await expectExact(killedHandle, killedAccount.seed);
+    await expectExact(frozenHandle, frozenAccount.seed);
+
+    // Woken up, the frozen worker finds its lease gone, and its transaction with it: it says so,
+    // keeps running, and writes nothing.
+    const asleep = frozen.output().length;
+    frozen.child.kill('SIGCONT');
+    const woken = () => frozen.output().slice(asleep).split('\n');
+    await expect
+      .poll(
+        () =>
+          woken().some(
+            (line) =>
+              line.includes('lost the lease on the handle') &&
+              line.includes(`"handleId":${frozenHandle}`),
+          ),
+        { timeout: 15_000, interval: 100 },
+      )
+      .toBe(true);
+    await sleep(1_000);
+    expect(frozen.child.exitCode).toBeNull();
+    // Warnings only: its transaction failed with the lease, which is no failure of the handle.
+    expect(woken().filter((line) => /"level":(50|60)\b/.test(line))).toEqual([]);
+    expect(await findHandleById(own.db, frozenHandle)).toMatchObject({
+      backfill_status: 'completed',
+      last_error: null,
+      total_tweets_collected: TWEETS_PER_HANDLE,
+    });
+    await expectExact(frozenHandle, frozenAccount.seed);
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { FeedTokensTable } from '../../db/types.js';
+import { postIdLength } from '../../lib/posting-order.js';
 
 export type FeedTokenRow = Selectable<FeedTokensTable>;
 
@@ -60,13 +61,14 @@ export function findFollowedHandle(db: Executor, userId: number, username: strin
     .executeTakeFirst();
 }
 
-/** A handle's latest tweets, newest first (a feed's items). */
+/** A handle's latest tweets, newest first, ties by post id (a feed's items). */
 export function latestTweets(db: Executor, handleId: number, limit: number) {
   return db
     .selectFrom('tweets')
     .selectAll()
     .where('handle_id', '=', handleId)
     .orderBy('created_at', 'desc')
+    .orderBy(postIdLength('tweet_id'), 'desc')
     .orderBy('tweet_id', 'desc')
     .limit(limit)
     .execute();

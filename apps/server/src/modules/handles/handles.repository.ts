@@ -1,5 +1,5 @@
-import { sql, type Selectable, type Updateable } from 'kysely';
-import type { Executor } from '../../db/index.js';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Db, Executor } from '../../db/index.js';
 import type { HandlesTable, UserHandlesTable } from '../../db/types.js';
 
 export type HandleRow = Selectable<HandlesTable>;
@@ -36,23 +36,45 @@ export interface NewHandle {
   now: string;
 }
 
+/** A handle nobody has collected yet. */
+function newHandleValues(handle: NewHandle): Insertable<HandlesTable> {
+  return {
+    username: handle.username,
+    backfill_status: 'pending',
+    backfill_progress: 0,
+    backfill_days_covered: handle.backfillDays,
+    initial_backfill_complete: false,
+    total_tweets_collected: 0,
+    quiet_polls: 0,
+    paused: false,
+    created_at: handle.now,
+    updated_at: handle.now,
+  };
+}
+
 export function insertHandle(db: Executor, handle: NewHandle): Promise<HandleRow> {
   return db
     .insertInto('handles')
-    .values({
-      username: handle.username,
-      backfill_status: 'pending',
-      backfill_progress: 0,
-      backfill_days_covered: handle.backfillDays,
-      initial_backfill_complete: false,
-      total_tweets_collected: 0,
-      quiet_polls: 0,
-      paused: false,
-      created_at: handle.now,
-      updated_at: handle.now,
-    })
+    .values(newHandleValues(handle))
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Inserts a handle unless one of that name (whatever its case) exists: undefined then. Inside a
+ * transaction this waits for another one adding the same name and never fails it, as a unique
+ * violation would on PostgreSQL.
+ */
+export function insertHandleUnlessTaken(
+  db: Executor,
+  handle: NewHandle,
+): Promise<HandleRow | undefined> {
+  return db
+    .insertInto('handles')
+    .values(newHandleValues(handle))
+    .onConflict((conflict) => conflict.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**
@@ -125,6 +147,47 @@ export async function countFollowers(db: Executor, handleId: number): Promise<nu
     .where('handle_id', '=', handleId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * Runs `work` in a transaction that no other change to this user's follows can interleave with,
+ * so what it counts still holds when it inserts, whichever process or API node runs the other.
+ * PostgreSQL: the user's row stays locked until the end (FOR NO KEY UPDATE: the writers that
+ * only reference the user, such as queued notifications, are not held up, and cannot close a
+ * deadlock with it). SQLite: BEGIN IMMEDIATE takes the database's one writer lock before the
+ * first read; a deferred transaction would read, then fail at its first write when another
+ * process (the CLI) wrote meanwhile. `work` must run every query on the executor it is given:
+ * the pool connection or SQLite's one connection is held by the transaction.
+ */
+export async function withFollowsLocked<T>(
+  database: Pick<Db, 'db' | 'dialect'>,
+  userId: number,
+  work: (trx: Executor) => Promise<T>,
+): Promise<T> {
+  if (database.dialect === 'postgres') {
+    return database.db.transaction().execute(async (trx) => {
+      await trx
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', userId)
+        .forNoKeyUpdate()
+        .execute();
+      return work(trx);
+    });
+  }
+  // Kysely's transactions on SQLite begin deferred, so this one is opened by hand on the one
+  // connection, which Kysely keeps for it until the callback returns.
+  return database.db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await work(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
 }
 
 export interface NewLink {
@@ -304,29 +367,53 @@ export class LeaseLostError extends Error {
 }
 
 /**
+ * Longest a claim waits for a handle's row on PostgreSQL. Live writers hold it for milliseconds;
+ * a row held longer is held by the transaction of a stalled process (which PostgreSQL ends, see
+ * IDLE_IN_TRANSACTION_TIMEOUT_MS in db/index.ts), and a claim must not wait for that process to
+ * wake: it gives up, and the scheduler asks again at its next tick.
+ */
+const CLAIM_LOCK_WAIT_MS = 2_000;
+
+/** PostgreSQL's lock_not_available: a lock wait ran past lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
  * Takes a handle for one collector job: free, or held by a lease that ran out. Returns false
- * when another live job holds it.
+ * when another live job holds it, or when its row stays locked past CLAIM_LOCK_WAIT_MS.
  */
 export async function claimHandleLease(
-  db: Executor,
+  database: Pick<Db, 'db' | 'dialect'>,
   id: number,
   owner: string,
   now: string,
   until: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('handles')
-    .set({ lease_owner: owner, lease_until: until })
-    .where('id', '=', id)
-    .where((eb) =>
-      eb.or([
-        eb('lease_owner', 'is', null),
-        eb('lease_until', '<=', now),
-        eb('lease_owner', '=', owner),
-      ]),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const claim = async (db: Executor) => {
+    const result = await db
+      .updateTable('handles')
+      .set({ lease_owner: owner, lease_until: until })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([
+          eb('lease_owner', 'is', null),
+          eb('lease_until', '<=', now),
+          eb('lease_owner', '=', owner),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  };
+  // SQLite has one writer at a time, and its busy timeout bounds the wait.
+  if (database.dialect === 'sqlite') return claim(database.db);
+  try {
+    return await database.db.transaction().execute(async (trx) => {
+      await sql`select set_config('lock_timeout', ${`${CLAIM_LOCK_WAIT_MS}ms`}, true)`.execute(trx);
+      return claim(trx);
+    });
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === LOCK_NOT_AVAILABLE) return false;
+    throw error;
+  }
 }
 
 /**

@@ -10,9 +10,10 @@ import {
   CREDITS_DEPLETED,
   WAITING_FOR_CREDENTIALS,
   WAITING_TEXTS,
+  isDataNote,
 } from '../../lib/collection-status.js';
-import type { Db } from '../../db/index.js';
-import { badRequest, conflict, isUniqueViolation, notFound } from '../../lib/errors.js';
+import type { Db, Executor } from '../../db/index.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import type { UserRow } from '../users/users.repository.js';
 import { readXApiStatus } from '../x-usage/x-api-status.repository.js';
 import {
@@ -21,11 +22,12 @@ import {
   findHandleById,
   findHandleByName,
   findLinkedHandle,
-  insertHandle,
+  insertHandleUnlessTaken,
   insertLink,
   listLinkedHandles,
   requeueFailedHandle,
   updateHandle,
+  withFollowsLocked,
   type HandleRow,
   type HandleUpdate,
   type LinkedHandleRow,
@@ -71,23 +73,18 @@ export function toHandle(row: LinkedHandleRow): Handle {
   };
 }
 
-async function findOrCreateHandle(
-  db: Db,
+/** A new handle of that name, or the one somebody else added at the same moment. */
+async function createHandle(
+  db: Executor,
   username: string,
   backfillDays: number,
   now: string,
 ): Promise<HandleRow> {
-  const existing = await findHandleByName(db.db, username);
-  if (existing) return existing;
-  try {
-    return await insertHandle(db.db, { username, backfillDays, now });
-  } catch (error) {
-    // Somebody else added the same account at the same moment: share theirs.
-    if (!isUniqueViolation(error)) throw error;
-    const raced = await findHandleByName(db.db, username);
-    if (!raced) throw error;
-    return raced;
-  }
+  const created = await insertHandleUnlessTaken(db, { username, backfillDays, now });
+  if (created) return created;
+  const raced = await findHandleByName(db, username);
+  if (!raced) throw new Error(`handle @${username} was neither inserted nor found`);
+  return raced;
 }
 
 /**
@@ -146,29 +143,11 @@ export async function addHandle(
 ): Promise<Handle> {
   const username = normalizeHandle(input.username);
   if (!HANDLE_PATTERN.test(username)) throw badRequest(INVALID_HANDLE);
-  const existing = await findHandleByName(db.db, username);
-  if (existing && (await findLinkedHandle(db.db, user.id, existing.id))) {
-    throw conflict(`Already monitoring @${existing.username}`, 'HANDLE_EXISTS');
-  }
-  if ((await countLinks(db.db, user.id)) >= MAX_HANDLES_PER_USER) {
-    throw badRequest(`Handle limit reached (${MAX_HANDLES_PER_USER})`);
-  }
   const now = (input.now ?? new Date()).getTime();
   const nowIso = new Date(now).toISOString();
-  let handle = await findOrCreateHandle(db, username, input.backfillDays, nowIso);
-  try {
-    await insertLink(db.db, {
-      userId: user.id,
-      handleId: handle.id,
-      backfillDays: input.backfillDays,
-      now: nowIso,
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw conflict(`Already monitoring @${handle.username}`, 'HANDLE_EXISTS');
-    }
-    throw error;
-  }
+  let handle = await withFollowsLocked(db, user.id, (trx) =>
+    follow(trx, user.id, username, input.backfillDays, nowIso),
+  );
   const widen = widenFor(handle, input.backfillDays, now);
   if (widen)
     handle = (await updateHandle(db.db, handle.id, { ...widen, updated_at: nowIso })) ?? handle;
@@ -176,6 +155,29 @@ export async function addHandle(
   const linked = await findLinkedHandle(db.db, user.id, handle.id);
   if (!linked) throw notFound(HANDLE_NOT_FOUND);
   return toHandle(shownWaiting(linked, await sourceWait(db)));
+}
+
+/**
+ * The follow itself, run under the user's lock (withFollowsLocked): the checks see every add
+ * that committed before, so two tabs or two API nodes cannot both take the last place.
+ */
+async function follow(
+  trx: Executor,
+  userId: number,
+  username: string,
+  backfillDays: number,
+  now: string,
+): Promise<HandleRow> {
+  const existing = await findHandleByName(trx, username);
+  if (existing && (await findLinkedHandle(trx, userId, existing.id))) {
+    throw conflict(`Already monitoring @${existing.username}`, 'HANDLE_EXISTS');
+  }
+  if ((await countLinks(trx, userId)) >= MAX_HANDLES_PER_USER) {
+    throw badRequest(`Handle limit reached (${MAX_HANDLES_PER_USER})`);
+  }
+  const handle = existing ?? (await createHandle(trx, username, backfillDays, now));
+  await insertLink(trx, { userId, handleId: handle.id, backfillDays, now });
+  return handle;
 }
 
 /**
@@ -192,11 +194,11 @@ async function sourceWait(db: Db): Promise<string | null> {
 /**
  * A handle as its followers should see it while collection waits for X (credentials refused,
  * credits gone): every handle whose collection is paused says so, the collected ones too (their
- * new posts are not coming in), rather than looking complete or about to start. A failed handle
- * and one with its own error keep theirs.
+ * new posts are not coming in), rather than looking complete or about to start, or catching up.
+ * A failed handle and one with its own error keep theirs.
  */
 export function shownWaiting<T extends HandleRow>(row: T, wait: string | null): T {
-  if (wait === null || row.last_error !== null) return row;
+  if (wait === null || (row.last_error !== null && !isDataNote(row.last_error))) return row;
   if (row.backfill_status === 'failed') return row;
   return { ...row, last_error: wait };
 }

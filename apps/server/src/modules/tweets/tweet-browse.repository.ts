@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TweetSort, TweetType } from '@perch/shared';
 import type { Dialect, Executor } from '../../db/index.js';
+import { postIdLength } from '../../lib/posting-order.js';
 import type { TweetRow } from './tweets.repository.js';
 
 /**
@@ -127,8 +128,11 @@ export async function browseTweets(
   let query = filtered(db, dialect, handleId, filter).selectAll('tweets');
   if (filter.sort === 'likes') query = query.orderBy('tweets.like_count', 'desc');
   if (filter.sort === 'engagement') query = query.orderBy(ENGAGEMENT, 'desc');
+  // Ties newest first by post id (lib/posting-order.ts). Where an index gives the order up to
+  // created_at, only the rows of one second are sorted by the id.
   query = query
     .orderBy('tweets.created_at', 'desc')
+    .orderBy(postIdLength('tweets.tweet_id'), 'desc')
     .orderBy('tweets.tweet_id', 'desc')
     .offset(filter.offset)
     .limit(filter.limit);

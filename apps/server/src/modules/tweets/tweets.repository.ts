@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, Executor } from '../../db/index.js';
 import type { TweetsTable } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../collector/sources/types.js';
+import { comparePostingOrder, postIdLength } from '../../lib/posting-order.js';
 import { LeaseLostError, renewHandleLease } from '../handles/handles.repository.js';
 
 export type TweetRow = Selectable<TweetsTable>;
@@ -76,7 +77,10 @@ export async function upsertTweets(
   const inserted = new Set<string>();
   if (tweets.length === 0) return inserted;
   // Postgres refuses an upsert that touches one row twice: keep the latest copy of each id.
-  const unique = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()];
+  // Stored oldest first (sources list newest first), so row ids follow posting order too.
+  const unique = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()].sort(
+    comparePostingOrder,
+  );
   return db.transaction().execute(async (trx) => {
     if (
       options.lease &&
@@ -153,7 +157,7 @@ export async function countTweets(db: Executor, handleId: number): Promise<numbe
   return Number(row.count);
 }
 
-/** Tweets created at or after `since`, newest first (metric refresh). */
+/** Tweets created at or after `since`, newest first, ties by post id (metric refresh). */
 export function listRecentTweets(
   db: Executor,
   handleId: number,
@@ -166,6 +170,8 @@ export function listRecentTweets(
     .where('handle_id', '=', handleId)
     .where('created_at', '>=', since)
     .orderBy('created_at', 'desc')
+    .orderBy(postIdLength('tweet_id'), 'desc')
+    .orderBy('tweet_id', 'desc')
     .limit(limit)
     .execute();
 }

@@ -5,12 +5,14 @@
  *   too long, Discord 50035): the same notice as plain text with the link, no media, no embed,
  *   no formatting that could be refused in turn.
  * - Digest: more than NOTIFY_DIGEST_AFTER notices of one handle waited for one chat (after an
- *   outage): one message listing them, each with its start and link, instead of a flood.
+ *   outage): one message listing them in posting order, each with its start and link, instead
+ *   of a flood.
  *
  * Telegram's text is HTML with every piece escaped (sent with parse_mode HTML, 4096 limit);
  * Discord's is `content` (2000 limit) with links in angle brackets, so no previews pile up.
  */
 import type { NotificationChannel } from '../../db/types.js';
+import { comparePostingOrder } from '../../lib/posting-order.js';
 import type { DiscordEmbedMessage, TweetNotice } from '../types.js';
 import { escapeDiscordMarkdown } from './discord-format.js';
 import { truncate } from './notice-text.js';
@@ -49,14 +51,19 @@ export function fallbackMessage(channel: NotificationChannel, notice: TweetNotic
   return { channel, message: { content: `${head}${body}${tail}`, embeds: [] } };
 }
 
+/** A notice's place in posting order (lib/posting-order.ts). */
+const postingKey = (notice: TweetNotice) => ({ createdAt: notice.createdAt, id: notice.tweetId });
+
 /**
- * One message for several notices of one handle, oldest first. Lines that would not fit are
- * counted at the end ('and 3 more'); the caller keeps each digest to a size that fits.
+ * One message for several notices of one handle, in posting order (oldest first, posts of one
+ * second by id), whatever order they come in. Lines that would not fit are counted at the end
+ * ('and 3 more'); the caller keeps each digest to a size that fits.
  */
 export function digestMessage(
   channel: NotificationChannel,
-  notices: readonly TweetNotice[],
+  unordered: readonly TweetNotice[],
 ): PlainMessage {
+  const notices = [...unordered].sort((a, b) => comparePostingOrder(postingKey(a), postingKey(b)));
   const first = notices[0];
   const title = first
     ? `${notices.length} new posts by ${who(first)} while notifications were held up:`
