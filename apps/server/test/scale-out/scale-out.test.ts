@@ -434,6 +434,34 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
     });
     expect(locked.status).toBe(429);
 
+    // One user adding 20 handles at once, half through each API node: exactly 10 are added.
+    const racer = new Browser();
+    const joined = await racer.request(api2!.origin, 'POST', '/api/v1/auth/register', {
+      username: 'racer',
+      email: 'racer@example.com',
+      password: 'Sup3r-secret!',
+      confirmPassword: 'Sup3r-secret!',
+      invitationCode: await inviteCode(db),
+      acceptTerms: true,
+      acceptPrivacy: true,
+    });
+    expect(joined.status, joined.text).toBe(201);
+    const raced = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => {
+        const { username } = x.addUser({ username: `race_acct_${index}`, followersCount: 1 });
+        const origin = index % 2 === 0 ? api1!.origin : api2!.origin;
+        return racer.request(origin, 'POST', '/api/v1/handles', { username, backfill_days: 7 });
+      }),
+    );
+    expect(raced.filter((answer) => answer.status === 201)).toHaveLength(HANDLES_PER_USER);
+    const refusedAdds = raced.filter((answer) => answer.status !== 201);
+    expect(refusedAdds.map((answer) => answer.status)).toEqual(Array(10).fill(400));
+    for (const answer of refusedAdds) {
+      expect(answer.text).toContain(`Handle limit reached (${HANDLES_PER_USER})`);
+    }
+    const raceList = await racer.request(api1!.origin, 'GET', '/api/v1/handles');
+    expect((raceList.json.data as { handles: unknown[] }).handles).toHaveLength(HANDLES_PER_USER);
+
     await reader.cancel().catch(() => undefined);
     await reading;
   }, 300_000);
