@@ -87,18 +87,38 @@ if (process.env.TEST_DATABASE_URL) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** 'file › test' of every failed test, repeated at the end where a long log is cut. */
+const failures = [];
 for (const file of [vitestReport, scaleOutReport]) {
   if (!fs.existsSync(file)) continue;
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
+  for (const suite of report.testResults) {
+    const where = path.relative(process.cwd(), suite.name);
+    for (const test of suite.assertionResults) {
+      if (test.status === 'failed') failures.push(`${where} › ${test.fullName}`);
+    }
+    if (suite.status === 'failed' && suite.assertionResults.length === 0) {
+      failures.push(`${where} (${suite.message.split('\n')[0]})`);
+    }
+  }
+}
+/** Playwright's report nests suites (file, describe) around specs. */
+function failedSpecs(suite, trail) {
+  const here = [...trail, suite.title].filter(Boolean);
+  const own = (suite.specs ?? [])
+    .filter((spec) => !spec.ok)
+    .map((spec) => [...here, spec.title].join(' › '));
+  return [...own, ...(suite.suites ?? []).flatMap((child) => failedSpecs(child, here))];
 }
 if (fs.existsSync(e2eReport)) {
-  const { stats } = JSON.parse(fs.readFileSync(e2eReport, 'utf8'));
-  passed += stats.expected + stats.flaky;
-  failed += stats.unexpected;
-  skipped += stats.skipped;
+  const report = JSON.parse(fs.readFileSync(e2eReport, 'utf8'));
+  passed += report.stats.expected + report.stats.flaky;
+  failed += report.stats.unexpected;
+  skipped += report.stats.skipped;
+  failures.push(...report.suites.flatMap((suite) => failedSpecs(suite, [])));
 }
 fs.rmSync(reports, { recursive: true, force: true });
 
@@ -106,6 +126,7 @@ console.log('\n=== summary ===');
 for (const { name, ok, seconds } of steps) {
   console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name} (${seconds.toFixed(1)} s)`);
 }
+for (const failure of failures) console.log(`failed: ${failure}`);
 const failedSteps = steps.filter((s) => !s.ok).length;
 // A failing lint or typecheck step counts as a failure even when every test passed.
 console.log(
