@@ -45,6 +45,7 @@ function step(name, command, args, env = {}) {
   steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
 }
 
+step('dependency audit (production)', 'node', ['scripts/audit.mjs']);
 step('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
 step('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 step('typecheck', 'npm', ['run', 'typecheck', '--silent']);
