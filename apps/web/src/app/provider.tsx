@@ -1,8 +1,6 @@
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import './styles.css';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { ClientRuntime } from '@/lib/client-runtime';
@@ -16,7 +14,7 @@ export interface AppProviderProps {
   children: ReactNode;
 }
 
-/** Theme, notifications, the query cache and the client runtime around the whole app. */
+/** Theme, the query cache and the client runtime around the whole app. */
 export function AppProvider({ queryClient, runtime = null, children }: AppProviderProps) {
   return (
     <MantineProvider
@@ -24,7 +22,6 @@ export function AppProvider({ queryClient, runtime = null, children }: AppProvid
       defaultColorScheme="dark"
       colorSchemeManager={colorSchemeManager}
     >
-      <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <ClientRuntimeProvider runtime={runtime}>{children}</ClientRuntimeProvider>
       </QueryClientProvider>
