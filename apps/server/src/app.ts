@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
+import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, {
   LogController,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
 import {
@@ -40,6 +41,7 @@ import type { XUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorHandlerPlugin, routerErrorEnvelope } from './plugins/error-handler.js';
 import { loggerOptions } from './lib/logger.js';
+import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Metrics } from './lib/metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { metricsPlugin } from './plugins/metrics.js';
@@ -94,6 +96,8 @@ export interface AppOptions {
    * /metrics; `all` and `api` serve the whole API and the web app.
    */
   role?: Config['PERCH_ROLE'];
+  /** The clock of session lifetimes and step-up (ms since the epoch); tests move it. */
+  now?: () => number;
 }
 
 /**
@@ -122,6 +126,7 @@ export async function buildApp({
   sessionCache,
   cluster,
   role = config.PERCH_ROLE,
+  now,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -131,7 +136,7 @@ export async function buildApp({
         { format: config.LOG_FORMAT },
       ),
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     // Per-request lines only when debugging; errors are always logged by the error handler.
     logController: new LogController({
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
@@ -180,7 +185,7 @@ export async function buildApp({
     return app;
   }
   await app.register(fastifyCookie);
-  await app.register(authPlugin, { config, db, sessionCache });
+  await app.register(authPlugin, { config, db, sessionCache, now });
   await app.register(refusalEventsPlugin, { db });
 
   await app.register(fastifySwagger, {
@@ -218,58 +223,79 @@ export async function buildApp({
           db,
           events: collector.events,
           keepAliveMs: eventsKeepAliveMs,
+          cluster,
         });
       }
     },
     { prefix: '/api/v1' },
   );
 
+  // The web app under /dashboard, routed like everything else (never by testing the URL): its
+  // files, and its own paths (/dashboard/settings, ...), which are no files and get the page.
   const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      prefix: '/dashboard/',
-      redirect: true,
-      index: ['index.html'],
-      // The build writes .br and .gz copies of every text asset (apps/web/vite.config.ts).
-      preCompressed: true,
-      // Vite's .vite/manifest.json is for tests, not for browsers.
-      dotfiles: 'ignore',
-      // Our own cache-control below; send's default would overwrite it.
-      cacheControl: false,
-      setHeaders(res, filePath) {
-        res.setHeader('vary', 'accept-encoding');
-        // Vite fingerprints everything under assets/; index.html must always be revalidated.
-        res.setHeader(
-          'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`)
-            ? 'public, max-age=31536000, immutable'
-            : 'no-cache',
-        );
-      },
-    });
-  }
+  await app.register(
+    async (web) => {
+      if (!hasWeb) {
+        const notBuilt = (_request: FastifyRequest, reply: FastifyReply) =>
+          reply
+            .code(503)
+            .type('text/plain; charset=utf-8')
+            .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
+        web.get('/', { schema: { hide: true } }, notBuilt);
+        web.get('/*', { schema: { hide: true } }, notBuilt);
+        return;
+      }
+      await web.register(fastifyStatic, webFiles(webDist));
+      const page = (_request: FastifyRequest, reply: FastifyReply) =>
+        reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
+      web.get('/', { schema: { hide: true } }, page);
+      // Reached when the file route finds no such file (or for a method nothing here routes).
+      web.setNotFoundHandler((request, reply) =>
+        request.method === 'GET' || request.method === 'HEAD'
+          ? page(request, reply)
+          : notFoundAnswer(request, reply),
+      );
+    },
+    { prefix: '/dashboard' },
+  );
 
   app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/dashboard/'));
-
-  app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '';
-    if (
-      pathname.startsWith('/dashboard') &&
-      (request.method === 'GET' || request.method === 'HEAD')
-    ) {
-      if (hasWeb) return reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
-      return reply
-        .code(503)
-        .type('text/plain; charset=utf-8')
-        .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
-    }
-    return reply.code(404).send({
-      success: false,
-      message: `Not found: ${request.method} ${pathname}`,
-      code: 'NOT_FOUND',
-    });
-  });
+  app.setNotFoundHandler(notFoundAnswer);
 
   return app;
+}
+
+/** The 404 of a path no route serves, in the envelope. */
+function notFoundAnswer(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.code(404).send({
+    success: false,
+    message: `Not found: ${request.method} ${request.url.split('?')[0] ?? ''}`,
+    code: 'NOT_FOUND',
+  });
+}
+
+/** @fastify/static options for the built SPA, served under the prefix it is registered at. */
+function webFiles(webDist: string): FastifyStaticOptions {
+  return {
+    root: webDist,
+    prefix: '/',
+    redirect: true,
+    index: ['index.html'],
+    // The build writes .br and .gz copies of every text asset (apps/web/vite.config.ts).
+    preCompressed: true,
+    // Vite's .vite/manifest.json is for tests, not for browsers.
+    dotfiles: 'ignore',
+    // Our own cache-control below; send's default would overwrite it.
+    cacheControl: false,
+    setHeaders(res, filePath) {
+      res.setHeader('vary', 'accept-encoding');
+      // Vite fingerprints everything under assets/; index.html must always be revalidated.
+      res.setHeader(
+        'cache-control',
+        filePath.includes(`${path.sep}assets${path.sep}`)
+          ? 'public, max-age=31536000, immutable'
+          : 'no-cache',
+      );
+    },
+  };
 }

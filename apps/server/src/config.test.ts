@@ -62,7 +62,7 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache:6379',
       LOG_LEVEL: 'debug',
       COOKIE_SECURE: true,
-      TRUST_PROXY: true,
+      TRUST_PROXY: 1,
       MONITOR_INTERVAL_SECONDS: 120,
       DEMO_PAGE_DELAY_MS: 0,
       SUPPORT_EMAIL: 'help@example.org',
@@ -134,6 +134,86 @@ describe('loadConfig', () => {
     expect(configError({ DATABASE_URL: 'sqlite://x.db' }).problems).toEqual([
       'DATABASE_URL: must be a postgres:// or postgresql:// URL',
     ]);
+  });
+
+  it('reads TRUST_PROXY as no proxy, a hop count (true is one) or a list of proxy addresses', () => {
+    const trust = (value: string | undefined) => loadConfig({ TRUST_PROXY: value }).TRUST_PROXY;
+    for (const none of [undefined, '', ' ', 'false', 'no', '0', 'FALSE']) {
+      expect(trust(none), String(none)).toBe(false);
+    }
+    expect(trust('true')).toBe(1);
+    expect(trust('yes')).toBe(1);
+    expect(trust('1')).toBe(1);
+    expect(trust(' 2 ')).toBe(2);
+    expect(trust('16')).toBe(16);
+    expect(trust('10.0.0.0/8,127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(trust(' 10.1.2.3 , fd00::/8,::1,loopback, ')).toEqual([
+      '10.1.2.3',
+      'fd00::/8',
+      '::1',
+      'loopback',
+    ]);
+    expect(trust('192.168.0.0/16,172.16.0.0/12,0.0.0.0/0')).toHaveLength(3);
+  });
+
+  it('refuses a TRUST_PROXY that is neither, naming the bad entries', () => {
+    for (const bad of [
+      'maybe',
+      '17',
+      '-1',
+      '1.5',
+      '10.0.0.0/33',
+      'fd00::/129',
+      '10.0.0.0/8,proxy.internal',
+      '10.0.0.256',
+      '10.0.0.0/255.0.0.0',
+      'fe80::1%eth0',
+      '*',
+    ]) {
+      const problems = configError({ TRUST_PROXY: bad }).problems;
+      expect(problems, bad).toHaveLength(1);
+      expect(problems[0], bad).toMatch(/^TRUST_PROXY: /);
+    }
+    expect(configError({ TRUST_PROXY: '10.0.0.0/8, proxy.internal, 1.2.3' }).problems).toEqual([
+      'TRUST_PROXY: must be false, true (one proxy), a hop count (1, 2, ...) or a comma list of proxy addresses and CIDR ranges (e.g. 10.0.0.0/8,127.0.0.1); not an address: proxy.internal, 1.2.3',
+    ]);
+    expect(configError({ TRUST_PROXY: '40' }).problems).toEqual([
+      'TRUST_PROXY: at most 16 proxies in front, not 40',
+    ]);
+  });
+
+  it('reads ALLOWED_HOSTS: the loopback names by default, plus the host of PUBLIC_URL', () => {
+    expect(loadConfig({}).ALLOWED_HOSTS).toEqual(['localhost', '127.0.0.1', '[::1]']);
+    expect(loadConfig({ ALLOWED_HOSTS: ' , ' }).ALLOWED_HOSTS).toEqual([
+      'localhost',
+      '127.0.0.1',
+      '[::1]',
+    ]);
+    expect(loadConfig({ PUBLIC_URL: 'https://Perch.Example.com:8443/app/' }).ALLOWED_HOSTS).toEqual(
+      ['localhost', '127.0.0.1', '[::1]', 'perch.example.com:8443'],
+    );
+    // A list replaces the default, lower-cased.
+    expect(
+      loadConfig({ ALLOWED_HOSTS: 'Perch.Example.com, perch.lan:8080,[::1]:3000,10.0.0.5' })
+        .ALLOWED_HOSTS,
+    ).toEqual(['perch.example.com', 'perch.lan:8080', '[::1]:3000', '10.0.0.5']);
+  });
+
+  it('refuses an ALLOWED_HOSTS entry that is not a host[:port]', () => {
+    for (const bad of [
+      'https://perch.example.com',
+      'perch.example.com/app',
+      '*.example.com',
+      'perch.example.com:99999',
+      'user@perch.example.com',
+      '[not-v6]',
+      'perch example.com',
+    ]) {
+      const problems = configError({ ALLOWED_HOSTS: `localhost,${bad}` }).problems;
+      expect(problems, bad).toEqual([
+        `ALLOWED_HOSTS: each entry must be a host or host:port (e.g. perch.example.com or perch.lan:8080); not a host: ${bad}`,
+      ]);
+    }
   });
 
   it('reads PERCH_ROLE and REDIS_PREFIX: all and perch by default (also when blank); api and worker need PostgreSQL and Redis', () => {

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { defaultAllowedHosts, parseAllowedHosts } from './lib/request-origin.js';
+import { parseTrustProxy } from './lib/trust-proxy.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -12,6 +14,35 @@ const url = (fallback: string) => z.url().default(fallback);
 /** An empty value (`NAME=` in an env file) means the default. */
 const emptyAsUnset = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
+/** A value read by `parse`, which answers it or what is wrong with it (unset reads as ''). */
+const parsedBy = <T>(parse: (raw: string) => { value: T } | { problem: string }) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const result = parse(raw ?? '');
+      if ('value' in result) return result.value;
+      ctx.issues.push({ code: 'custom', message: result.problem, input: raw });
+      return z.NEVER;
+    });
+
+/**
+ * Days of a retention setting: 0 (keep for ever) or from `least` up to 100 years. An empty value
+ * means the default, never 0.
+ */
+const retentionDays = (fallback: number, least = 1) =>
+  z.preprocess(
+    emptyAsUnset,
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(36_500)
+      .refine((days) => days === 0 || days >= least, {
+        error: `must be 0 (keep for ever) or at least ${least}`,
+      })
+      .default(fallback),
+  );
 
 /**
  * Every environment variable Perch reads, with its default. Names are fixed:
@@ -51,8 +82,13 @@ const envSchema = z.object({
   LOG_FORMAT: z.preprocess(emptyAsUnset, z.enum(['json', 'pretty']).optional()),
   /** Mark cookies Secure (set true behind HTTPS). */
   COOKIE_SECURE: bool.default(false),
-  /** Trust X-Forwarded-* headers from a reverse proxy. */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Which peers may set X-Forwarded-For/-Proto/-Host (lib/trust-proxy.ts): unset or `false`, no
+   * proxy; a hop count (`1`: the one proxy in front; `true` means 1); or a comma list of proxy
+   * addresses and CIDR ranges (`10.0.0.0/8,127.0.0.1`). The client is the rightmost address no
+   * trusted proxy added, never a value the client wrote.
+   */
+  TRUST_PROXY: parsedBy(parseTrustProxy),
   /**
    * Where tweets come from: `demo` (synthetic), `x-api` (X API v2) or `x-web` (X's private web
    * API with a pool of signed-in accounts, added on the Admin page or with the CLI).
@@ -84,14 +120,21 @@ const envSchema = z.object({
   /** X OAuth 2.0 authorize page. */
   X_OAUTH_AUTHORIZE_URL: url('https://x.com/i/oauth2/authorize'),
   /**
-   * The URL people reach Perch at (e.g. https://perch.example.com), used for the OAuth redirect
-   * back from X; unset means the protocol and host of the request that starts the connection.
+   * The URL people reach Perch at (e.g. https://perch.example.com): the origin of the feed URLs
+   * and of the OAuth redirect back from X. Unset means the request's protocol and host, when
+   * that host is in ALLOWED_HOSTS.
    */
   PUBLIC_URL: optionalString
     .refine((value) => value === undefined || /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(value), {
       error: 'must be an http:// or https:// URL without query or fragment',
     })
     .transform((value) => value?.replace(/\/+$/, '')),
+  /**
+   * Without PUBLIC_URL, the hosts (comma list of host[:port]; no port: any port) whose requests
+   * may have addresses built from their Host header; any other host gets 400. Unset: the
+   * loopback names (and PUBLIC_URL's host). Never read when PUBLIC_URL is set.
+   */
+  ALLOWED_HOSTS: parsedBy(parseAllowedHosts),
   /**
    * Key material (32+ characters) for encrypting stored credentials such as X tokens; unset means
    * a random key generated once in DATA_DIR/secret.key. Set it when DATA_DIR is not kept (scale-out).
@@ -158,6 +201,33 @@ const envSchema = z.object({
    * others, or when the bot's updates go elsewhere (a webhook).
    */
   TELEGRAM_POLL_UPDATES: bool.default(true),
+  /**
+   * The longest wait of the per-account sign-in delay (modules/auth/login-throttle.ts): past 10
+   * failures of one account, each further one doubles the wait before its next attempt, from 1 s
+   * up to this. Tests shorten it.
+   */
+  SIGN_IN_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  /** Password hashes (argon2) one process runs at once; each takes about a core for ~10-50 ms. */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Password hashes that may wait for a turn; past that a sign-in is answered 503. */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
+  /**
+   * Days the security log (`security_events`) is kept; the daily clean-up deletes older events.
+   * 0 keeps them for ever.
+   */
+  RETENTION_SECURITY_EVENTS_DAYS: retentionDays(90),
+  /** Days sign-in attempts (login history) and ended sessions are kept; 0 keeps them for ever. */
+  RETENTION_LOGIN_HISTORY_DAYS: retentionDays(90),
+  /**
+   * Days finished deliveries (sent, failed, expired, filtered, cancelled) stay in the delivery
+   * log; waiting ones are never deleted. 0 keeps them for ever.
+   */
+  RETENTION_DELIVERY_LOG_DAYS: retentionDays(30),
+  /**
+   * Days the X cost meter keeps its billed reads (one row per post or user and day): at least 62,
+   * because the usage card shows this month and the last; 0 keeps them for ever.
+   */
+  RETENTION_X_BILLED_READS_DAYS: retentionDays(70, 62),
   /** Address shown to people who need an invitation code. */
   SUPPORT_EMAIL: z.email().default('support@perch.local'),
   /** Enables POST /api/v1/auth/dev-login (never in production). */
@@ -166,10 +236,15 @@ const envSchema = z.object({
 
 export type Env = z.input<typeof envSchema>;
 
-export interface Config extends Omit<z.output<typeof envSchema>, 'TWEET_SOURCE' | 'DATA_DIR'> {
+export interface Config extends Omit<
+  z.output<typeof envSchema>,
+  'TWEET_SOURCE' | 'DATA_DIR' | 'ALLOWED_HOSTS'
+> {
   TWEET_SOURCE: 'demo' | 'x-api' | 'x-web';
   /** Absolute path of DATA_DIR. */
   DATA_DIR: string;
+  /** ALLOWED_HOSTS, or its default when unset. */
+  ALLOWED_HOSTS: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -220,5 +295,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...values,
     DATA_DIR: path.resolve(values.DATA_DIR),
     TWEET_SOURCE: values.TWEET_SOURCE ?? (values.X_BEARER_TOKEN ? 'x-api' : 'demo'),
+    ALLOWED_HOSTS: values.ALLOWED_HOSTS ?? defaultAllowedHosts(values.PUBLIC_URL),
   };
 }

@@ -11,7 +11,10 @@ import { createDb } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { BullMqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createMetrics } from './lib/metrics.js';
+import { createTokenCipher } from './lib/token-cipher.js';
 import { createSessionCache } from './modules/auth/session-cache.js';
+import { retentionPolicy } from './modules/retention/retention-policy.js';
+import { RetentionJob } from './modules/retention/retention-job.js';
 import { createXUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { ensureBootstrapInvitation } from './modules/invitations/invitations.service.js';
 import { startReadyBots } from './modules/settings/settings.repository.js';
@@ -163,6 +166,15 @@ async function main(): Promise<void> {
       })
     : undefined;
   if (worker) wakeWorker = () => worker.wake();
+  // Old rows of the log-like tables go once a day (RETENTION_*_DAYS), in one working process.
+  const retention = works
+    ? new RetentionJob({
+        db,
+        policy: retentionPolicy(config),
+        cluster,
+        log: app.log.child({ module: 'retention' }),
+      })
+    : undefined;
   const telegramToken = config.TELEGRAM_BOT_TOKEN;
   const updates =
     works && config.TELEGRAM_POLL_UPDATES
@@ -215,7 +227,7 @@ async function main(): Promise<void> {
       // Running jobs save the page in hand and return; unfinished work resumes at next start.
       // Sends in flight finish (within the worker's grace) and are recorded; pending
       // deliveries wait in the outbox.
-      await Promise.all([collector.stop(), updates?.stop(), worker?.stop()]);
+      await Promise.all([collector.stop(), updates?.stop(), worker?.stop(), retention?.stop()]);
       await membership.leave();
       await sessionCache?.close();
       await cluster.close();
@@ -239,6 +251,7 @@ async function main(): Promise<void> {
     await collector.start();
     await worker?.start();
     updates?.start();
+    retention?.start();
   }
 
   if (!serves) {
@@ -247,7 +260,10 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const invitation = await ensureBootstrapInvitation(db);
+  const invitation = await ensureBootstrapInvitation(
+    db,
+    createTokenCipher({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR }),
+  );
   if (invitation) printFirstStartBanner(url, invitation.code);
   else console.log(`Sign in at ${url}/login (more accounts: npm run cli -- invite create)`);
   console.log(

@@ -3,6 +3,7 @@ import {
   ADMIN_MESSAGES,
   MESSAGES,
   adminHandlesResponseSchema,
+  adminCreatedInvitationResponseSchema,
   adminInvitationResponseSchema,
   adminInvitationsResponseSchema,
   adminUserHandlesResponseSchema,
@@ -79,6 +80,16 @@ describe.each(DIALECTS)('admin API [%s]', (dialect) => {
 
   async function authCheckOf(client: TestClient) {
     return dataOf(await client.get(`${API}/auth/check`), authCheckResponseSchema);
+  }
+
+  /** A privilege change ends the user's sessions: the same browser signs in again. */
+  async function signInAgain(client: TestClient, username: string) {
+    expect(await authCheckOf(client)).toMatchObject({ authenticated: false });
+    const response = await client.post(`${API}/auth/login`, {
+      username,
+      password: 'Sup3r-secret!',
+    });
+    expect(response.statusCode, response.body).toBe(200);
   }
 
   describe('users', () => {
@@ -334,7 +345,7 @@ describe.each(DIALECTS)('admin API [%s]', (dialect) => {
   });
 
   describe('roles', () => {
-    it('changes a role, says so, logs it, and the user sees it on their next session check', async () => {
+    it('changes a role, says so, logs it, and the user has it once signed in again', async () => {
       expect(await authCheckOf(alice)).toMatchObject({ isAdmin: false, isSuperAdmin: false });
 
       let response = await setRole(root, aliceId, 'admin');
@@ -346,6 +357,7 @@ describe.each(DIALECTS)('admin API [%s]', (dialect) => {
         isAdmin: true,
         isSuperAdmin: false,
       });
+      await signInAgain(alice, 'alice');
       expect(await authCheckOf(alice)).toMatchObject({ isAdmin: true, isSuperAdmin: false });
       expect((await alice.get(`${API}/admin/users`)).statusCode).toBe(200);
 
@@ -354,10 +366,12 @@ describe.each(DIALECTS)('admin API [%s]', (dialect) => {
         message: ADMIN_MESSAGES.roleChanged('alice', 'superadmin'),
       });
       expect(ADMIN_MESSAGES.roleChanged('alice', 'superadmin')).toBe('alice is now a super admin.');
+      await signInAgain(alice, 'alice');
       expect(await authCheckOf(alice)).toMatchObject({ isAdmin: true, isSuperAdmin: true });
 
       response = await setRole(root, adminId, 'user');
       expect(response.json()).toMatchObject({ message: 'keeper is now a user.' });
+      await signInAgain(admin, 'keeper');
       expect(await authCheckOf(admin)).toMatchObject({ isAdmin: false, isSuperAdmin: false });
       expectError(await admin.get(`${API}/admin/users`), 403, {
         message: ADMIN_MESSAGES.adminRequired,
@@ -394,8 +408,10 @@ describe.each(DIALECTS)('admin API [%s]', (dialect) => {
 
       // With a second super admin, stepping down is fine; then the other one is the last.
       await setRole(root, aliceId, 'superadmin');
+      await signInAgain(alice, 'alice');
       const response = await setRole(root, rootId, 'admin');
       expect(response.statusCode, response.body).toBe(200);
+      // Their own change: this browser goes on (under a new session id), with the new role.
       expect(await authCheckOf(root)).toMatchObject({ isAdmin: true, isSuperAdmin: false });
       expectError(await setRole(alice, aliceId, 'user'), 409, {
         message: ADMIN_MESSAGES.lastSuperAdmin,
@@ -465,7 +481,7 @@ describe.each(DIALECTS)('admin API [%s]', (dialect) => {
       const response = await create(client, body);
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json()).toMatchObject({ message: 'Invitation created.' });
-      return dataOf(response, adminInvitationResponseSchema).invitation;
+      return dataOf(response, adminCreatedInvitationResponseSchema).invitation;
     }
 
     async function listedFor(client: TestClient): Promise<AdminInvitation[]> {
@@ -572,6 +588,9 @@ describe.each(DIALECTS)('admin API [%s]', (dialect) => {
       const forAdmins = await createdBy(root, { role: 'admin' });
 
       const all = await listedFor(root);
+      // Codes are shown once, at creation: the list carries none (only their hashes are kept).
+      const listing = (await root.get(`${API}/admin/invitations`)).body;
+      expect(listing).not.toMatch(/PERCH-|"code"/);
       const ids = all.map((invitation) => invitation.id);
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
       const stateOf = (id: number) => all.find((invitation) => invitation.id === id)?.state;

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { errorEnvelopeSchema, successEnvelope, type ErrorEnvelope } from '@perch/shared';
+import { aggregatedCount } from '../src/modules/security/event-aggregation.js';
 
 /** The failure envelope of a response; fails the test when the body is not exactly that shape. */
 export function errorOf(response: LightMyRequestResponse): ErrorEnvelope {
@@ -87,4 +88,12 @@ export function looksLikeStackTrace(text: string): boolean {
     /node_modules/.test(text) ||
     /\/work\/|\/home\/|\/tmp\//.test(text)
   );
+}
+
+/**
+ * How many security events the rows stand for: one each, or an aggregate's count (failed and
+ * locked sign-ins beyond the first few of a window, modules/security/event-aggregation.ts).
+ */
+export function representedEvents(rows: readonly { metadata: string }[]): number {
+  return rows.reduce((sum, row) => sum + (aggregatedCount(row.metadata) ?? 1), 0);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, SECURITY_MESSAGES, authCheckResponseSchema } from '@perch/shared';
-import { dataOf, expectError } from './assertions.js';
+import { dataOf, expectError, representedEvents } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, inviteCode, type TestApp } from './helpers.js';
 
 const PASSWORD = 'Sup3r-secret!';
@@ -123,7 +123,8 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
     const locks = await eventsOf(userId, 'login_locked');
     expect(locks).toHaveLength(2);
     expect(locks[0]).toMatchObject({ severity: 'high', ip: '10.50.3.2', user_agent: AGENT });
-    expect(await eventsOf(userId, 'login_failed')).toHaveLength(5);
+    // The first three have rows of their own, the rest count in one aggregate.
+    expect(representedEvents(await eventsOf(userId, 'login_failed'))).toBe(5);
   });
 
   describe('password change', () => {

@@ -5,6 +5,7 @@ import {
   verifyInviteResponseSchema,
   type Role,
 } from '@perch/shared';
+import { invitationCodeHash } from '../src/modules/invitations/invitations.repository.js';
 import { cookieAttributes, dataOf, expectError, setCookieLine } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, inviteCode, type TestApp } from './helpers.js';
 
@@ -38,7 +39,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     t.db.db
       .selectFrom('invitations')
       .selectAll()
-      .where('code', '=', code)
+      .where('code_hash', '=', invitationCodeHash(code))
       .executeTakeFirstOrThrow();
   const usersNamed = (...names: string[]) =>
     t.db.db.selectFrom('users').selectAll().where('username', 'in', names).execute();
@@ -74,7 +75,11 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
 
     it('says when a code has been used', async () => {
       const code = await inviteCode(t.db);
-      await t.db.db.updateTable('invitations').set({ uses: 1 }).where('code', '=', code).execute();
+      await t.db.db
+        .updateTable('invitations')
+        .set({ uses: 1 })
+        .where('code_hash', '=', invitationCodeHash(code))
+        .execute();
       const response = await verify(new TestClient(t.app), code);
       expect(dataOf(response, verifyInviteResponseSchema)).toEqual({
         valid: false,
@@ -87,7 +92,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
       await t.db.db
         .updateTable('invitations')
         .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
-        .where('code', '=', code)
+        .where('code_hash', '=', invitationCodeHash(code))
         .execute();
       const response = await verify(new TestClient(t.app), code);
       expect(dataOf(response, verifyInviteResponseSchema)).toEqual({
@@ -250,7 +255,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
       await t.db.db
         .updateTable('invitations')
         .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-        .where('code', '=', code)
+        .where('code_hash', '=', invitationCodeHash(code))
         .execute();
       const username = uniqueName('late');
       const response = await new TestClient(t.app).post(

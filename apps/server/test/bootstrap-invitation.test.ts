@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/index.js';
+import { createTokenCipher } from '../src/lib/token-cipher.js';
 import { ensureBootstrapInvitation } from '../src/modules/invitations/invitations.service.js';
 import { createTestDb, DIALECTS, type TestDb } from './helpers.js';
 
@@ -25,13 +26,18 @@ describe.each(DIALECTS)('first-start invitation (%s)', (dialect) => {
         nodes.push(other);
       }
     }
+    // Every node opens the sealed code with the same SECRET_KEY.
+    const cipher = createTokenCipher({ secretKey: 'k'.repeat(40), dataDir: db.config.DATA_DIR });
     const results = await Promise.all(
-      nodes.flatMap((node) => [ensureBootstrapInvitation(node), ensureBootstrapInvitation(node)]),
+      nodes.flatMap((node) => [
+        ensureBootstrapInvitation(node, cipher),
+        ensureBootstrapInvitation(node, cipher),
+      ]),
     );
     const codes = new Set(results.map((row) => row?.code));
     expect(codes.size).toBe(1);
     expect([...codes][0]).toMatch(/\S/);
-    const rows = await db.db.selectFrom('invitations').select('code').execute();
+    const rows = await db.db.selectFrom('invitations').select('code_hash').execute();
     expect(rows).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '@perch/shared';
 import { closeSession, openSession } from '../src/modules/auth/auth.service.js';
+import { sessionCsrfToken } from '../src/modules/auth/csrf-token.js';
 import {
   findHandleByName,
   findLinkedHandle,
@@ -650,11 +651,11 @@ async function send(
   app: FastifyInstance,
   request: FuzzRequest,
   cookies: Record<Actor, string>,
-  csrf: string,
+  csrf: Record<Actor, string>,
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...request.headers };
   headers.cookie = request.cookie ?? cookies[request.actor];
-  headers['x-csrf-token'] = request.actor === 'junk-cookies' ? 'c'.repeat(40) : csrf;
+  headers['x-csrf-token'] = csrf[request.actor];
   const options: InjectOptions = {
     method: request.method as InjectOptions['method'],
     url: request.url,
@@ -763,7 +764,14 @@ describe.each(DIALECTS)('fuzzing every API route [%s]', (dialect) => {
   let userId: number;
   let superAdminId: number;
   let invitationId: number;
-  const csrf = randomBytes(32).toString('base64url');
+  const anonymousCsrf = randomBytes(32).toString('base64url');
+  /** The CSRF token each actor sends: a signed-in one's is its session's (csrf-token.ts). */
+  const csrf: Record<Actor, string> = {
+    anonymous: anonymousCsrf,
+    user: '',
+    superadmin: '',
+    'junk-cookies': 'c'.repeat(40),
+  };
   const sessions: Partial<Record<'user' | 'superadmin', string>> = {};
 
   beforeAll(async () => {
@@ -833,12 +841,16 @@ describe.each(DIALECTS)('fuzzing every API route [%s]', (dialect) => {
     for (const token of Object.values(sessions)) {
       await closeSession(t.db, createHash('sha256').update(token).digest('hex'));
     }
-    sessions.user = (await openSession(t.db, userId, false, client)).token;
-    sessions.superadmin = (await openSession(t.db, superAdminId, false, client)).token;
+    // Signed in just now (authenticated), so the routes behind the step-up are reached too.
+    const signedIn = { authenticated: true };
+    sessions.user = (await openSession(t.db, userId, false, client, signedIn)).token;
+    sessions.superadmin = (await openSession(t.db, superAdminId, false, client, signedIn)).token;
+    csrf.user = sessionCsrfToken(sessions.user);
+    csrf.superadmin = sessionCsrfToken(sessions.superadmin);
     return {
-      anonymous: `perch_csrf=${csrf}`,
-      user: `perch_session=${sessions.user}; perch_csrf=${csrf}`,
-      superadmin: `perch_session=${sessions.superadmin}; perch_csrf=${csrf}`,
+      anonymous: `perch_csrf=${anonymousCsrf}`,
+      user: `perch_session=${sessions.user}; perch_csrf=${csrf.user}`,
+      superadmin: `perch_session=${sessions.superadmin}; perch_csrf=${csrf.superadmin}`,
       'junk-cookies': '',
     };
   }

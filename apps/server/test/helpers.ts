@@ -103,6 +103,8 @@ export interface TestAppOptions {
   xUsage?: (db: TestDb) => XUsageMeter;
   /** Scale-out: the cluster the app shares limits through. */
   cluster?: AppOptions['cluster'];
+  /** The clock of session lifetimes and step-up (see testClock). */
+  now?: AppOptions['now'];
 }
 
 /** The real app and a started collector on a fresh database, for `inject` calls. */
@@ -133,6 +135,7 @@ export async function buildTestApp(
     eventsKeepAliveMs: options.eventsKeepAliveMs,
     notify: options.notify,
     cluster: options.cluster,
+    now: options.now,
   });
   await app.ready();
   await collector.start();
@@ -146,6 +149,24 @@ export async function buildTestApp(
       await collector.stop();
       await app.close();
       await db.dispose();
+    },
+  };
+}
+
+/**
+ * A clock for the app's sessions (buildTestApp's `now`) that tests move forward instead of
+ * waiting: real time plus what `advance` added, so sessions opened at sign-in (by the real
+ * clock) line up with it until the first `advance`. `reset` goes back to real time.
+ */
+export function testClock() {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance(ms: number) {
+      offset += ms;
+    },
+    reset() {
+      offset = 0;
     },
   };
 }
@@ -205,8 +226,9 @@ export class TestClient {
     readonly ip = '127.0.0.1',
   ) {}
 
+  /** The CSRF cookie, `__Host-` prefixed when the server has COOKIE_SECURE on. */
   get csrf(): string | undefined {
-    return this.cookies.get('perch_csrf');
+    return this.cookies.get('__Host-perch_csrf') ?? this.cookies.get('perch_csrf');
   }
 
   async request(options: InjectOptions & { csrf?: boolean }): Promise<LightMyRequestResponse> {

@@ -178,10 +178,12 @@ describe('a crash during a backfill', () => {
     });
     expect(register.status).toBe(201);
     const session = /perch_session=([^;]+)/.exec(register.headers.get('set-cookie') ?? '')?.[1];
-    const cookie = `perch_csrf=${csrf}; perch_session=${session}`;
+    // The signed-in session comes with its own CSRF token.
+    const sessionCsrf = /perch_csrf=([^;]+)/.exec(register.headers.get('set-cookie') ?? '')?.[1];
+    const cookie = `perch_csrf=${sessionCsrf}; perch_session=${session}`;
     const added = await fetch(`${first.origin}/api/v1/handles`, {
       method: 'POST',
-      headers: { ...headers, cookie },
+      headers: { ...headers, 'x-csrf-token': sessionCsrf ?? '', cookie },
       body: JSON.stringify({ username: 'prolific_kil', backfill_days: 15 }),
     });
     expect(added.status).toBe(201);

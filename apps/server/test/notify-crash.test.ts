@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { invitationCodeHash } from '../src/modules/invitations/invitations.repository.js';
 import { startFakeDiscordServer, type FakeDiscordServer } from './fakes/fake-discord-server.js';
 import { startFakeTelegramServer, type FakeTelegramServer } from './fakes/fake-telegram-server.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';
@@ -174,8 +175,8 @@ describe.each(DIALECTS)('a crash during delivery (%s)', (dialect) => {
 
     const first = await startMain();
     await query(
-      "insert into invitations (code, role, max_uses, uses, created_at) values ($1, 'user', 100, 0, $2)",
-      [INVITE, new Date().toISOString()],
+      "insert into invitations (code_hash, role, max_uses, uses, created_at) values ($1, 'user', 100, 0, $2)",
+      [invitationCodeHash(INVITE), new Date().toISOString()],
     );
 
     const people: { session: Session; chat: string; discord: string }[] = [];

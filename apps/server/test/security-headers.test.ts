@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   TOTP_DIGITS,
   TOTP_PERIOD_SECONDS,
+  authCookieNames,
   loginResultSchema,
   twoFactorResponseSchema,
 } from '@perch/shared';
@@ -110,6 +111,8 @@ function totp(secret: string, at = Date.now()): string {
 
 describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
   describe.each([{ secure: false }, { secure: true }])('COOKIE_SECURE=$secure', ({ secure }) => {
+    // With COOKIE_SECURE the session and CSRF cookies are __Host- cookies.
+    const names = authCookieNames(secure);
     let db: TestDb;
     let app: FastifyInstance;
     let webDist: string;
@@ -193,7 +196,7 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
     });
 
     it('perch_csrf: readable by the page (not HttpOnly), SameSite=Lax, Path=/', async () => {
-      const flags = cookieFlags(await app.inject({ url: '/api/v1/auth/check' }), 'perch_csrf');
+      const flags = cookieFlags(await app.inject({ url: '/api/v1/auth/check' }), names.csrf);
       expect(flags).not.toHaveProperty('httponly');
       expect(flags.samesite?.toLowerCase()).toBe('lax');
       expect(flags.path).toBe('/');
@@ -209,12 +212,12 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
         expect('secure' in flags).toBe(secure);
       };
 
-      const onRegister = cookieFlags(response, 'perch_session');
+      const onRegister = cookieFlags(response, names.session);
       expectSessionFlags(onRegister);
 
       const signIn = await client.post('/api/v1/auth/login', { username, password: PASSWORD });
       expect(signIn.statusCode, signIn.body).toBe(200);
-      const browserSession = cookieFlags(signIn, 'perch_session');
+      const browserSession = cookieFlags(signIn, names.session);
       expectSessionFlags(browserSession);
       // Without remember-me the cookie ends with the browser session.
       expect(browserSession).not.toHaveProperty('expires');
@@ -225,7 +228,7 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
         password: PASSWORD,
         rememberMe: true,
       });
-      const rememberedFlags = cookieFlags(remembered, 'perch_session');
+      const rememberedFlags = cookieFlags(remembered, names.session);
       expectSessionFlags(rememberedFlags);
       const days = (Date.parse(rememberedFlags.expires ?? '') - Date.now()) / 86_400_000;
       expect(days).toBeGreaterThan(29);
@@ -233,7 +236,7 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
 
       const signOut = await client.post('/api/v1/auth/logout');
       expect(signOut.statusCode, signOut.body).toBe(200);
-      const cleared = cookieFlags(signOut, 'perch_session');
+      const cleared = cookieFlags(signOut, names.session);
       expectSessionFlags(cleared);
       expect(Date.parse(cleared.expires ?? '')).toBeLessThan(Date.now());
     });
@@ -258,7 +261,7 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
       const signIn = await browser.post('/api/v1/auth/login', { username, password: PASSWORD });
       const result = dataOf(signIn, loginResultSchema);
       expect(result).toMatchObject({ requires2fa: true });
-      expect(setCookieLine(signIn, 'perch_session')).toBeUndefined();
+      expect(setCookieLine(signIn, names.session)).toBeUndefined();
       const pending = cookieFlags(signIn, 'perch_2fa');
       expect(pending).toHaveProperty('httponly');
       expect(pending.samesite?.toLowerCase()).toBe('lax');
@@ -271,7 +274,7 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
       // The code just used to switch it on cannot be used again, so finish with a recovery code.
       const second = await browser.post('/api/v1/auth/login/2fa', { code: recoveryCode });
       expect(second.statusCode, second.body).toBe(200);
-      const session = cookieFlags(second, 'perch_session');
+      const session = cookieFlags(second, names.session);
       expect(session).toHaveProperty('httponly');
       expect(session.path).toBe('/');
       const cleared = cookieFlags(second, 'perch_2fa');

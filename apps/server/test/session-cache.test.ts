@@ -36,11 +36,12 @@ import {
 } from '../src/modules/auth/session-cache.js';
 import { revokeSession } from '../src/modules/auth/sessions.repository.js';
 import { securityRoutes } from '../src/modules/security/security.routes.js';
+import { twoFactorRoutes } from '../src/modules/security/two-factor.routes.js';
 import { insertUser, type UserRow } from '../src/modules/users/users.repository.js';
 import { authPlugin } from '../src/plugins/auth.js';
 import { errorHandlerPlugin } from '../src/plugins/error-handler.js';
 import { dataOf, expectError } from './assertions.js';
-import { DIALECTS, TestClient, createTestDb, waitFor, type TestDb } from './helpers.js';
+import { DIALECTS, TestClient, createTestDb, testClock, waitFor, type TestDb } from './helpers.js';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PASSWORD = 'Sup3r-secret!';
@@ -70,8 +71,12 @@ function fakeUser(id: number): UserRow {
 }
 
 function entry(idHash: string, userId: number, expiresAt: number, lastSeenAt = 0): CachedSession {
-  const auth: AuthContext = { user: fakeUser(userId), sessionIdHash: idHash };
-  return { auth, expiresAt, lastSeenAt, rememberMe: false };
+  const auth: AuthContext = {
+    user: fakeUser(userId),
+    sessionIdHash: idHash,
+    authenticatedAt: null,
+  };
+  return { auth, expiresAt, lastSeenAt, createdAt: 0, rememberMe: false };
 }
 
 describe('session cache', () => {
@@ -334,18 +339,19 @@ describe.each(DIALECTS)('resolveSession with a session cache [%s]', (dialect) =>
 });
 
 /** One API node: the plugins and routes app.ts registers, with this node's session cache. */
-async function buildNode(config: Config, db: Db, sessionCache: SessionCache) {
+async function buildNode(config: Config, db: Db, sessionCache: SessionCache, now?: () => number) {
   const app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorHandlerPlugin);
   await app.register(fastifyCookie);
-  await app.register(authPlugin, { config, db, sessionCache });
+  await app.register(authPlugin, { config, db, sessionCache, now });
   await app.register(
     async (api) => {
       await api.register(authRoutes, { config, db });
       await api.register(adminRoutes, { config, db });
       await api.register(securityRoutes, { config, db });
+      await api.register(twoFactorRoutes, { config, db });
     },
     { prefix: '/api/v1' },
   );
@@ -362,6 +368,7 @@ describe.each(DIALECTS)(
     let caches: SessionCache[] = [];
     let nodes: FastifyInstance[] = [];
     let tests = 0;
+    const clock = testClock();
 
     beforeAll(async () => {
       db1 = await createTestDb(dialect);
@@ -374,6 +381,7 @@ describe.each(DIALECTS)(
     });
 
     beforeEach(async () => {
+      clock.reset();
       const prefix = `perch-test-sessions-${process.pid}-${dialect}-${++tests}`;
       clusters = [
         await createRedisCluster({ url: redisUrl, prefix, nodeId: 'node-1' }),
@@ -381,8 +389,8 @@ describe.each(DIALECTS)(
       ];
       caches = await Promise.all(clusters.map((cluster) => createSessionCache({ cluster })));
       nodes = [
-        await buildNode(db1.config, db1, caches[0]!),
-        await buildNode(db1.config, db2, caches[1]!),
+        await buildNode(db1.config, db1, caches[0]!, clock.now),
+        await buildNode(db1.config, db2, caches[1]!, clock.now),
       ];
       // Each cache has heard the other's hello (a node that has just started is not waited for).
       await waitFor(
@@ -535,9 +543,25 @@ describe.each(DIALECTS)(
       expect((await currentOn(sameBrowserOn(node(1), client))).statusCode).toBe(200);
     });
 
-    it('a role change on node 1 applies to the user’s next request on node 2', async () => {
+    it('a re-authentication on node 1 counts on node 2 at once', async () => {
+      const { client } = await signedInOnNode1();
+      const onNode2 = sameBrowserOn(node(1), client);
+      const startTwoFactor = () => onNode2.post('/api/v1/security/2fa', { enabled: true });
+      clock.advance(10 * 60_000);
+      // Refused on node 2, which now holds the session (with its old proof) in its cache.
+      expectError(await startTwoFactor(), 403, { code: 'REAUTH_REQUIRED' });
+      expect(cache(1).stats().entries).toBe(1);
+
+      const before = cache(1).stats().received;
+      const proven = await client.post('/api/v1/auth/reauthenticate', { password: PASSWORD });
+      expect(proven.statusCode, proven.body).toBe(200);
+      heardOnNode2(before);
+      expect((await startTwoFactor()).statusCode).toBe(200);
+    });
+
+    it('a role change on node 1 ends the user’s session on node 2 at once', async () => {
       const admin = await signedInOnNode1('superadmin');
-      const { client, userId } = await signedInOnNode1();
+      const { client, userId, username } = await signedInOnNode1();
       const onNode2 = sameBrowserOn(node(1), client);
       const checkOnNode2 = async () =>
         dataOf(await onNode2.get('/api/v1/auth/check'), authCheckResponseSchema);
@@ -552,6 +576,10 @@ describe.each(DIALECTS)(
       });
       expect(changed.statusCode, changed.body).toBe(200);
       heardOnNode2(before);
+      expectError(await onNode2.get('/api/v1/admin/users'), 401);
+      // Signed in again (on node 2), the user has the new role.
+      const login = await onNode2.post('/api/v1/auth/login', { username, password: PASSWORD });
+      expect(login.statusCode, login.body).toBe(200);
       expect((await checkOnNode2()).isAdmin).toBe(true);
       expect((await onNode2.get('/api/v1/admin/users')).statusCode).toBe(200);
     });

@@ -359,15 +359,17 @@ describe.each(DIALECTS)('session cookie with COOKIE_SECURE=true [%s]', (dialect)
   });
   afterAll(() => t.close());
 
-  it('marks both cookies Secure', async () => {
+  it('marks both cookies Secure (as __Host- cookies)', async () => {
     const client = new TestClient(t.app);
     const check = await client.get('/api/v1/auth/check');
-    expect(cookieAttributes(setCookieLine(check, 'perch_csrf') ?? '')).toHaveProperty('secure');
+    expect(cookieAttributes(setCookieLine(check, '__Host-perch_csrf') ?? '')).toHaveProperty(
+      'secure',
+    );
     const username = uniqueName('secure');
     await client.register(t.db, username, 'user', PASSWORD);
     const login = await client.post('/api/v1/auth/login', { username, password: PASSWORD });
     expect(login.statusCode, login.body).toBe(200);
-    const attributes = cookieAttributes(setCookieLine(login, 'perch_session') ?? '');
+    const attributes = cookieAttributes(setCookieLine(login, '__Host-perch_session') ?? '');
     expect(attributes).toHaveProperty('secure');
     expect(attributes).toHaveProperty('httponly');
   });

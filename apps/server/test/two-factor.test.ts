@@ -13,7 +13,14 @@ import {
   requiresTwoFactor,
   twoFactorResponseSchema,
 } from '@perch/shared';
-import { cookieAttributes, cookieValue, dataOf, expectError, setCookieLine } from './assertions.js';
+import {
+  cookieAttributes,
+  cookieValue,
+  dataOf,
+  expectError,
+  representedEvents,
+  setCookieLine,
+} from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
 
 const PASSWORD = 'Sup3r-secret!';
@@ -417,7 +424,8 @@ describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
       expect(await pendingOf(userId)).toHaveLength(0);
 
       const failures = await eventsOf(userId, 'two_factor_failed');
-      expect(failures).toHaveLength(5);
+      // The first three have rows of their own, the rest count in one aggregate.
+      expect(representedEvents(failures)).toBe(5);
       expect(failures.every((e) => e.severity === 'medium' && e.ip === '10.40.3.1')).toBe(true);
       const attempts = await attemptsOf(userId);
       expect(attempts.filter((a) => !a.success && a.ip === '10.40.3.1')).toHaveLength(5);

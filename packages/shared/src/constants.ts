@@ -13,9 +13,24 @@ export const DEVICE_INFO_MAX_LENGTH = 100;
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
-/** Remember-me sessions live this long; others expire after the idle timeout. */
+/**
+ * Session lifetimes (OWASP ASVS 4.0 3.3, docs/decisions.md): a remember-me session ends 30 days
+ * after sign-in; any other ends 7 days after sign-in, or after 12 h without the person's own
+ * activity (background requests and the heartbeat do not count), whichever comes first.
+ */
 export const REMEMBER_ME_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+/**
+ * Sensitive changes (two-factor sign-in, notification channels) want the password or a
+ * two-factor code given within this long: at sign-in or with POST /auth/reauthenticate.
+ */
+export const REAUTH_WINDOW_MS = 5 * 60 * 1000;
+/**
+ * Header the web app sends on requests made without the person (polls while nobody used the page
+ * for a minute): they do not extend the session's idle timeout.
+ */
+export const BACKGROUND_REQUEST_HEADER = 'x-perch-background';
 
 /** Client timings (docs/spec-notes.md, Timings). */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -30,6 +45,21 @@ export const HEARTBEAT_INTERVAL_MS = 15_000;
 export const SESSION_COOKIE = 'perch_session';
 export const CSRF_COOKIE = 'perch_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
+/**
+ * With COOKIE_SECURE=true the session and CSRF cookies carry this prefix: the browser then keeps
+ * them only if Secure, Path=/ and without Domain, so no other host (a sibling subdomain) can set
+ * or replace them.
+ */
+export const HOST_COOKIE_PREFIX = '__Host-';
+
+/** The session and CSRF cookie names of a server with or without COOKIE_SECURE. */
+export function authCookieNames(secure: boolean): { session: string; csrf: string } {
+  const prefix = secure ? HOST_COOKIE_PREFIX : '';
+  return { session: `${prefix}${SESSION_COOKIE}`, csrf: `${prefix}${CSRF_COOKIE}` };
+}
+
+/** Where a page finds the CSRF token, whichever way the server runs: the prefixed name first. */
+export const CSRF_COOKIE_NAMES = [`${HOST_COOKIE_PREFIX}${CSRF_COOKIE}`, CSRF_COOKIE] as const;
 
 /** Roles an invitation can grant. */
 export const ROLES = ['user', 'admin', 'superadmin'] as const;

@@ -39,4 +39,8 @@ export const MESSAGES = {
   internalError: 'Something went wrong on our side. Please try again later.',
   commonPassword:
     'This password is too common and easily guessable. Please choose a more unique password.',
+  /** A new password on the list of common and breached passwords (refused, under the field). */
+  passwordTooCommon: 'This password is too common. Please choose a different one.',
+  /** Every password check of the server is taken (503 with Retry-After). */
+  serverBusy: 'The server is busy. Please wait a moment and try again.',
 } as const;

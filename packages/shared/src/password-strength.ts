@@ -30,6 +30,11 @@ export const COMMON_PASSWORDS: readonly string[] = [
   'trustno1',
 ];
 
+/** True for a password on the list above, in any case. */
+export function isCommonPassword(password: string): boolean {
+  return COMMON_PASSWORDS.includes(password.toLowerCase());
+}
+
 export type StrengthLevel = 'Very Weak' | 'Weak' | 'Fair' | 'Good' | 'Strong';
 
 export interface PasswordRequirement {
@@ -75,7 +80,7 @@ export function passwordStrength(password: string): PasswordStrength {
     { id: 'number', label: 'A number', met: /[0-9]/.test(password) },
     { id: 'special', label: 'A special character', met: /[^A-Za-z0-9]/.test(password) },
   ];
-  if (COMMON_PASSWORDS.includes(password.toLowerCase())) {
+  if (isCommonPassword(password)) {
     return { percent: 0, level: 'Very Weak', requirements, warning: MESSAGES.commonPassword };
   }
   const score =

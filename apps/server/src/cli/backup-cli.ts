@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { migrations } from '../db/migrations/index.js';
+import { ensurePrivateDir } from '../lib/private-files.js';
 import { CommandError, UsageError } from './cli-errors.js';
 import { postgresBackupCommands, shellQuote } from './postgres-backup.js';
 import {
@@ -165,7 +166,7 @@ async function restoreSqliteBackup(config: Config, backup: string): Promise<void
   if (!fs.existsSync(backup)) throw new CommandError(`there is no file ${backup}`);
   checkEmptyDataDir(config.DATA_DIR);
   const { pending } = checkSqliteBackup(backup);
-  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  ensurePrivateDir(config.DATA_DIR);
   const target = await restoreSqlite(backup, config.DATA_DIR);
   console.log(
     [

@@ -83,8 +83,10 @@ describe.each(DIALECTS)('operator CLI [%s]', (dialect) => {
     expect(response.json().data.user).toMatchObject({ isAdmin: true, isSuperAdmin: false });
     await app.close();
 
+    // The list never shows a code: only `invite create` does, once.
     const listed = await cli(db, 'invite', 'list');
-    expect(listed.stdout).toContain(created.lastLine);
+    expect(listed.stdout).not.toContain(created.lastLine);
+    expect(listed.stdout).toMatch(/^id\s+role\s+uses\s+expires\s+created\s+revoked$/m);
     expect(listed.stdout).toMatch(/admin\s+1\/2/);
   });
 
@@ -209,6 +211,13 @@ describe.each(DIALECTS)('operator CLI [%s]', (dialect) => {
       expect((await check()).json().data).toMatchObject({ isAdmin: true });
       const env = { REDIS_URL, REDIS_PREFIX: prefix };
       expect((await cliWith(db, env, 'user', 'set-role', 'dave', 'user')).code).toBe(0);
+      // A privilege change ends the user's sessions; signed in again, the new role applies.
+      expect((await check()).json().data).toMatchObject({ authenticated: false });
+      expect(
+        (await client.post('/api/v1/auth/login', { username: 'dave', password })).statusCode,
+      ).toBe(200);
+      expect((await check()).json().data).toMatchObject({ isAdmin: false });
+      // Cached again: the password reset must reach this node at once too.
       expect((await check()).json().data).toMatchObject({ isAdmin: false });
       expect((await cliWith(db, env, 'user', 'reset-password', 'dave')).code).toBe(0);
       expect((await check()).json().data).toMatchObject({ authenticated: false });

@@ -40,6 +40,7 @@ import {
 } from '../modules/x-web/x-web-operations.service.js';
 import { isBackupCommand, runBackupCommand } from './backup-cli.js';
 import { CommandError, UsageError } from './cli-errors.js';
+import { readXWebCookies, refuseCookieArguments } from './x-web-cookies.js';
 
 const USAGE = `Perch operator CLI
 
@@ -47,7 +48,7 @@ Usage: npm run cli -- <command>
 
   invite create [--role user|admin|superadmin] [--uses N] [--expires-days N]
                         create an invitation; its code is the last line printed
-  invite list           list invitations
+  invite list           list invitations (without their codes, which only create shows)
   user list             list users
   user set-role <username> <user|admin|superadmin>
   user reset-password <username>
@@ -56,8 +57,11 @@ Usage: npm run cli -- <command>
                         turn two-factor sign-in off (for a user who lost the authenticator
                         and the recovery codes)
   x-web list            list the X web collector accounts (TWEET_SOURCE=x-web)
-  x-web add-cookies <username> --auth-token <hex> --ct0 <value>
-                        add an account by the cookies of a signed-in browser
+  x-web add-cookies <username>
+                        add an account by the cookies of a signed-in browser: auth_token
+                        and ct0 from X_WEB_AUTH_TOKEN and X_WEB_CT0, or else from standard
+                        input as the browser sends them ('auth_token=...; ct0=...'); never
+                        as arguments, which ps and the shell history show
   x-web add <username> --email <address> [--totp-secret <base32>]
                         add an account that signs in with its password, read from
                         X_WEB_PASSWORD or else from the first line of standard input
@@ -139,10 +143,10 @@ const CLI_HELLO_WAIT_MS = 200;
 
 type UserChanged = (userId: number) => Promise<void>;
 
-/** Reads one line of standard input (the password of `x-web add`), without echoing it back. */
-async function readStdinLine(): Promise<string> {
+/** Reads one line of `input` (the password of `x-web add`), without echoing it back. */
+async function readStdinLine(input: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) {
+  for await (const chunk of input) {
     chunks.push(chunk as Buffer);
     if (Buffer.concat(chunks).includes(10)) break;
   }
@@ -234,6 +238,7 @@ async function run(
   userChanged: UserChanged,
   config: Config,
   env: Record<string, string | undefined>,
+  input: NodeJS.ReadableStream,
 ): Promise<void> {
   const [group, command, ...rest] = args;
   const { values, positionals } = parseArgs({
@@ -243,8 +248,6 @@ async function run(
       role: { type: 'string' },
       uses: { type: 'string' },
       'expires-days': { type: 'string' },
-      'auth-token': { type: 'string' },
-      ct0: { type: 'string' },
       email: { type: 'string' },
       'totp-secret': { type: 'string' },
       refresh: { type: 'boolean' },
@@ -269,12 +272,14 @@ async function run(
       const rows = await listInvitations(db.db);
       console.log(
         table(
+          // Codes are shown once, by `invite create`: the database keeps only their hashes.
           rows.map((r) => ({
-            code: r.code,
+            id: r.id,
             role: r.role,
             uses: `${r.uses}/${r.max_uses}`,
             expires: r.expires_at,
             created: r.created_at,
+            revoked: r.revoked_at,
           })),
         ),
       );
@@ -308,6 +313,10 @@ async function run(
         );
       }
       await setRoleFlags(db.db, user.id, roleFlags(role));
+      // A privilege change ends the user's sessions: they sign in again under the new role.
+      if (roleOf(user) !== role) {
+        await revokeUserSessions(db.db, user.id, new Date().toISOString());
+      }
       await userChanged(user.id);
       console.log(`${user.username} is now ${role}`);
       return;
@@ -372,17 +381,21 @@ async function run(
     }
     case 'x-web add-cookies': {
       const [username] = positionals;
+      const cookies = await readXWebCookies({
+        env,
+        input,
+        prompt: (text) => console.error(text),
+      });
       await addXWebAccountFromCli(db, config, {
         method: 'cookies',
         username: username ?? '',
-        auth_token: values['auth-token'] ?? '',
-        ct0: values.ct0 ?? '',
+        ...cookies,
       });
       return;
     }
     case 'x-web add': {
       const [username] = positionals;
-      const password = env.X_WEB_PASSWORD ?? (await readStdinLine());
+      const password = env.X_WEB_PASSWORD ?? (await readStdinLine(input));
       await addXWebAccountFromCli(db, config, {
         method: 'credentials',
         username: username ?? '',
@@ -419,10 +432,14 @@ async function run(
   }
 }
 
-/** Runs the CLI with `args`; returns the exit code. */
+/**
+ * Runs the CLI with `args`; returns the exit code. Secrets (an x-web password, cookies) come from
+ * `env` or `input` (standard input), never from `args`.
+ */
 export async function runCli(
   args: string[],
   env: Record<string, string | undefined> = process.env,
+  input: NodeJS.ReadableStream = process.stdin,
 ): Promise<number> {
   if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
     console.log(USAGE);
@@ -430,6 +447,7 @@ export async function runCli(
   }
   let db: Db | undefined;
   try {
+    refuseCookieArguments(args);
     const config = loadConfig(env);
     if (isBackupCommand(args)) {
       await runBackupCommand(config, args, env.INIT_CWD ?? process.cwd());
@@ -443,6 +461,7 @@ export async function runCli(
       (userId) => announceUserChange(config.REDIS_URL, config.REDIS_PREFIX, userId),
       config,
       env,
+      input,
     );
     return 0;
   } catch (error) {

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { PRIVATE_FILE_MODE } from '../lib/private-files.js';
 
 /** The database file in DATA_DIR, as createDb (db/index.ts) names it. */
 export const SQLITE_FILE = 'perch.db';
@@ -17,9 +18,6 @@ const MIGRATION_TABLE = 'kysely_migration';
 
 /** Pages per backup step: all of them, so the copy is one snapshot (see the header). */
 const ALL_PAGES = 0x7fffffff;
-
-/** Owner only: the same as DATA_DIR/secret.key. */
-const PRIVATE_FILE_MODE = 0o600;
 
 /** How long the copy waits for a lock SQLite holds briefly (WAL recovery, a checkpoint). */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -47,6 +45,7 @@ async function copyDatabase(
     // Made first, so the copy (password hashes, sessions, sealed credentials) is never readable
     // by others, not even while it is written.
     fs.writeFileSync(partial, '', { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    fs.chmodSync(partial, PRIVATE_FILE_MODE);
     await source.backup(partial, { progress: () => ALL_PAGES });
     const copy = new SQLite(partial, { fileMustExist: true });
     try {

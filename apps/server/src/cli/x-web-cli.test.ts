@@ -1,21 +1,42 @@
 /** The operator CLI's x-web commands: the collector pool without the web app. */
+import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
 import { runCli } from './run-cli.js';
+import { COOKIES_NOT_IN_ARGUMENTS, parseCookies } from './x-web-cookies.js';
+
+const AUTH_TOKEN = 'a'.repeat(40);
+const CT0 = 'b'.repeat(40);
 
 async function cli(db: TestDb, env: Record<string, string>, ...args: string[]) {
+  return cliWithInput(db, env, '', ...args);
+}
+
+/** The CLI with `stdin` as its standard input, delivered in small pieces as a pipe would. */
+async function cliWithInput(
+  db: TestDb,
+  env: Record<string, string>,
+  stdin: string,
+  ...args: string[]
+) {
   const out: string[] = [];
   const err: string[] = [];
   const log = vi.spyOn(console, 'log').mockImplementation((...p) => void out.push(p.join(' ')));
   const error = vi.spyOn(console, 'error').mockImplementation((...p) => void err.push(p.join(' ')));
   try {
-    const code = await runCli(args, {
-      DATA_DIR: db.config.DATA_DIR,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: db.config.DATABASE_URL,
-      TWEET_SOURCE: 'x-web',
-      ...env,
-    });
+    const code = await runCli(
+      args,
+      {
+        DATA_DIR: db.config.DATA_DIR,
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: db.config.DATABASE_URL,
+        TWEET_SOURCE: 'x-web',
+        ...env,
+      },
+      Readable.from(stdin.match(/[\s\S]{1,7}/g) ?? []),
+    );
     return { code, stdout: out.join('\n'), stderr: err.join('\n') };
   } finally {
     log.mockRestore();
@@ -33,14 +54,10 @@ describe.each(DIALECTS)('operator CLI: x-web accounts [%s]', (dialect) => {
   it('adds by cookies and by credentials, lists, resets and removes', async () => {
     const cookies = await cli(
       db,
-      {},
+      { X_WEB_AUTH_TOKEN: AUTH_TOKEN, X_WEB_CT0: CT0 },
       'x-web',
       'add-cookies',
       '@Cookie_Acct',
-      '--auth-token',
-      'a'.repeat(40),
-      '--ct0',
-      'b'.repeat(40),
     );
     expect(cookies).toMatchObject({
       code: 0,
@@ -96,14 +113,10 @@ describe.each(DIALECTS)('operator CLI: x-web accounts [%s]', (dialect) => {
   it('refuses bad input with the reason and the usage', async () => {
     const bad = await cli(
       db,
-      {},
+      { X_WEB_AUTH_TOKEN: 'xyz', X_WEB_CT0: 'c'.repeat(40) },
       'x-web',
       'add-cookies',
       'someone',
-      '--auth-token',
-      'xyz',
-      '--ct0',
-      'c'.repeat(40),
     );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
@@ -116,30 +129,126 @@ describe.each(DIALECTS)('operator CLI: x-web accounts [%s]', (dialect) => {
       code: 1,
       stderr: 'Error: no X web account named nobody',
     });
-    const duplicate = await cli(
+    const env = { X_WEB_AUTH_TOKEN: AUTH_TOKEN, X_WEB_CT0: CT0 };
+    const duplicate = await cli(db, env, 'x-web', 'add-cookies', 'dup');
+    expect(duplicate.code).toBe(0);
+    expect(await cli(db, env, 'x-web', 'add-cookies', 'DUP')).toMatchObject({
+      code: 1,
+      stderr: 'Error: @dup is already in the pool.',
+    });
+  });
+
+  it('refuses cookies given as arguments, saying how to give them, and stores nothing', async () => {
+    const attempts = [
+      ['--auth-token', AUTH_TOKEN, '--ct0', CT0],
+      [`--auth-token=${AUTH_TOKEN}`, `--ct0=${CT0}`],
+      ['--ct0', CT0],
+      [`auth_token=${AUTH_TOKEN};`, `ct0=${CT0}`],
+    ];
+    for (const extra of attempts) {
+      const refused = await cli(db, {}, 'x-web', 'add-cookies', 'argv_acct', ...extra);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`Error: ${COOKIES_NOT_IN_ARGUMENTS}`);
+      expect(refused.stderr).toContain('X_WEB_AUTH_TOKEN');
+      // The refusal never repeats the secret it was handed.
+      expect(refused.stderr).not.toContain(AUTH_TOKEN);
+      expect(refused.stderr).not.toContain(CT0);
+    }
+    expect((await cli(db, {}, 'x-web', 'list')).stdout).not.toContain('argv_acct');
+    expect((await cli(db, {}, '--help')).stdout).toContain('X_WEB_AUTH_TOKEN and X_WEB_CT0');
+  });
+
+  it('takes the cookies from standard input, as a Cookie header or one a line', async () => {
+    const header = await cliWithInput(
       db,
       {},
+      `Cookie: guest_id=v1%3A1; auth_token=${AUTH_TOKEN}; lang=en; ct0=${CT0}\n`,
       'x-web',
       'add-cookies',
-      'dup',
-      '--auth-token',
-      'a'.repeat(40),
-      '--ct0',
-      'b'.repeat(40),
+      'stdin_header',
     );
-    expect(duplicate.code).toBe(0);
-    expect(
-      await cli(
-        db,
-        {},
-        'x-web',
-        'add-cookies',
-        'DUP',
-        '--auth-token',
-        'a'.repeat(40),
-        '--ct0',
-        'b'.repeat(40),
-      ),
-    ).toMatchObject({ code: 1, stderr: 'Error: @dup is already in the pool.' });
+    expect(header).toMatchObject({
+      code: 0,
+      stdout: 'Added @stdin_header (cookies): collects now.',
+    });
+    // No newline at the end (a file without one): the last value is read whole at the end.
+    const lines = await cliWithInput(
+      db,
+      {},
+      `ct0=${CT0}\nauth_token=${AUTH_TOKEN}`,
+      'x-web',
+      'add-cookies',
+      'stdin_lines',
+    );
+    expect(lines).toMatchObject({ code: 0, stdout: 'Added @stdin_lines (cookies): collects now.' });
+    // The environment first, standard input for what it lacks.
+    const mixed = await cliWithInput(
+      db,
+      { X_WEB_CT0: CT0 },
+      `auth_token=${AUTH_TOKEN}\n`,
+      'x-web',
+      'add-cookies',
+      'stdin_mixed',
+    );
+    expect(mixed.code).toBe(0);
+    const nothing = await cliWithInput(db, {}, '', 'x-web', 'add-cookies', 'stdin_none');
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/^Error: Enter the auth_token cookie/);
+  });
+});
+
+describe('operator CLI as a program: x-web cookies', () => {
+  const program = (args: string[], env: Record<string, string>, stdin: string) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ['--conditions=@perch/source', '--import', 'tsx', 'src/cli.ts', ...args],
+        {
+          cwd: fileURLToPath(new URL('../..', import.meta.url)),
+          env: { ...process.env, ...env, DATABASE_URL: '', TWEET_SOURCE: 'x-web' },
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end(stdin);
+    });
+
+  it('reads the cookies piped to it and refuses them on its command line', async () => {
+    const db = await createTestDb('sqlite');
+    try {
+      const env = { DATA_DIR: db.config.DATA_DIR };
+      const piped = await program(
+        ['x-web', 'add-cookies', 'piped'],
+        env,
+        `auth_token=${AUTH_TOKEN}; ct0=${CT0}\n`,
+      );
+      expect(piped.stdout).toContain('Added @piped (cookies): collects now.');
+      expect(piped.code).toBe(0);
+      const argv = await program(
+        ['x-web', 'add-cookies', 'argv', '--auth-token', AUTH_TOKEN, '--ct0', CT0],
+        env,
+        '',
+      );
+      expect(argv.code).toBe(2);
+      expect(argv.stderr).toContain(COOKIES_NOT_IN_ARGUMENTS);
+    } finally {
+      await db.dispose();
+    }
+  });
+});
+
+describe('parseCookies', () => {
+  it.each([
+    ['auth_token=abc; ct0=def', { auth_token: 'abc', ct0: 'def' }],
+    ['Cookie: a=1; CT0="def"; auth_token=abc', { auth_token: 'abc', ct0: 'def' }],
+    ['auth_token=abc\r\nct0=def\r\n', { auth_token: 'abc', ct0: 'def' }],
+    ['auth_token=; ct0', {}],
+    ['nothing here', {}],
+  ])('%j', (text, expected) => {
+    expect(parseCookies(text)).toEqual(expected);
   });
 });

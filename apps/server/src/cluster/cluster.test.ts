@@ -11,7 +11,12 @@ import {
   type HandleStatusEvent,
 } from '../collector/events.js';
 import type { Logger } from '../lib/logger.js';
-import { createLocalCluster, createRedisCluster, type Cluster } from './cluster.js';
+import {
+  createLocalCluster,
+  createLocalRosters,
+  createRedisCluster,
+  type Cluster,
+} from './cluster.js';
 import { relayEvents } from './event-relay.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -170,6 +175,35 @@ describe('Redis cluster', () => {
     await sleep(200);
     expect(await b.recall('dm:43')).toBeNull();
   });
+
+  it('keeps a roster shared by every node within its limit, pushing out the oldest', async () => {
+    fresh();
+    const [a, b] = [await node(), await node()];
+    expect(await a.enroll('streams', 'a1', 3, 60_000)).toEqual([]);
+    expect(await b.enroll('streams', 'b1', 3, 60_000)).toEqual([]);
+    expect(await a.enroll('streams', 'a2', 3, 60_000)).toEqual([]);
+    expect(await b.enroll('streams', 'b2', 3, 60_000)).toEqual(['a1']);
+    await a.withdraw('streams', 'b1');
+    expect(await a.enroll('streams', 'a3', 3, 60_000)).toEqual([]);
+    expect(await b.enroll('streams', 'b3', 3, 60_000)).toEqual(['a2']);
+  });
+
+  it('drops the members nobody keeps (their node stopped) once their time is up', async () => {
+    fresh();
+    const [a, b] = [await node(), await node()];
+    await a.enroll('streams', 'gone', 2, 150);
+    await b.enroll('streams', 'kept', 2, 150);
+    // Only b renews its member; a "crashed". As with remembered values, the time is the TTL's.
+    const renew = setInterval(() => void b.keep('streams', ['kept'], 150), 40);
+    try {
+      await sleep(300);
+      await b.keep('streams', ['kept'], 60_000);
+    } finally {
+      clearInterval(renew);
+    }
+    expect(await b.enroll('streams', 'new', 2, 60_000)).toEqual([]);
+    expect(await b.enroll('streams', 'newer', 2, 60_000)).toEqual(['kept']);
+  });
 });
 
 describe('local cluster (one process)', () => {
@@ -192,5 +226,21 @@ describe('local cluster (one process)', () => {
     await cluster.remember('w', 'two', -1);
     expect(await cluster.recall('w')).toBeNull();
     await cluster.close();
+  });
+
+  it('keeps rosters in memory: the oldest pushed out, the lapsed forgotten', async () => {
+    let clock = 0;
+    const rosters = createLocalRosters(() => clock);
+    expect(await rosters.enroll('r', 'one', 2, 100)).toEqual([]);
+    expect(await rosters.enroll('r', 'two', 2, 100)).toEqual([]);
+    expect(await rosters.enroll('r', 'three', 2, 100)).toEqual(['one']);
+    await rosters.withdraw('r', 'two');
+    expect(await rosters.enroll('r', 'four', 2, 100)).toEqual([]);
+    clock = 80;
+    await rosters.keep('r', ['four'], 100);
+    clock = 150;
+    // 'three' lapsed at 100; 'four' was kept until 180.
+    expect(await rosters.enroll('r', 'five', 2, 100)).toEqual([]);
+    expect(await rosters.enroll('r', 'six', 2, 100)).toEqual(['four']);
   });
 });

@@ -3,7 +3,8 @@
  * REDIS_URL) has one process: messages stay in it and every lock is granted. Scale-out mode
  * shares them through Redis: pub/sub for messages between nodes, and locks that one node holds
  * at a time and keeps renewing, which another node takes over once a holder stops renewing
- * (a crash) and the lock's time runs out.
+ * (a crash) and the lock's time runs out. Rosters (bounded sets whose oldest members are pushed
+ * out) lapse the same way: a member its node stops renewing stops counting.
  */
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -44,12 +45,56 @@ export interface Cluster {
   /** The value stored under `key`, or null when none is (or it expired). */
   recall(key: string): Promise<string | null>;
   forget(key: string): Promise<void>;
+  /**
+   * Adds `member` to the bounded roster `key`, shared by every node, and answers the members it
+   * pushes out, longest enrolled first, so that at most `limit` remain. A member counts for
+   * `ttlMs` unless `keep` renews it: the members of a node that stopped leave by themselves.
+   */
+  enroll(key: string, member: string, limit: number, ttlMs: number): Promise<string[]>;
+  /** Renews the members of roster `key` that are still on it for another `ttlMs`. */
+  keep(key: string, members: readonly string[], ttlMs: number): Promise<void>;
+  /** Takes `member` off roster `key`. */
+  withdraw(key: string, member: string): Promise<void>;
   /** Releases the locks and closes the connections. */
   close(): Promise<void>;
 }
 
 export function newNodeId(): string {
   return `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/** The rosters of one process (`Cluster.enroll`, `keep`, `withdraw`), in memory. */
+export type Rosters = Pick<Cluster, 'enroll' | 'keep' | 'withdraw'>;
+
+/** Rosters in memory: the local cluster's, and a node's own view beside a shared one. */
+export function createLocalRosters(now: () => number = Date.now): Rosters {
+  // Each roster's members in the order they enrolled (a Map keeps insertion order).
+  const rosters = new Map<string, Map<string, number>>();
+  return {
+    enroll(key, member, limit, ttlMs) {
+      const at = now();
+      const roster = rosters.get(key) ?? new Map<string, number>();
+      rosters.set(key, roster);
+      for (const [name, until] of roster) if (until <= at) roster.delete(name);
+      roster.delete(member);
+      roster.set(member, at + ttlMs);
+      const pushedOut = [...roster.keys()].slice(0, Math.max(0, roster.size - limit));
+      for (const name of pushedOut) roster.delete(name);
+      return Promise.resolve(pushedOut);
+    },
+    keep(key, members, ttlMs) {
+      const roster = rosters.get(key);
+      const until = now() + ttlMs;
+      for (const member of members) if (roster?.has(member)) roster.set(member, until);
+      return Promise.resolve();
+    },
+    withdraw(key, member) {
+      const roster = rosters.get(key);
+      roster?.delete(member);
+      if (roster?.size === 0) rosters.delete(key);
+      return Promise.resolve();
+    },
+  };
 }
 
 /** One process: messages go to its own subscribers, locks and counters live in memory. */
@@ -60,6 +105,7 @@ export function createLocalCluster(nodeId = newNodeId()): Cluster {
   const windows = new Map<string, number[]>();
   const values = new Map<string, { value: string; until: number }>();
   return {
+    ...createLocalRosters(),
     nodeId,
     shared: false,
     publish(channel, message) {
@@ -134,6 +180,43 @@ end
 redis.call('zadd', KEYS[1], ARGV[1], ARGV[4])
 redis.call('pexpire', KEYS[1], ARGV[2])
 return -1`;
+/**
+ * A roster: a sorted set of members by when they enrolled, on Redis's clock (so the nodes'
+ * clocks do not matter), and a hash of when each stops counting. Drops the lapsed members,
+ * enrolls one, and answers (and drops) the oldest beyond the limit.
+ */
+const ENROLL = `local t = redis.call('time')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local lapsed = redis.call('hgetall', KEYS[2])
+for i = 1, #lapsed, 2 do
+  if tonumber(lapsed[i + 1]) <= now then
+    redis.call('zrem', KEYS[1], lapsed[i])
+    redis.call('hdel', KEYS[2], lapsed[i])
+  end
+end
+redis.call('zadd', KEYS[1], now, ARGV[1])
+redis.call('hset', KEYS[2], ARGV[1], now + tonumber(ARGV[2]) * 1000)
+local excess = redis.call('zcard', KEYS[1]) - tonumber(ARGV[3])
+local out = {}
+if excess > 0 then
+  out = redis.call('zrange', KEYS[1], 0, excess - 1)
+  for _, member in ipairs(out) do
+    redis.call('zrem', KEYS[1], member)
+    redis.call('hdel', KEYS[2], member)
+  end
+end
+redis.call('pexpire', KEYS[1], ARGV[2])
+redis.call('pexpire', KEYS[2], ARGV[2])
+return out`;
+/** Renews the members still on a roster. */
+const KEEP = `local t = redis.call('time')
+local untilAt = tonumber(t[1]) * 1000000 + tonumber(t[2]) + tonumber(ARGV[1]) * 1000
+for i = 2, #ARGV do
+  if redis.call('zscore', KEYS[1], ARGV[i]) then redis.call('hset', KEYS[2], ARGV[i], untilAt) end
+end
+redis.call('pexpire', KEYS[1], ARGV[1])
+redis.call('pexpire', KEYS[2], ARGV[1])
+return 0`;
 
 export interface RedisClusterOptions {
   /** REDIS_URL. */
@@ -251,6 +334,37 @@ export async function createRedisCluster(options: RedisClusterOptions): Promise<
     },
     async forget(key) {
       await commands.del(`${prefix}:value:${key}`);
+    },
+    async enroll(key, member, limit, ttlMs) {
+      const [members, lapses] = [`${prefix}:roster:${key}`, `${prefix}:roster-until:${key}`];
+      const pushedOut = await commands.eval(
+        ENROLL,
+        2,
+        members,
+        lapses,
+        member,
+        String(ttlMs),
+        String(limit),
+      );
+      return (pushedOut as string[]).map(String);
+    },
+    async keep(key, members, ttlMs) {
+      if (members.length === 0) return;
+      await commands.eval(
+        KEEP,
+        2,
+        `${prefix}:roster:${key}`,
+        `${prefix}:roster-until:${key}`,
+        String(ttlMs),
+        ...members,
+      );
+    },
+    async withdraw(key, member) {
+      await commands
+        .multi()
+        .zrem(`${prefix}:roster:${key}`, member)
+        .hdel(`${prefix}:roster-until:${key}`, member)
+        .exec();
     },
     async close() {
       for (const entry of [...held]) await entry.release();

@@ -171,7 +171,7 @@ describe.each(DIALECTS)('database [%s]', (dialect) => {
       const error: unknown = await db.db
         .insertInto('invitations')
         .values({
-          code: 'OVERUSED',
+          code_hash: 'OVERUSED',
           role: 'user',
           max_uses: 1,
           uses: 2,

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -12,6 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { createPrivateFile, ensurePrivateDir, restrictFile } from '../lib/private-files.js';
 import type { Database } from './types.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -79,9 +79,15 @@ function sqliteForKysely(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** The SQLite database file and the two that WAL mode keeps beside it. */
+export function sqliteFiles(file: string): string[] {
+  return [file, `${file}-wal`, `${file}-shm`];
+}
+
 /**
  * Opens the database named by the config: PostgreSQL when DATABASE_URL is set, otherwise the
- * SQLite file DATA_DIR/perch.db (WAL, foreign keys, busy timeout).
+ * SQLite file DATA_DIR/perch.db (WAL, foreign keys, busy timeout), which with its -wal and -shm
+ * only Perch's user may read (0600; DATA_DIR 0700 when Perch creates it).
  */
 export function createDb(
   config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
@@ -124,13 +130,18 @@ export function createDb(
       close: () => db.destroy(),
     };
   }
-  fs.mkdirSync(config.DATA_DIR, { recursive: true });
+  ensurePrivateDir(config.DATA_DIR);
   const file = path.join(config.DATA_DIR, 'perch.db');
+  // SQLite makes the -wal and -shm files with the mode of the database file, so that one is
+  // owner-only before SQLite first opens it; files left by an earlier version are narrowed too.
+  createPrivateFile(file);
+  for (const part of sqliteFiles(file)) restrictFile(part);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  for (const part of sqliteFiles(file)) restrictFile(part);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: sqliteForKysely(sqlite) }),
   });

@@ -37,17 +37,30 @@ export interface SessionsTable {
   id: string;
   user_id: number;
   created_at: Timestamp;
+  /** Any request or heartbeat of the session, at most once a minute (the admin users list). */
   last_seen_at: Timestamp;
+  /**
+   * When the session ends: the idle timeout moved by the person's own activity, never past the
+   * absolute lifetime from `created_at` (modules/auth/session-lifetime.ts).
+   */
   expires_at: Timestamp;
   ip: string | null;
   user_agent: string | null;
   remember_me: Bool;
   revoked_at: Timestamp | null;
+  /** When the person last gave their password or a two-factor code on it (step-up). */
+  authenticated_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface InvitationsTable {
   id: Generated<number>;
-  code: string;
+  /** SHA-256 (hex) of the code; the code itself is shown once, when made (migration 0019). */
+  code_hash: string;
+  /**
+   * The first-start invitation's code sealed with the secret key (lib/token-cipher.ts), so every
+   * start can print it until somebody registers; null for every other invitation.
+   */
+  code_sealed: ColumnType<string | null, string | null | undefined, string | null>;
   role: Role;
   max_uses: number;
   uses: Generated<number>;
@@ -67,6 +80,14 @@ export interface LoginAttemptsTable {
   user_agent: string | null;
   success: Bool;
   created_at: Timestamp;
+}
+
+/** When the next sign-in attempt of an account (or unknown name) may start; see login-throttle.ts. */
+export interface SignInHoldsTable {
+  /** `account:<user id>` or `name:<lower-cased name>`. */
+  key: string;
+  next_attempt_at: Timestamp;
+  claimed_until: Timestamp;
 }
 
 export type HandleStatus = 'pending' | 'starting' | 'in_progress' | 'completed' | 'failed';
@@ -488,6 +509,7 @@ export interface Database {
   sessions: SessionsTable;
   invitations: InvitationsTable;
   login_attempts: LoginAttemptsTable;
+  sign_in_holds: SignInHoldsTable;
   user_settings: UserSettingsTable;
   notification_outbox: NotificationOutboxTable;
   delivery_chat_locks: DeliveryChatLocksTable;

@@ -11,6 +11,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE, ensurePrivateDir, restrictFile } from './private-files.js';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -39,19 +40,25 @@ export interface TokenCipherOptions {
   dataDir: string;
 }
 
-/** The secret in DATA_DIR/secret.key, created (0600) on first use. */
+/**
+ * The secret in DATA_DIR/secret.key, created on first use. The file is owner-only (0600) whatever
+ * the umask, and one found readable by others is narrowed.
+ */
 export function readOrCreateKeyFile(dataDir: string): string {
   const file = path.join(dataDir, KEY_FILE);
   try {
-    return checkedSecret(fs.readFileSync(file, 'utf8').trim(), file);
+    const secret = checkedSecret(fs.readFileSync(file, 'utf8').trim(), file);
+    restrictFile(file);
+    return secret;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const secret = randomBytes(32).toString('base64url');
   try {
     // 'wx': when another process created it meanwhile, its key wins and is read below.
-    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, `${secret}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    fs.chmodSync(file, PRIVATE_FILE_MODE);
     return secret;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

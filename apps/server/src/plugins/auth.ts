@@ -1,16 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ADMIN_MESSAGES, CSRF_COOKIE, CSRF_HEADER, MESSAGES, SESSION_COOKIE } from '@perch/shared';
+import {
+  ADMIN_MESSAGES,
+  BACKGROUND_REQUEST_HEADER,
+  CSRF_HEADER,
+  MESSAGES,
+  authCookieNames,
+} from '@perch/shared';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
-import { randomToken, safeEqual } from '../lib/tokens.js';
 import {
+  anonymousCsrfToken,
+  csrfHeaderMatches,
+  plausibleCsrfToken,
+  sessionCsrfToken,
+} from '../modules/auth/csrf-token.js';
+import type { SessionCache } from '../modules/auth/session-cache.js';
+import {
+  closeSession,
   resolveSession,
   type AuthContext,
   type NewSessionResult,
-} from '../modules/auth/auth.service.js';
-import type { SessionCache } from '../modules/auth/session-cache.js';
+} from '../modules/auth/sessions.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,15 +31,30 @@ declare module 'fastify' {
      * or change a user's row pass it on, so that every node drops what it had cached.
      */
     sessionCache: SessionCache | null;
+    /** The session and CSRF cookie names: `__Host-` prefixed when COOKIE_SECURE is on. */
+    authCookies: { session: string; csrf: string };
   }
   interface FastifyRequest {
     /** The signed-in user and session, when the session cookie is live. */
     auth: AuthContext | null;
-    /** The CSRF token this client holds (set on the response when it had none). */
+    /**
+     * The CSRF token this client must send (csrf-token.ts): its session's, or before sign-in the
+     * one of its cookie; set on the response when the cookie holds another.
+     */
     csrfToken: string;
+    /** When the request arrived by the auth clock (ms): session lifetimes and step-up read it. */
+    now: number;
+    /** The session this request came with, once the response has handed out another. */
+    replacedSessionIdHash: string | null;
   }
   interface FastifyReply {
+    /**
+     * Sets the session cookie and the CSRF token that goes with it. The session the request came
+     * with, if any, ends when the response is sent: a browser holds one session, and an id
+     * planted before sign-in (fixation) does not outlive it.
+     */
     setSessionCookie(session: NewSessionResult): FastifyReply;
+    /** Clears the session cookie; the CSRF token becomes a new one without a session. */
     clearSessionCookie(): FastifyReply;
   }
   interface FastifyContextConfig {
@@ -38,17 +65,24 @@ declare module 'fastify' {
      * feeds, read by feed readers). The route answers the same whoever asks.
      */
     sessionless?: boolean;
+    /**
+     * Requests to this route are never the person's own activity (the heartbeat): they do not
+     * move the session's idle timeout (session-lifetime.ts, rule 3).
+     */
+    background?: boolean;
   }
 }
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Cookie sessions and double-submit CSRF (docs/spec-notes.md, API conventions): resolves
- * `perch_session` to a user on every API request, hands out `perch_csrf` to clients that lack
- * it, and refuses any state-changing API request whose X-CSRF-Token header does not match that
- * cookie. With a `sessionCache` (session-cache.ts), resolved sessions are kept for a few seconds
- * and dropped on every node when revoked; without one, every request reads the database.
+ * Cookie sessions and CSRF (docs/spec-notes.md, API conventions; docs/decisions.md): resolves the
+ * session cookie to a user on every API request under the lifetimes of session-lifetime.ts, hands
+ * out the CSRF token that goes with the session (csrf-token.ts), and refuses any state-changing
+ * API request whose X-CSRF-Token header is not that token. With COOKIE_SECURE both cookies are
+ * `__Host-` cookies. With a `sessionCache` (session-cache.ts), resolved sessions are kept for a
+ * few seconds and dropped on every node when revoked; without one, every request reads the
+ * database. `now` is the clock of session lifetimes and step-up (tests move it).
  */
 export const authPlugin = fp(
   async (
@@ -57,16 +91,27 @@ export const authPlugin = fp(
       config,
       db,
       sessionCache = null,
-    }: { config: Config; db: Db; sessionCache?: SessionCache | null },
+      now = Date.now,
+    }: { config: Config; db: Db; sessionCache?: SessionCache | null; now?: () => number },
   ) => {
     const cookieBase = { path: '/', sameSite: 'lax', secure: config.COOKIE_SECURE } as const;
+    const cookies = authCookieNames(config.COOKIE_SECURE);
+    const setCsrfCookie = (reply: FastifyReply, token: string) => {
+      reply.request.csrfToken = token;
+      reply.setCookie(cookies.csrf, token, { ...cookieBase, httpOnly: false });
+    };
 
     app.decorate('sessionCache', sessionCache);
+    app.decorate('authCookies', cookies);
     app.decorateRequest('auth', null);
     app.decorateRequest('csrfToken', '');
+    app.decorateRequest('now', 0);
+    app.decorateRequest('replacedSessionIdHash', null);
 
     app.decorateReply('setSessionCookie', function (this: FastifyReply, session: NewSessionResult) {
-      return this.setCookie(SESSION_COOKIE, session.token, {
+      if (this.request.auth) this.request.replacedSessionIdHash = this.request.auth.sessionIdHash;
+      setCsrfCookie(this, sessionCsrfToken(session.token));
+      return this.setCookie(cookies.session, session.token, {
         ...cookieBase,
         httpOnly: true,
         // Without remember-me the cookie lives as long as the browser session.
@@ -74,33 +119,69 @@ export const authPlugin = fp(
       });
     });
     app.decorateReply('clearSessionCookie', function (this: FastifyReply) {
-      return this.clearCookie(SESSION_COOKIE, { ...cookieBase, httpOnly: true });
+      setCsrfCookie(this, anonymousCsrfToken());
+      return this.clearCookie(cookies.session, { ...cookieBase, httpOnly: true });
+    });
+
+    app.addHook('onSend', async (request, _reply, payload) => {
+      const replaced = request.replacedSessionIdHash;
+      if (replaced === null) return payload;
+      request.replacedSessionIdHash = null;
+      await closeSession(db, replaced, sessionCache);
+      return payload;
     });
 
     app.addHook('onRequest', async (request, reply) => {
-      if (!request.url.startsWith('/api/')) return;
+      // By the route the router matched, never the raw URL: /%61pi/..., /api/v1/x/ and /api/v1/x
+      // reach the same handler, so they meet the same checks. A path no route serves reaches no
+      // handler and needs none of this.
+      if (!isApiRoute(request)) return;
       // Only the route's own flag counts (never the URL), so no other path is let through.
       if (request.routeOptions.config?.sessionless && !UNSAFE_METHODS.has(request.method)) return;
-      const presented = request.cookies[CSRF_COOKIE];
-      if (presented && presented.length >= 32 && presented.length <= 128) {
-        request.csrfToken = presented;
-      } else {
-        request.csrfToken = randomToken();
-        reply.setCookie(CSRF_COOKIE, request.csrfToken, { ...cookieBase, httpOnly: false });
-      }
+      request.now = now();
+      const cookie = request.cookies[cookies.session];
+      const sessionToken = cookie && cookie.length <= 128 ? cookie : undefined;
+      const presented = request.cookies[cookies.csrf];
+      // With a session cookie, that session's token (whether or not the session is still live);
+      // without one, the token of the CSRF cookie (double submit).
+      const expected = sessionToken
+        ? sessionCsrfToken(sessionToken)
+        : plausibleCsrfToken(presented)
+          ? presented
+          : undefined;
+      if (expected !== undefined && presented === expected) request.csrfToken = expected;
+      else setCsrfCookie(reply, expected ?? anonymousCsrfToken());
       if (UNSAFE_METHODS.has(request.method) && !request.routeOptions.config?.csrfExempt) {
-        const header = request.headers[CSRF_HEADER];
-        if (!presented || typeof header !== 'string' || !safeEqual(header, presented)) {
+        if (expected === undefined || !csrfHeaderMatches(expected, request.headers[CSRF_HEADER])) {
           throw forbidden(MESSAGES.csrfInvalid, 'CSRF_INVALID');
         }
       }
-      const token = request.cookies[SESSION_COOKIE];
-      if (token && token.length <= 128)
-        request.auth = await resolveSession(db, token, sessionCache);
+      if (sessionToken) {
+        request.auth = await resolveSession(db, sessionToken, sessionCache, {
+          now: request.now,
+          activity: isPersonsOwnRequest(request),
+        });
+      }
     });
   },
   { name: 'perch-auth', dependencies: ['@fastify/cookie'] },
 );
+
+/**
+ * Whether a request is the person's own, which moves the session's idle timeout
+ * (session-lifetime.ts, rule 3): not one to a background route (the heartbeat), not one the web
+ * app marks as background, not the live stream a browser reopens by itself.
+ */
+function isPersonsOwnRequest(request: FastifyRequest): boolean {
+  if (request.routeOptions.config?.background) return false;
+  if (request.headers[BACKGROUND_REQUEST_HEADER] !== undefined) return false;
+  return !(request.headers.accept ?? '').includes('text/event-stream');
+}
+
+/** Whether the request was routed to an API route (under /api/, the documentation included). */
+export function isApiRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.startsWith('/api/') ?? false;
+}
 
 /** preHandler for routes that need a signed-in user. */
 export async function requireAuth(request: FastifyRequest): Promise<void> {

@@ -25,9 +25,9 @@ export function apiSecurityHeaders(config: Pick<Config, 'COOKIE_SECURE'>): Recor
 }
 
 /**
- * Security headers: the fixed API set on /api, Helmet's full set with a CSP under which the SPA
- * works everywhere else. Helmet's middleware is built once (@fastify/helmet rebuilds it on every
- * request, which cost more than the whole session check).
+ * Security headers: the fixed API set on API routes and unrouted paths, Helmet's full set with a
+ * CSP under which the SPA works on the pages and files. Helmet's middleware is built once
+ * (@fastify/helmet rebuilds it on every request, which cost more than the whole session check).
  */
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, { config }: { config: Config }) => {
@@ -53,8 +53,11 @@ export const securityHeadersPlugin = fp(
 
     const apiHeaders = apiSecurityHeaders(config);
     app.addHook('onRequest', (request, reply, done) => {
-      // The API docs are pages (Swagger UI): they get the document policy, like the SPA.
-      if (request.url.startsWith('/api/') && !request.url.startsWith('/api/docs')) {
+      // By the route the router matched, never the raw URL. A path no route serves is answered
+      // with a JSON 404, so it gets the API set too. The API docs are pages (Swagger UI): they
+      // get the document policy, like the SPA.
+      const route = request.routeOptions.url;
+      if (route === undefined || (route.startsWith('/api/') && !route.startsWith('/api/docs'))) {
         reply.headers(apiHeaders);
         return done();
       }

@@ -1,4 +1,4 @@
-import { MESSAGES } from '@perch/shared';
+import { MESSAGES, REAUTH_REQUIRED_CODE, STEP_UP_MESSAGES } from '@perch/shared';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { fail, jsonResponse, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
@@ -130,6 +130,73 @@ describe('ApiClient', () => {
       r.headers.get('x-csrf-token'),
     );
     expect(tokens).toEqual(['stale', 'fresh']);
+  });
+
+  it('reads the __Host- CSRF cookie of a server with COOKIE_SECURE first', async () => {
+    // jsdom will not store a __Host- cookie on http://localhost: the page's view of them.
+    const cookies = vi
+      .spyOn(document, 'cookie', 'get')
+      .mockReturnValue('perch_csrf=plain; __Host-perch_csrf=prefixed');
+    const fetchMock = stubFetch({ 'POST /api/v1/things': () => ok({ done: true }) });
+    await client.post('/things', {});
+    cookies.mockRestore();
+    expect(requestsTo(fetchMock, 'POST /api/v1/things')[0]?.headers.get('x-csrf-token')).toBe(
+      'prefixed',
+    );
+  });
+
+  it('marks calls made while nobody uses the page as background ones', async () => {
+    let background = false;
+    client.configure({ isBackground: () => background });
+    const fetchMock = stubFetch({ 'GET /api/v1/things': () => ok({ done: true }) });
+    await client.get('/things');
+    background = true;
+    await client.get('/things');
+    expect(
+      requestsTo(fetchMock, 'GET /api/v1/things').map((r) => r.headers.get('x-perch-background')),
+    ).toEqual([null, '1']);
+  });
+
+  it('asks the person to confirm a change refused with REAUTH_REQUIRED, then sends it once more', async () => {
+    setCsrfCookie('token');
+    let attempts = 0;
+    const fetchMock = stubFetch({
+      'POST /api/v1/settings': () => {
+        attempts += 1;
+        return attempts === 1
+          ? fail(403, STEP_UP_MESSAGES.required, REAUTH_REQUIRED_CODE)
+          : ok({ saved: true });
+      },
+    });
+    const onReauthRequired = vi.fn(() => Promise.resolve(true));
+    client.configure({ onReauthRequired });
+    await expect(client.post('/settings', { discord_user_id: '1' })).resolves.toEqual({
+      saved: true,
+    });
+    expect(onReauthRequired).toHaveBeenCalledTimes(1);
+    expect(requestsTo(fetchMock, 'POST /api/v1/settings').map((r) => r.body)).toEqual([
+      { discord_user_id: '1' },
+      { discord_user_id: '1' },
+    ]);
+  });
+
+  it('fails with the 403 when the person cancels, or when the server asks again', async () => {
+    setCsrfCookie('token');
+    const fetchMock = stubFetch({
+      'POST /api/v1/settings': () => fail(403, STEP_UP_MESSAGES.required, REAUTH_REQUIRED_CODE),
+    });
+    client.configure({ onReauthRequired: () => Promise.resolve(false) });
+    expect(await caught(client.post('/settings', {}))).toMatchObject({
+      status: 403,
+      code: REAUTH_REQUIRED_CODE,
+    });
+    expect(requestsTo(fetchMock, 'POST /api/v1/settings')).toHaveLength(1);
+
+    client.configure({ onReauthRequired: () => Promise.resolve(true) });
+    expect(await caught(client.post('/settings', {}))).toMatchObject({
+      code: REAUTH_REQUIRED_CODE,
+    });
+    expect(requestsTo(fetchMock, 'POST /api/v1/settings')).toHaveLength(3);
   });
 
   it('takes the error text from message, then error, then a generic text', async () => {

@@ -1,12 +1,13 @@
 import {
-  CSRF_COOKIE,
+  BACKGROUND_REQUEST_HEADER,
   CSRF_HEADER,
   MESSAGES,
+  REAUTH_REQUIRED_CODE,
   REDIRECT_GUARD_MS,
   REQUEST_TIMEOUT_MS,
 } from '@perch/shared';
 import type { z } from 'zod';
-import { readCookie } from './cookies';
+import { readCsrfCookie } from './cookies';
 import { removeLegacyTokens } from './legacy-tokens';
 import type { CircuitBreaker } from './resilience/circuit-breaker';
 import type { RequestGate } from './resilience/request-gate';
@@ -101,6 +102,23 @@ export interface ApiClientConfig {
    * none by default.
    */
   circuitBreaker?: CircuitBreaker | null;
+  /**
+   * True while nobody uses the page: calls then say they are background ones, which do not keep
+   * the session from timing out. Unset: every call is the person's.
+   */
+  isBackground?: (() => boolean) | null;
+  /**
+   * A sensitive change answered 403 REAUTH_REQUIRED: asks the person for their password (or a
+   * code) and resolves true once the session is confirmed, false when they cancel. The call is
+   * then sent once more, or fails with that 403. Unset: it fails at once.
+   */
+  onReauthRequired?: (() => Promise<boolean>) | null;
+}
+
+/** Retries a call has had: once for a rotated CSRF token, once after the person confirmed. */
+interface Retried {
+  csrf?: boolean;
+  reauth?: boolean;
 }
 
 /** Full URL path of an API path: /api/v1 is prepended unless the path starts with /api. */
@@ -241,7 +259,7 @@ export class ApiClient {
         );
       }
       try {
-        const answer = await this.send(path, request, false);
+        const answer = await this.send(path, request);
         if (probe) circuitBreaker?.reset();
         else circuitBreaker?.recordSuccess();
         return answer;
@@ -260,11 +278,12 @@ export class ApiClient {
   private async send<T>(
     path: string,
     request: ApiRequest<T>,
-    isCsrfRetry: boolean,
+    retried: Retried = {},
   ): Promise<ApiAnswer<T>> {
     const method = request.method ?? 'GET';
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (this.config.isBackground?.()) headers[BACKGROUND_REQUEST_HEADER] = '1';
     if (STATE_CHANGING_METHODS.has(method)) {
       const token = await this.resolveCsrfToken(request.signal);
       if (token) headers[CSRF_HEADER] = token;
@@ -291,10 +310,19 @@ export class ApiClient {
     if (!response.ok || (isRecord(payload) && payload.success === false)) {
       const retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'), this.now());
       const error = toApiError(response.status, payload, retryAfterMs, path);
-      if (error.status === 403 && error.code === CSRF_INVALID_CODE && !isCsrfRetry) {
+      if (error.status === 403 && error.code === CSRF_INVALID_CODE && !retried.csrf) {
         // The cookie was missing or rotated: the 403 response set a fresh one. Try once more.
         this.csrfToken = null;
-        return this.send(path, request, true);
+        return this.send(path, request, { ...retried, csrf: true });
+      }
+      if (
+        error.status === 403 &&
+        error.code === REAUTH_REQUIRED_CODE &&
+        !retried.reauth &&
+        (await this.config.onReauthRequired?.())
+      ) {
+        // The person confirmed it is them (a dialog): the change goes once more.
+        return this.send(path, request, { ...retried, reauth: true });
       }
       if (sessionExpired) this.handleSessionExpired();
       throw error;
@@ -362,7 +390,7 @@ export class ApiClient {
 
   /** The CSRF cookie; without one yet, the session check hands one out. */
   private async resolveCsrfToken(signal?: AbortSignal): Promise<string | null> {
-    const fromCookie = readCookie(CSRF_COOKIE);
+    const fromCookie = readCsrfCookie();
     if (fromCookie) return fromCookie;
     if (this.csrfToken) return this.csrfToken;
     this.csrfRequest ??= this.fetchCsrfToken(signal).finally(() => {
@@ -381,7 +409,7 @@ export class ApiClient {
     const payload = await readPayload(response, SESSION_CHECK_PATH).catch(() => undefined);
     const data = isRecord(payload) ? payload.data : undefined;
     this.rememberCsrfToken(textField(data, 'csrfToken'));
-    return readCookie(CSRF_COOKIE) ?? this.csrfToken;
+    return readCsrfCookie() ?? this.csrfToken;
   }
 
   private handleSessionExpired(): void {

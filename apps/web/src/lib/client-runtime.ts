@@ -14,6 +14,12 @@ import { TabSignOut, isSignOutControl } from './tabs/sign-out';
 
 /** Activity closer together than this counts once (mousemove fires constantly). */
 const ACTIVITY_THROTTLE_MS = 1_000;
+/**
+ * Calls made longer than this after the person last used the page (a key, the pointer, focus)
+ * are background ones: the server does not let them keep the session from timing out, so a tab
+ * left open ends like a closed one (docs/decisions.md, Session lifetimes).
+ */
+const IN_USE_WINDOW_MS = 60_000;
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart', 'mousemove'] as const;
 
 function pageVisible(): boolean {
@@ -49,6 +55,8 @@ export class ClientRuntime {
   private readonly signOut: TabSignOut;
   private focused = pageFocused();
   private lastActivityAt = 0;
+  /** When the person last used this page: loading it counts. */
+  private lastUseAt = Date.now();
   private networkRunning = false;
   private teardown: (() => void)[] = [];
 
@@ -103,7 +111,12 @@ export class ClientRuntime {
   start(): () => void {
     if (this.teardown.length > 0) return () => this.stop();
     const { election, pollGate, queryClient } = this;
-    this.api.configure({ requestGate: this.requestGate, circuitBreaker: this.circuitBreaker });
+    this.lastUseAt = Date.now();
+    this.api.configure({
+      requestGate: this.requestGate,
+      circuitBreaker: this.circuitBreaker,
+      isBackground: () => Date.now() - this.lastUseAt > IN_USE_WINDOW_MS,
+    });
 
     const changed = () => {
       this.syncLeaderServices();
@@ -114,6 +127,7 @@ export class ClientRuntime {
     };
     const onFocus = () => {
       this.focused = true;
+      this.lastUseAt = Date.now();
       takeOverIfInUse();
       changed();
     };
@@ -123,6 +137,7 @@ export class ClientRuntime {
     };
     const onVisibility = () => {
       this.focused = pageFocused();
+      if (pageVisible()) this.lastUseAt = Date.now();
       takeOverIfInUse();
       changed();
     };
@@ -132,6 +147,7 @@ export class ClientRuntime {
       const now = Date.now();
       if (now - this.lastActivityAt < ACTIVITY_THROTTLE_MS) return;
       this.lastActivityAt = now;
+      this.lastUseAt = now;
       // The tab the person is using leads.
       election.takeOver();
       pollGate.recordActivity(now);
@@ -189,7 +205,7 @@ export class ClientRuntime {
       () => pollGate.dispose(),
       () => this.network.stop(),
       () => election.resign(),
-      () => this.api.configure({ requestGate: null, circuitBreaker: null }),
+      () => this.api.configure({ requestGate: null, circuitBreaker: null, isBackground: null }),
     ];
     this.visibility.start();
     election.start();

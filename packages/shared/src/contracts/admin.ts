@@ -304,9 +304,9 @@ export type AdminProcesses = z.infer<typeof adminProcessesResponseSchema>;
 export const adminProcessResponseSchema = z.object({ process: adminProcessSchema });
 
 export const INVITATION_STATES = ['active', 'used', 'expired', 'revoked'] as const;
+/** An invitation as listed: never its code, which only the answer that made it carries. */
 export const adminInvitationSchema = z.object({
   id: z.number().int(),
-  code: z.string(),
   role: z.enum(ROLES),
   max_uses: z.number().int(),
   uses: z.number().int(),
@@ -322,6 +322,12 @@ export const adminInvitationsResponseSchema = z.object({
   invitations: z.array(adminInvitationSchema),
 });
 export const adminInvitationResponseSchema = z.object({ invitation: adminInvitationSchema });
+/** A new invitation with its code: shown this once, since the server keeps only its hash. */
+export const adminCreatedInvitationSchema = adminInvitationSchema.extend({ code: z.string() });
+export type AdminCreatedInvitation = z.infer<typeof adminCreatedInvitationSchema>;
+export const adminCreatedInvitationResponseSchema = z.object({
+  invitation: adminCreatedInvitationSchema,
+});
 
 export const adminUserResponseSchema = z.object({ user: adminUserSchema });
 export const adminHandleResponseSchema = z.object({ handle: adminHandleSchema });

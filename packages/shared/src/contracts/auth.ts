@@ -162,3 +162,39 @@ export function authCheckFromUser(user: User, csrfToken: string): AuthCheckRespo
     csrfToken,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Step-up: POST /auth/reauthenticate, and the refusal of a sensitive change without it
+// ---------------------------------------------------------------------------------------------
+
+/** The code of the 403 a sensitive change answers when the last proof is over 5 minutes old. */
+export const REAUTH_REQUIRED_CODE = 'REAUTH_REQUIRED';
+
+/** The words of the step-up, on the server and in the dialog that asks for the proof. */
+export const STEP_UP_MESSAGES = {
+  required:
+    'For your security, confirm it is you: enter your password (or a two-factor code) to make this change.',
+  confirmed: 'Thanks. You can make sensitive changes for the next 5 minutes.',
+  proofRequired: 'Enter your password or a two-factor code.',
+  passwordWrong: 'That password is not correct.',
+  codeNotEnabled: 'Two-factor sign-in is off for this account: confirm with your password.',
+} as const;
+
+/** POST /auth/reauthenticate: the current password, or a two-factor (or recovery) code. */
+export const reauthenticateRequestSchema = z
+  .object({
+    password: z.string().max(256).optional(),
+    code: z.string().trim().max(64).optional(),
+  })
+  .refine((body) => Boolean(body.password) !== Boolean(body.code), {
+    message: STEP_UP_MESSAGES.proofRequired,
+  });
+export type ReauthenticateRequest = z.input<typeof reauthenticateRequestSchema>;
+
+export const reauthenticateResponseSchema = z.object({
+  /** When the proof was given (now). */
+  authenticatedAt: z.string(),
+  /** Until when sensitive changes go through without asking again. */
+  validUntil: z.string(),
+});
+export type ReauthenticateResponse = z.infer<typeof reauthenticateResponseSchema>;

@@ -16,6 +16,9 @@ import { filtersAndFeeds } from './0013-filters-and-feeds.js';
 import { xWebAccounts } from './0014-x-web-accounts.js';
 import { xWebOperations } from './0015-x-web-operations.js';
 import { pollCatchUp } from './0016-poll-catch-up.js';
+import { signInLimits } from './0017-sign-in-limits.js';
+import { sessionLifetimes } from './0018-session-lifetimes.js';
+import { secretsAtRest } from './0019-secrets-at-rest.js';
 
 /** Column types that differ between SQLite and Postgres, for the migrations. */
 export interface ColumnKinds {
@@ -62,5 +65,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0014-x-web-accounts': xWebAccounts(kinds),
     '0015-x-web-operations': xWebOperations(kinds),
     '0016-poll-catch-up': pollCatchUp(),
+    '0017-sign-in-limits': signInLimits(),
+    '0018-session-lifetimes': sessionLifetimes(),
+    '0019-secrets-at-rest': secretsAtRest(dialect),
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ADMIN_MESSAGES,
+  adminCreatedInvitationResponseSchema,
   adminHandlesResponseSchema,
   adminInvitationIdParamSchema,
   adminInvitationResponseSchema,
@@ -21,6 +22,8 @@ import type { Collector } from '../../collector/collector.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { currentAuth, requireAdmin, requireSuperAdmin } from '../../plugins/auth.js';
+import { clientOf } from '../auth/auth-events.js';
+import { rotateSession } from '../auth/sessions.service.js';
 import { xUsageRoutes } from '../x-usage/x-usage.routes.js';
 import type { XUsageMeter } from '../x-usage/x-usage.service.js';
 import { adminCollectorRoutes } from './admin-collector.routes.js';
@@ -147,9 +150,22 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { role } = request.body;
-      const { user, previous } = await changeRole(db, request.params.id, role, app.sessionCache);
+      const actor = currentAuth(request);
+      const ownRole = request.params.id === actor.user.id;
+      const { user, previous } = await changeRole(
+        db,
+        request.params.id,
+        role,
+        app.sessionCache,
+        ownRole ? actor.sessionIdHash : undefined,
+      );
+      if (previous !== role && ownRole) {
+        // The other sessions of this account ended; this browser goes on under a new id.
+        const rotated = await rotateSession(db, actor, clientOf(request), request.now);
+        if (rotated) reply.setSessionCookie(rotated);
+      }
       if (previous !== role) {
         await logAdminAction(db, request, {
           type: 'role_changed',
@@ -188,7 +204,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
       schema: {
         tags,
         body: createInvitationRequestSchema,
-        response: { 201: successEnvelope(adminInvitationResponseSchema), ...errors },
+        response: { 201: successEnvelope(adminCreatedInvitationResponseSchema), ...errors },
       },
     },
     async (request, reply) => {

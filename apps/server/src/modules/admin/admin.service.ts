@@ -1,6 +1,7 @@
 import {
   ADMIN_MESSAGES,
   type AdminHandle,
+  type AdminCreatedInvitation,
   type AdminInvitation,
   type AdminUser,
   type AdminUserHandle,
@@ -9,6 +10,7 @@ import {
 import type { Db } from '../../db/index.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import type { SessionInvalidator } from '../auth/session-cache.js';
+import { closeUserSessions } from '../auth/sessions.service.js';
 import {
   findLinkedHandle,
   listLinkedHandles,
@@ -138,14 +140,17 @@ export interface RoleChange {
 
 /**
  * Gives a user a role. The super admins are locked and counted in the same transaction as the
- * change, so no pair of concurrent changes can leave the system without one (409). The user's
- * cached sessions are dropped on every node, so the new role applies to their next request.
+ * change, so no pair of concurrent changes can leave the system without one (409). A privilege
+ * change ends the user's sessions (on every node's cache too): whoever holds one signs in again
+ * under the new role. `keepSessionIdHash` is the session of a super admin changing their own
+ * role, which the route gives a new id instead.
  */
 export async function changeRole(
   db: Db,
   userId: number,
   role: Role,
   sessions?: SessionInvalidator | null,
+  keepSessionIdHash?: string,
 ): Promise<RoleChange> {
   const previous = await db.db.transaction().execute(async (trx) => {
     const superAdminIds = await lockSuperAdminIds(trx, db.dialect);
@@ -159,7 +164,7 @@ export async function changeRole(
     if (current !== role) await setRoleFlags(trx, user.id, roleFlags(role));
     return current;
   });
-  if (previous !== role) await sessions?.invalidateUser(userId);
+  if (previous !== role) await closeUserSessions(db, userId, sessions, keepSessionIdHash);
   const user = await findAdminUser(db.db, userId);
   if (!user) throw userNotFound();
   return { user: toAdminUser(user), previous };
@@ -182,7 +187,6 @@ export function invitationState(row: InvitationRow, now: string): AdminInvitatio
 export function toAdminInvitation(row: InvitationWithCreatorRow, now: string): AdminInvitation {
   return {
     id: row.id,
-    code: row.code,
     role: row.role,
     max_uses: row.max_uses,
     uses: row.uses,
@@ -217,12 +221,15 @@ async function invitationWithCreator({ db }: Db, id: number): Promise<AdminInvit
   return toAdminInvitation(row, new Date().toISOString());
 }
 
-/** Makes an invitation on behalf of `actor` (403 when an admin asks for an admin role). */
+/**
+ * Makes an invitation on behalf of `actor` (403 when an admin asks for an admin role), and
+ * answers it with its code: the only time the code is shown, as only its hash is kept.
+ */
 export async function createInvitationAs(
   db: Db,
   actor: UserRow,
   request: InvitationRequest,
-): Promise<AdminInvitation> {
+): Promise<AdminCreatedInvitation> {
   if (!mayManageInvitation(actor, request.role)) throw invitationRoleForbidden();
   const created = await createInvitation(db, {
     role: request.role,
@@ -230,7 +237,7 @@ export async function createInvitationAs(
     expiresInDays: request.expires_in_days,
     createdBy: actor.id,
   });
-  return invitationWithCreator(db, created.id);
+  return { ...(await invitationWithCreator(db, created.id)), code: created.code };
 }
 
 export interface Revocation {

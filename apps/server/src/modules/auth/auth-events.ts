@@ -1,7 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { DEVICE_INFO_MAX_LENGTH, type SecurityEventType, type Severity } from '@perch/shared';
 import type { Db } from '../../db/index.js';
-import { recordSecurityEvent } from '../security/security-events.repository.js';
+import { recordBoundedEvent } from '../security/bounded-events.js';
+import { AGGREGATED_EVENT_TYPES } from '../security/event-aggregation.js';
+import {
+  recordSecurityEvent,
+  type NewSecurityEvent,
+} from '../security/security-events.repository.js';
 
 /** Where a request came from: the IP and the browser's user agent (cut to 100 characters). */
 export interface ClientInfo {
@@ -26,14 +31,15 @@ export interface AuthEvent {
 
 /**
  * Records a sign-in, sign-out, password or two-factor event in the security log, with the IP and
- * browser it came from. Never pass a password or a code in it.
+ * browser it came from. Never pass a password or a code in it. Failed and locked sign-ins and
+ * wrong codes, which anybody can cause, are bounded per account (security/event-aggregation.ts).
  */
 export async function recordAuthEvent(
-  { db }: Db,
+  database: Db,
   client: ClientInfo | null,
   event: AuthEvent,
 ): Promise<void> {
-  await recordSecurityEvent(db, {
+  const row: NewSecurityEvent = {
     userId: event.userId,
     type: event.type,
     severity: event.severity,
@@ -42,5 +48,7 @@ export async function recordAuthEvent(
     userAgent: client?.userAgent ?? null,
     metadata: event.metadata,
     at: new Date().toISOString(),
-  });
+  };
+  if (AGGREGATED_EVENT_TYPES.has(event.type)) await recordBoundedEvent(database, row);
+  else await recordSecurityEvent(database.db, row);
 }

@@ -30,6 +30,9 @@ import { currentAuth, requireAuth } from '../../plugins/auth.js';
 import { createTwoFactorCipher } from '../security/two-factor.service.js';
 import { toUser } from '../users/users.service.js';
 import { clientOf } from './auth-events.js';
+import { configureSignInLimits } from './login-throttle.js';
+import { passwordHashing } from './passwords.js';
+import { stepUpRoutes } from './step-up.routes.js';
 import {
   devLoginUser,
   changePassword,
@@ -67,6 +70,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
   { config, db },
 ) => {
   const cipher = createTwoFactorCipher(config);
+  // Both guard this process as a whole (its cores, its attempts), whatever app it serves.
+  configureSignInLimits({ accountDelayMaxMs: config.SIGN_IN_DELAY_MAX_SECONDS * 1000 });
+  passwordHashing.configure({
+    concurrency: config.PASSWORD_HASH_CONCURRENCY,
+    queue: config.PASSWORD_HASH_QUEUE,
+  });
   const twoFactorCookie = {
     path: TWO_FACTOR_COOKIE_PATH,
     httpOnly: true,
@@ -75,6 +84,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
   } as const;
   const clearTwoFactorCookie = (reply: FastifyReply) =>
     reply.clearCookie(TWO_FACTOR_COOKIE, twoFactorCookie);
+
+  // POST /auth/reauthenticate (step-up.ts).
+  await app.register(stepUpRoutes, { config, db });
 
   app.post(
     '/auth/verify-invite',
@@ -104,6 +116,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
           ...errors,
           404: errorEnvelopeSchema,
           409: errorEnvelopeSchema,
+          503: errorEnvelopeSchema,
         },
       },
     },
@@ -133,6 +146,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
           200: successEnvelope(loginResultSchema),
           ...errors,
           429: errorEnvelopeSchema,
+          503: errorEnvelopeSchema,
         },
       },
     },
@@ -213,6 +227,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
           200: successEnvelope(changePasswordResponseSchema),
           ...errors,
           429: errorEnvelopeSchema,
+          503: errorEnvelopeSchema,
         },
       },
     },

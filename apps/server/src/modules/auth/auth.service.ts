@@ -1,9 +1,7 @@
 import {
   LOGIN_MAX_FAILURES,
   MESSAGES,
-  REMEMBER_ME_MS,
   SECURITY_MESSAGES,
-  SESSION_IDLE_MS,
   TWO_FACTOR_LOGIN_TTL_MS,
   passwordSchema,
   type User,
@@ -42,119 +40,24 @@ import {
 } from '../users/users.repository.js';
 import { roleFlags, toUser } from '../users/users.service.js';
 import { recordAuthEvent, type ClientInfo } from './auth-events.js';
-import { assertNotLocked, countAttempt } from './login-throttle.js';
-import { hashPassword, verifyPassword } from './passwords.js';
-import type { SessionCache, SessionInvalidator } from './session-cache.js';
+import { admitAttempt, countAttempt } from './login-throttle.js';
+import { hashPassword, refuseCommonPassword, verifyPassword } from './passwords.js';
+import type { SessionInvalidator } from './session-cache.js';
+import { revokeUserSessions } from './sessions.repository.js';
 import {
-  findLiveSession,
-  insertSession,
-  revokeSession,
-  revokeUserSessions,
-  touchSession,
-} from './sessions.repository.js';
+  closeSession,
+  openSession,
+  type AuthContext,
+  type NewSessionResult,
+} from './sessions.service.js';
 
-export interface NewSessionResult {
-  /** Raw session id for the cookie; only its hash is stored. */
-  token: string;
-  expiresAt: string;
-  rememberMe: boolean;
-}
-
-/** Opens a session: 30 days with remember-me, otherwise 12 h that slide with use. */
-export async function openSession(
-  { db }: Db,
-  userId: number,
-  rememberMe: boolean,
-  client: ClientInfo,
-): Promise<NewSessionResult> {
-  const token = randomToken();
-  const now = Date.now();
-  const expiresAt = isoAfter(rememberMe ? REMEMBER_ME_MS : SESSION_IDLE_MS, now);
-  await insertSession(db, {
-    idHash: sha256Hex(token),
-    userId,
-    createdAt: new Date(now).toISOString(),
-    expiresAt,
-    ip: client.ip,
-    userAgent: client.userAgent,
-    rememberMe,
-  });
-  return { token, expiresAt, rememberMe };
-}
-
-// Writing last-seen on every request would turn reads into writes; once a minute is enough.
-const TOUCH_EVERY_MS = 60_000;
-
-export interface AuthContext {
-  user: UserRow;
-  sessionIdHash: string;
-}
-
-/**
- * Resolves a session cookie to its user; slides the idle expiry of non-remembered sessions.
- * With a cache, a session resolved a moment ago (and not invalidated since) is answered from
- * memory, except when its once-a-minute touch is due: then it is read and touched as without one.
- */
-export async function resolveSession(
-  { db }: Db,
-  token: string,
-  cache?: SessionCache | null,
-): Promise<AuthContext | null> {
-  const idHash = sha256Hex(token);
-  const now = Date.now();
-  if (cache) {
-    const cached = cache.get(idHash, now);
-    if (cached && now - cached.lastSeenAt <= TOUCH_EVERY_MS) return cached.auth;
-  }
-  const snapshot = cache?.snapshot();
-  const found = await findLiveSession(db, idHash, new Date(now).toISOString());
-  if (!found) return null;
-  const { session, user } = found;
-  let lastSeenAt = session.last_seen_at;
-  let expiresAt = session.expires_at;
-  if (now - Date.parse(lastSeenAt) > TOUCH_EVERY_MS) {
-    lastSeenAt = new Date(now).toISOString();
-    if (!session.remember_me) expiresAt = isoAfter(SESSION_IDLE_MS, now);
-    await touchSession(db, idHash, lastSeenAt, expiresAt);
-  }
-  const auth = { user, sessionIdHash: idHash };
-  if (cache && snapshot !== undefined) {
-    const entry = {
-      auth,
-      expiresAt: Date.parse(expiresAt),
-      lastSeenAt: Date.parse(lastSeenAt),
-      rememberMe: Boolean(session.remember_me),
-    };
-    cache.set(idHash, entry, snapshot, now);
-  }
-  return auth;
-}
-
-/**
- * Records activity on a session now (the client heartbeat), unlike resolveSession which only
- * writes once a minute: `last_seen_at` is what the admin users list shows as last activity.
- */
-export async function recordSessionActivity(
-  { db }: Db,
-  auth: AuthContext,
-  now = Date.now(),
-): Promise<void> {
-  const found = await findLiveSession(db, auth.sessionIdHash, new Date(now).toISOString());
-  if (!found) return;
-  const { session } = found;
-  const expiresAt = session.remember_me ? session.expires_at : isoAfter(SESSION_IDLE_MS, now);
-  await touchSession(db, auth.sessionIdHash, new Date(now).toISOString(), expiresAt);
-}
-
-/** Ends one session; `sessions` drops it from the session caches of every node. */
-export async function closeSession(
-  { db }: Db,
-  sessionIdHash: string,
-  sessions?: SessionInvalidator | null,
-): Promise<void> {
-  await revokeSession(db, sessionIdHash, new Date().toISOString());
-  await sessions?.invalidateSession(sessionIdHash);
-}
+export {
+  closeSession,
+  openSession,
+  resolveSession,
+  type AuthContext,
+  type NewSessionResult,
+} from './sessions.service.js';
 
 /** Signs out: ends the session and records 'logout'. */
 export async function logout(
@@ -193,8 +96,8 @@ export type LoginOutcome =
   ({ status: 'signed-in' } & SignedIn) | ({ status: 'two-factor' } & SecondStepDue);
 
 /**
- * Checks credentials. Wrong password and unknown user fail alike (same text, same work);
- * after LOGIN_MAX_FAILURES failures for one name from one IP in the window, answers 429.
+ * Checks credentials. Wrong password and unknown user fail alike (same text, same work); the
+ * sign-in limits (login-throttle.ts: per account and IP, per IP, per account) answer 429 first.
  * An account with two-factor sign-in gets no session yet: a pending sign-in waits for its code
  * (completeTwoFactorLogin), and no attempt is counted until then, so a known password does not
  * reset the count of wrong codes.
@@ -206,13 +109,15 @@ export async function login(
   sessions?: SessionInvalidator | null,
 ): Promise<LoginOutcome> {
   const row = await findUserByLogin(db.db, input.username);
-  await assertNotLocked(db, input.username, client, {
-    userId: row?.id ?? null,
-    message: MESSAGES.loginTooManyAttempts,
-  });
-  const valid = await verifyPassword(row?.password_hash, input.password);
+  const attempt = await admitAttempt(
+    db,
+    { userId: row?.id ?? null, login: input.username },
+    client,
+    MESSAGES.loginTooManyAttempts,
+  );
+  const valid = await attempt.guard(verifyPassword(row?.password_hash, input.password));
   if (!row || !valid) {
-    await countAttempt(db, input.username, row?.id ?? null, client, false);
+    await attempt.failed();
     await recordAuthEvent(db, client, {
       type: 'login_failed',
       severity: 'medium',
@@ -225,6 +130,7 @@ export async function login(
     throw unauthorized(MESSAGES.loginWrongCredentials, 'INVALID_CREDENTIALS');
   }
   if (row.totp_secret) {
+    await attempt.release();
     const pendingToken = randomToken();
     const now = Date.now();
     await insertPendingLogin(db.db, {
@@ -259,7 +165,7 @@ async function signIn(
   const at = nowIso();
   await setLastLogin(db.db, row.id, at);
   await sessions?.invalidateUser(row.id);
-  const session = await openSession(db, row.id, rememberMe, client);
+  const session = await openSession(db, row.id, rememberMe, client, { authenticated: true });
   await recordAuthEvent(db, client, {
     type: 'login_success',
     severity: 'low',
@@ -308,14 +214,18 @@ export async function completeTwoFactorLogin(
   }
   // The browser the password came from (its device info), seen at this request's address.
   const client = { ip: requestClient.ip, userAgent: pending.user_agent ?? requestClient.userAgent };
-  await assertNotLocked(db, row.username, client, {
-    userId: row.id,
-    message: MESSAGES.loginTooManyAttempts,
-  });
+  const attempt = await admitAttempt(
+    db,
+    { userId: row.id, login: row.username },
+    client,
+    MESSAGES.loginTooManyAttempts,
+  );
 
-  const used = await useSecondFactor(db, cipher, row.id, row, code, client, 'sign-in');
+  const used = await attempt.guard(
+    useSecondFactor(db, cipher, row.id, row, code, client, 'sign-in'),
+  );
   if (!used) {
-    await countAttempt(db, row.username, row.id, client, false);
+    await attempt.failed();
     const attempts = await addPendingLoginAttempt(db.db, idHash);
     const dropped = attempts >= LOGIN_MAX_FAILURES;
     if (dropped) await deletePendingLogin(db.db, idHash);
@@ -331,7 +241,10 @@ export async function completeTwoFactorLogin(
     return failed(twoFactorErrors.codeInvalid(401), dropped);
   }
   // Of two requests finishing one pending sign-in, one wins.
-  if (!(await deletePendingLogin(db.db, idHash))) return failed(loginExpired(), true);
+  if (!(await deletePendingLogin(db.db, idHash))) {
+    await attempt.release();
+    return failed(loginExpired(), true);
+  }
   const signedIn = await signIn(
     db,
     row,
@@ -371,14 +284,18 @@ export async function changePassword(
       checked.error.issues[0]?.message ?? MESSAGES.invalidRequest,
     );
   }
-  await assertNotLocked(db, user.username, client, {
-    userId: user.id,
-    message: SECURITY_MESSAGES.tooManyAttempts,
-  });
-  if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
-    await countAttempt(db, user.username, user.id, client, false);
+  await refuseCommonPassword(checked.data);
+  const attempt = await admitAttempt(
+    db,
+    { userId: user.id, login: user.username },
+    client,
+    SECURITY_MESSAGES.tooManyAttempts,
+  );
+  if (!(await attempt.guard(verifyPassword(user.password_hash, input.currentPassword)))) {
+    await attempt.failed();
     throw new AppError(400, 'CURRENT_PASSWORD_WRONG', SECURITY_MESSAGES.currentPasswordWrong);
   }
+  await attempt.release();
   const passwordHash = await hashPassword(checked.data);
   const at = nowIso();
   const revokedSessions = await db.db.transaction().execute(async (trx) => {
@@ -452,6 +369,7 @@ export async function register(
   }
   if (await emailExists(db.db, input.email))
     throw conflict(MESSAGES.registerEmailTaken, 'EMAIL_TAKEN');
+  await refuseCommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   const now = new Date().toISOString();
   let row: UserRow;
@@ -483,7 +401,7 @@ export async function register(
     throw error;
   }
   await setLastLogin(db.db, row.id, now);
-  const session = await openSession(db, row.id, false, client);
+  const session = await openSession(db, row.id, false, client, { authenticated: true });
   await recordAuthEvent(db, client, {
     type: 'registration',
     severity: 'low',

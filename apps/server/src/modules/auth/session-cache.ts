@@ -20,7 +20,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Cluster } from '../../cluster/cluster.js';
-import type { AuthContext } from './auth.service.js';
+import type { AuthContext } from './sessions.service.js';
 
 /** The cluster channel invalidations travel on. */
 export const SESSION_CACHE_CHANNEL = 'sessions';
@@ -43,6 +43,8 @@ export interface CachedSession {
   expiresAt: number;
   /** `last_seen_at` as this node last read or wrote it (ms), for the touch throttle. */
   lastSeenAt: number;
+  /** The sign-in (ms): the absolute lifetime counts from it. */
+  createdAt: number;
   rememberMe: boolean;
 }
 
@@ -207,8 +209,8 @@ export class SessionCache implements SessionInvalidator {
     const validUntil = Math.min(now + this.ttlMs, session.expiresAt);
     if (validUntil <= now) return;
     const auth = Object.freeze({
+      ...session.auth,
       user: Object.freeze({ ...session.auth.user }),
-      sessionIdHash: session.auth.sessionIdHash,
     });
     this.entries.delete(idHash);
     this.entries.set(idHash, { ...session, auth, userId: auth.user.id, validUntil });

@@ -13,6 +13,10 @@ export interface NewSession {
   ip: string | null;
   userAgent: string | null;
   rememberMe: boolean;
+  /** The password (or a code) was given for it now (a sign-in), or not (null). */
+  authenticatedAt: string | null;
+  /** Seen last: `createdAt` unless given (a rotated session was signed in earlier). */
+  lastSeenAt?: string;
 }
 
 export async function insertSession(db: Executor, session: NewSession): Promise<void> {
@@ -22,11 +26,12 @@ export async function insertSession(db: Executor, session: NewSession): Promise<
       id: session.idHash,
       user_id: session.userId,
       created_at: session.createdAt,
-      last_seen_at: session.createdAt,
+      last_seen_at: session.lastSeenAt ?? session.createdAt,
       expires_at: session.expiresAt,
       ip: session.ip,
       user_agent: session.userAgent,
       remember_me: session.rememberMe,
+      authenticated_at: session.authenticatedAt,
     })
     .execute();
 }
@@ -38,6 +43,7 @@ type LiveSessionRow = UserRow & {
   s_ip: string | null;
   s_user_agent: string | null;
   s_remember_me: boolean | number;
+  s_authenticated_at: string | null;
 };
 
 /**
@@ -54,13 +60,21 @@ export async function findLiveSession(
     select u.id, u.username, u.email, u.password_hash, u.is_admin, u.is_super_admin, u.profile,
       u.created_at, u.last_login_at, s.created_at as s_created_at, s.last_seen_at as s_last_seen_at,
       s.expires_at as s_expires_at, s.ip as s_ip, s.user_agent as s_user_agent,
-      s.remember_me as s_remember_me
+      s.remember_me as s_remember_me, s.authenticated_at as s_authenticated_at
     from sessions s join users u on u.id = s.user_id
     where s.id = ${idHash} and s.revoked_at is null and s.expires_at > ${now}`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  const { s_created_at, s_last_seen_at, s_expires_at, s_ip, s_user_agent, s_remember_me, ...user } =
-    row;
+  const {
+    s_created_at,
+    s_last_seen_at,
+    s_expires_at,
+    s_ip,
+    s_user_agent,
+    s_remember_me,
+    s_authenticated_at,
+    ...user
+  } = row;
   return {
     session: {
       id: idHash,
@@ -72,6 +86,7 @@ export async function findLiveSession(
       user_agent: s_user_agent,
       remember_me: s_remember_me,
       revoked_at: null,
+      authenticated_at: s_authenticated_at,
     },
     user,
   };
@@ -88,6 +103,26 @@ export async function touchSession(
     .set({ last_seen_at: lastSeenAt, expires_at: expiresAt })
     .where('id', '=', idHash)
     .execute();
+}
+
+/** Records that the session was seen (the heartbeat), leaving its end where it is. */
+export async function markSessionSeen(db: Executor, idHash: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', idHash).execute();
+}
+
+/** The password or a code was given on this live session at `at` (step-up). */
+export async function setSessionAuthenticated(
+  db: Executor,
+  idHash: string,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ authenticated_at: at })
+    .where('id', '=', idHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function revokeSession(db: Executor, idHash: string, at: string): Promise<void> {

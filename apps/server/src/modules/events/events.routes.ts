@@ -1,11 +1,13 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '@perch/shared';
+import { createLocalCluster, type Cluster } from '../../cluster/cluster.js';
 import type { CollectorEventMap, CollectorEvents } from '../../collector/events.js';
 import type { Db } from '../../db/index.js';
 import { unauthorized } from '../../lib/errors.js';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
 import { followedHandles } from './events.service.js';
+import { StreamSlots, type StreamLimits } from './stream-limits.js';
 
 export interface EventsRoutesOptions {
   db: Db;
@@ -14,6 +16,13 @@ export interface EventsRoutesOptions {
   keepAliveMs?: number;
   /** How long a stream trusts its list of followed handles before reading it again (default 5 s). */
   followsMaxAgeMs?: number;
+  /**
+   * Scale-out: the cluster whose shared rosters bound the streams of a session and a user over
+   * every API node. Without one, the limits hold in this process.
+   */
+  cluster?: Cluster;
+  /** Streams per session and per user (default 5 and 10; see stream-limits.ts). */
+  streamLimits?: StreamLimits;
 }
 
 type EventName = keyof CollectorEventMap;
@@ -30,6 +39,13 @@ const EVENT_NAMES = [
   'handle.status',
   'tweet.new',
 ] as const satisfies readonly EventName[];
+
+/**
+ * Sent to a stream just before it is closed because newer ones of the same session or user took
+ * its place: the web client closes its EventSource then, rather than reconnecting and pushing
+ * out another tab's stream in turn.
+ */
+export const STREAM_REPLACED_FRAME = 'event: stream.replaced\ndata: {}\n\n';
 
 function frame(name: EventName, payload: EventPayload): string {
   // JSON.stringify without indentation never writes a newline, so one data line is enough.
@@ -85,6 +101,12 @@ class LiveStream {
     if (this.open) this.body.end();
   }
 
+  /** Ends the stream for good: newer streams took its place (the client does not come back). */
+  replace(): void {
+    this.write(STREAM_REPLACED_FRAME);
+    this.end();
+  }
+
   private stale(): boolean {
     return Date.now() - this.loadedAt >= this.options.followsMaxAgeMs;
   }
@@ -126,9 +148,22 @@ class LiveStream {
  */
 export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
   app,
-  { db, events, keepAliveMs = DEFAULT_KEEP_ALIVE_MS, followsMaxAgeMs = DEFAULT_FOLLOWS_MAX_AGE_MS },
+  {
+    db,
+    events,
+    keepAliveMs = DEFAULT_KEEP_ALIVE_MS,
+    followsMaxAgeMs = DEFAULT_FOLLOWS_MAX_AGE_MS,
+    cluster = createLocalCluster(),
+    streamLimits,
+  },
 ) => {
   const streams = new Set<LiveStream>();
+  const slots = await StreamSlots.create({
+    cluster,
+    limits: streamLimits,
+    onError: (error) => app.log.warn({ err: error }, 'live events: shared stream limits failed'),
+  });
+  let streamSequence = 0;
 
   // One listener per event for all streams (not one per stream: no max-listener warnings).
   const listeners = EVENT_NAMES.map((name) => {
@@ -144,6 +179,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
   });
   app.addHook('onClose', async () => {
     for (const remove of listeners) remove();
+    await slots.stop();
   });
 
   app.get(
@@ -156,7 +192,8 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
         description:
           'Server-Sent Events (text/event-stream): handle.progress, handle.status and tweet.new ' +
           'for the handles the signed-in user follows, with a keep-alive comment every 15 s. ' +
-          '401 with the error envelope when signed out.',
+          'At most 5 streams per session and 10 per user: a new one closes the oldest beyond ' +
+          'that, which receives stream.replaced first. 401 with the error envelope when signed out.',
       },
     },
     async (request, reply) => {
@@ -173,8 +210,18 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
         onError: (error) => request.log.error({ err: error }, 'live events: follow check failed'),
       });
       streams.add(stream);
+      const slot = {
+        id: `${cluster.nodeId}:${++streamSequence}`,
+        sessionIdHash,
+        userId: currentAuth(request).user.id,
+        close: () => stream.replace(),
+      };
       // Fastify destroys the body when the client goes away.
-      stream.body.once('close', () => streams.delete(stream));
+      stream.body.once('close', () => {
+        streams.delete(stream);
+        void slots.release(slot);
+      });
+      await slots.admit(slot);
 
       // Sent as a stream so the onRequest headers and onSend cookies still apply.
       return reply

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   FEED_MAX_AGE_SECONDS,
@@ -10,6 +10,7 @@ import {
 } from '@perch/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
+import { requestOrigin } from '../../lib/request-origin.js';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
 import {
   createFeedsDeps,
@@ -28,8 +29,6 @@ const errors = {
 };
 const tags = ['feeds'];
 
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 /**
  * RSS and JSON feeds of the followed handles at a secret per-user address, and the Settings
  * calls that show and replace that address.
@@ -39,6 +38,8 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = as
   { config, db },
 ) => {
   const deps = createFeedsDeps(config, db);
+  // PUBLIC_URL, or the request's own origin when its host is allowed (400 otherwise).
+  const originOf = (request: { protocol: string; host: string }) => requestOrigin(request, config);
 
   app.get(
     '/settings/feeds',
@@ -68,11 +69,15 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = as
         response: { 200: successEnvelope(feedsSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: FEED_MESSAGES.regenerated,
-      data: await regenerateFeeds(deps, currentAuth(request).user, originOf(request)),
-    }),
+    async (request) => {
+      // Before the secret changes: a request refused for its host replaces nothing.
+      const origin = originOf(request);
+      return {
+        success: true as const,
+        message: FEED_MESSAGES.regenerated,
+        data: await regenerateFeeds(deps, currentAuth(request).user, origin),
+      };
+    },
   );
 
   // Feed readers have no session: the secret in the path is the credential. The route skips
@@ -88,7 +93,7 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = as
           '`<handle>.rss` (RSS 2.0) or `<handle>.json` (JSON Feed 1.1): the latest ' +
           'tweets of a followed handle. No session; ETag and Last-Modified answer 304.',
         params: z.object({ token: z.string(), file: z.string() }),
-        response: { 404: errorEnvelopeSchema },
+        response: { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema },
       },
     },
     async (request, typedReply) => {

@@ -2,6 +2,7 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Role } from '@perch/shared';
 import type { Database, Executor } from '../../db/index.js';
 import type { InvitationsTable } from '../../db/types.js';
+import { sha256Hex } from '../../lib/tokens.js';
 
 export type InvitationRow = Selectable<InvitationsTable>;
 
@@ -9,15 +10,27 @@ export function findInvitationById(db: Executor, id: number): Promise<Invitation
   return db.selectFrom('invitations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** What the table keeps of a code: its SHA-256, hex (migration 0019). */
+export function invitationCodeHash(code: string): string {
+  return sha256Hex(code);
+}
+
+/** The invitation whose code is `code` (as typed, trimmed), found by the code's hash. */
 export function findInvitationByCode(
   db: Executor,
   code: string,
 ): Promise<InvitationRow | undefined> {
-  return db.selectFrom('invitations').selectAll().where('code', '=', code).executeTakeFirst();
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('code_hash', '=', invitationCodeHash(code))
+    .executeTakeFirst();
 }
 
 export interface NewInvitation {
-  code: string;
+  codeHash: string;
+  /** The first-start invitation's code, sealed with the secret key; null for every other one. */
+  codeSealed: string | null;
   role: Role;
   maxUses: number;
   expiresAt: string | null;
@@ -29,7 +42,8 @@ export function insertInvitation(db: Executor, invitation: NewInvitation): Promi
   return db
     .insertInto('invitations')
     .values({
-      code: invitation.code,
+      code_hash: invitation.codeHash,
+      code_sealed: invitation.codeSealed,
       role: invitation.role,
       max_uses: invitation.maxUses,
       expires_at: invitation.expiresAt,
@@ -121,6 +135,15 @@ export function findOpenBootstrapInvitation(
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
     .orderBy('id')
     .executeTakeFirst();
+}
+
+/** Drops every sealed first-start code: once somebody registered, none is printed again. */
+export async function forgetSealedCodes(db: Executor): Promise<void> {
+  await db
+    .updateTable('invitations')
+    .set({ code_sealed: null })
+    .where('code_sealed', 'is not', null)
+    .execute();
 }
 
 /** Key of the PostgreSQL advisory lock that makes the first-start invitation one per database. */

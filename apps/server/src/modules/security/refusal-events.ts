@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { SESSION_COOKIE } from '@perch/shared';
 import type { Db } from '../../db/index.js';
 import type { Severity } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
+import { isApiRoute } from '../../plugins/auth.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import { recordSecurityEvent } from './security-events.repository.js';
 import { liveSessionUserId } from './security-sessions.repository.js';
@@ -88,7 +88,7 @@ export const refusalEventsPlugin = fp(
     });
 
     app.addHook('onSend', async (request, reply, payload) => {
-      if (!request.url.startsWith('/api/')) return payload;
+      if (!isApiRoute(request)) return payload;
       const refusal = refusalOf(request, reply.statusCode, csrfRefusals.has(request));
       if (!refusal || !throttle.allow(request.ip, refusal.type)) return payload;
       try {
@@ -113,7 +113,7 @@ export const refusalEventsPlugin = fp(
 
 async function requestUserId(db: Db, request: FastifyRequest, now: string): Promise<number | null> {
   if (request.auth) return request.auth.user.id;
-  const token = request.cookies[SESSION_COOKIE];
+  const token = request.cookies[request.server.authCookies.session];
   if (!token || token.length > 128) return null;
   return (await liveSessionUserId(db.db, sha256Hex(token), now)) ?? null;
 }

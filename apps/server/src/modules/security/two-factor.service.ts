@@ -9,7 +9,7 @@ import type { Db } from '../../db/index.js';
 import { AppError, conflict } from '../../lib/errors.js';
 import { nowIso, safeEqual } from '../../lib/tokens.js';
 import { recordAuthEvent, type ClientInfo } from '../auth/auth-events.js';
-import { assertNotLocked, countAttempt } from '../auth/login-throttle.js';
+import { admitAttempt } from '../auth/login-throttle.js';
 import type { SessionInvalidator } from '../auth/session-cache.js';
 import { createTokenCipher, type TokenCipher } from '../../lib/token-cipher.js';
 import {
@@ -66,6 +66,14 @@ export interface TwoFactorUser {
 
 export type SecondFactor = { method: 'totp' } | { method: 'recovery_code'; remaining: number };
 
+/** What a code is given for: signing in, turning two-factor off, confirming a change (step-up). */
+export type SecondFactorPurpose = 'sign-in' | 'switch-off' | 'step-up';
+const PURPOSE_TEXT: Record<SecondFactorPurpose, string> = {
+  'sign-in': 'sign in',
+  'switch-off': 'turn two-factor sign-in off',
+  'step-up': 'confirm a sensitive change',
+};
+
 /**
  * Checks and uses up a code of a user with two-factor sign-in on: a TOTP code of a step not used
  * before, or an unused recovery code (marked used, 'recovery_code_used' recorded). Null when the
@@ -78,7 +86,7 @@ export async function useSecondFactor(
   state: TwoFactorState,
   code: string,
   client: ClientInfo,
-  purpose: 'sign-in' | 'switch-off',
+  purpose: SecondFactorPurpose,
 ): Promise<SecondFactor | null> {
   if (!state.totp_secret) return null;
   if (looksLikeTotp(code)) {
@@ -93,7 +101,7 @@ export async function useSecondFactor(
   await recordAuthEvent(db, client, {
     type: 'recovery_code_used',
     severity: 'medium',
-    description: `A recovery code was used to ${purpose === 'sign-in' ? 'sign in' : 'turn two-factor sign-in off'} (${remaining} left).`,
+    description: `A recovery code was used to ${PURPOSE_TEXT[purpose]} (${remaining} left).`,
     userId,
     metadata: { purpose, remaining },
   });
@@ -223,13 +231,17 @@ async function switchOff(
 ): Promise<TwoFactorOutcome> {
   if (!state.totp_secret) throw twoFactorErrors.notEnabled();
   if (!code) throw twoFactorErrors.codeRequired();
-  await assertNotLocked(db, user.username, client, {
-    userId: user.id,
-    message: SECURITY_MESSAGES.tooManyAttempts,
-  });
-  const used = await useSecondFactor(db, cipher, user.id, state, code, client, 'switch-off');
+  const attempt = await admitAttempt(
+    db,
+    { userId: user.id, login: user.username },
+    client,
+    SECURITY_MESSAGES.tooManyAttempts,
+  );
+  const used = await attempt.guard(
+    useSecondFactor(db, cipher, user.id, state, code, client, 'switch-off'),
+  );
   if (!used) {
-    await countAttempt(db, user.username, user.id, client, false);
+    await attempt.failed();
     await recordAuthEvent(db, client, {
       type: 'two_factor_failed',
       severity: 'medium',
@@ -239,6 +251,7 @@ async function switchOff(
     });
     throw twoFactorErrors.codeInvalid(400);
   }
+  await attempt.release();
   await db.db.transaction().execute((trx) => disableTotp(trx, user.id));
   await recordAuthEvent(db, client, {
     type: 'two_factor_disabled',

@@ -20,6 +20,7 @@ import {
   updateNotificationPreferencesSchema,
 } from '@perch/shared';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { requireRecentAuthentication } from '../auth/step-up.js';
 import { botStatus, startBot } from './bot.service.js';
 import { DuplicateTestGuard, testDiscord, testTelegram } from './channel-tests.service.js';
 import { deliveryLog } from './delivery-log.service.js';
@@ -45,6 +46,14 @@ const upstreamErrors = {
 const config = { useIssueMessage: true };
 const tags = ['settings'];
 const testAnswer = successEnvelope(channelTestResponseSchema);
+/**
+ * Connecting or removing a channel that receives the user's posts (a Telegram chat, a Discord
+ * user) is behind the step-up (auth/step-up.ts): a stolen session alone cannot send them elsewhere.
+ */
+const stepUp = { preHandler: requireRecentAuthentication };
+/** POST /settings names a channel: the step-up applies; the X username alone does not need it. */
+const changesChannel = (body: { telegram_chat_id?: unknown; discord_user_id?: unknown }) =>
+  body.telegram_chat_id !== undefined || body.discord_user_id !== undefined;
 /** POST /test-telegram answers `status: 'ok'` at the top too, as the spec's client reads it. */
 const aliasAnswer = testAnswer.extend({ status: z.literal('ok') });
 
@@ -73,6 +82,9 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
     '/settings',
     {
       config,
+      preHandler: async (request) => {
+        if (changesChannel(request.body)) await requireRecentAuthentication(request);
+      },
       schema: {
         tags,
         body: saveSettingsRequestSchema,
@@ -179,6 +191,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
   app.post(
     '/settings/telegram/link',
     {
+      ...stepUp,
       schema: {
         tags,
         response: { 200: successEnvelope(telegramLinkSchema), ...upstreamErrors },
@@ -194,6 +207,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
     '/notifications/telegram',
     {
       config,
+      ...stepUp,
       schema: {
         tags,
         body: telegramByUsernameRequestSchema,
@@ -210,6 +224,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
     '/notifications/discord',
     {
       config,
+      ...stepUp,
       schema: {
         tags,
         body: discordNotificationRequestSchema,

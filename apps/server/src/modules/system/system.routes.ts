@@ -12,7 +12,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { AppError } from '../../lib/errors.js';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
-import { recordSessionActivity } from '../auth/auth.service.js';
+import { recordHeartbeat } from '../auth/sessions.service.js';
 import { checkDatabase } from './system.service.js';
 
 const startedAt = Date.now();
@@ -101,7 +101,8 @@ function registerHeartbeatRoute(app: SystemApp, db: Db): void {
     {
       // Also sent with navigator.sendBeacon on unload, which cannot carry the CSRF header. It only
       // records that the session is alive, and SameSite=Lax keeps other sites' posts cookie-less.
-      config: { csrfExempt: true },
+      // An open tab beats whether or not anybody uses it: never the person's activity.
+      config: { csrfExempt: true, background: true },
       preHandler: requireAuth,
       schema: {
         tags: ['system'],
@@ -115,8 +116,8 @@ function registerHeartbeatRoute(app: SystemApp, db: Db): void {
       },
     },
     async (request) => {
-      // The signed-in session's last activity moves with every heartbeat (admin users list).
-      await recordSessionActivity(db, currentAuth(request));
+      // The session was seen now (admin users list); its idle timeout stays where it is.
+      await recordHeartbeat(db, currentAuth(request), request.now);
       return {
         success: true as const,
         data: { received: true as const, serverTime: new Date().toISOString() },

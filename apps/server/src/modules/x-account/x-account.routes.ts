@@ -10,6 +10,7 @@ import {
 } from '@perch/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
+import { requestOrigin } from '../../lib/request-origin.js';
 import { currentAuth, requireAuth } from '../../plugins/auth.js';
 import {
   XConnectError,
@@ -55,7 +56,8 @@ export const xAccountRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => {
-      const origin = `${request.protocol}://${request.host}`;
+      // PUBLIC_URL, or the request's own origin when its host is allowed (400 otherwise).
+      const origin = requestOrigin(request, config);
       const authorizeUrl = await startConnect(db, oauth, currentAuth(request).user.id, origin);
       return { success: true as const, data: { authorizeUrl } };
     },

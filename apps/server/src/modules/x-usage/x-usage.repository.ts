@@ -125,15 +125,6 @@ export async function countBilledReadsByHandle(
   }));
 }
 
-/** Drops the reads of days before `beforeDay` (YYYY-MM-DD); answers how many went. */
-export async function pruneBilledReads(db: Executor, beforeDay: string): Promise<number> {
-  const result = await db
-    .deleteFrom('x_billed_reads')
-    .where('day', '<', beforeDay)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 /**
  * Puts a handle's first user read on it: the lookup by username is billed before the handle
  * knows its X user id, so the read is recorded unowned and claimed here once the id is saved.

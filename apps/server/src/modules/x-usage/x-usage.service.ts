@@ -15,7 +15,6 @@ import {
   countBilledReads,
   countBilledReadsByHandle,
   insertBilledReads,
-  pruneBilledReads,
   type DayRange,
   type HandleKindCountRow,
   type KindCounts,
@@ -49,11 +48,8 @@ export interface XUsageSummaryExtra {
 
 /** Today's spend read from the database is trusted this long: other processes record too. */
 const SPENT_CACHE_MS = 5_000;
-/** Days of billed reads kept: this month and all of the previous one, whatever the day. */
-const RETENTION_DAYS = 70;
 /** Projections need this much of the month behind them; earlier ones would be absurd. */
 const MIN_PROJECTION_ELAPSED_MS = 60 * 60_000;
-const DAY_MS = 24 * 60 * 60_000;
 const MICROS_PER_USD = 1_000_000;
 
 // Money is counted in whole micro-dollars, so sums and comparisons are exact; USD is made only
@@ -129,8 +125,6 @@ export class XUsageMeter {
   private spent: { day: string; micros: number; readAt: number } | null = null;
   /** Bumped by every record, so a read racing a record does not become the cache. */
   private recordings = 0;
-  /** The day old reads were last pruned by this process. */
-  private prunedDay: string | null = null;
 
   constructor(options: XUsageMeterOptions) {
     this.db = options.db;
@@ -169,11 +163,6 @@ export class XUsageMeter {
       // Even a failed batch may have written some rows: today's spend is read again.
       this.recordings += 1;
       this.spent = null;
-    }
-    try {
-      await this.pruneOncePerDay(at);
-    } catch (error) {
-      this.log?.warn({ err: error }, 'could not prune old billed X reads');
     }
   }
 
@@ -255,13 +244,6 @@ export class XUsageMeter {
     // A record that ran meanwhile may or may not be in this read: the next call reads again.
     if (this.recordings === recordingsBefore) this.spent = { day, micros, readAt: at.getTime() };
     return micros;
-  }
-
-  private async pruneOncePerDay(at: Date): Promise<void> {
-    const day = utcDay(at);
-    if (this.prunedDay === day) return;
-    this.prunedDay = day;
-    await pruneBilledReads(this.db.db, utcDay(new Date(at.getTime() - RETENTION_DAYS * DAY_MS)));
   }
 
   private costOf(counts: KindCounts): number {

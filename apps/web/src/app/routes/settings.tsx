@@ -2,6 +2,7 @@ import { Anchor, Stack } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { ChallengePanel } from '@/features/admin/components/challenge-panel';
+import { StepUpDialog } from '@/features/auth/components/step-up-dialog';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { PreferencesCard } from '@/features/settings/components/preferences-card';
 import { SettingsView } from '@/features/settings/components/settings-view';
@@ -35,6 +36,8 @@ export function SettingsRoute() {
         <SettingsView />
         <PreferencesCard />
       </Stack>
+      {/* Connecting or removing a channel asks for the password when the last one is old. */}
+      <StepUpDialog />
     </>
   );
 }

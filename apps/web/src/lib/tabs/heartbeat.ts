@@ -1,5 +1,4 @@
 import {
-  CSRF_COOKIE,
   CSRF_HEADER,
   HEARTBEAT_MAX_RETRIES,
   HEARTBEAT_RETRY_BASE_MS,
@@ -7,7 +6,7 @@ import {
 } from '@perch/shared';
 import { apiUrl } from '@/lib/api-client';
 import { getClientId } from '@/lib/client-id';
-import { readCookie } from '@/lib/cookies';
+import { readCsrfCookie } from '@/lib/cookies';
 import { HEARTBEAT_INTERVAL_MS } from '@/lib/polling/intervals';
 import {
   systemClock,
@@ -204,7 +203,7 @@ export class LeaderHeartbeat {
     if (this.status === 'idle') this.status = 'beating';
     let status: number | null;
     try {
-      const csrf = readCookie(CSRF_COOKIE);
+      const csrf = readCsrfCookie();
       const response = await this.fetchImpl(apiUrl(HEARTBEAT_PATH), {
         method: 'POST',
         credentials: 'include',

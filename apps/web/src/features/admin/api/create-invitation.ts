@@ -1,5 +1,6 @@
 import {
-  adminInvitationResponseSchema,
+  adminCreatedInvitationResponseSchema,
+  type AdminCreatedInvitation,
   type AdminInvitation,
   type CreateInvitationRequest,
 } from '@perch/shared';
@@ -9,27 +10,32 @@ import { adminQueryKeys } from './admin-query-keys';
 
 /**
  * POST /admin/invitations: a new code for `role` (admin roles need a super admin), usable
- * `max_uses` times, expiring after `expires_in_days` (null: never).
+ * `max_uses` times, expiring after `expires_in_days` (null: never). The answer is the only one
+ * that carries the code.
  */
 export function createInvitation(
   body: CreateInvitationRequest,
-): Promise<ApiAnswer<{ invitation: AdminInvitation }>> {
+): Promise<ApiAnswer<{ invitation: AdminCreatedInvitation }>> {
   return apiClient.requestWithMessage('/admin/invitations', {
     method: 'POST',
     body,
-    schema: adminInvitationResponseSchema,
+    schema: adminCreatedInvitationResponseSchema,
   });
 }
 
-/** Creates a code; it shows first in the list at once, then the list is fetched again. */
+/**
+ * Creates a code; the invitation (without its code, which the form shows once) is first in the
+ * list at once, then the list is fetched again.
+ */
 export function useCreateInvitationMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['admin', 'create-invitation'],
     mutationFn: createInvitation,
     onSuccess: ({ data: { invitation } }) => {
+      const { code: _shownOnce, ...listed } = invitation;
       queryClient.setQueryData<AdminInvitation[]>(adminQueryKeys.invitations, (current) =>
-        current ? [invitation, ...current.filter((entry) => entry.id !== invitation.id)] : current,
+        current ? [listed, ...current.filter((entry) => entry.id !== listed.id)] : current,
       );
       return queryClient.invalidateQueries({ queryKey: adminQueryKeys.invitations });
     },

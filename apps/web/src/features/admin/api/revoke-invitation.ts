@@ -4,7 +4,6 @@ import { adminQueryKeys } from './admin-query-keys';
 
 export interface RevokeInvitationInput {
   id: number;
-  code: string;
 }
 
 /** DELETE /admin/invitations/{id}: the code can no longer be used to register. */

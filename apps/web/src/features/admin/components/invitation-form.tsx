@@ -14,6 +14,7 @@ import {
   INVITATION_MAX_USES,
   ROLES,
   createInvitationRequestSchema,
+  type AdminCreatedInvitation,
   type Role,
 } from '@perch/shared';
 import { IconTicket } from '@tabler/icons-react';
@@ -23,6 +24,7 @@ import { useCreateInvitationMutation } from '../api/create-invitation';
 import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { ROLE_LOOK } from '../utils/looks';
+import { NewInvitationCode } from './new-invitation-code';
 
 type FieldErrors = Partial<Record<'role' | 'max_uses' | 'expires_in_days', string>>;
 
@@ -40,7 +42,8 @@ function fieldErrors(issues: readonly { path: PropertyKey[]; message: string }[]
 
 /**
  * Creates an invitation: the role (plain admins can invite users only), how many registrations
- * it allows and when it expires. Checked with the request's own schema before it is sent.
+ * it allows and when it expires. Checked with the request's own schema before it is sent. The
+ * new code shows below the form until the admin is done with it, and never again.
  */
 export function InvitationForm({ isSuperAdmin }: { isSuperAdmin: boolean }) {
   const createMutation = useCreateInvitationMutation();
@@ -50,6 +53,7 @@ export function InvitationForm({ isSuperAdmin }: { isSuperAdmin: boolean }) {
   const [expiryDays, setExpiryDays] = useState<number | string>(INVITATION_DEFAULT_EXPIRY_DAYS);
   const [neverExpires, setNeverExpires] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [created, setCreated] = useState<AdminCreatedInvitation | null>(null);
   const roles = isSuperAdmin ? ROLES : (['user'] as const);
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -65,8 +69,9 @@ export function InvitationForm({ isSuperAdmin }: { isSuperAdmin: boolean }) {
     }
     setErrors({});
     createMutation.mutate(parsed.data, {
-      onSuccess: ({ message }) => {
+      onSuccess: ({ data, message }) => {
         notify.success(message ?? ADMIN_MESSAGES.invitationCreated);
+        setCreated(data.invitation);
         setRole('user');
         setMaxUses(1);
         setExpiryDays(INVITATION_DEFAULT_EXPIRY_DAYS);
@@ -129,6 +134,9 @@ export function InvitationForm({ isSuperAdmin }: { isSuperAdmin: boolean }) {
             Create invitation
           </Button>
         </Group>
+        {created ? (
+          <NewInvitationCode invitation={created} onDone={() => setCreated(null)} />
+        ) : null}
       </Stack>
     </form>
   );

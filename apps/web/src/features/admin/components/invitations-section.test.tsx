@@ -8,22 +8,20 @@ import { renderAdmin } from '../test/render-admin';
 
 const person = () => userEvent.setup({ delay: null });
 const invitations = () => screen.getByRole('region', { name: 'Invitations' });
-const row = (code: string) =>
-  within(invitations()).getByRole('row', { name: `Invitation ${code}` });
+const row = (id: number) => within(invitations()).getByRole('row', { name: `Invitation #${id}` });
 
 describe('Invitations', () => {
   beforeEach(() => {
     document.cookie = 'perch_csrf=csrf; path=/';
   });
 
-  it('lists codes in monospace with role, uses, expiry, creator and state', async () => {
+  it('lists invitations by number with role, uses, creation, expiry, creator and state, never a code', async () => {
     stubFetch(
       adminServer({
         invitations: [
-          makeInvitation({ id: 7, code: 'WELCOME-7', uses: 1, max_uses: 3 }),
+          makeInvitation({ id: 7, uses: 1, max_uses: 3 }),
           makeInvitation({
             id: 8,
-            code: 'OLD-8',
             role: 'admin',
             state: 'expired',
             expires_at: '2025-01-02T00:00:00.000Z',
@@ -34,16 +32,47 @@ describe('Invitations', () => {
     );
     renderAdmin();
     await within(invitations()).findAllByTestId('invitation-row');
-    expect(within(row('WELCOME-7')).getByText('WELCOME-7').tagName).toBe('CODE');
-    expect(row('WELCOME-7')).toHaveTextContent('User');
-    expect(row('WELCOME-7')).toHaveTextContent('1/3');
-    expect(row('WELCOME-7')).toHaveTextContent('Mar 17, 2025');
-    expect(row('WELCOME-7')).toHaveTextContent('ada');
-    expect(row('WELCOME-7')).toHaveTextContent('Active');
-    expect(row('OLD-8')).toHaveTextContent('Admin');
-    expect(row('OLD-8')).toHaveTextContent('Expired');
-    expect(row('OLD-8')).toHaveTextContent('system');
-    expect(within(row('OLD-8')).queryByRole('button', { name: /^Revoke/ })).toBeNull();
+    expect(row(7)).toHaveTextContent('#7');
+    expect(row(7)).toHaveTextContent('User');
+    expect(row(7)).toHaveTextContent('1/3');
+    expect(row(7)).toHaveTextContent('Mar 10, 2025');
+    expect(row(7)).toHaveTextContent('Mar 17, 2025');
+    expect(row(7)).toHaveTextContent('ada');
+    expect(row(7)).toHaveTextContent('Active');
+    expect(row(8)).toHaveTextContent('Admin');
+    expect(row(8)).toHaveTextContent('Expired');
+    expect(row(8)).toHaveTextContent('system');
+    expect(within(row(8)).queryByRole('button', { name: /^Revoke/ })).toBeNull();
+    expect(within(invitations()).queryByRole('button', { name: /^Copy/ })).toBeNull();
+  });
+
+  it('shows a new code once, with a copy button, until the admin is done with it', async () => {
+    stubFetch(sampleAdminServer().handlers);
+    renderAdmin({ isSuperAdmin: true });
+    await within(invitations()).findAllByTestId('invitation-row');
+    const user = person();
+    await user.click(screen.getByRole('button', { name: 'Create invitation' }));
+
+    const fresh = await screen.findByRole('region', { name: 'New invitation code' });
+    expect(fresh).toHaveTextContent('New invitation for User: copy its code now');
+    expect(fresh).toHaveTextContent('This is the only time the code is shown');
+    expect(within(fresh).getByText('PERCH-NEW100').tagName).toBe('CODE');
+    await user.click(
+      within(fresh).getByRole('button', { name: 'Copy the code of invitation #100' }),
+    );
+    expect(
+      await within(fresh).findByRole('button', { name: 'Copied the code of invitation #100' }),
+    ).toHaveTextContent('Copied');
+    expect(await navigator.clipboard.readText()).toBe('PERCH-NEW100');
+
+    // The list names the new invitation by its number; its code is nowhere else.
+    await waitFor(() => expect(row(100)).toHaveTextContent('Active'));
+    expect(row(100)).not.toHaveTextContent('PERCH-NEW100');
+    expect(screen.getAllByText('PERCH-NEW100')).toHaveLength(1);
+
+    await user.click(within(fresh).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('region', { name: 'New invitation code' })).toBeNull();
+    expect(screen.queryByText('PERCH-NEW100')).toBeNull();
   });
 
   it('creates an invitation that never expires and shows it first', async () => {
@@ -71,11 +100,12 @@ describe('Invitations', () => {
       expires_in_days: null,
     });
     await waitFor(() =>
-      expect(within(invitations()).getAllByTestId('invitation-row')[0]).toHaveTextContent(
-        'INV-100',
-      ),
+      expect(within(invitations()).getAllByTestId('invitation-row')[0]).toHaveTextContent('#100'),
     );
-    expect(row('INV-100')).toHaveTextContent('Never');
+    expect(row(100)).toHaveTextContent('Never');
+    expect(screen.getByRole('region', { name: 'New invitation code' })).toHaveTextContent(
+      'New invitation for Admin',
+    );
     expect(form.getByRole('textbox', { name: 'Expires after days (1-365)' })).toHaveValue(
       String(INVITATION_DEFAULT_EXPIRY_DAYS),
     );
@@ -128,45 +158,30 @@ describe('Invitations', () => {
     expect(banner).toHaveTextContent(ADMIN_MESSAGES.invitationRoleForbidden);
   });
 
-  it("copies a code to the clipboard and says 'Copied'", async () => {
-    stubFetch(sampleAdminServer().handlers);
-    renderAdmin();
-    await within(invitations()).findAllByTestId('invitation-row');
-    const user = person();
-    await user.click(within(row('WELCOME-7')).getByRole('button', { name: 'Copy WELCOME-7' }));
-    expect(
-      await within(row('WELCOME-7')).findByRole('button', { name: 'Copied WELCOME-7' }),
-    ).toHaveTextContent('Copied');
-    expect(await navigator.clipboard.readText()).toBe('WELCOME-7');
-  });
-
   it('revokes an active code after a confirmation', async () => {
     const fetchMock = stubFetch(sampleAdminServer().handlers);
     renderAdmin();
     await within(invitations()).findAllByTestId('invitation-row');
     const user = person();
-    await user.click(within(row('WELCOME-7')).getByRole('button', { name: 'Revoke WELCOME-7' }));
+    await user.click(within(row(7)).getByRole('button', { name: 'Revoke invitation #7' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke invitation' });
     expect(dialog).toHaveTextContent(
-      'Revoke invitation WELCOME-7? Nobody will be able to register with it any more.',
+      'Revoke invitation #7? Nobody will be able to register with it any more.',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     expect(await screen.findByTestId('admin-success')).toHaveTextContent(
       ADMIN_MESSAGES.invitationRevoked,
     );
-    await waitFor(() => expect(row('WELCOME-7')).toHaveTextContent('Revoked'));
-    expect(within(row('WELCOME-7')).queryByRole('button', { name: /^Revoke/ })).toBeNull();
+    await waitFor(() => expect(row(7)).toHaveTextContent('Revoked'));
+    expect(within(row(7)).queryByRole('button', { name: /^Revoke/ })).toBeNull();
     expect(requestsTo(fetchMock, 'DELETE /api/v1/admin/invitations/7')).toHaveLength(1);
   });
 
   it('keeps a plain admin from revoking an admin invitation', async () => {
-    stubFetch(
-      adminServer({ invitations: [makeInvitation({ id: 9, code: 'BOSS-9', role: 'admin' })] })
-        .handlers,
-    );
+    stubFetch(adminServer({ invitations: [makeInvitation({ id: 9, role: 'admin' })] }).handlers);
     renderAdmin({ isSuperAdmin: false });
     await within(invitations()).findAllByTestId('invitation-row');
-    expect(within(row('BOSS-9')).getByRole('button', { name: 'Revoke BOSS-9' })).toBeDisabled();
+    expect(within(row(9)).getByRole('button', { name: 'Revoke invitation #9' })).toBeDisabled();
   });
 
   it("shows 'Failed to load invitations.' when the list cannot load", async () => {

@@ -1,8 +1,7 @@
-import { Code, Divider, Text } from '@mantine/core';
+import { Divider, Text } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminInvitation } from '@perch/shared';
 import { IconBan, IconTicket } from '@tabler/icons-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { CopyButton } from '@/components/copy-button';
 import { IconSection } from '@/components/icon-section';
 import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
 import { QueryStates } from '@/components/section-states';
@@ -10,7 +9,6 @@ import { formatDateTime } from '@/lib/format';
 import { formatDate } from '@/lib/format';
 import { useInvitationsQuery } from '../api/get-invitations';
 import { useRevokeInvitationMutation } from '../api/revoke-invitation';
-import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { INVITATION_STATE_LOOK, ROLE_LOOK } from '../utils/looks';
@@ -18,16 +16,11 @@ import { LookBadge } from './look-badge';
 import { DangerButton } from './danger-button';
 import { InvitationForm } from './invitation-form';
 
+const labelOf = (invitation: AdminInvitation) => ADMIN_TEXTS.invitationLabel(invitation.id);
+
+// No code column: a code is shown once, when it is made (the server keeps only its hash).
 const INVITATION_COLUMNS: readonly ListColumn<AdminInvitation>[] = [
-  {
-    header: 'Code',
-    card: 'title',
-    cell: (invitation) => (
-      <Code fz="sm" style={{ whiteSpace: 'nowrap' }}>
-        {invitation.code}
-      </Code>
-    ),
-  },
+  { header: 'Invitation', card: 'title', nowrap: true, cell: (invitation) => `#${invitation.id}` },
   {
     header: 'Role',
     cell: (invitation) => {
@@ -36,6 +29,14 @@ const INVITATION_COLUMNS: readonly ListColumn<AdminInvitation>[] = [
     },
   },
   { header: 'Uses', cell: (invitation) => `${invitation.uses}/${invitation.max_uses}` },
+  {
+    header: 'Created',
+    cell: (invitation) => (
+      <Text size="sm" title={formatDateTime(invitation.created_at)}>
+        {formatDate(invitation.created_at)}
+      </Text>
+    ),
+  },
   {
     header: 'Expires',
     cell: (invitation) =>
@@ -59,18 +60,18 @@ const INVITATION_COLUMNS: readonly ListColumn<AdminInvitation>[] = [
 ];
 
 /**
- * 'Invitations': a form to create codes and the list of codes with their role, uses, expiry and
- * state, each with Copy and (while usable) Revoke. Plain admins manage user invitations only.
+ * 'Invitations': a form to create codes (each shown once, right after) and the list of
+ * invitations with their role, uses, creation, expiry, creator and state, each (while usable)
+ * with Revoke. Plain admins manage user invitations only.
  */
 export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
   const query = useInvitationsQuery();
   const revokeMutation = useRevokeInvitationMutation();
-  const notify = useAdminNotifier();
   const revoke = useConfirmedAction(revokeMutation, {
-    variables: (target: AdminInvitation) => ({ id: target.id, code: target.code }),
+    variables: (target: AdminInvitation) => ({ id: target.id }),
     successText: () => ADMIN_MESSAGES.invitationRevoked,
-    failureText: (target) => ADMIN_TEXTS.revokeInvitationFailed(target.code),
-    failureFallback: (target) => ADMIN_TEXTS.revokeInvitationFailed(target.code),
+    failureText: (target) => ADMIN_TEXTS.revokeInvitationFailed(labelOf(target)),
+    failureFallback: (target) => ADMIN_TEXTS.revokeInvitationFailed(labelOf(target)),
   });
   const invitations = query.data;
   const pending = revoke.pending;
@@ -98,34 +99,26 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
       />
       {invitations && invitations.length > 0 ? (
         <ResponsiveList
-          label="Invitation codes"
+          label="Invitations"
           items={invitations}
           itemKey={(invitation) => invitation.id}
           itemTestId="invitation-row"
-          itemLabel={(invitation) => `Invitation ${invitation.code}`}
+          itemLabel={(invitation) => `Invitation #${invitation.id}`}
           columns={INVITATION_COLUMNS}
           minWidth={760}
-          actions={(invitation) => (
-            <>
-              <CopyButton
-                text={invitation.code}
-                label={`Copy ${invitation.code}`}
-                copiedLabel={`Copied ${invitation.code}`}
-                onFailed={() => notify.error(ADMIN_TEXTS.copyFailed)}
+          actions={(invitation) =>
+            invitation.state === 'active' ? (
+              <DangerButton
+                icon={IconBan}
+                label="Revoke"
+                aria-label={`Revoke ${labelOf(invitation)}`}
+                disabled={!canRevoke(invitation)}
+                title={canRevoke(invitation) ? undefined : ADMIN_TEXTS.revokeLocked}
+                busy={revokeMutation.isPending && revokeMutation.variables.id === invitation.id}
+                onClick={() => revoke.ask(invitation)}
               />
-              {invitation.state === 'active' ? (
-                <DangerButton
-                  icon={IconBan}
-                  label="Revoke"
-                  aria-label={`Revoke ${invitation.code}`}
-                  disabled={!canRevoke(invitation)}
-                  title={canRevoke(invitation) ? undefined : ADMIN_TEXTS.revokeLocked}
-                  busy={revokeMutation.isPending && revokeMutation.variables.id === invitation.id}
-                  onClick={() => revoke.ask(invitation)}
-                />
-              ) : null}
-            </>
-          )}
+            ) : null
+          }
         />
       ) : null}
 
@@ -134,7 +127,7 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
           pending
             ? {
                 title: ADMIN_TEXTS.revokeTitle,
-                message: ADMIN_TEXTS.confirmRevoke(pending.code),
+                message: ADMIN_TEXTS.confirmRevoke(labelOf(pending)),
                 confirmLabel: 'Revoke',
               }
             : null

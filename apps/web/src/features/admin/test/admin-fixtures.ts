@@ -102,7 +102,7 @@ export function makeSource(
 }
 
 export function makeInvitation(
-  overrides: Partial<AdminInvitation> & { id: number; code: string },
+  overrides: Partial<AdminInvitation> & { id: number },
 ): AdminInvitation {
   return {
     role: 'user',
@@ -156,14 +156,19 @@ export function adminServer(initial: Partial<AdminServerState> = {}) {
       const body = request.body as CreateInvitationRequest;
       const invitation = makeInvitation({
         id: nextInvitationId,
-        code: `INV-${nextInvitationId}`,
         role: body.role ?? 'user',
         max_uses: body.max_uses ?? 1,
         expires_at: body.expires_in_days === null ? null : '2025-03-17T12:00:00.000Z',
       });
+      // As the server does: the code is in this answer only, never in the list.
+      const code = `PERCH-NEW${nextInvitationId}`;
       nextInvitationId += 1;
       state.invitations = [invitation, ...state.invitations];
-      return okWithMessage({ invitation }, ADMIN_MESSAGES.invitationCreated, 201);
+      return okWithMessage(
+        { invitation: { ...invitation, code } },
+        ADMIN_MESSAGES.invitationCreated,
+        201,
+      );
     },
     'POST /api/v1/admin/processes/stop': (request) => {
       const { handle_id: handleId } = request.body as { handle_id: number };
@@ -308,7 +313,7 @@ export function sampleAdminServer(overrides: Partial<AdminServerState> = {}) {
         backfill_progress: 40,
       }),
     ],
-    invitations: [makeInvitation({ id: 7, code: 'WELCOME-7' })],
+    invitations: [makeInvitation({ id: 7 })],
     ...overrides,
   });
 }

@@ -50,11 +50,18 @@ export const ADMIN_TEXTS = {
   noInvitations: 'No invitations yet. Create one above and send its code.',
   loadInvitationsFailed: 'Failed to load invitations.',
   createInvitationFailed: 'Failed to create the invitation.',
-  revokeInvitationFailed: (code: string) => `Failed to revoke invitation ${code}.`,
+  /** How an invitation is named once its code is gone: by its number. */
+  invitationLabel: (id: number) => `invitation #${id}`,
+  revokeInvitationFailed: (label: string) => `Failed to revoke ${label}.`,
   revokeTitle: 'Revoke invitation',
-  confirmRevoke: (code: string) =>
-    `Revoke invitation ${code}? Nobody will be able to register with it any more.`,
+  confirmRevoke: (label: string) =>
+    `Revoke ${label}? Nobody will be able to register with it any more.`,
   copyFailed: 'Could not copy to the clipboard. Select the code and copy it by hand.',
+  newCodeRegion: 'New invitation code',
+  newCodeTitle: (role: string) => `New invitation for ${role}: copy its code now`,
+  newCodeOnce:
+    'This is the only time the code is shown: Perch keeps no readable copy of it. Send it to the person you invite.',
+  newCodeDone: 'Done',
   usesLabel: `Uses (1-${INVITATION_MAX_USES})`,
   expiryLabel: `Expires after days (1-${INVITATION_MAX_EXPIRY_DAYS})`,
   neverExpires: 'Never expires',

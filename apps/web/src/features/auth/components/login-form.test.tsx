@@ -98,6 +98,7 @@ describe('LoginForm', () => {
     [429, fail(429, 'Slow down', 'RATE_LIMITED'), MESSAGES.loginTooManyAttempts],
     [500, fail(500, 'boom', 'INTERNAL'), MESSAGES.loginServerError],
     [503, fail(503, 'down', 'UNAVAILABLE'), MESSAGES.unexpectedError],
+    [503, fail(503, MESSAGES.serverBusy, 'SERVER_BUSY'), MESSAGES.serverBusy],
   ])('shows the spec text for a %i', async (_status, response, expected) => {
     stubFetch({
       'GET /api/v1/auth/check': signedOutCheckHandler,

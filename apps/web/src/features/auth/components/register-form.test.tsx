@@ -174,6 +174,38 @@ describe('RegisterForm', () => {
     expect(screen.getByText(MESSAGES.commonPassword)).toBeInTheDocument();
   });
 
+  it('refuses a common password under its field, before asking the server', async () => {
+    const fetchMock = stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    renderRegister();
+    await fill({ ...complete, password: 'Password123', confirmPassword: 'Password123' });
+    await submit();
+    const field = screen.getByLabelText('Password');
+    expect(field).toHaveAccessibleDescription(MESSAGES.passwordTooCommon);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(requestsTo(fetchMock, 'POST /api/v1/auth/verify-invite')).toHaveLength(0);
+
+    // A new password takes the message away.
+    await userEvent.setup({ delay: null }).type(field, 'x');
+    expect(field).not.toHaveAccessibleDescription(MESSAGES.passwordTooCommon);
+    expect(screen.queryByText(MESSAGES.passwordTooCommon)).toBeNull();
+  });
+
+  it("shows the server's refusal of a common password under the field", async () => {
+    stubFetch({
+      'GET /api/v1/auth/check': signedOutCheckHandler,
+      'POST /api/v1/auth/verify-invite': inviteValid,
+      'POST /api/v1/auth/register': () =>
+        fail(400, MESSAGES.passwordTooCommon, 'PASSWORD_TOO_COMMON'),
+    });
+    renderRegister();
+    await fill({ ...complete, password: 'Letmein-123', confirmPassword: 'Letmein-123' });
+    await submit();
+    const field = screen.getByLabelText('Password');
+    expect(await screen.findByText(MESSAGES.passwordTooCommon)).toBeVisible();
+    expect(field).toHaveAccessibleDescription(MESSAGES.passwordTooCommon);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('shows the message of a failed invitation check and does not register', async () => {
     const fetchMock = stubFetch({
       'GET /api/v1/auth/check': signedOutCheckHandler,

@@ -1,9 +1,15 @@
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
-import { MESSAGES, REGISTER_REDIRECT_DELAY_MS, registerRequestSchema } from '@perch/shared';
+import {
+  MESSAGES,
+  REGISTER_REDIRECT_DELAY_MS,
+  isCommonPassword,
+  registerRequestSchema,
+} from '@perch/shared';
 import { IconAt, IconLock, IconTicket, IconUser } from '@tabler/icons-react';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FormMessages } from '@/components/form-messages';
+import { ApiError } from '@/lib/api-client';
 import { useSupportEmail } from '@/lib/public-config';
 import { useRegisterMutation, type RegisterInput } from '../api/register';
 import { useVerifyInviteMutation } from '../api/verify-invite';
@@ -57,6 +63,8 @@ export function RegisterForm() {
   const [values, setValues] = useState<RegisterValues>(EMPTY_VALUES);
   const [hasSubmitted, setHasSubmitted] = useState(false);
   const [errorMessage, setErrorMessage] = useState<string | null>(null);
+  // A password the server refuses as too common is said under its field, not in the banner.
+  const [passwordError, setPasswordError] = useState<string | null>(null);
   const [successMessage, setSuccessMessage] = useState<string | null>(null);
 
   useGoHomeAfter(successMessage, REGISTER_REDIRECT_DELAY_MS);
@@ -69,6 +77,7 @@ export function RegisterForm() {
   const setField = (field: keyof RegisterValues) => (event: ChangeEvent<HTMLInputElement>) => {
     const { value } = event.currentTarget;
     setValues((previous) => ({ ...previous, [field]: value }));
+    if (field === 'password') setPasswordError(null);
   };
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -77,6 +86,10 @@ export function RegisterForm() {
     const problem = validateRegistration(values);
     if (problem) {
       setErrorMessage(problem);
+      return;
+    }
+    if (isCommonPassword(values.password)) {
+      setPasswordError(MESSAGES.passwordTooCommon);
       return;
     }
     try {
@@ -93,7 +106,13 @@ export function RegisterForm() {
     const { confirmPassword: _confirmPassword, ...input } = values;
     registerMutation.mutate(input, {
       onSuccess: () => setSuccessMessage(REGISTER_SUCCESS_MESSAGE),
-      onError: (error) => setErrorMessage(registerErrorMessage(error)),
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 'PASSWORD_TOO_COMMON') {
+          setPasswordError(error.serverMessage ?? MESSAGES.passwordTooCommon);
+          return;
+        }
+        setErrorMessage(registerErrorMessage(error));
+      },
     });
   };
 
@@ -136,6 +155,7 @@ export function RegisterForm() {
             value={values.password}
             onChange={setField('password')}
             disabled={isBusy}
+            error={passwordError}
           />
           <PasswordStrengthMeter password={values.password} />
         </Stack>

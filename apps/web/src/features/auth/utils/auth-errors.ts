@@ -14,6 +14,8 @@ export function loginErrorMessage(error: unknown): string {
       return error.details || error.serverMessage || MESSAGES.loginInvalidData;
     case 500:
       return MESSAGES.loginServerError;
+    case 503:
+      return error.code === 'SERVER_BUSY' ? MESSAGES.serverBusy : MESSAGES.unexpectedError;
     default:
       return MESSAGES.unexpectedError;
   }
@@ -43,6 +45,8 @@ export function registerErrorMessage(error: unknown): string {
       return error.details || error.serverMessage || MESSAGES.registerInvalidData;
     case 500:
       return MESSAGES.registerServerError;
+    case 503:
+      return error.code === 'SERVER_BUSY' ? MESSAGES.serverBusy : MESSAGES.registerUnexpected;
     default:
       return MESSAGES.registerUnexpected;
   }

@@ -135,6 +135,14 @@ describe('useLiveEvents', () => {
     expect(queryClient.getQueryState(esaTweets)?.isInvalidated).toBe(false);
   });
 
+  it('closes the stream for good once newer streams took its place', () => {
+    renderHook(() => useLiveEvents(7), { wrapper });
+    const source = latestSource();
+    source.emit('stream.replaced', {});
+    expect(source.closed).toBe(true);
+    expect(StubEventSource.instances).toHaveLength(1);
+  });
+
   it('ignores malformed events and leaves reconnecting to EventSource on errors', () => {
     renderHook(() => useLiveEvents(7), { wrapper });
     const source = latestSource();

@@ -75,12 +75,17 @@ export function applyLiveEvents(source: EventSource, queryClient: QueryClient): 
     });
     alertNewTweet({ username: data.username, handleId: data.handleId });
   });
+
+  // The server closes the oldest streams of a session or user beyond its limits (5 and 10).
+  // Reconnecting would push out another tab's stream in turn: this tab keeps to its polling.
+  source.addEventListener('stream.replaced', () => source.close());
 }
 
 /**
  * While someone is signed in, listens to the server's live updates and folds them into the
  * handles queries. The polling stays as it is: when the stream fails it simply carries on, and
- * EventSource reconnects by itself (after the server's `retry`). Closed on sign-out and unmount.
+ * EventSource reconnects by itself (after the server's `retry`), unless newer streams took this
+ * one's place ('stream.replaced'). Closed on sign-out and unmount.
  */
 export function useLiveEvents(userId: number | null): void {
   const queryClient = useQueryClient();

@@ -2,7 +2,7 @@ import { MESSAGES, SECURITY_MESSAGES } from '@perch/shared';
 import { within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { requestsTo, stubFetch } from '@/test/fetch-stub';
+import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { CURRENT_PASSWORD, securityServer } from '../test/security-fixtures';
 import { card, renderSecurity } from '../test/render-security';
 import { ChangePasswordCard } from './change-password-card';
@@ -62,6 +62,36 @@ describe('Change password', () => {
     expect(
       await within(passwordCard()).findByText(SECURITY_MESSAGES.currentPasswordWrong),
     ).toBeVisible();
+    expect(within(passwordCard()).queryByTestId('password-outcome-success')).toBeNull();
+  });
+
+  it('puts a common password on the new password field, from the form and from the server', async () => {
+    const server = securityServer();
+    const fetchMock = stubFetch({
+      ...server.handlers,
+      'POST /api/v1/auth/change-password': (request) => {
+        const body = request.body as { newPassword?: string };
+        return body.newPassword === 'Letmein-123'
+          ? fail(400, MESSAGES.passwordTooCommon, 'PASSWORD_TOO_COMMON')
+          : server.handlers['POST /api/v1/auth/change-password']!(request);
+      },
+    });
+    renderSecurity(<ChangePasswordCard />);
+    const user = person();
+    await user.type(field('Current password'), CURRENT_PASSWORD);
+    await user.type(field('New password'), 'password123');
+    await user.type(field('Confirm new password'), 'password123');
+    await user.click(submit());
+    expect(field('New password')).toHaveAccessibleDescription(MESSAGES.passwordTooCommon);
+    expect(requestsTo(fetchMock, 'POST /api/v1/auth/change-password')).toHaveLength(0);
+
+    for (const name of ['New password', 'Confirm new password']) {
+      await user.clear(field(name));
+      await user.type(field(name), 'Letmein-123');
+    }
+    await user.click(submit());
+    expect(await within(passwordCard()).findByText(MESSAGES.passwordTooCommon)).toBeVisible();
+    expect(field('New password')).toHaveAccessibleDescription(MESSAGES.passwordTooCommon);
     expect(within(passwordCard()).queryByTestId('password-outcome-success')).toBeNull();
   });
 

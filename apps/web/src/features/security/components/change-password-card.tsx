@@ -1,5 +1,5 @@
 import { Button, Group, PasswordInput, Stack, type PasswordInputProps } from '@mantine/core';
-import { MESSAGES, SECURITY_MESSAGES, passwordSchema } from '@perch/shared';
+import { MESSAGES, SECURITY_MESSAGES, isCommonPassword, passwordSchema } from '@perch/shared';
 import { IconKey } from '@tabler/icons-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { IconSection } from '@/components/icon-section';
@@ -29,6 +29,7 @@ function validate(values: Record<Field, string>): FieldErrors {
   if (values.currentPassword === '') errors.currentPassword = MESSAGES.loginPasswordRequired;
   const fresh = passwordSchema.safeParse(values.newPassword);
   if (!fresh.success) errors.newPassword = fresh.error.issues[0]?.message;
+  else if (isCommonPassword(values.newPassword)) errors.newPassword = MESSAGES.passwordTooCommon;
   if (values.confirmPassword !== values.newPassword) {
     errors.confirmPassword = MESSAGES.passwordsDoNotMatch;
   }
@@ -75,6 +76,11 @@ export function ChangePasswordCard({ strengthMeter }: ChangePasswordCardProps) {
             error.serverMessage === SECURITY_MESSAGES.currentPasswordWrong
           ) {
             setErrors({ currentPassword: error.serverMessage });
+            return;
+          }
+          // The server checks a longer list of common passwords than the form does.
+          if (error instanceof ApiError && error.code === 'PASSWORD_TOO_COMMON') {
+            setErrors({ newPassword: error.serverMessage ?? MESSAGES.passwordTooCommon });
             return;
           }
           outcome.error(
