@@ -135,6 +135,35 @@ export async function admitAttempt(
   };
 }
 
+/** Failures counted by one of the window rules: how many, and the oldest. */
+type WindowFailures = Awaited<ReturnType<typeof failuresFromIp>>;
+
+/**
+ * Rules 1 and 2: refused (429, logged as a lock) while `failures` reach `limit`, until the
+ * oldest of them leaves the window.
+ */
+async function refuseOverLimit(
+  db: Db,
+  subject: AttemptSubject,
+  client: ClientInfo,
+  message: string,
+  now: number,
+  rule: { failures: WindowFailures; limit: number; description: string; limitName?: string },
+): Promise<void> {
+  const { failures } = rule;
+  if (failures.count < rule.limit) return;
+  await recordAuthEvent(db, client, {
+    type: 'login_locked',
+    severity: 'high',
+    description: rule.description,
+    userId: subject.userId,
+    metadata: { login: subject.login, ...(rule.limitName ? { limit: rule.limitName } : {}) },
+  });
+  const since = now - LOGIN_FAILURE_WINDOW_MS;
+  const liftsAt = (failures.oldest ? Date.parse(failures.oldest) : since) + LOGIN_FAILURE_WINDOW_MS;
+  throw tooManyRequests(message, (liftsAt - now) / 1000);
+}
+
 /** Rule 1: the account (or name) at this address. */
 async function refuseLockedAddress(
   db: Db,
@@ -143,18 +172,17 @@ async function refuseLockedAddress(
   message: string,
   now: number,
 ): Promise<void> {
-  const since = iso(now - LOGIN_FAILURE_WINDOW_MS);
-  const failures = await recentFailures(db.db, subject, since, client.ip);
-  if (failures.count < LOGIN_MAX_FAILURES) return;
-  await recordAuthEvent(db, client, {
-    type: 'login_locked',
-    severity: 'high',
+  const failures = await recentFailures(
+    db.db,
+    subject,
+    iso(now - LOGIN_FAILURE_WINDOW_MS),
+    client.ip,
+  );
+  await refuseOverLimit(db, subject, client, message, now, {
+    failures,
+    limit: LOGIN_MAX_FAILURES,
     description: `Blocked after ${failures.count} failed attempts in ${windowMinutes} minutes.`,
-    userId: subject.userId,
-    metadata: { login: subject.login },
   });
-  const liftsAt = Date.parse(failures.oldest ?? since) + LOGIN_FAILURE_WINDOW_MS;
-  throw tooManyRequests(message, (liftsAt - now) / 1000);
 }
 
 /** Rule 2: the address, whatever the name. */
@@ -165,18 +193,13 @@ async function refuseBusyAddress(
   message: string,
   now: number,
 ): Promise<void> {
-  const since = iso(now - LOGIN_FAILURE_WINDOW_MS);
-  const failures = await failuresFromIp(db.db, client.ip, since);
-  if (failures.count < ADDRESS_MAX_FAILURES) return;
-  await recordAuthEvent(db, client, {
-    type: 'login_locked',
-    severity: 'high',
+  const failures = await failuresFromIp(db.db, client.ip, iso(now - LOGIN_FAILURE_WINDOW_MS));
+  await refuseOverLimit(db, subject, client, message, now, {
+    failures,
+    limit: ADDRESS_MAX_FAILURES,
     description: `Blocked: ${failures.count} failed sign-ins from this address in ${windowMinutes} minutes.`,
-    userId: subject.userId,
-    metadata: { login: subject.login, limit: 'address' },
+    limitName: 'address',
   });
-  const liftsAt = Date.parse(failures.oldest ?? since) + LOGIN_FAILURE_WINDOW_MS;
-  throw tooManyRequests(message, (liftsAt - now) / 1000);
 }
 
 /** Rule 3: claims the account's hold for this attempt; returns its key. */

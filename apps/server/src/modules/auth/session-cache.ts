@@ -20,7 +20,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Cluster } from '../../cluster/cluster.js';
-import type { AuthContext } from './sessions.service.js';
+import type { AuthContext } from './auth-context.js';
 
 /** The cluster channel invalidations travel on. */
 export const SESSION_CACHE_CHANNEL = 'sessions';

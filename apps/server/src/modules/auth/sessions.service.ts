@@ -7,7 +7,7 @@
  */
 import type { Db } from '../../db/index.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
-import type { UserRow } from '../users/users.repository.js';
+import type { AuthContext } from './auth-context.js';
 import type { ClientInfo } from './auth-events.js';
 import type { SessionCache, SessionInvalidator } from './session-cache.js';
 import {
@@ -90,12 +90,7 @@ async function insertNewSession(
   return { token, expiresAt, rememberMe: fields.clock.rememberMe };
 }
 
-export interface AuthContext {
-  user: UserRow;
-  sessionIdHash: string;
-  /** When the password or a code was last given on this session (step-up), or null. */
-  authenticatedAt: string | null;
-}
+export type { AuthContext } from './auth-context.js';
 
 export interface ResolveOptions {
   /** The time of the request (ms since the epoch). */

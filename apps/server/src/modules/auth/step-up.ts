@@ -28,7 +28,7 @@ import { verifyPassword } from './passwords.js';
 import type { SessionInvalidator } from './session-cache.js';
 import { recentlyAuthenticated } from './session-lifetime.js';
 import { setSessionAuthenticated } from './sessions.repository.js';
-import type { AuthContext } from './sessions.service.js';
+import type { AuthContext } from './auth-context.js';
 
 const reauthRequired = () => new AppError(403, REAUTH_REQUIRED_CODE, STEP_UP_MESSAGES.required);
 
