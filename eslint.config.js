@@ -43,6 +43,33 @@ const boundaryZones = [
   })),
 ];
 
+/**
+ * The server's floors, top to bottom (docs/where-to-change.md, "The server's rooms"): a room
+ * imports only rooms on lower floors (and its own). Tests may reach up to build what they test.
+ */
+const SERVER = './apps/server/src';
+const serverFloors = [
+  ['main.ts', 'app.ts', 'cli'],
+  ['collector'],
+  ['modules'],
+  ['notify', 'sources'],
+  ['cluster', 'plugins'],
+  ['db'],
+  ['config.ts', 'jobs'],
+  ['domain', 'lib', 'analytics'],
+];
+const layerZones = serverFloors.slice(1).flatMap((floor, index) => {
+  const above = serverFloors.slice(0, index + 1).flat();
+  return floor.map((room) => ({
+    target: `${SERVER}/${room}`,
+    // Rooms of one floor stay apart, except that the ground floor's rooms may use `domain`.
+    from: [...above, ...floor.filter((other) => other !== room && other !== 'domain')].map(
+      (r) => `${SERVER}/${r}`,
+    ),
+    message: `apps/server/src/${room} imports only rooms on lower floors (serverFloors in eslint.config.js).`,
+  }));
+});
+
 const sharedOnly = {
   group: ['@perch/server', '@perch/web', '@perch/*/src/*'],
   message: 'Import @perch/shared only.',
@@ -65,6 +92,9 @@ export default tseslint.config(
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
     plugins: { 'import-x': importX },
     settings: {
+      // Imported files are parsed as TypeScript too, so rules that follow imports (no-cycle) see them.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts', '.cts'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
           project: [
@@ -79,6 +109,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: boundaryZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'no-restricted-imports': ['error', { patterns: [sharedOnly] }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
@@ -88,6 +119,41 @@ export default tseslint.config(
       ],
       eqeqeq: ['error', 'smart'],
       'no-console': 'off',
+    },
+  },
+  {
+    // The server's rooms depend downwards only (serverFloors); tests may reach up.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/**/*.contract.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: ROOT, zones: [...boundaryZones, ...layerZones] },
+      ],
+    },
+  },
+  {
+    // Queries are built in repositories, db/ and the migrations; elsewhere kysely is a type.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/**/*.repository.ts',
+      'apps/server/src/db/**',
+      'apps/server/src/**/*.test.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'kysely',
+              message: 'Build queries in a repository (or db/): import kysely here as a type only.',
+              allowTypeImports: true,
+            },
+          ],
+          patterns: [sharedOnly],
+        },
+      ],
     },
   },
   {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
@@ -61,6 +62,63 @@ describe('import boundaries (eslint.config.js)', () => {
       "import { addHandle } from './handles.service.js';\nexport const probe = addHandle;\n",
     );
     expect(service).not.toContain('no-restricted-imports');
+  });
+
+  it('keeps the server one-way: a room imports only rooms on lower floors', async () => {
+    const upward = await violations(
+      'apps/server/src/modules/handles/boundary-probe.ts',
+      "import { Collector } from '../../collector/collector.js';\nexport const probe = Collector;\n",
+    );
+    expect(upward).toContain('import-x/no-restricted-paths');
+    const notifyIntoModules = await violations(
+      'apps/server/src/notify/boundary-probe.ts',
+      "import { findUserSettings } from '../modules/settings/settings.repository.js';\nexport const probe = findUserSettings;\n",
+    );
+    expect(notifyIntoModules).toContain('import-x/no-restricted-paths');
+    const groundFloor = await violations(
+      'apps/server/src/domain/boundary-probe.ts',
+      "import { sleep } from '../lib/sleep.js';\nexport const probe = sleep;\n",
+    );
+    expect(groundFloor).toContain('import-x/no-restricted-paths');
+    const downward = await violations(
+      'apps/server/src/collector/boundary-probe.ts',
+      "import { findHandleById } from '../modules/handles/handles.repository.js';\nexport const probe = findHandleById;\n",
+    );
+    expect(downward).toEqual([]);
+  });
+
+  it('keeps kysely to repositories, db/ and the migrations (elsewhere as a type only)', async () => {
+    const value = "import { sql } from 'kysely';\nexport const probe = sql;\n";
+    expect(await violations('apps/server/src/collector/boundary-probe.ts', value)).toContain(
+      'no-restricted-imports',
+    );
+    expect(await violations('apps/server/src/lib/boundary-probe.ts', value)).toContain(
+      'no-restricted-imports',
+    );
+    const asType = "import type { Kysely } from 'kysely';\nexport type Probe = Kysely<object>;\n";
+    expect(await violations('apps/server/src/collector/boundary-probe.ts', asType)).toEqual([]);
+    expect(
+      await violations('apps/server/src/modules/handles/boundary-probe.repository.ts', value),
+    ).toEqual([]);
+    expect(await violations('apps/server/src/db/boundary-probe.ts', value)).toEqual([]);
+  });
+
+  it('refuses an import cycle', async () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'apps/server/src/cycle-probe-'));
+    try {
+      fs.writeFileSync(
+        path.join(dir, 'a.ts'),
+        "import { b } from './b.js';\nexport const a = () => b();\n",
+      );
+      fs.writeFileSync(
+        path.join(dir, 'b.ts'),
+        "import { a } from './a.js';\nexport const b = (): unknown => a;\n",
+      );
+      const [result] = await eslint.lintFiles([path.join(dir, 'a.ts')]);
+      expect(result?.messages.map((message) => message.ruleId)).toContain('import-x/no-cycle');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('allows both apps to import the shared package', async () => {

@@ -69,7 +69,7 @@ async function runScenario(scenario) {
   const { createDb } = await import(`${dist}/db/index.js`);
   const { migrateToLatest } = await import(`${dist}/db/migrate.js`);
   const { Collector } = await import(`${dist}/collector/collector.js`);
-  const { createDemoSource } = await import(`${dist}/collector/sources/index.js`);
+  const { createDemoSource } = await import(`${dist}/sources/index.js`);
   const { addHandle } = await import(`${dist}/modules/handles/handles.service.js`);
   const { insertUser } = await import(`${dist}/modules/users/users.repository.js`);
 

@@ -81,7 +81,7 @@ const { upsertUserSettings, setHandleNotifications } = await dist(
   'modules/settings/settings.repository.js',
 );
 const { hashPassword } = await dist('modules/auth/passwords.js');
-const { demoUserId } = await dist('collector/sources/demo-source.js');
+const { demoUserId } = await dist('sources/demo-source.js');
 
 // ---------------------------------------------------------------------------------------------
 // Set-up: the database before the server starts

@@ -23,6 +23,8 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { createNotifyChannels, type NotifyChannels } from './notify/channels.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import { xWebAccountsRoutes } from './modules/x-web/x-web-accounts.routes.js';
+import { xWebOperationsRoutes } from './modules/x-web/x-web-operations.routes.js';
 import type { Cluster } from './cluster/cluster.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -38,13 +40,13 @@ import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { xAccountRoutes } from './modules/x-account/x-account.routes.js';
 import type { XUsageMeter } from './modules/x-usage/x-usage.service.js';
-import { authPlugin } from './plugins/auth.js';
+import { authPlugin } from './modules/auth/auth.plugin.js';
 import { errorHandlerPlugin, routerErrorEnvelope } from './plugins/error-handler.js';
 import { loggerOptions } from './lib/logger.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Metrics } from './lib/metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
-import { metricsPlugin } from './plugins/metrics.js';
+import { metricsPlugin } from './modules/system/metrics.plugin.js';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 
 /** The built SPA: apps/web/dist, found the same way from src/ (tests) and dist/ (production). */
@@ -213,6 +215,8 @@ export async function buildApp({
       });
       await api.register(xAccountRoutes, { config, db });
       await api.register(adminRoutes, { config, db, collector, xUsage });
+      await api.register(xWebAccountsRoutes, { config, db });
+      await api.register(xWebOperationsRoutes, { config, db });
       await api.register(securityRoutes, { config, db });
       await api.register(twoFactorRoutes, { config, db });
       await api.register(notificationFiltersRoutes, { db });

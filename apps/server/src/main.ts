@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { buildApp } from './app.js';
 import { createLocalCluster, createRedisCluster, type Cluster } from './cluster/cluster.js';
 import { relayEvents } from './cluster/event-relay.js';
-import { ClusterRefusedError, joinCluster } from './cluster/nodes.js';
+import { ClusterRefusedError, joinCluster } from './modules/system/nodes.js';
 import { Collector } from './collector/collector.js';
-import { logHandleStatus } from './collector/events.js';
-import { createTweetSource } from './collector/sources/index.js';
+import { logHandleStatus } from './collector/status-log.js';
+import { createTweetSource } from './sources/index.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDb } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -20,7 +20,7 @@ import { ensureBootstrapInvitation } from './modules/invitations/invitations.ser
 import { startReadyBots } from './modules/settings/settings.repository.js';
 import { clusterDmChannelStore, createNotifyChannels } from './notify/channels.js';
 import { DEFAULT_STOP_GRACE_MS, DeliveryWorker } from './notify/delivery-worker.js';
-import { TelegramUpdatesPoller } from './notify/telegram-updates.js';
+import { TelegramUpdatesPoller } from './modules/settings/telegram-updates.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -14,7 +14,7 @@ import {
   createDemoSource,
   createTweetSource,
   DEMO_CHALLENGE,
-} from '../src/collector/sources/index.js';
+} from '../src/sources/index.js';
 import { loadConfig } from '../src/config.js';
 import { STOPPED_BY_ADMIN } from '../src/modules/admin/admin-collector.service.js';
 import { dataOf, expectError } from './assertions.js';

@@ -6,7 +6,7 @@ import {
   type CompleteAnalytics,
   type Tweet,
 } from '@perch/shared';
-import type { SourceTweet } from '../src/collector/sources/types.js';
+import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { findHandleByName, updateHandle } from '../src/modules/handles/handles.repository.js';
 import {
   insertMetricSnapshots,

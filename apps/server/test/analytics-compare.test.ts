@@ -4,7 +4,7 @@ import {
   completeAnalyticsSchema,
   type CompleteAnalytics,
 } from '@perch/shared';
-import type { SourceTweet } from '../src/collector/sources/types.js';
+import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { findHandleByName, updateHandle } from '../src/modules/handles/handles.repository.js';
 import { insertProfileSnapshot, upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';

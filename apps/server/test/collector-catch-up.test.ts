@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { handleListResponseSchema, type Handle } from '@perch/shared';
 import { CREDITS_DEPLETED } from '../src/collector/context.js';
-import type { HandleStatusEvent, TweetNewEvent } from '../src/collector/events.js';
-import { createXApiSource } from '../src/collector/sources/index.js';
-import type { SourceTweet } from '../src/collector/sources/types.js';
+import type { HandleStatusEvent, TweetNewEvent } from '../src/domain/collector-events.js';
+import { createXApiSource } from '../src/sources/index.js';
+import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { dataOf } from './assertions.js';
 import { startFakeXServer, type FakeXRequest, type FakeXServer } from './fakes/fake-x-server.js';
 import {

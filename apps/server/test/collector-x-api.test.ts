@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { backfillProgressSchema, handleResponseSchema, type BackfillProgress } from '@perch/shared';
-import { createDemoSource, createXApiSource } from '../src/collector/sources/index.js';
-import type { SourceTweet } from '../src/collector/sources/types.js';
+import { createDemoSource, createXApiSource } from '../src/sources/index.js';
+import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { dataOf } from './assertions.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';

@@ -13,8 +13,8 @@ import {
   WAITING_FOR_CREDENTIALS,
   BUDGET_PAUSED,
 } from '../src/collector/context.js';
-import { createXApiSource } from '../src/collector/sources/index.js';
-import type { SourceTweet } from '../src/collector/sources/types.js';
+import { createXApiSource } from '../src/sources/index.js';
+import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { XUsageMeter } from '../src/modules/x-usage/x-usage.service.js';
 import { dataOf } from './assertions.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';

@@ -5,7 +5,7 @@ import {
   type Delivery,
   type Settings,
 } from '@perch/shared';
-import { createXApiSource } from '../src/collector/sources/index.js';
+import { createXApiSource } from '../src/sources/index.js';
 import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createRedisCluster, type Cluster } from '../src/cluster/cluster.js';
 import { Collector } from '../src/collector/collector.js';
-import { createDemoSource } from '../src/collector/sources/index.js';
+import { createDemoSource } from '../src/sources/index.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
 import { SseReader } from './sse.js';
 

@@ -7,7 +7,7 @@ import {
   type BackfillProgress,
   type Tweet,
 } from '@perch/shared';
-import { createDemoSource } from '../src/collector/sources/index.js';
+import { createDemoSource } from '../src/sources/index.js';
 import { writeXApiStatus } from '../src/modules/x-usage/x-api-status.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';

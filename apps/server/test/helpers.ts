@@ -5,8 +5,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { buildApp, type AppOptions } from '../src/app.js';
 import { Collector, type CollectorOptions } from '../src/collector/collector.js';
-import { createDemoSource } from '../src/collector/sources/index.js';
-import type { TweetSource } from '../src/collector/sources/types.js';
+import { createDemoSource } from '../src/sources/index.js';
+import type { TweetSource } from '../src/domain/tweet-source.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db, type Dialect } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDemoSource } from '../src/collector/sources/index.js';
+import { createDemoSource } from '../src/sources/index.js';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 

@@ -1,5 +1,5 @@
-import type { TweetSource } from '../src/collector/sources/types.js';
-import type { SourceTweet } from '../src/collector/sources/types.js';
+import type { TweetSource } from '../src/domain/tweet-source.js';
+import type { SourceTweet } from '../src/domain/tweet-source.js';
 import type { Dialect } from '../src/db/index.js';
 import { insertHandle, insertLink } from '../src/modules/handles/handles.repository.js';
 import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';

@@ -38,7 +38,7 @@ import { revokeSession } from '../src/modules/auth/sessions.repository.js';
 import { securityRoutes } from '../src/modules/security/security.routes.js';
 import { twoFactorRoutes } from '../src/modules/security/two-factor.routes.js';
 import { insertUser, type UserRow } from '../src/modules/users/users.repository.js';
-import { authPlugin } from '../src/plugins/auth.js';
+import { authPlugin } from '../src/modules/auth/auth.plugin.js';
 import { errorHandlerPlugin } from '../src/plugins/error-handler.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, createTestDb, testClock, waitFor, type TestDb } from './helpers.js';

@@ -1,6 +1,6 @@
 /**
  * Session lifetimes, rotation and the session-bound CSRF token, tried the way an attacker would
- * (modules/auth/session-lifetime.ts, csrf-token.ts, plugins/auth.ts): a stolen or forgotten
+ * (modules/auth/session-lifetime.ts, csrf-token.ts, modules/auth/auth.plugin.ts): a stolen or forgotten
  * session must end on time however it is kept busy, a session id planted before sign-in must not
  * survive it, a privilege change must not carry over to old ids, and a CSRF token must be of
  * the very session it is sent with. Time moves by the app's clock (testClock), never by waiting.

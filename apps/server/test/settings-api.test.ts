@@ -13,7 +13,7 @@ import {
   type Settings,
 } from '@perch/shared';
 import { startReadyBots } from '../src/modules/settings/settings.repository.js';
-import { TelegramUpdatesPoller } from '../src/notify/telegram-updates.js';
+import { TelegramUpdatesPoller } from '../src/modules/settings/telegram-updates.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient } from './helpers.js';
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { TWEET_PAGE_MESSAGES, tweetPageResponseSchema } from '@perch/shared';
-import type { SourceTweet } from '../src/collector/sources/types.js';
+import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';

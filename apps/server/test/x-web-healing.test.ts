@@ -11,8 +11,8 @@ import {
   xWebAccountsResponseSchema,
   xWebOperationsResponseSchema,
 } from '@perch/shared';
-import { SourceError, type SourceTweet } from '../src/collector/sources/types.js';
-import { createXWebSource } from '../src/collector/sources/x-web/x-web-source.js';
+import { SourceError, type SourceTweet } from '../src/domain/tweet-source.js';
+import { createXWebSource } from '../src/sources/x-web/x-web-source.js';
 import { createTokenCipher } from '../src/lib/token-cipher.js';
 import { dataOf } from './assertions.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fakes/fake-x-web-server.js';

@@ -16,7 +16,7 @@ import {
   X_WEB_REFRESH_MESSAGES,
   xWebOperationsResponseSchema,
 } from '@perch/shared';
-import { X_WEB_DEFAULT_OPERATIONS } from '../src/collector/sources/x-web/x-web-operation-defaults.js';
+import { X_WEB_DEFAULT_OPERATIONS } from '../src/sources/x-web/x-web-operation-defaults.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
 

@@ -14,8 +14,8 @@ import {
   xWebAccountsResponseSchema,
   type XWebAccount,
 } from '@perch/shared';
-import { SourceError, type TweetSource } from '../src/collector/sources/types.js';
-import { createXWebSource } from '../src/collector/sources/x-web/x-web-source.js';
+import { SourceError, type TweetSource } from '../src/domain/tweet-source.js';
+import { createXWebSource } from '../src/sources/x-web/x-web-source.js';
 import { createTokenCipher } from '../src/lib/token-cipher.js';
 import { dataOf, expectError } from './assertions.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fakes/fake-x-web-server.js';

@@ -9,7 +9,7 @@
  * find.
  */
 /* eslint-disable import-x/no-restricted-paths -- test harness: runs the server's fakes in-process */
-import { createDemoSource, demoUserId } from '../../server/src/collector/sources/demo-source';
+import { createDemoSource, demoUserId } from '../../server/src/sources/demo-source';
 export {
   startFakeTelegramServer,
   type FakeTelegramServer,

@@ -1,4 +1,4 @@
-import type { MediaType } from '../collector/sources/types.js';
+import type { MediaType } from '../domain/tweet-source.js';
 
 /**
  * What the analytics engine reads: a handle's stored tweets and snapshots, already parsed from

@@ -26,7 +26,7 @@ import {
   setRoleFlags,
 } from '../modules/users/users.repository.js';
 import { roleFlags, roleOf } from '../modules/users/users.service.js';
-import { findXWebAccountByUsername } from '../modules/x-web/x-web-accounts.repository.js';
+import { findXWebAccountByUsername } from '../sources/x-web/x-web-accounts.repository.js';
 import {
   addAccount,
   listAccounts,

@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import {
   CollectorEvents,
-  logHandleStatus,
   type HandleProgressEvent,
   type HandleStatusEvent,
-} from '../collector/events.js';
+} from '../domain/collector-events.js';
+import { logHandleStatus } from '../collector/status-log.js';
 import type { Logger } from '../lib/logger.js';
 import {
   createLocalCluster,

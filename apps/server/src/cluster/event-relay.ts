@@ -3,7 +3,7 @@
  * any API node. Each node publishes its collector's events on one channel and, when it serves
  * browsers or delivers, hands the events of the other nodes to its own listeners.
  */
-import type { CollectorEventMap, CollectorEvents } from '../collector/events.js';
+import type { CollectorEventMap, CollectorEvents } from '../domain/collector-events.js';
 import type { Cluster } from './cluster.js';
 
 const CHANNEL = 'events';

@@ -24,7 +24,7 @@ import {
 import { coveredShare } from '../lib/collection-status.js';
 import { claimUnownedUserReads } from '../modules/x-usage/x-usage.repository.js';
 import { nextMetricsAt } from './metric-schedule.js';
-import { SourceError } from './sources/types.js';
+import { SourceError } from '../domain/tweet-source.js';
 
 const DAY_MS = 86_400_000;
 /** Tweets asked for per page (the X API maximum). */

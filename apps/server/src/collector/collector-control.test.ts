@@ -23,15 +23,15 @@ import {
   recordVerification,
   submitChallengeCode,
   takeSubmittedCode,
-} from './account.js';
+} from '../modules/admin/collector-account.repository.js';
 import { runBackfill } from './backfill.js';
 import { Collector } from './collector.js';
 import type { CollectorContext } from './context.js';
 import type { Logger } from '../lib/logger.js';
-import { CollectorEvents } from './events.js';
-import { createDemoSource, DEMO_CHALLENGE } from './sources/index.js';
+import { CollectorEvents } from '../domain/collector-events.js';
+import { createDemoSource, DEMO_CHALLENGE } from '../sources/index.js';
 import { abortReason } from '../lib/sleep.js';
-import { SourceError, type TweetSource } from './sources/types.js';
+import { SourceError, type TweetSource } from '../domain/tweet-source.js';
 
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 const CODE = '424242';

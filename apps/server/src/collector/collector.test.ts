@@ -14,12 +14,16 @@ import { insertUser, type UserRow } from '../modules/users/users.repository.js';
 import { coveredShare } from '../lib/collection-status.js';
 import { Collector } from './collector.js';
 import type { CollectorContext } from './context.js';
-import { CollectorEvents, type HandleProgressEvent, type TweetNewEvent } from './events.js';
+import {
+  CollectorEvents,
+  type HandleProgressEvent,
+  type TweetNewEvent,
+} from '../domain/collector-events.js';
 import { nextPollDelayMs, runPoll } from './poll.js';
 import { runMetricRefresh } from './metrics.js';
 import { runProfileRefresh } from './profiles.js';
-import { createDemoSource } from './sources/index.js';
-import { SourceError, type SourceTweet, type TweetSource } from './sources/types.js';
+import { createDemoSource } from '../sources/index.js';
+import { SourceError, type SourceTweet, type TweetSource } from '../domain/tweet-source.js';
 
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 const DAY = 86_400_000;

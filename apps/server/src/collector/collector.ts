@@ -1,3 +1,4 @@
+import type { CollectorControl } from '../domain/collector-control.js';
 import type { Db } from '../db/index.js';
 import {
   InProcessJobQueue,
@@ -30,7 +31,7 @@ import {
   readChallengeStatus,
   recordVerification,
   takeSubmittedCode,
-} from './account.js';
+} from '../modules/admin/collector-account.repository.js';
 import { runBackfill } from './backfill.js';
 import {
   CREDITS_DEPLETED,
@@ -41,12 +42,12 @@ import {
   type CollectionBudget,
   type CollectorContext,
 } from './context.js';
-import { CollectorEvents } from './events.js';
+import { CollectorEvents } from '../domain/collector-events.js';
 import type { Logger } from '../lib/logger.js';
 import { runMetricRefresh } from './metrics.js';
 import { runPoll } from './poll.js';
 import { runProfileRefresh } from './profiles.js';
-import { SourceError, type SourceAccount, type TweetSource } from './sources/types.js';
+import { SourceError, type SourceAccount, type TweetSource } from '../domain/tweet-source.js';
 
 export interface CollectorOptions {
   db: Db;
@@ -116,7 +117,7 @@ const ALL_HANDLES = 0;
  * While the collector account awaits a verification code, nothing is collected; each tick tries
  * a code a super admin submitted.
  */
-export class Collector {
+export class Collector implements CollectorControl {
   readonly events = new CollectorEvents();
   readonly source: TweetSource;
   private readonly ctx: CollectorContext;

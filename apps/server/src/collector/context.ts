@@ -14,8 +14,8 @@ import {
   type HandleRow,
   type HandleUpdate,
 } from '../modules/handles/handles.repository.js';
-import type { CollectorEvents } from './events.js';
-import type { SourceError, TweetSource } from './sources/types.js';
+import type { CollectorEvents } from '../domain/collector-events.js';
+import type { SourceError, TweetSource } from '../domain/tweet-source.js';
 
 /** What every collector job works with. */
 export interface CollectorContext {

@@ -6,7 +6,7 @@ import {
 } from '../modules/tweets/tweets.repository.js';
 import { blockedSourceMessage, type CollectorContext } from './context.js';
 import { nextMetricsAt } from './metric-schedule.js';
-import { SourceError } from './sources/types.js';
+import { SourceError } from '../domain/tweet-source.js';
 
 /** Posts per metrics request (X's maximum for GET /2/tweets?ids=). */
 export const METRICS_BATCH = 100;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catchingUpText, gapCutText, isGapCutText } from '../lib/collection-status.js';
 import { gapCutByDepthLimit, walkOutcome } from './poll.js';
-import type { SourceTweet } from './sources/types.js';
+import type { SourceTweet } from '../domain/tweet-source.js';
 
 const tweet = (id: string, createdAt: string): SourceTweet => ({
   id,

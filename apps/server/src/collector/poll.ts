@@ -24,7 +24,7 @@ import {
   type CollectorContext,
 } from './context.js';
 import { nextMetricsAt } from './metric-schedule.js';
-import { SourceError, type SourceTweet, type TimelineQuery } from './sources/types.js';
+import { SourceError, type SourceTweet, type TimelineQuery } from '../domain/tweet-source.js';
 
 /**
  * At most this many pages per poll. A longer walk through new posts (after a restart, an outage

@@ -11,7 +11,7 @@ import {
   saveHandle,
   type CollectorContext,
 } from './context.js';
-import { SourceError, type SourceProfile } from './sources/types.js';
+import { SourceError, type SourceProfile } from '../domain/tweet-source.js';
 
 /** Users per lookup request (X's maximum for GET /2/users?ids=). */
 export const PROFILE_BATCH = 100;

@@ -1,5 +1,8 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Role } from '@perch/shared';
+import type { HandleStatus } from '../domain/collector-events.js';
+
+export type { HandleStatus };
 
 /**
  * A boolean column: `boolean` on Postgres, 0/1 on SQLite. Written as a boolean (the SQLite
@@ -89,8 +92,6 @@ export interface SignInHoldsTable {
   next_attempt_at: Timestamp;
   claimed_until: Timestamp;
 }
-
-export type HandleStatus = 'pending' | 'starting' | 'in_progress' | 'completed' | 'failed';
 
 /** One X account, collected once however many users follow it. */
 export interface HandlesTable {
@@ -196,6 +197,9 @@ export interface TweetsTable {
   first_seen_at: Timestamp;
   updated_at: Timestamp;
 }
+
+/** A stored post as read from the database. */
+export type TweetRow = Selectable<TweetsTable>;
 
 export interface ProfileSnapshotsTable {
   id: Generated<number>;

@@ -7,10 +7,10 @@ import {
   collectDefaultMetrics,
   type Metric,
 } from 'prom-client';
-import type { EndpointBudget } from '../collector/sources/types.js';
+import type { EndpointBudget } from '../domain/tweet-source.js';
 
 /**
- * Prometheus metrics (GET /metrics, plugins/metrics.ts). Every app gets its own registry, so
+ * Prometheus metrics (GET /metrics, modules/system/metrics.plugin.ts). Every app gets its own registry, so
  * tests can build several apps in one process. Counters and histograms count what this process
  * did; the gauges are read when scraped: the queue and the X budgets from this process, handles
  * and deliveries from the database, which is right however many processes share it.

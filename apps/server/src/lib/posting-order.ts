@@ -9,7 +9,6 @@
  *
  * Newest-first lists take the reverse: a tie goes to the larger id first.
  */
-import { sql, type RawBuilder } from 'kysely';
 
 /** What posting order reads of a post. */
 export interface PostingKey {
@@ -29,12 +28,4 @@ export function comparePostIds(a: string, b: string): number {
 export function comparePostingOrder(a: PostingKey, b: PostingKey): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
   return comparePostIds(a.id, b.id);
-}
-
-/**
- * The length of a post id column, to order by just before the column itself: together they
- * order decimal ids by value on SQLite and PostgreSQL alike.
- */
-export function postIdLength(column: string): RawBuilder<number> {
-  return sql<number>`length(${sql.ref(column)})`;
 }

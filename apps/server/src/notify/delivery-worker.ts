@@ -32,7 +32,7 @@ import os from 'node:os';
 import type { Db } from '../db/index.js';
 import type { NotificationChannel } from '../db/types.js';
 import type { Logger } from '../lib/logger.js';
-import { moveTelegramChat, stopChannel } from '../modules/settings/settings.repository.js';
+import { moveTelegramChat, stopChannel } from './channel-state.repository.js';
 import { noticeParts, sendPart, sendPlain, type NotifyChannels } from './channels.js';
 import { digestMessage, fallbackMessage } from './format/fallback-format.js';
 import { toTweetNotice } from './notice.js';

@@ -1,5 +1,5 @@
-import type { MediaType } from '../collector/sources/types.js';
-import type { TweetRow } from '../modules/tweets/tweets.repository.js';
+import type { MediaType } from '../domain/tweet-source.js';
+import type { TweetRow } from '../db/types.js';
 import type { TweetNotice } from './types.js';
 
 interface StoredMedia {

@@ -2,8 +2,8 @@ import { type Selectable, sql } from 'kysely';
 import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
 import type { Db, Executor } from '../db/index.js';
 import type { NotificationChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
-import { postIdLength } from '../lib/posting-order.js';
-import type { TweetRow } from '../modules/tweets/tweets.repository.js';
+import { postIdLength } from '../db/posting-order.js';
+import type { TweetRow } from '../db/types.js';
 import {
   compileFilter,
   filterOfLink,

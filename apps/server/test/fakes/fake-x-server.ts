@@ -17,8 +17,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SourceTweet } from '../../src/collector/sources/types.js';
-import type { XEndpoint } from '../../src/collector/sources/x-api-source.js';
+import type { SourceTweet } from '../../src/domain/tweet-source.js';
+import type { XEndpoint } from '../../src/sources/x-api-source.js';
 
 const PROBLEMS = 'https://api.twitter.com/2/problems';
 const WINDOW_MS = 15 * 60_000;

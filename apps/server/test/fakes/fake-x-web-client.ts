@@ -27,7 +27,7 @@ import {
   interpolate,
   isOdd,
 } from 'x-client-transaction-id';
-import { X_WEB_DEFAULT_OPERATIONS } from '../../src/collector/sources/x-web/x-web-operation-defaults.js';
+import { X_WEB_DEFAULT_OPERATIONS } from '../../src/sources/x-web/x-web-operation-defaults.js';
 
 /** The transaction id's clock starts here (epoch seconds, 2023-05-01T07:00:00Z). */
 export const TRANSACTION_EPOCH_S = 1_682_924_400;

@@ -10,9 +10,9 @@ import type { XWebOperation } from '@perch/shared';
 import { parseHTML } from 'linkedom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClientTransaction } from 'x-client-transaction-id';
-import type { SourceTweet } from '../../src/collector/sources/types.js';
-import { X_WEB_BEARER } from '../../src/collector/sources/x-web/x-web-http.js';
-import { X_WEB_DEFAULT_OPERATIONS } from '../../src/collector/sources/x-web/x-web-operation-defaults.js';
+import type { SourceTweet } from '../../src/domain/tweet-source.js';
+import { X_WEB_BEARER } from '../../src/sources/x-web/x-web-http.js';
+import { X_WEB_DEFAULT_OPERATIONS } from '../../src/sources/x-web/x-web-operation-defaults.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fake-x-web-server.js';
 
 // Node 20 has no ArrayBuffer.prototype.transfer, which the library's base64 codec calls.

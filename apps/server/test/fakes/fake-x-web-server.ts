@@ -22,8 +22,8 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { X_WEB_OPERATIONS, type XWebOperation } from '@perch/shared';
-import type { SourceTweet } from '../../src/collector/sources/types.js';
-import { X_WEB_BEARER } from '../../src/collector/sources/x-web/x-web-http.js';
+import type { SourceTweet } from '../../src/domain/tweet-source.js';
+import { X_WEB_BEARER } from '../../src/sources/x-web/x-web-http.js';
 import {
   createFakeWebClient,
   type FakeXWebClientFacts,

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { X_WEB_BEARER, totpCode } from '../../src/collector/sources/x-web/x-web-http.js';
+import { X_WEB_BEARER, totpCode } from '../../src/sources/x-web/x-web-http.js';
 
 const MAX_WRONG_CODES = 3;
 

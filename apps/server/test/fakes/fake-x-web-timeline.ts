@@ -11,7 +11,7 @@
  *   after the post they answer, and the Top and Bottom cursors. Some posts are wrapped in
  *   TweetWithVisibilityResults. X never reads further back than DEPTH_LIMIT posts.
  */
-import type { SourceTweet } from '../../src/collector/sources/types.js';
+import type { SourceTweet } from '../../src/domain/tweet-source.js';
 
 export const DEPTH_LIMIT = 3_200;
 /** One promoted post per this many entries of a page (the first after PROMOTED_FIRST). */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { ColumnKinds } from './index.js';
+import type { ColumnKinds } from './column-kinds.js';
 
 /** Users, sessions, invitations and sign-in attempts. */
 export function foundation(kinds: ColumnKinds) {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { ColumnKinds } from './index.js';
+import type { ColumnKinds } from './column-kinds.js';
 
 /**
  * Collection: global handles, the users who follow them, their tweets and the snapshots that

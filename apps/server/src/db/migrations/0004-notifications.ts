@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ColumnKinds } from './index.js';
+import type { ColumnKinds } from './column-kinds.js';
 
 /**
  * Notifications: each user's channels (Telegram chat, Discord user, X account), the outbox of

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ColumnKinds } from './index.js';
+import type { ColumnKinds } from './column-kinds.js';
 
 /**
  * Admin: the security event log (admin actions now; sign-ins and the rest of the security area

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ColumnKinds } from './index.js';
+import type { ColumnKinds } from './column-kinds.js';
 
 /**
  * The security area: two-factor sign-in (a sealed TOTP secret per user, one-time recovery codes,

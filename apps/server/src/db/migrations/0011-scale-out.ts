@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ColumnKinds } from './index.js';
+import type { ColumnKinds } from './column-kinds.js';
 
 /**
  * Scale-out: several processes on one database.

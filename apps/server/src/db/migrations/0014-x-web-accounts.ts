@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ColumnKinds } from './index.js';
+import type { ColumnKinds } from './column-kinds.js';
 
 /**
  * The x-web source's pool of collector accounts (TWEET_SOURCE=x-web): one row per X account

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ColumnKinds } from './index.js';
+import type { ColumnKinds } from './column-kinds.js';
 
 /**
  * The x-web source's knowledge of X's web client, shared by every process:

@@ -1,5 +1,6 @@
-import { sql, type ColumnDefinitionBuilder, type Migration, type RawBuilder } from 'kysely';
+import type { Migration } from 'kysely';
 import type { Dialect } from '../index.js';
+import { columnKinds } from './column-kinds.js';
 import { foundation } from './0001-foundation.js';
 import { collection } from './0002-collection.js';
 import { analytics } from './0003-analytics.js';
@@ -19,31 +20,6 @@ import { pollCatchUp } from './0016-poll-catch-up.js';
 import { signInLimits } from './0017-sign-in-limits.js';
 import { sessionLifetimes } from './0018-session-lifetimes.js';
 import { secretsAtRest } from './0019-secrets-at-rest.js';
-
-/** Column types that differ between SQLite and Postgres, for the migrations. */
-export interface ColumnKinds {
-  id: 'integer' | 'serial';
-  primaryKey(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
-  bool: 'integer' | 'boolean';
-  false: RawBuilder<unknown>;
-}
-
-function columnKinds(dialect: Dialect): ColumnKinds {
-  if (dialect === 'postgres') {
-    return {
-      id: 'serial',
-      primaryKey: (col) => col.primaryKey(),
-      bool: 'boolean',
-      false: sql`false`,
-    };
-  }
-  return {
-    id: 'integer',
-    primaryKey: (col) => col.primaryKey().autoIncrement(),
-    bool: 'integer',
-    false: sql`0`,
-  };
-}
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export function migrations(dialect: Dialect): Record<string, Migration> {

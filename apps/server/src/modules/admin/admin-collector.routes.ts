@@ -13,7 +13,7 @@ import {
   submitChallengeCodeRequestSchema,
   successEnvelope,
 } from '@perch/shared';
-import { requireSuperAdmin } from '../../plugins/auth.js';
+import { requireSuperAdmin } from '../auth/auth.plugin.js';
 import { logAdminAction } from './admin-events.js';
 import {
   challengeStatus,
@@ -24,7 +24,7 @@ import {
   stopProcess,
   submitCode,
 } from './admin-collector.service.js';
-import type { AdminDeps } from './admin.routes.js';
+import type { AdminDeps } from './admin-deps.js';
 
 const errors = {
   400: errorEnvelopeSchema,

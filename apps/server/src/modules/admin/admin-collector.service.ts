@@ -11,14 +11,17 @@ import {
   isChallengePending,
   readChallengeStatus,
   submitChallengeCode,
-} from '../../collector/account.js';
-import type { Collector } from '../../collector/collector.js';
+} from './collector-account.repository.js';
+import type { CollectorControl } from '../../domain/collector-control.js';
 import { WAITING_TEXTS } from '../../lib/collection-status.js';
-import { awaitingDetails } from '../../collector/sources/x-web/x-web-pool.js';
+import { awaitingDetails } from '../../sources/x-web/x-web-pool.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
-import { findAwaitingXWebAccount, listXWebAccounts } from '../x-web/x-web-accounts.repository.js';
+import {
+  findAwaitingXWebAccount,
+  listXWebAccounts,
+} from '../../sources/x-web/x-web-accounts.repository.js';
 import { submitAccountCode } from '../x-web/x-web-accounts.service.js';
 import type { HandleRow } from '../handles/handles.repository.js';
 import {
@@ -35,7 +38,7 @@ export interface AdminCollectorDeps {
   config: Config;
   db: Db;
   /** The in-process collector, when this process runs one. */
-  collector?: Collector;
+  collector?: CollectorControl;
 }
 
 /** The reason shown for a handle an admin stopped (ours). */

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.js';
 import type { Severity } from '../../db/types.js';
-import { currentAuth } from '../../plugins/auth.js';
+import { currentAuth } from '../auth/auth.plugin.js';
 import { recordSecurityEvent } from '../security/security-events.repository.js';
 
 export interface AdminAction {

@@ -18,17 +18,12 @@ import {
   roleLabel,
   successEnvelope,
 } from '@perch/shared';
-import type { Collector } from '../../collector/collector.js';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/index.js';
-import { currentAuth, requireAdmin, requireSuperAdmin } from '../../plugins/auth.js';
+import { currentAuth, requireAdmin, requireSuperAdmin } from '../auth/auth.plugin.js';
 import { clientOf } from '../auth/auth-events.js';
 import { rotateSession } from '../auth/sessions.service.js';
 import { xUsageRoutes } from '../x-usage/x-usage.routes.js';
-import type { XUsageMeter } from '../x-usage/x-usage.service.js';
 import { adminCollectorRoutes } from './admin-collector.routes.js';
-import { xWebAccountsRoutes } from '../x-web/x-web-accounts.routes.js';
-import { xWebOperationsRoutes } from '../x-web/x-web-operations.routes.js';
+import type { AdminDeps } from './admin-deps.js';
 import { logAdminAction } from './admin-events.js';
 import {
   changeRole,
@@ -40,15 +35,6 @@ import {
   revokeInvitationAs,
   userHandlesForAdmin,
 } from './admin.service.js';
-
-export interface AdminDeps {
-  config: Config;
-  db: Db;
-  /** The in-process collector, when this process runs one. */
-  collector?: Collector;
-  /** The X API cost meter the source records into (GET /admin/x-usage). */
-  xUsage?: XUsageMeter;
-}
 
 const errors = {
   400: errorEnvelopeSchema,
@@ -264,6 +250,4 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
 
   await app.register(adminCollectorRoutes, deps);
   await app.register(xUsageRoutes, deps);
-  await app.register(xWebAccountsRoutes, deps);
-  await app.register(xWebOperationsRoutes, deps);
 };

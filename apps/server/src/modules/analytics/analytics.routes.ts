@@ -35,7 +35,7 @@ import {
 import type { Cluster } from '../../cluster/cluster.js';
 import type { Db } from '../../db/index.js';
 import { badRequest } from '../../lib/errors.js';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { INVALID_HANDLE } from '../handles/handles.service.js';
 import {
   AnalyticsService,

@@ -26,7 +26,7 @@ import {
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { forbidden } from '../../lib/errors.js';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from './auth.plugin.js';
 import { createTwoFactorCipher } from '../security/two-factor.service.js';
 import { toUser } from '../users/users.service.js';
 import { clientOf } from './auth-events.js';

@@ -163,7 +163,7 @@ export async function recordHeartbeat(
 /**
  * A new id for the session of `auth`, same sign-in: same user, sign-in time (so the same absolute
  * end), remember-me and step-up time. The caller sets it as the cookie; the plugin then ends the
- * old one (plugins/auth.ts). Null when that session is over meanwhile.
+ * old one (modules/auth/auth.plugin.ts). Null when that session is over meanwhile.
  */
 export async function rotateSession(
   { db }: Db,

@@ -8,7 +8,7 @@ import {
 } from '@perch/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from './auth.plugin.js';
 import { createTwoFactorCipher } from '../security/two-factor.service.js';
 import { clientOf } from './auth-events.js';
 import { reauthenticate } from './step-up.js';

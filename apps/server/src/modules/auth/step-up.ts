@@ -19,7 +19,7 @@ import {
 import type { Db } from '../../db/index.js';
 import { AppError } from '../../lib/errors.js';
 import type { TokenCipher } from '../../lib/token-cipher.js';
-import { currentAuth } from '../../plugins/auth.js';
+import { currentAuth } from './auth.plugin.js';
 import { findTwoFactorState } from '../security/two-factor.repository.js';
 import { twoFactorErrors, useSecondFactor } from '../security/two-factor.service.js';
 import { recordAuthEvent, type ClientInfo } from './auth-events.js';

@@ -2,10 +2,10 @@ import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MESSAGES } from '@perch/shared';
 import { createLocalCluster, type Cluster } from '../../cluster/cluster.js';
-import type { CollectorEventMap, CollectorEvents } from '../../collector/events.js';
+import type { CollectorEventMap, CollectorEvents } from '../../domain/collector-events.js';
 import type { Db } from '../../db/index.js';
 import { unauthorized } from '../../lib/errors.js';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { followedHandles } from './events.service.js';
 import { StreamSlots, type StreamLimits } from './stream-limits.js';
 

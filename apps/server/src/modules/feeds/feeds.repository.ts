@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { FeedTokensTable } from '../../db/types.js';
-import { postIdLength } from '../../lib/posting-order.js';
+import { postIdLength } from '../../db/posting-order.js';
 
 export type FeedTokenRow = Selectable<FeedTokensTable>;
 

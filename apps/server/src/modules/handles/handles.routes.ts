@@ -14,7 +14,7 @@ import {
 } from '@perch/shared';
 import type { Db } from '../../db/index.js';
 import { badRequest } from '../../lib/errors.js';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import {
   addHandle,
   listHandles,

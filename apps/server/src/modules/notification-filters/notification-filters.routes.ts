@@ -9,7 +9,7 @@ import {
   successEnvelope,
 } from '@perch/shared';
 import type { Db } from '../../db/index.js';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { getHandleFilter, setHandleFilter } from './notification-filters.service.js';
 
 const errors = {

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Db } from '../../db/index.js';
 import type { Severity } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
-import { isApiRoute } from '../../plugins/auth.js';
+import { isApiRoute } from '../auth/auth.plugin.js';
 import { sha256Hex } from '../../lib/tokens.js';
 import { recordSecurityEvent } from './security-events.repository.js';
 import { liveSessionUserId } from './security-sessions.repository.js';

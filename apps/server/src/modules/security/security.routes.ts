@@ -25,7 +25,7 @@ import {
 } from '@perch/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { securityEventsCsv, securityExportFileName } from './security-export.js';
 import {
   currentSession,

@@ -5,7 +5,7 @@ import {
   twoFactorRequestSchema,
   twoFactorResponseSchema,
 } from '@perch/shared';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { clientOf } from '../auth/auth-events.js';
 import { requireRecentAuthentication } from '../auth/step-up.js';
 import type { SecurityDeps } from './security.routes.js';

@@ -1,7 +1,7 @@
 import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
 import type { Db } from '../../db/index.js';
 import type { NotifyChannels } from '../../notify/channels.js';
-import type { DuplicateTestGuard } from './channel-tests.service.js';
+import type { DuplicateTestGuard } from './duplicate-test-guard.js';
 import {
   findUserSettings,
   findXAccountUsername,

@@ -1,7 +1,7 @@
 import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, Executor } from '../../db/index.js';
-import type { NotificationChannel, UserSettingsTable } from '../../db/types.js';
+import type { UserSettingsTable } from '../../db/types.js';
 
 export type UserSettingsRow = Selectable<UserSettingsTable>;
 export type UserSettingsUpdate = Omit<Updateable<UserSettingsTable>, 'user_id'>;
@@ -83,50 +83,6 @@ export async function startReadyBots(
   if (userId !== undefined) query = query.where('user_id', '=', userId);
   const rows = await query.returning('user_id').execute();
   return rows.map((row) => row.user_id);
-}
-
-/**
- * Stops delivery to a channel of a user (a permanent failure), unless the target changed in the
- * meantime: a failure of the old chat must not stop the one the user just saved.
- */
-export async function stopChannel(
-  db: Executor,
-  userId: number,
-  channel: NotificationChannel,
-  target: string,
-  reason: string,
-  now: string,
-): Promise<boolean> {
-  const query =
-    channel === 'telegram'
-      ? db
-          .updateTable('user_settings')
-          .set({ telegram_stopped_reason: reason, updated_at: now })
-          .where('telegram_chat_id', '=', target)
-      : db
-          .updateTable('user_settings')
-          .set({ discord_stopped_reason: reason, updated_at: now })
-          .where('discord_user_id', '=', target);
-  const result = await query.where('user_id', '=', userId).executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-/**
- * A Telegram group became a supergroup: every user whose chat was `from` now has `to` (the
- * group's new id, Telegram's `migrate_to_chat_id`). Answers how many settings changed.
- */
-export async function moveTelegramChat(
-  db: Executor,
-  from: string,
-  to: string,
-  now: string,
-): Promise<number> {
-  const result = await db
-    .updateTable('user_settings')
-    .set({ telegram_chat_id: to, updated_at: now })
-    .where('telegram_chat_id', '=', from)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }
 
 /** Users whose Telegram chat is `chatId` (normally one). */

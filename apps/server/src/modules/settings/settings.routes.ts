@@ -19,10 +19,11 @@ import {
   telegramTestRequestSchema,
   updateNotificationPreferencesSchema,
 } from '@perch/shared';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { requireRecentAuthentication } from '../auth/step-up.js';
 import { botStatus, startBot } from './bot.service.js';
-import { DuplicateTestGuard, testDiscord, testTelegram } from './channel-tests.service.js';
+import { testDiscord, testTelegram } from './channel-tests.service.js';
+import { DuplicateTestGuard } from './duplicate-test-guard.js';
 import { deliveryLog } from './delivery-log.service.js';
 import { getPreferences, updatePreferences } from './notification-preferences.service.js';
 import { getSettings, saveSettings } from './settings.service.js';

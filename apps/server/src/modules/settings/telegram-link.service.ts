@@ -3,6 +3,7 @@ import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import { cancelPendingDeliveries } from '../../notify/outbox.repository.js';
 import type { UserRow } from '../users/users.repository.js';
 import { startBotWhenReady } from './bot.service.js';
+import { stopChannel } from '../../notify/channel-state.repository.js';
 import { telegramTestError, unavailable } from './channel-tests.service.js';
 import { BOT_LOOKUP_TIMEOUT_MS } from './settings.service.js';
 import {
@@ -11,7 +12,6 @@ import {
   findUserSettings,
   insertLinkCode,
   resumeTelegramChat,
-  stopChannel,
   upsertUserSettings,
   usersWithTelegramChat,
 } from './settings.repository.js';

@@ -11,7 +11,7 @@ import {
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { AppError } from '../../lib/errors.js';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { recordHeartbeat } from '../auth/sessions.service.js';
 import { checkDatabase } from './system.service.js';
 

@@ -1,5 +1,5 @@
 import type { AnalyticsTweet } from '../../analytics/types.js';
-import type { ReferenceType } from '../../collector/sources/types.js';
+import type { ReferenceType } from '../../domain/tweet-source.js';
 import type { TweetRow } from './tweets.repository.js';
 
 /** A JSON array column; anything unreadable counts as empty (rows are written by us). */

@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TweetSort, TweetType } from '@perch/shared';
 import type { Dialect, Executor } from '../../db/index.js';
-import { postIdLength } from '../../lib/posting-order.js';
+import { postIdLength } from '../../db/posting-order.js';
 import type { TweetRow } from './tweets.repository.js';
 
 /**

@@ -1,11 +1,12 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/index.js';
-import type { TweetsTable } from '../../db/types.js';
-import type { SourceProfile, SourceTweet } from '../../collector/sources/types.js';
-import { comparePostingOrder, postIdLength } from '../../lib/posting-order.js';
+import type { TweetRow } from '../../db/types.js';
+import type { SourceProfile, SourceTweet } from '../../domain/tweet-source.js';
+import { postIdLength } from '../../db/posting-order.js';
+import { comparePostingOrder } from '../../lib/posting-order.js';
 import { LeaseLostError, renewHandleLease } from '../handles/handles.repository.js';
 
-export type TweetRow = Selectable<TweetsTable>;
+export type { TweetRow };
 
 /**
  * Rows per INSERT: 20 parameters each, so 500 rows stay well under SQLite's 32,766 and

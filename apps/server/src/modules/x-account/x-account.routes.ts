@@ -11,7 +11,7 @@ import {
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { requestOrigin } from '../../lib/request-origin.js';
-import { currentAuth, requireAuth } from '../../plugins/auth.js';
+import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import {
   XConnectError,
   accountStatus,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema, successEnvelope, xUsageSummarySchema } from '@perch/shared';
-import type { Collector } from '../../collector/collector.js';
+import type { CollectorControl } from '../../domain/collector-control.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import {
@@ -14,7 +14,7 @@ export interface XUsageDeps {
   config: Config;
   db: Db;
   /** The in-process collector, when this process runs one (its source's rate limits). */
-  collector?: Collector;
+  collector?: CollectorControl;
   /** The meter the X API source records into; made from the config when not given. */
   xUsage?: XUsageMeter;
 }

@@ -7,7 +7,7 @@ import {
   type XUsageHandle,
   type XUsageSummary,
 } from '@perch/shared';
-import type { BilledRead, RateStatus } from '../../collector/sources/types.js';
+import type { BilledRead, RateStatus } from '../../domain/tweet-source.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { readXApiStatus } from './x-api-status.repository.js';

@@ -9,9 +9,10 @@ import {
   xWebAccountResponseSchema,
   xWebAccountsResponseSchema,
 } from '@perch/shared';
-import { requireSuperAdmin } from '../../plugins/auth.js';
+import { requireAdmin, requireSuperAdmin } from '../auth/auth.plugin.js';
 import { logAdminAction } from '../admin/admin-events.js';
-import type { AdminDeps } from '../admin/admin.routes.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/index.js';
 import { addAccount, listAccounts, removeAccount, resetAccount } from './x-web-accounts.service.js';
 
 const errors = {
@@ -25,12 +26,19 @@ const config = { useIssueMessage: true };
 const tags = ['admin'];
 const removedSchema = z.object({ id: z.number().int(), username: z.string() });
 
+/** What the x-web admin routes need (mounted under /api/v1 beside the /admin routes). */
+interface XWebRoutesDeps {
+  config: Config;
+  db: Db;
+}
+
 /**
  * The x-web source's collector accounts (inside `adminRoutes`: admins only). Admins see the
  * pool; adding, removing and resetting accounts (their secrets) needs a super admin, like the
  * verification challenge. Every change is in the security log; secrets never are.
  */
-export const xWebAccountsRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
+export const xWebAccountsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async (app, deps) => {
+  app.addHook('preValidation', requireAdmin);
   const service = { config: deps.config, db: deps.db.db };
 
   app.get(

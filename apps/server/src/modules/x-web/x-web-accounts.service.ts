@@ -11,14 +11,14 @@ import {
   type XWebAccount,
   type XWebAccounts,
 } from '@perch/shared';
-import { createLoginFlow } from '../../collector/sources/x-web/x-web-login.js';
+import { createLoginFlow } from '../../sources/x-web/x-web-login.js';
 import {
   createXWebPool,
   parseLimits,
   restMs,
   type CodeResult,
-} from '../../collector/sources/x-web/x-web-pool.js';
-import { createTransactionIds } from '../../collector/sources/x-web/x-web-transaction.js';
+} from '../../sources/x-web/x-web-pool.js';
+import { createTransactionIds } from '../../sources/x-web/x-web-transaction.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { conflict, notFound } from '../../lib/errors.js';
@@ -36,7 +36,7 @@ import {
   updateXWebAccount,
   type XWebAccountRow,
   type XWebSecrets,
-} from './x-web-accounts.repository.js';
+} from '../../sources/x-web/x-web-accounts.repository.js';
 
 export interface XWebAccountsDeps {
   config: Config;

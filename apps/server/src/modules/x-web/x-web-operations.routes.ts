@@ -7,9 +7,10 @@ import {
   xWebOperationNameParamSchema,
   xWebOperationsResponseSchema,
 } from '@perch/shared';
-import { currentAuth, requireSuperAdmin } from '../../plugins/auth.js';
+import { currentAuth, requireAdmin, requireSuperAdmin } from '../auth/auth.plugin.js';
 import { logAdminAction } from '../admin/admin-events.js';
-import type { AdminDeps } from '../admin/admin.routes.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/index.js';
 import {
   createOperationsRegistry,
   listOperations,
@@ -31,12 +32,19 @@ const config = { useIssueMessage: true };
 const tags = ['admin'];
 const answer = successEnvelope(xWebOperationsResponseSchema);
 
+/** What the x-web admin routes need (mounted under /api/v1 beside the /admin routes). */
+interface XWebRoutesDeps {
+  config: Config;
+  db: Db;
+}
+
 /**
  * The x-web source's GraphQL operations (inside `adminRoutes`: admins only). Admins see where
  * each operation's values come from; pinning, unpinning and reading x.com's client now need a
  * super admin. Every change is in the security log.
  */
-export const xWebOperationsRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) => {
+export const xWebOperationsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async (app, deps) => {
+  app.addHook('preValidation', requireAdmin);
   // One registry per app: forced reads from the Admin page share one fetch.
   const registry = createOperationsRegistry({
     config: deps.config,

@@ -1,7 +1,7 @@
 /**
  * The x-web source's GraphQL operations as admins manage them (Admin page, admin API, CLI):
  * list where each one's values come from, pin and unpin values, and read x.com's client now.
- * The rules themselves live in the registry (collector/sources/x-web/x-web-operations.ts).
+ * The rules themselves live in the registry (sources/x-web/x-web-operations.ts).
  */
 import type { Kysely } from 'kysely';
 import {
@@ -10,19 +10,23 @@ import {
   type XWebOperation,
   type XWebOperations,
 } from '@perch/shared';
-import type { Cookies } from '../../collector/sources/x-web/x-web-http.js';
+import type { Cookies } from '../../sources/x-web/x-web-http.js';
 import {
   CHECKED_MOMENTS_AGO,
   createXWebOperations,
   type RefreshResult,
   type XWebOperationsLog,
   type XWebOperationsRegistry,
-} from '../../collector/sources/x-web/x-web-operations.js';
+} from '../../sources/x-web/x-web-operations.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { AppError, conflict, tooManyRequests } from '../../lib/errors.js';
 import { createTokenCipher, type TokenCipher } from '../../lib/token-cipher.js';
-import { listXWebAccounts, unseal, type XWebSecrets } from './x-web-accounts.repository.js';
+import {
+  listXWebAccounts,
+  unseal,
+  type XWebSecrets,
+} from '../../sources/x-web/x-web-accounts.repository.js';
 
 export interface XWebOperationsDeps {
   config: Config;

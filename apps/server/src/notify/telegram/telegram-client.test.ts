@@ -24,7 +24,7 @@ import {
   TELEGRAM_POLL_CONFLICT_WARNING,
   TELEGRAM_WEBHOOK_WARNING,
   TelegramUpdatesPoller,
-} from '../telegram-updates.js';
+} from '../../modules/settings/telegram-updates.js';
 import { DeliveryError, type DeliveryErrorKind, type TelegramClient } from '../types.js';
 import {
   TELEGRAM_BAD_TOKEN,

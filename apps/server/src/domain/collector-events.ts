@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { HandleStatus } from '../db/types.js';
-import type { Logger } from '../lib/logger.js';
-import type { SourceTweet } from './sources/types.js';
+import type { SourceTweet } from './tweet-source.js';
+
+/** Where a handle's collection stands (the `handles.status` column). */
+export type HandleStatus = 'pending' | 'starting' | 'in_progress' | 'completed' | 'failed';
 
 export interface HandleProgressEvent {
   handleId: number;
@@ -71,14 +72,4 @@ export class CollectorEvents extends EventEmitter<CollectorEventMap> {
   receive<K extends EventName>(name: K, payload: CollectorEventMap[K][0]): void {
     super.emit(name as EventName, ...([payload] as [never]));
   }
-}
-
-/**
- * Logs each handle status change made by this process ('handle status'), once: in scale-out mode
- * the changes of the other nodes reach this one's listeners too, but not its log.
- */
-export function logHandleStatus(events: CollectorEvents, log: Logger): void {
-  events.onOwn('handle.status', ({ username, status, error }) =>
-    log.info({ handle: username, status, error }, 'handle status'),
-  );
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDb, DIALECTS, type TestDb } from '../../test/helpers.js';
-import { listNodes } from '../modules/system/nodes.repository.js';
-import { createLocalCluster } from './cluster.js';
+import { createTestDb, DIALECTS, type TestDb } from '../../../test/helpers.js';
+import { listNodes } from './nodes.repository.js';
+import { createLocalCluster } from '../../cluster/cluster.js';
 import { ClusterRefusedError, joinCluster } from './nodes.js';
 
 describe.each(DIALECTS)('node registry (%s)', (dialect) => {

@@ -6,12 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   startFakeTelegramServer,
   type FakeTelegramServer,
-} from '../../test/fakes/fake-telegram-server.js';
-import type { Db } from '../db/index.js';
-import type { Logger } from '../lib/logger.js';
-import type { NotifyChannels } from './channels.js';
-import { createDiscordClient } from './discord/discord-client.js';
-import { createTelegramClient } from './telegram/telegram-client.js';
+} from '../../../test/fakes/fake-telegram-server.js';
+import type { Db } from '../../db/index.js';
+import type { Logger } from '../../lib/logger.js';
+import type { NotifyChannels } from '../../notify/channels.js';
+import { createDiscordClient } from '../../notify/discord/discord-client.js';
+import { createTelegramClient } from '../../notify/telegram/telegram-client.js';
 import {
   TELEGRAM_POLL_DOWN_REPORT_MS,
   TELEGRAM_POLL_FAILED,

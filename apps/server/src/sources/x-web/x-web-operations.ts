@@ -25,8 +25,8 @@ import {
   type XWebOperation,
   type XWebOperations,
 } from '@perch/shared';
-import type { Database } from '../../../db/types.js';
-import { conflict } from '../../../lib/errors.js';
+import type { Database } from '../../db/types.js';
+import { conflict } from '../../lib/errors.js';
 import {
   claimXWebOperationsCheck,
   deleteXWebOperationPin,
@@ -38,7 +38,7 @@ import {
   upsertXWebOperationPin,
   upsertXWebOperationRow,
   type XWebOperationsCheck,
-} from '../../../modules/x-web/x-web-operations.repository.js';
+} from './x-web-operations.repository.js';
 import { readClientOperations, shippedFeatureValue } from './x-web-bundle.js';
 import type { ClientPageOptions } from './x-web-client-page.js';
 import {

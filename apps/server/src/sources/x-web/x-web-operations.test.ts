@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { X_WEB_MESSAGES, X_WEB_OPERATIONS, xWebOperationsResponseSchema } from '@perch/shared';
-import { DIALECTS, createTestDb, waitFor, type TestDb } from '../../../../test/helpers.js';
-import { AppError } from '../../../lib/errors.js';
+import { DIALECTS, createTestDb, waitFor, type TestDb } from '../../../test/helpers.js';
+import { AppError } from '../../lib/errors.js';
 import { X_WEB_DEFAULT_OPERATIONS } from './x-web-operation-defaults.js';
 import {
   CHECKED_MOMENTS_AGO,

@@ -6,13 +6,9 @@
  */
 import type { Kysely } from 'kysely';
 import { X_WEB_MESSAGES } from '@perch/shared';
-import type { Database } from '../../../db/types.js';
-import {
-  readXWebPause,
-  writeXWebPause,
-  type XWebPause,
-} from '../../../modules/x-web/x-web-accounts.repository.js';
-import { SourceError } from '../types.js';
+import type { Database } from '../../db/types.js';
+import { readXWebPause, writeXWebPause, type XWebPause } from './x-web-accounts.repository.js';
+import { SourceError } from '../../domain/tweet-source.js';
 
 export const FIRST_PAUSE_MS = 60_000;
 export const MAX_PAUSE_MS = 30 * 60_000;

@@ -3,7 +3,7 @@
  * that arrive as time passes, reserved failure handles, and fast page-by-page generation.
  */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../config.js';
 import {
   createDemoSource,
   DEMO_CHALLENGE,
@@ -11,7 +11,12 @@ import {
   demoUserId,
 } from './demo-source.js';
 import { createTweetSource } from './index.js';
-import { SourceError, type SourceTweet, type TimelineQuery, type TweetSource } from './types.js';
+import {
+  SourceError,
+  type SourceTweet,
+  type TimelineQuery,
+  type TweetSource,
+} from '../domain/tweet-source.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const HOUR = 3_600_000;

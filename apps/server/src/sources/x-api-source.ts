@@ -16,7 +16,7 @@
  * - Text: a long post's `text` is truncated by X, and so is a retweet's; the full text comes from
  *   `note_tweet` and from the retweeted post in `includes.tweets`.
  */
-import type { XRequestMetrics } from '../../lib/metrics.js';
+import type { XRequestMetrics } from '../lib/metrics.js';
 import {
   SourceError,
   type BilledRead,
@@ -33,8 +33,8 @@ import {
   type TimelineQuery,
   type TweetSource,
   type UsersById,
-} from './types.js';
-import { abortReason, sleep } from '../../lib/sleep.js';
+} from '../domain/tweet-source.js';
+import { abortReason, sleep } from '../lib/sleep.js';
 
 export interface XApiSourceOptions {
   /** Prometheus: every request by endpoint and status (0: no answer). */

@@ -1,14 +1,14 @@
-import type { XRequestMetrics } from '../../lib/metrics.js';
+import type { XRequestMetrics } from '../lib/metrics.js';
 /**
  * Picks the tweet source the configuration asks for (TWEET_SOURCE). Create one per process and
  * share it: the x-api source keeps the token's rate budgets in the instance.
  */
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config.js';
-import type { Database } from '../../db/types.js';
-import { createTokenCipher } from '../../lib/token-cipher.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/types.js';
+import { createTokenCipher } from '../lib/token-cipher.js';
 import { createDemoSource } from './demo-source.js';
-import type { BilledReadsListener, TweetSource } from './types.js';
+import type { BilledReadsListener, TweetSource } from '../domain/tweet-source.js';
 import { createXApiSource } from './x-api-source.js';
 import { createXWebSource } from './x-web/x-web-source.js';
 
@@ -62,4 +62,4 @@ export { createXApiSource } from './x-api-source.js';
 export type { XApiSourceOptions, XEndpoint } from './x-api-source.js';
 export { createXWebSource } from './x-web/x-web-source.js';
 export type { XWebSourceOptions } from './x-web/x-web-source.js';
-export * from './types.js';
+export * from '../domain/tweet-source.js';

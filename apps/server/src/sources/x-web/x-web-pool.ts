@@ -20,8 +20,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { X_WEB_MESSAGES, type XWebOperation } from '@perch/shared';
-import type { Database, XWebAccountStatus } from '../../../db/types.js';
-import type { TokenCipher } from '../../../lib/token-cipher.js';
+import type { Database, XWebAccountStatus } from '../../db/types.js';
+import type { TokenCipher } from '../../lib/token-cipher.js';
 import {
   claimSignIn,
   claimXWebLease,
@@ -34,9 +34,9 @@ import {
   updateXWebAccount,
   type XWebAccountRow,
   type XWebSecrets,
-} from '../../../modules/x-web/x-web-accounts.repository.js';
-import { sleep } from '../../../lib/sleep.js';
-import { SourceError } from '../types.js';
+} from './x-web-accounts.repository.js';
+import { sleep } from '../../lib/sleep.js';
+import { SourceError } from '../../domain/tweet-source.js';
 import type { LoginFlow, LoginOutcome, PendingFlow } from './x-web-login.js';
 import { createPoolPause } from './x-web-pool-pause.js';
 import type { Cookies } from './x-web-http.js';

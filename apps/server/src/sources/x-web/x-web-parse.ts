@@ -24,7 +24,12 @@
  * - A 200 may carry `errors` beside usable `data` (a partial answer) or instead of it. Only the
  *   second is a failure, and it says nothing about whether the user or post exists.
  */
-import type { MediaType, SourceMedia, SourceProfile, SourceTweet } from '../types.js';
+import type {
+  MediaType,
+  SourceMedia,
+  SourceProfile,
+  SourceTweet,
+} from '../../domain/tweet-source.js';
 import {
   readTimelinePage,
   type TimelinePageOf,

@@ -28,10 +28,10 @@ import {
   type TimelineQuery,
   type TweetSource,
   type UsersById,
-} from './types.js';
+} from '../domain/tweet-source.js';
 import { createRng, hashString, mix, poisson, type Rng } from './demo-random.js';
 import { HASHTAGS, LANGUAGES, LINK_DOMAINS, OTHER_ACCOUNTS, PHRASES } from './demo-vocabulary.js';
-import { sleep } from '../../lib/sleep.js';
+import { sleep } from '../lib/sleep.js';
 
 /** Handles that simulate failures instead of returning data. */
 export const DEMO_RESERVED_HANDLES = {

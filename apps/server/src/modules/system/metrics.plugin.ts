@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Db } from '../db/index.js';
-import { UNMATCHED_ROUTE, type Metrics, type ScrapeSources } from '../lib/metrics.js';
-import {
-  countDeliveriesByStatus,
-  countHandlesByStatus,
-} from '../modules/system/metrics.repository.js';
+import type { Db } from '../../db/index.js';
+import { UNMATCHED_ROUTE, type Metrics, type ScrapeSources } from '../../lib/metrics.js';
+import { countDeliveriesByStatus, countHandlesByStatus } from './metrics.repository.js';
 
 /** Where Prometheus scrapes: outside /api, so no session, CSRF or API envelope applies. */
 export const METRICS_PATH = '/metrics';

@@ -7,22 +7,22 @@ import {
   MESSAGES,
   authCookieNames,
 } from '@perch/shared';
-import type { Config } from '../config.js';
-import type { Db } from '../db/index.js';
-import { forbidden, unauthorized } from '../lib/errors.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/index.js';
+import { forbidden, unauthorized } from '../../lib/errors.js';
 import {
   anonymousCsrfToken,
   csrfHeaderMatches,
   plausibleCsrfToken,
   sessionCsrfToken,
-} from '../modules/auth/csrf-token.js';
-import type { SessionCache } from '../modules/auth/session-cache.js';
+} from './csrf-token.js';
+import type { SessionCache } from './session-cache.js';
 import {
   closeSession,
   resolveSession,
   type AuthContext,
   type NewSessionResult,
-} from '../modules/auth/sessions.service.js';
+} from './sessions.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

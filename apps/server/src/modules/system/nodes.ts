@@ -7,16 +7,10 @@
  * leases go with them, so a restart after a crash resumes at once.
  */
 import os from 'node:os';
-import type { Db } from '../db/index.js';
-import type { Cluster } from './cluster.js';
-import { releaseHandleLeasesOfNode } from '../modules/handles/handles.repository.js';
-import {
-  deleteNode,
-  insertNode,
-  listNodes,
-  touchNode,
-  type NodeRow,
-} from '../modules/system/nodes.repository.js';
+import type { Db } from '../../db/index.js';
+import type { Cluster } from '../../cluster/cluster.js';
+import { releaseHandleLeasesOfNode } from '../handles/handles.repository.js';
+import { deleteNode, insertNode, listNodes, touchNode, type NodeRow } from './nodes.repository.js';
 
 /** How often a node says it is alive. */
 export const HEARTBEAT_MS = 10_000;

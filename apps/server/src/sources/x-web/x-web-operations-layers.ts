@@ -8,7 +8,7 @@ import type {
   XWebOperationPinRow,
   XWebOperationRow,
   XWebOperationsCheck,
-} from '../../../modules/x-web/x-web-operations.repository.js';
+} from './x-web-operations.repository.js';
 import { X_WEB_DEFAULT_OPERATIONS, type OperationValues } from './x-web-operation-defaults.js';
 import type { Overrides } from './x-web-operations-file.js';
 

@@ -11,9 +11,9 @@
  *   call moves to another account; overload is retried with backoff.
  */
 import type { XWebOperation } from '@perch/shared';
-import type { XRequestMetrics } from '../../../lib/metrics.js';
-import { abortReason, sleep } from '../../../lib/sleep.js';
-import { SourceError } from '../types.js';
+import type { XRequestMetrics } from '../../lib/metrics.js';
+import { abortReason, sleep } from '../../lib/sleep.js';
+import { SourceError } from '../../domain/tweet-source.js';
 import { classifyAnswer, parseBody, type RawAnswer } from './x-web-answer.js';
 import { webHeaders } from './x-web-http.js';
 import { HtmlRefusal } from './x-web-client-page.js';

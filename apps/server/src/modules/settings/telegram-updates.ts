@@ -26,17 +26,17 @@
  * message), and one line when a poll works again.
  */
 import { SETTINGS_MESSAGES } from '@perch/shared';
-import { silentLog, type Logger } from '../lib/logger.js';
-import type { Cluster, ClusterLock } from '../cluster/cluster.js';
-import { sleep as realSleep } from '../lib/sleep.js';
-import { nowOf, type SettingsDeps } from '../modules/settings/settings-state.js';
+import { silentLog, type Logger } from '../../lib/logger.js';
+import type { Cluster, ClusterLock } from '../../cluster/cluster.js';
+import { sleep as realSleep } from '../../lib/sleep.js';
+import { nowOf, type SettingsDeps } from './settings-state.js';
 import {
   linkTelegramChat,
   telegramChatBlocked,
   telegramChatUnblocked,
-} from '../modules/settings/telegram-link.service.js';
-import { escapeHtml } from './format/telegram-html.js';
-import { DeliveryError, type TelegramUpdate } from './types.js';
+} from './telegram-link.service.js';
+import { escapeHtml } from '../../notify/format/telegram-html.js';
+import { DeliveryError, type TelegramUpdate } from '../../notify/types.js';
 
 export interface TelegramUpdatesOptions extends SettingsDeps {
   log?: Logger;

@@ -6,15 +6,20 @@
  * tweetsByIds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeXServer, type FakeXServer } from '../../../test/fakes/fake-x-server.js';
+import { startFakeXServer, type FakeXServer } from '../../test/fakes/fake-x-server.js';
 import { createDemoSource, demoUserId } from './demo-source.js';
-import { SourceError, type SourceTweet, type TimelineQuery, type TweetSource } from './types.js';
+import {
+  SourceError,
+  type SourceTweet,
+  type TimelineQuery,
+  type TweetSource,
+} from '../domain/tweet-source.js';
 import { createXApiSource } from './x-api-source.js';
-import { createTestDb, DIALECTS } from '../../../test/helpers.js';
-import type { Dialect } from '../../db/index.js';
-import { startFakeXWebServer } from '../../../test/fakes/fake-x-web-server.js';
-import { createTokenCipher } from '../../lib/token-cipher.js';
-import { addAccount } from '../../modules/x-web/x-web-accounts.service.js';
+import { createTestDb, DIALECTS } from '../../test/helpers.js';
+import type { Dialect } from '../db/index.js';
+import { startFakeXWebServer } from '../../test/fakes/fake-x-web-server.js';
+import { createTokenCipher } from '../lib/token-cipher.js';
+import { addAccount } from '../modules/x-web/x-web-accounts.service.js';
 import { createXWebSource } from './x-web/x-web-source.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');

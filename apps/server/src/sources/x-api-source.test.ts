@@ -3,8 +3,8 @@
  * mapping, all against the loopback fake X server (real HTTP, no mocks of our code).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeXServer, type FakeXServer } from '../../../test/fakes/fake-x-server.js';
-import { SourceError, type BilledRead, type BilledReadsListener } from './types.js';
+import { startFakeXServer, type FakeXServer } from '../../test/fakes/fake-x-server.js';
+import { SourceError, type BilledRead, type BilledReadsListener } from '../domain/tweet-source.js';
 import { createXApiSource, type XApiSourceOptions } from './x-api-source.js';
 
 let fake: FakeXServer;

@@ -15,9 +15,9 @@
  */
 import type { Kysely } from 'kysely';
 import { X_WEB_OPERATIONS } from '@perch/shared';
-import type { Database } from '../../../db/types.js';
-import type { XRequestMetrics } from '../../../lib/metrics.js';
-import type { TokenCipher } from '../../../lib/token-cipher.js';
+import type { Database } from '../../db/types.js';
+import type { XRequestMetrics } from '../../lib/metrics.js';
+import type { TokenCipher } from '../../lib/token-cipher.js';
 import {
   SourceError,
   type EndpointBudget,
@@ -29,7 +29,7 @@ import {
   type TimelineQuery,
   type TweetSource,
   type UsersById,
-} from '../types.js';
+} from '../../domain/tweet-source.js';
 import type { ClientPageOptions } from './x-web-client-page.js';
 import { createGraphqlClient, type OperationsInUse } from './x-web-graphql.js';
 import { createLoginFlow } from './x-web-login.js';

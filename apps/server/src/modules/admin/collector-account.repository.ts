@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ADMIN_MESSAGES, type ChallengeStatus } from '@perch/shared';
-import type { Database } from '../db/index.js';
-import type { AccountChallenge } from './sources/types.js';
+import type { Database } from '../../db/index.js';
+import type { AccountChallenge } from '../../domain/tweet-source.js';
 
 /**
  * The collector account's verification challenge, kept in the one `collector_account` row
