@@ -10,27 +10,48 @@ export interface SectionErrorProps {
   title: string;
   /** Why, in the server's words or the spec's fallback. */
   reason: string;
-  retrying: boolean;
-  onRetry: () => void;
+  /** A retry is under way: the button spins. */
+  retrying?: boolean;
+  /** Leave it out where nothing can be retried from here. */
+  onRetry?: () => void;
   testId?: string;
+  /** The smaller type of a narrow column (the sidebar), without the icon. */
+  compact?: boolean;
 }
 
 /** A section or card that could not load: what failed, why, and a retry. */
-export function SectionError({ title, reason, retrying, onRetry, testId }: SectionErrorProps) {
+export function SectionError({
+  title,
+  reason,
+  retrying = false,
+  onRetry,
+  testId,
+  compact = false,
+}: SectionErrorProps) {
   return (
     <Alert
       color="red"
       variant="light"
-      icon={<IconPlugConnectedX size={18} />}
+      icon={compact ? undefined : <IconPlugConnectedX size={18} />}
       title={title}
       role="alert"
       data-testid={testId}
+      p={compact ? 'xs' : undefined}
+      styles={compact ? { title: { fontSize: 'var(--mantine-font-size-xs)' } } : undefined}
     >
       <Stack gap="xs" align="flex-start">
-        {reason !== title ? <Text size="sm">{reason}</Text> : null}
-        <Button size="xs" variant="light" color="red" loading={retrying} onClick={onRetry}>
-          {COMMON_TEXTS.retry}
-        </Button>
+        {reason !== title ? <Text size={compact ? 'xs' : 'sm'}>{reason}</Text> : null}
+        {onRetry ? (
+          <Button
+            size={compact ? 'compact-xs' : 'xs'}
+            variant="light"
+            color="red"
+            loading={retrying}
+            onClick={onRetry}
+          >
+            {COMMON_TEXTS.retry}
+          </Button>
+        ) : null}
       </Stack>
     </Alert>
   );

@@ -7,10 +7,10 @@ import {
   ApiError,
   NETWORK_ERROR_CODE,
   TIMEOUT_CODE,
-  apiUrl,
   isUnauthorizedPassedOn,
-  parseRetryAfterMs,
 } from './api-client';
+import { parseRetryAfterMs } from './api-envelope';
+import { apiUrl } from './api-url';
 import { LEGACY_TOKEN_KEYS, removeLegacyTokens } from './legacy-tokens';
 
 function setCsrfCookie(value: string) {

@@ -7,21 +7,41 @@ import {
   REQUEST_TIMEOUT_MS,
 } from '@perch/shared';
 import type { z } from 'zod';
+import {
+  isFailureEnvelope,
+  isRecord,
+  parseRetryAfterMs,
+  readPayload,
+  textField,
+  toApiError,
+  unwrapSuccess,
+} from './api-envelope';
+import {
+  ApiError,
+  CIRCUIT_OPEN_CODE,
+  INVALID_RESPONSE_CODE,
+  NETWORK_ERROR_CODE,
+  TIMEOUT_CODE,
+  clientFailure,
+  isNetworkError,
+} from './api-error';
+import { apiUrl } from './api-url';
 import { readCsrfCookie } from './cookies';
 import { removeLegacyTokens } from './legacy-tokens';
 import type { CircuitBreaker } from './resilience/circuit-breaker';
 import type { RequestGate } from './resilience/request-gate';
 
-/** Base of every API path unless the path already starts with /api. */
-export const API_BASE = '/api/v1';
+// Callers catch the client's failures: they import them from here, beside the client.
+export {
+  ApiError,
+  CIRCUIT_OPEN_CODE,
+  INVALID_JSON_CODE,
+  INVALID_RESPONSE_CODE,
+  NETWORK_ERROR_CODE,
+  TIMEOUT_CODE,
+  isNetworkError,
+} from './api-error';
 
-/** Machine codes of failures that never reached the server or never came back. */
-export const NETWORK_ERROR_CODE = 'NETWORK_ERROR';
-export const TIMEOUT_CODE = 'TIMEOUT';
-export const INVALID_JSON_CODE = 'INVALID_JSON';
-export const INVALID_RESPONSE_CODE = 'INVALID_RESPONSE';
-/** Machine code of a call refused while the retry circuit is open (nothing was sent). */
-export const CIRCUIT_OPEN_CODE = 'CIRCUIT_OPEN';
 const CIRCUIT_OPEN_MESSAGE =
   'Perch is not answering. Requests are paused for a minute and resume by themselves.';
 
@@ -29,38 +49,6 @@ const TIMEOUT_MESSAGE = 'The request timed out. Please check your connection and
 const INVALID_RESPONSE_MESSAGE = 'Invalid response format';
 const CSRF_INVALID_CODE = 'CSRF_INVALID';
 const SESSION_CHECK_PATH = '/auth/check';
-
-/**
- * A failed API call: the HTTP status (0 when no response arrived), the human text to show,
- * the server's machine code, for a 400 the server's field details, when the response
- * carried a Retry-After header, how long the server asked to wait and, when thrown by ApiClient,
- * the API path that was called.
- */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string,
-    readonly details?: string,
-    /** The text the server sent, when it sent one (the message may be a generic fallback). */
-    readonly serverMessage?: string,
-    /** Milliseconds from the response's Retry-After header (seconds or an HTTP date). */
-    readonly retryAfterMs?: number,
-    /** The API path of the failed call, as passed to ApiClient (e.g. '/handles?page=2'). */
-    readonly path?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** True for failures where no response arrived: offline, refused connection or timeout. */
-export function isNetworkError(error: unknown): boolean {
-  return (
-    error instanceof ApiError && (error.code === NETWORK_ERROR_CODE || error.code === TIMEOUT_CODE)
-  );
-}
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -121,12 +109,6 @@ interface Retried {
   reauth?: boolean;
 }
 
-/** Full URL path of an API path: /api/v1 is prepended unless the path starts with /api. */
-export function apiUrl(path: string): string {
-  if (path.startsWith('/api')) return path;
-  return `${API_BASE}${path.startsWith('/') ? path : `/${path}`}`;
-}
-
 /**
  * 401s on these paths belong to the caller (a wrong password, a signed-out session check,
  * settings and notification tests, health); any other 401 means the session expired.
@@ -151,32 +133,6 @@ function defaultRedirectToLogin(): void {
   // The sign-in page itself is exempt: sending it to itself would only reload it.
   if (window.location.pathname.replace(/\/+$/, '').endsWith('/login')) return;
   window.location.assign('/dashboard/login');
-}
-
-/**
- * Milliseconds a Retry-After header value asks for: delay seconds or an HTTP date (a date in
- * the past is 0); undefined when missing or unreadable.
- */
-export function parseRetryAfterMs(
-  value: string | null | undefined,
-  now: number = Date.now(),
-): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function textField(payload: unknown, key: string): string | undefined {
-  if (!isRecord(payload)) return undefined;
-  const value = payload[key];
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
 /**
@@ -248,15 +204,7 @@ export class ApiClient {
     const probe = isHealthCheck(path);
     const guarded = async (): Promise<ApiAnswer<T>> => {
       if (circuitBreaker && !probe && !circuitBreaker.canRequest()) {
-        throw new ApiError(
-          0,
-          CIRCUIT_OPEN_MESSAGE,
-          CIRCUIT_OPEN_CODE,
-          undefined,
-          undefined,
-          undefined,
-          path,
-        );
+        throw clientFailure(0, CIRCUIT_OPEN_MESSAGE, CIRCUIT_OPEN_CODE, path);
       }
       try {
         const answer = await this.send(path, request);
@@ -307,7 +255,7 @@ export class ApiClient {
       throw error;
     }
 
-    if (!response.ok || (isRecord(payload) && payload.success === false)) {
+    if (!response.ok || isFailureEnvelope(payload)) {
       const retryAfterMs = parseRetryAfterMs(response.headers.get('Retry-After'), this.now());
       const error = toApiError(response.status, payload, retryAfterMs, path);
       if (error.status === 403 && error.code === CSRF_INVALID_CODE && !retried.csrf) {
@@ -328,23 +276,13 @@ export class ApiClient {
       throw error;
     }
 
-    const enveloped = isRecord(payload) && payload.success === true;
-    const data = isRecord(payload) && enveloped ? payload.data : payload;
-    const message = enveloped ? textField(payload, 'message') : undefined;
+    const { data, message } = unwrapSuccess(payload);
     if (isRecord(data) && typeof data.csrfToken === 'string')
       this.rememberCsrfToken(data.csrfToken);
     if (!request.schema) return { data: data as T, message };
     const parsed = request.schema.safeParse(data);
     if (!parsed.success) {
-      throw new ApiError(
-        response.status,
-        INVALID_RESPONSE_MESSAGE,
-        INVALID_RESPONSE_CODE,
-        undefined,
-        undefined,
-        undefined,
-        path,
-      );
+      throw clientFailure(response.status, INVALID_RESPONSE_MESSAGE, INVALID_RESPONSE_CODE, path);
     }
     return { data: parsed.data, message };
   }
@@ -369,19 +307,11 @@ export class ApiClient {
       return await this.fetchImpl(apiUrl(path), { ...rest, signal: controller.signal });
     } catch (error) {
       if (timedOut) {
-        throw new ApiError(0, TIMEOUT_MESSAGE, TIMEOUT_CODE, undefined, undefined, undefined, path);
+        throw clientFailure(0, TIMEOUT_MESSAGE, TIMEOUT_CODE, path);
       }
       // A cancellation asked for by the caller (e.g. TanStack Query) stays a cancellation.
       if (callerSignal?.aborted) throw error;
-      throw new ApiError(
-        0,
-        MESSAGES.networkError,
-        NETWORK_ERROR_CODE,
-        undefined,
-        undefined,
-        undefined,
-        path,
-      );
+      throw clientFailure(0, MESSAGES.networkError, NETWORK_ERROR_CODE, path);
     } finally {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', abortFromCaller);
@@ -420,45 +350,6 @@ export class ApiClient {
     this.lastRedirectAt = now;
     (this.config.redirectToLogin ?? defaultRedirectToLogin)();
   }
-}
-
-async function readPayload(response: Response, path: string): Promise<unknown> {
-  const text = await response.text();
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ApiError(
-      response.status,
-      MESSAGES.invalidJsonResponse,
-      INVALID_JSON_CODE,
-      undefined,
-      undefined,
-      undefined,
-      path,
-    );
-  }
-}
-
-/** Error text order: the response's message, then its error, then a generic text. */
-function toApiError(
-  status: number,
-  payload: unknown,
-  retryAfterMs: number | undefined,
-  path: string,
-): ApiError {
-  const serverMessage = textField(payload, 'message') ?? textField(payload, 'error');
-  const message = serverMessage ?? `Request failed with status ${status}`;
-  const code = textField(payload, 'code') ?? `HTTP_${status}`;
-  return new ApiError(
-    status,
-    message,
-    code,
-    textField(payload, 'details'),
-    serverMessage,
-    retryAfterMs,
-    path,
-  );
 }
 
 /** The client the app uses; src/app wires its router and auth cache into it. */

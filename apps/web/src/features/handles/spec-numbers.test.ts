@@ -9,7 +9,8 @@ import { createElement, type FormEvent, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { backfillProgressQueryOptions } from './api/get-backfill-progress';
-import { handlesQueryKey, handlesQueryOptions } from './api/get-handles';
+import { handlesQueryOptions } from './api/get-handles';
+import { handleKeys } from './api/handle-keys';
 import { useDemoAddHandleForm } from './hooks/demo-add-handle-form';
 import { useDemoSmartPolling } from './hooks/demo-smart-polling';
 import { makeHandle } from './test/handle-fixtures';
@@ -126,7 +127,7 @@ describe('refetch after add: at once and 1 s later', () => {
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
     const listInvalidations = () =>
       invalidate.mock.calls.filter(
-        ([filters]) => JSON.stringify(filters?.queryKey) === JSON.stringify(handlesQueryKey),
+        ([filters]) => JSON.stringify(filters?.queryKey) === JSON.stringify(handleKeys.list),
       ).length;
     const onMessage = vi.fn();
     const wrapper = ({ children }: { children: ReactNode }) =>

@@ -10,7 +10,7 @@ import {
 } from '@perch/shared';
 import { onlineManager } from '@tanstack/react-query';
 import { NETWORK_PROBE_INTERVAL_MS } from '@/lib/polling/intervals';
-import { apiUrl } from '../api-client';
+import { apiUrl } from '../api-url';
 
 /** One connectivity probe: whether it answered ok and how long it took. */
 export interface ProbeResult {

@@ -1,5 +1,5 @@
 import { MESSAGES, SAME_ENDPOINT_GAP_MS } from '@perch/shared';
-import { API_BASE, apiUrl } from '../api-client';
+import { API_BASE, apiUrl } from '../api-url';
 
 /** Machine code of a request cancelled as a duplicate of one still in flight. */
 export const DUPLICATE_REQUEST_CODE = 'DUPLICATE_REQUEST';

@@ -8,7 +8,7 @@ import {
   RETRY_JITTER_RATIO,
   RETRYABLE_CLIENT_STATUSES,
 } from '@perch/shared';
-import { ApiError, isNetworkError } from '../api-client';
+import { ApiError, isNetworkError } from '../api-error';
 
 /** The kind of a failure, which sets how often it is retried. */
 export type ErrorCategory = keyof typeof MAX_RETRIES_BY_CATEGORY;

@@ -4,7 +4,7 @@ import {
   HEARTBEAT_RETRY_BASE_MS,
   HEARTBEAT_RETRY_MAX_MS,
 } from '@perch/shared';
-import { apiUrl } from '@/lib/api-client';
+import { apiUrl } from '@/lib/api-url';
 import { getClientId } from '@/lib/client-id';
 import { readCsrfCookie } from '@/lib/cookies';
 import { HEARTBEAT_INTERVAL_MS } from '@/lib/polling/intervals';

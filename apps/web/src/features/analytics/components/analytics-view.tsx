@@ -15,10 +15,10 @@ import {
   IconChartLine,
   IconCircleCheck,
   IconClockPause,
-  IconRefresh,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
+import { SectionError } from '@/components/section-states';
 import { switchHandleFailedText } from '@/lib/resilience/retry-texts';
 import {
   handleAnalyticsQueryKey,
@@ -101,6 +101,8 @@ interface BodyProps {
   error: Error | null;
   /** The title of a failed load. */
   errorTitle: string;
+  /** The load is being asked for again. */
+  retrying: boolean;
   onRetry: () => void;
 }
 
@@ -124,6 +126,7 @@ function AnalyticsBody({
   isPending,
   error,
   errorTitle,
+  retrying,
   onRetry,
 }: BodyProps) {
   if (mismatch) {
@@ -146,27 +149,13 @@ function AnalyticsBody({
   }
   if (error && !data) {
     return (
-      <Alert
-        variant="light"
-        color="red"
-        radius="md"
-        icon={<IconAlertTriangle size={18} />}
+      <SectionError
         title={errorTitle}
-        data-testid="analytics-error"
-      >
-        <Text size="sm" mb="sm">
-          {error.message}
-        </Text>
-        <Button
-          size="xs"
-          variant="light"
-          color="red"
-          leftSection={<IconRefresh size={14} />}
-          onClick={onRetry}
-        >
-          Retry
-        </Button>
-      </Alert>
+        reason={error.message}
+        retrying={retrying}
+        onRetry={onRetry}
+        testId="analytics-error"
+      />
     );
   }
   if (!data || isPending || (covered && hasNoPosts(data))) return <AnalyticsSkeleton />;
@@ -264,6 +253,7 @@ export function AnalyticsView({
         isPending={query.isPending && params !== null}
         error={query.error}
         errorTitle={switching ? switchHandleFailedText(displayName) : ANALYTICS_MESSAGES.loadFailed}
+        retrying={query.isFetching}
         onRetry={handleRetry}
       />
     );

@@ -7,7 +7,7 @@ import {
 } from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import { handlesQueryKey } from './get-handles';
+import { handleKeys, handleMutationKeys } from './handle-keys';
 
 export interface AddHandleInput {
   /** The handle as typed; leading @ signs are removed. */
@@ -75,20 +75,20 @@ interface AddHandleContext {
 export function useAddHandleMutation() {
   const queryClient = useQueryClient();
   return useMutation<Handle, Error, AddHandleInput, AddHandleContext>({
-    mutationKey: ['handles', 'add'],
+    mutationKey: handleMutationKeys.add,
     mutationFn: addHandle,
     onMutate: async (input) => {
-      await queryClient.cancelQueries({ queryKey: handlesQueryKey });
-      const previous = queryClient.getQueryData<Handle[]>(handlesQueryKey);
+      await queryClient.cancelQueries({ queryKey: handleKeys.list });
+      const previous = queryClient.getQueryData<Handle[]>(handleKeys.list);
       const temporaryId = nextTemporaryHandleId();
-      queryClient.setQueryData<Handle[]>(handlesQueryKey, (current = []) => [
+      queryClient.setQueryData<Handle[]>(handleKeys.list, (current = []) => [
         ...current,
         temporaryHandle(temporaryId, input),
       ]);
       return { previous, temporaryId };
     },
     onSuccess: (handle, _input, context) => {
-      queryClient.setQueryData<Handle[]>(handlesQueryKey, (current = []) => {
+      queryClient.setQueryData<Handle[]>(handleKeys.list, (current = []) => {
         const withoutTemporary = current.filter(
           (entry) => entry.id !== context.temporaryId && entry.id !== handle.id,
         );
@@ -100,10 +100,10 @@ export function useAddHandleMutation() {
     },
     onError: (_error, _input, context) => {
       if (!context) return;
-      queryClient.setQueryData<Handle[]>(handlesQueryKey, (current = []) =>
+      queryClient.setQueryData<Handle[]>(handleKeys.list, (current = []) =>
         current.filter((entry) => entry.id !== context.temporaryId),
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: handlesQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: handleKeys.list }),
   });
 }

@@ -8,6 +8,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiClient } from '@/lib/api-client';
 import { PROGRESS_POLL_MS } from '@/lib/polling/intervals';
 import { pollMeta } from '@/lib/polling/poll-gate';
+import { handleKeys } from './handle-keys';
 
 const STOP_STATUSES: ReadonlySet<ProgressState['status']> = new Set(['error', 'failed']);
 
@@ -51,7 +52,7 @@ function isProgressState(value: unknown): value is ProgressState {
  */
 export function backfillProgressQueryOptions(handle: string) {
   return queryOptions({
-    queryKey: ['handles', 'detail', handle.toLowerCase(), 'backfill-progress'],
+    queryKey: handleKeys.backfillProgress(handle),
     queryFn: ({ signal }) => getBackfillProgress(handle, signal),
     refetchInterval: (query) => {
       const data = query.state.data;

@@ -13,6 +13,7 @@ import {
 } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiClient } from '@/lib/api-client';
+import { handleKeys } from './handle-keys';
 
 export type TweetPage = z.infer<typeof tweetPageResponseSchema>;
 
@@ -48,7 +49,7 @@ export function getHandleTweets(
 export function handleTweetsQueryOptions(params: HandleTweetsParams) {
   const { handle, page = 1, limit = TWEET_PAGE_SIZE } = params;
   return queryOptions({
-    queryKey: ['handles', 'detail', handle.toLowerCase(), 'tweets', { page, limit }],
+    queryKey: handleKeys.tweetPage(handle, { page, limit }),
     queryFn: ({ signal }) => getHandleTweets({ handle, page, limit }, signal),
     placeholderData: keepPreviousData,
   });
@@ -68,14 +69,7 @@ export type TweetBrowseParams = Omit<HandleTweetsParams, 'page'>;
 export function handleTweetsBrowseQueryOptions(params: TweetBrowseParams) {
   const { handle, limit = TWEET_PAGE_SIZE, q = '', type, sort = 'newest' } = params;
   return infiniteQueryOptions({
-    queryKey: [
-      'handles',
-      'detail',
-      handle.toLowerCase(),
-      'tweets',
-      'browse',
-      { limit, q, type: type ?? null, sort },
-    ],
+    queryKey: handleKeys.tweetBrowse(handle, { limit, q, type: type ?? null, sort }),
     queryFn: ({ pageParam, signal }) =>
       getHandleTweets({ handle, page: pageParam, limit, q, type, sort }, signal),
     initialPageParam: 1,

@@ -10,8 +10,7 @@ import { HANDLES_POLL_COLLECTING_MS } from '@/lib/polling/intervals';
 import { backgroundRefreshMs } from '@/lib/preferences/preferences';
 import { retryUpTo } from '@/lib/query-client';
 import { retryDelayMs, type RetryBackoff } from '@/lib/resilience/retry-policy';
-
-export const handlesQueryKey = ['handles', 'list'] as const;
+import { handleKeys } from './handle-keys';
 
 /**
  * The list's own load retries: 5 attempts in all, waiting 2 s doubling up to 30 s
@@ -42,7 +41,7 @@ export function handlesPollInterval(handles: readonly Handle[] | undefined): num
  */
 export function handlesQueryOptions(queryClient?: QueryClient) {
   return queryOptions({
-    queryKey: handlesQueryKey,
+    queryKey: handleKeys.list,
     queryFn: ({ signal }) => getHandles(signal),
     refetchInterval: (query) => handlesPollInterval(query.state.data),
     retry: retryUpTo(HANDLES_LOAD_MAX_ATTEMPTS - 1, queryClient),

@@ -1,7 +1,7 @@
 import { invalidHandleIdsMessage, suspiciousHandleIds, type Handle } from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiClient } from '@/lib/api-client';
-import { handlesQueryKey } from './get-handles';
+import { handleKeys, handleMutationKeys } from './handle-keys';
 
 export const INVALID_HANDLE_ID_CODE = 'INVALID_HANDLE_ID';
 
@@ -22,22 +22,22 @@ interface RemoveHandleContext {
 export function useRemoveHandleMutation() {
   const queryClient = useQueryClient();
   return useMutation<void, Error, Handle, RemoveHandleContext>({
-    mutationKey: ['handles', 'remove'],
+    mutationKey: handleMutationKeys.remove,
     mutationFn: (handle) => removeHandle(handle.id),
     onMutate: async (handle) => {
-      await queryClient.cancelQueries({ queryKey: handlesQueryKey });
-      const previous = queryClient.getQueryData<Handle[]>(handlesQueryKey);
-      queryClient.setQueryData<Handle[]>(handlesQueryKey, (current = []) =>
+      await queryClient.cancelQueries({ queryKey: handleKeys.list });
+      const previous = queryClient.getQueryData<Handle[]>(handleKeys.list);
+      queryClient.setQueryData<Handle[]>(handleKeys.list, (current = []) =>
         current.filter((entry) => entry.id !== handle.id),
       );
       return { previous };
     },
     onError: (_error, _handle, context) => {
-      if (context?.previous) queryClient.setQueryData(handlesQueryKey, context.previous);
+      if (context?.previous) queryClient.setQueryData(handleKeys.list, context.previous);
     },
     onSuccess: (_data, handle) => {
-      queryClient.removeQueries({ queryKey: ['handles', 'detail', handle.handle.toLowerCase()] });
+      queryClient.removeQueries({ queryKey: handleKeys.detail(handle.handle) });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: handlesQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: handleKeys.list }),
   });
 }

@@ -2,7 +2,7 @@ import { backfillProgressSchema, type BackfillProgress, type Handle } from '@per
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { backfillProgressQueryOptions } from './get-backfill-progress';
-import { handlesQueryKey } from './get-handles';
+import { handleKeys, handleMutationKeys } from './handle-keys';
 
 /** POST /handles/{id}/retry: a failed handle goes back in the collection queue. */
 export function retryHandle(id: number): Promise<BackfillProgress> {
@@ -16,14 +16,14 @@ export function retryHandle(id: number): Promise<BackfillProgress> {
 export function useRetryHandleMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationKey: ['handles', 'retry'],
+    mutationKey: handleMutationKeys.retry,
     mutationFn: (handle: Handle) => retryHandle(handle.id),
     onSuccess: (progress, handle) => {
       queryClient.setQueryData(backfillProgressQueryOptions(handle.handle).queryKey, {
         ...progress,
         completionAcknowledged: false,
       });
-      queryClient.setQueryData<Handle[]>(handlesQueryKey, (list) =>
+      queryClient.setQueryData<Handle[]>(handleKeys.list, (list) =>
         list?.map((entry) =>
           entry.id === handle.id
             ? { ...entry, backfill_status: progress.status, last_error: progress.error ?? null }
@@ -31,6 +31,6 @@ export function useRetryHandleMutation() {
         ),
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: handlesQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: handleKeys.list }),
   });
 }

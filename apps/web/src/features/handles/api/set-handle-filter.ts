@@ -1,7 +1,7 @@
 import { handleResponseSchema, type Handle, type NotificationFilter } from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import { handlesQueryKey } from './get-handles';
+import { handleKeys, handleMutationKeys } from './handle-keys';
 
 export interface HandleFilterChange {
   handleId: number;
@@ -22,10 +22,10 @@ export async function setHandleFilter({ handleId, filter }: HandleFilterChange):
 export function useSetHandleFilterMutation() {
   const queryClient = useQueryClient();
   return useMutation<Handle, Error, HandleFilterChange>({
-    mutationKey: ['handle-filter'],
+    mutationKey: handleMutationKeys.filter,
     mutationFn: setHandleFilter,
     onSuccess: (updated) => {
-      queryClient.setQueryData<Handle[]>(handlesQueryKey, (handles) =>
+      queryClient.setQueryData<Handle[]>(handleKeys.list, (handles) =>
         handles?.map((entry) =>
           entry.id === updated.id
             ? { ...entry, notification_filter: updated.notification_filter }

@@ -6,7 +6,7 @@ import {
 } from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import { handlesQueryKey } from './get-handles';
+import { handleKeys, handleMutationKeys } from './handle-keys';
 
 export interface HandleNotificationChange {
   handle: Handle;
@@ -56,21 +56,21 @@ function setFlag(
 export function useSetHandleNotificationsMutation() {
   const queryClient = useQueryClient();
   return useMutation<Handle, Error, HandleNotificationChange>({
-    mutationKey: ['handle-notifications'],
+    mutationKey: handleMutationKeys.notifications,
     mutationFn: setHandleNotifications,
     onMutate: async ({ handle, channel, enabled }) => {
-      await queryClient.cancelQueries({ queryKey: handlesQueryKey });
-      queryClient.setQueryData<Handle[]>(handlesQueryKey, (handles) =>
+      await queryClient.cancelQueries({ queryKey: handleKeys.list });
+      queryClient.setQueryData<Handle[]>(handleKeys.list, (handles) =>
         setFlag(handles, handle.id, channel, enabled),
       );
     },
     onSuccess: (updated, { channel }) => {
-      queryClient.setQueryData<Handle[]>(handlesQueryKey, (handles) =>
+      queryClient.setQueryData<Handle[]>(handleKeys.list, (handles) =>
         setFlag(handles, updated.id, channel, notifiesOn(updated, channel)),
       );
     },
     onError: (_error, { handle, channel, enabled }) => {
-      queryClient.setQueryData<Handle[]>(handlesQueryKey, (handles) =>
+      queryClient.setQueryData<Handle[]>(handleKeys.list, (handles) =>
         setFlag(handles, handle.id, channel, !enabled),
       );
     },

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
-import { handlesQueryKey } from '../api/get-handles';
+import { handleKeys } from '../api/handle-keys';
 import { makeHandle } from '../test/handle-fixtures';
 import { CollectionProblem, hasCollectionProblem } from './collection-problem';
 
@@ -39,7 +39,7 @@ describe('CollectionProblem', () => {
       'GET /api/v1/handles': () => ok({ handles: [{ ...failed, backfill_status: 'pending' }] }),
     });
     const { queryClient } = renderRoute('/', <CollectionProblem handle={failed} />);
-    queryClient.setQueryData(handlesQueryKey, [failed]);
+    queryClient.setQueryData(handleKeys.list, [failed]);
     const alert = screen.getByTestId('handle-failed');
     expect(alert).toHaveTextContent('Collection of @gone failed');
     expect(alert).toHaveTextContent('@gone is suspended');
@@ -49,7 +49,7 @@ describe('CollectionProblem', () => {
     );
     // The record follows the server's answer at once: pending, without the old reason.
     await waitFor(() =>
-      expect(queryClient.getQueryData(handlesQueryKey)).toEqual([
+      expect(queryClient.getQueryData(handleKeys.list)).toEqual([
         expect.objectContaining({ id: 7, backfill_status: 'pending', last_error: null }),
       ]),
     );

@@ -1,5 +1,5 @@
-import { Alert, Button, Group, Loader, Text } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
+import { Group, Loader, Text } from '@mantine/core';
+import { SectionError } from '@/components/section-states';
 import type { HandleListLoadState } from '../hooks/use-handle-list-load';
 
 export interface HandleListLoadStatesProps {
@@ -40,28 +40,14 @@ export function HandleListLoadStates({
           {load.retryText}
         </Text>
       ) : null}
+      {/* Shown once the load gave up, never while a retry runs: Retry needs no spinner. */}
       {load.failure ? (
-        <Alert
-          color="red"
-          variant="light"
-          p={compact ? 'xs' : undefined}
+        <SectionError
           title={load.failure.title}
-          styles={compact ? { title: { fontSize: 'var(--mantine-font-size-xs)' } } : undefined}
-        >
-          <Text size={size}>{load.failure.message}</Text>
-          {load.retry ? (
-            <Button
-              mt="xs"
-              size={compact ? 'compact-xs' : 'xs'}
-              variant="light"
-              color="red"
-              leftSection={<IconRefresh size={14} />}
-              onClick={load.retry}
-            >
-              Retry
-            </Button>
-          ) : null}
-        </Alert>
+          reason={load.failure.message}
+          onRetry={load.retry}
+          compact={compact}
+        />
       ) : null}
       {emptyText && !load.isLoading && !load.failure && isEmpty ? (
         <Text size={size} c="dimmed">

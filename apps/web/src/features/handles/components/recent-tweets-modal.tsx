@@ -34,6 +34,7 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
+import { SectionError } from '@/components/section-states';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
 import { useHandleTweetsBrowseQuery } from '../api/get-handle-tweets';
 
@@ -303,14 +304,12 @@ function TweetBrowser({ handle, now }: { handle: string; now: number | undefined
         </Group>
       ) : null}
       {query.isError && !query.isFetchNextPageError ? (
-        <Alert color="red" variant="light" title={TWEET_BROWSER_TEXTS.failed}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{query.error.message}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+        <SectionError
+          title={TWEET_BROWSER_TEXTS.failed}
+          reason={query.error.message}
+          retrying={query.isFetching}
+          onRetry={() => void query.refetch()}
+        />
       ) : null}
 
       {query.isSuccess && !refreshing && tweets.length === 0 ? (

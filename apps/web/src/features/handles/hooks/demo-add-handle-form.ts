@@ -10,7 +10,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '@/lib/api-client';
 import type { TimedMessage } from '@/lib/use-timed-message';
 import { useAddHandleMutation } from '../api/add-handle';
-import { handlesQueryKey } from '../api/get-handles';
+import { handleKeys } from '../api/handle-keys';
 import { DEMO_TEXTS, demoBackfillDays } from '../utils/demo-handle';
 import { HANDLE_TEXTS, addErrorText, findHandle } from '../utils/handle-messages';
 
@@ -75,7 +75,7 @@ export function useDemoAddHandleForm({
           onMessage({ kind: 'success', text: HANDLE_TEXTS.added(handle.handle) });
           clearTimeout(refetchTimer.current);
           refetchTimer.current = setTimeout(
-            () => void queryClient.invalidateQueries({ queryKey: handlesQueryKey }),
+            () => void queryClient.invalidateQueries({ queryKey: handleKeys.list }),
             DEMO_REFETCH_AFTER_ADD_MS,
           );
         },

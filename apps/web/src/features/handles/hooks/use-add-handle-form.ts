@@ -8,6 +8,7 @@ import { useIsMutating } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTimedMessage } from '@/lib/use-timed-message';
 import { useAddHandleMutation } from '../api/add-handle';
+import { handleMutationKeys } from '../api/handle-keys';
 import {
   ERROR_MESSAGE_MS,
   HANDLE_TEXTS,
@@ -32,7 +33,7 @@ export function useAddHandleForm({ handles, onAdding }: UseAddHandleFormOptions)
   const [backfillDays, setBackfillDays] = useState<number>(DEFAULT_BACKFILL_DAYS);
   const { message, show, clear } = useTimedMessage();
   const addMutation = useAddHandleMutation();
-  const handleActionsRunning = useIsMutating({ mutationKey: ['handles'] }) > 0;
+  const handleActionsRunning = useIsMutating({ mutationKey: handleMutationKeys.listChanges }) > 0;
 
   const name = normalizeHandle(input);
   const hint = duplicateHint(handles, input);
@@ -85,3 +86,5 @@ export function useAddHandleForm({ handles, onAdding }: UseAddHandleFormOptions)
     handleSubmit,
   };
 }
+
+export type AddHandleFormState = ReturnType<typeof useAddHandleForm>;

@@ -4,7 +4,7 @@ import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handleTweetsQueryOptions } from '../api/get-handle-tweets';
-import { handlesQueryKey } from '../api/get-handles';
+import { handleKeys } from '../api/handle-keys';
 import { makeHandle } from '../test/handle-fixtures';
 import { LIVE_EVENTS_URL, useLiveEvents } from './use-live-events';
 
@@ -54,7 +54,7 @@ describe('useLiveEvents', () => {
     StubEventSource.instances = [];
     vi.stubGlobal('EventSource', StubEventSource);
     queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    queryClient.setQueryData<Handle[]>(handlesQueryKey, [nasa, esa]);
+    queryClient.setQueryData<Handle[]>(handleKeys.list, [nasa, esa]);
   });
 
   afterEach(() => {
@@ -62,7 +62,7 @@ describe('useLiveEvents', () => {
     queryClient.clear();
   });
 
-  const handles = () => queryClient.getQueryData<Handle[]>(handlesQueryKey);
+  const handles = () => queryClient.getQueryData<Handle[]>(handleKeys.list);
 
   it('opens the stream only while signed in and closes it on sign-out and unmount', () => {
     const { rerender, unmount } = renderHook(({ userId }) => useLiveEvents(userId), {
@@ -104,11 +104,11 @@ describe('useLiveEvents', () => {
       },
       esa,
     ]);
-    expect(queryClient.getQueryState(handlesQueryKey)?.isInvalidated).toBe(false);
+    expect(queryClient.getQueryState(handleKeys.list)?.isInvalidated).toBe(false);
   });
 
   it('sets the status on handle.status and has the list and the progress read again', () => {
-    const progressKey = ['handles', 'detail', 'nasa', 'backfill-progress'];
+    const progressKey = handleKeys.backfillProgress('nasa');
     queryClient.setQueryData(progressKey, { progress: 10 });
     renderHook(() => useLiveEvents(7), { wrapper });
     latestSource().emit('handle.status', {
@@ -119,7 +119,7 @@ describe('useLiveEvents', () => {
     });
     expect(handles()?.[0]).toMatchObject({ backfill_status: 'failed', last_error: 'Rate limited' });
     expect(handles()?.[1]).toBe(esa);
-    expect(queryClient.getQueryState(handlesQueryKey)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(handleKeys.list)?.isInvalidated).toBe(true);
     expect(queryClient.getQueryState(progressKey)?.isInvalidated).toBe(true);
   });
 
@@ -150,7 +150,7 @@ describe('useLiveEvents', () => {
     source.emit('handle.status', { handleId: 1, status: 'exploded' });
     source.emit('error', '');
     expect(handles()).toEqual([nasa, esa]);
-    expect(queryClient.getQueryState(handlesQueryKey)?.isInvalidated).toBe(false);
+    expect(queryClient.getQueryState(handleKeys.list)?.isInvalidated).toBe(false);
     expect(source.closed).toBe(false);
     expect(StubEventSource.instances).toHaveLength(1);
   });

@@ -2,10 +2,10 @@ import { BACKFILL_STATUSES, type Handle } from '@perch/shared';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { z } from 'zod';
-import { API_BASE } from '@/lib/api-client';
+import { API_BASE } from '@/lib/api-url';
 import { alertNewTweet } from '@/lib/preferences';
 import { backfillProgressQueryOptions } from '../api/get-backfill-progress';
-import { handlesQueryKey } from '../api/get-handles';
+import { handleKeys } from '../api/handle-keys';
 
 /** The server's live-updates stream (Server-Sent Events). */
 export const LIVE_EVENTS_URL = `${API_BASE}/events`;
@@ -33,7 +33,7 @@ function parse<T extends z.ZodType>(schema: T, event: MessageEvent<unknown>): z.
 }
 
 function updateHandle(queryClient: QueryClient, id: number, change: (handle: Handle) => Handle) {
-  queryClient.setQueryData<Handle[]>(handlesQueryKey, (handles) =>
+  queryClient.setQueryData<Handle[]>(handleKeys.list, (handles) =>
     handles?.map((handle) => (handle.id === id ? change(handle) : handle)),
   );
 }
@@ -61,7 +61,7 @@ export function applyLiveEvents(source: EventSource, queryClient: QueryClient): 
       last_error: data.error,
     }));
     // A new status changes more than the event says (completion time, counts, analytics).
-    void queryClient.invalidateQueries({ queryKey: handlesQueryKey });
+    void queryClient.invalidateQueries({ queryKey: handleKeys.list });
     void queryClient.invalidateQueries({
       queryKey: backfillProgressQueryOptions(data.username).queryKey,
     });
@@ -71,7 +71,7 @@ export function applyLiveEvents(source: EventSource, queryClient: QueryClient): 
     const data = parse(handleEventSchema, event);
     if (!data) return;
     void queryClient.invalidateQueries({
-      queryKey: ['handles', 'detail', data.username.toLowerCase(), 'tweets'],
+      queryKey: handleKeys.tweets(data.username),
     });
     alertNewTweet({ username: data.username, handleId: data.handleId });
   });

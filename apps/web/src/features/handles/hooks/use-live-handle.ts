@@ -13,7 +13,7 @@ import {
   backfillProgressQueryOptions,
   useBackfillProgressQuery,
 } from '../api/get-backfill-progress';
-import { handlesQueryKey } from '../api/get-handles';
+import { handleKeys } from '../api/handle-keys';
 
 function isBackfillStatus(status: ProgressState['status']): status is BackfillStatus {
   return (BACKFILL_STATUSES as readonly string[]).includes(status);
@@ -53,7 +53,7 @@ export function useLiveHandle(handle: Handle, onCompleted?: (handle: string) => 
   const announceCompletion = useEffectEvent(() => onCompleted?.(handle.handle));
 
   useEffect(() => {
-    if (finished) void queryClient.invalidateQueries({ queryKey: handlesQueryKey });
+    if (finished) void queryClient.invalidateQueries({ queryKey: handleKeys.list });
   }, [finished, queryClient]);
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { apiUrl } from '@/lib/api-client';
+import { apiUrl } from '@/lib/api-url';
 
 export type SecurityExportFormat = 'json' | 'csv';
 

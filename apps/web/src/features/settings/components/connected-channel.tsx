@@ -1,4 +1,5 @@
 import { Button, Group, type MantineColor } from '@mantine/core';
+import type { ChannelId } from '../hooks/use-channel-id';
 import { TestButton } from './id-form';
 import { SavedId } from './saved-id';
 
@@ -9,11 +10,8 @@ export interface ConnectedChannelProps {
   color: MantineColor;
   /** The server can reach the service (a bot token is set): Change and Test are offered. */
   available: boolean;
-  disconnecting: boolean;
-  testing: boolean;
-  onDisconnect: () => void;
-  onChange: () => void;
-  onTest: () => void;
+  /** The card's stored value and what it does with it. */
+  channel: ChannelId;
 }
 
 /** A connected Telegram or Discord channel: its saved id with Disconnect, Change and Test. */
@@ -22,11 +20,7 @@ export function ConnectedChannel({
   value,
   color,
   available,
-  disconnecting,
-  testing,
-  onDisconnect,
-  onChange,
-  onTest,
+  channel,
 }: ConnectedChannelProps) {
   return (
     <>
@@ -36,18 +30,18 @@ export function ConnectedChannel({
           variant="subtle"
           color="red.5"
           size="compact-sm"
-          onClick={onDisconnect}
-          loading={disconnecting}
+          onClick={channel.disconnect}
+          loading={channel.saving}
         >
           Disconnect
         </Button>
       </Group>
       {available ? (
         <Group gap="xs">
-          <Button variant="default" onClick={onChange}>
+          <Button variant="default" onClick={channel.change}>
             Change
           </Button>
-          <TestButton color={color} testing={testing} onTest={onTest} />
+          <TestButton color={color} testing={channel.testing} onTest={channel.testStored} />
         </Group>
       ) : null}
     </>

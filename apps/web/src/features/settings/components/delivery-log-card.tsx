@@ -1,10 +1,8 @@
 import {
   ActionIcon,
-  Alert,
   Anchor,
   Badge,
   Box,
-  Button,
   Group,
   SegmentedControl,
   Skeleton,
@@ -23,6 +21,7 @@ import {
   IconRefresh,
 } from '@tabler/icons-react';
 import { useState } from 'react';
+import { SectionError } from '@/components/section-states';
 import { formatDateTime } from '@/lib/format';
 import { formatTime } from '@/lib/format';
 import { useDeliveriesQuery } from '../api/get-deliveries';
@@ -179,14 +178,12 @@ export function DeliveryLogCard() {
         </Stack>
       ) : null}
       {query.isError && !query.data ? (
-        <Alert color="red" variant="light" title={SETTINGS_TEXTS.deliveriesFailed}>
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{query.error.message}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+        <SectionError
+          title={SETTINGS_TEXTS.deliveriesFailed}
+          reason={query.error.message}
+          retrying={query.isFetching}
+          onRetry={() => void query.refetch()}
+        />
       ) : null}
       {query.isSuccess && deliveries.length === 0 ? (
         <Stack align="center" gap={6} py="lg" data-testid="deliveries-empty">

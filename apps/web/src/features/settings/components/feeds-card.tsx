@@ -23,6 +23,7 @@ import {
   IconRss,
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { SectionError } from '@/components/section-states';
 import { ApiError } from '@/lib/api-client';
 import { copyText } from '@/lib/copy-text';
 import { useTimedMessage } from '@/lib/use-timed-message';
@@ -197,19 +198,13 @@ export function FeedsCard() {
         </Stack>
       ) : null}
       {query.isError && !query.data ? (
-        <Alert
-          color="red"
-          variant="light"
+        <SectionError
           title="Failed to load the feeds"
-          data-testid="feeds-error"
-        >
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorText(query.error, 'Failed to load the feeds')}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+          reason={errorText(query.error, 'Failed to load the feeds')}
+          retrying={query.isFetching}
+          onRetry={() => void query.refetch()}
+          testId="feeds-error"
+        />
       ) : null}
       {query.isSuccess && feeds.length === 0 ? (
         <Group gap="sm" py="md" wrap="nowrap" data-testid="feeds-empty">

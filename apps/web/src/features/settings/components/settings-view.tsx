@@ -1,7 +1,8 @@
-import { Alert, Button, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, SimpleGrid, Stack } from '@mantine/core';
 import { SETTINGS_MESSAGES } from '@perch/shared';
-import { IconAlertTriangle, IconPlugConnectedX } from '@tabler/icons-react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect } from 'react';
+import { SectionError } from '@/components/section-states';
 import { useBotStatusQuery } from '../api/get-bot-status';
 import { useApiConnected } from '../api/get-health';
 import { useRefreshSettings, useSettingsQuery } from '../api/get-settings';
@@ -74,26 +75,13 @@ export function SettingsView() {
       {settingsQuery.isPending ? <SettingsSkeleton /> : null}
 
       {settingsQuery.isError && !settings ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconPlugConnectedX size={18} />}
+        <SectionError
           title={SETTINGS_MESSAGES.fetchFailed}
-          data-testid="settings-load-error"
-        >
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{settingsQuery.error.message}</Text>
-            <Button
-              size="xs"
-              variant="light"
-              color="red"
-              loading={settingsQuery.isFetching}
-              onClick={() => void refreshSettings({ force: true })}
-            >
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+          reason={settingsQuery.error.message}
+          retrying={settingsQuery.isFetching}
+          onRetry={() => void refreshSettings({ force: true })}
+          testId="settings-load-error"
+        />
       ) : null}
 
       {settings ? (

@@ -1,11 +1,17 @@
 import { SUCCESS_BANNER_MS } from '@perch/shared';
 import { useCallback, useMemo, useState } from 'react';
+import type { AlertMessage } from '@/components/message-alert';
 import { useTimedMessage } from '@/lib/use-timed-message';
 
 /** How a card reports an outcome on the page's banners. */
 export interface SettingsNotifier {
   success: (text: string) => void;
   error: (text: string) => void;
+}
+
+/** An outcome as a message, on the page's banners (where a second line has no place). */
+export function reportOnBanners(notify: SettingsNotifier): (message: AlertMessage) => void {
+  return (message) => notify[message.kind](message.text);
 }
 
 /**

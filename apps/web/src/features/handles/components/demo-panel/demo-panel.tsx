@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTimedMessage, type TimedMessage } from '@/lib/use-timed-message';
 import { handlesQueryOptions } from '../../api/get-handles';
+import { handleKeys } from '../../api/handle-keys';
 import { useRemoveHandleMutation } from '../../api/remove-handle';
 import { useDemoAddHandleForm } from '../../hooks/demo-add-handle-form';
 import { useDemoSmartPolling } from '../../hooks/demo-smart-polling';
@@ -74,7 +75,7 @@ export function DemoPanel() {
     recordActivity();
     setRefreshing(true);
     try {
-      await queryClient.invalidateQueries({ queryKey: ['handles'] });
+      await queryClient.invalidateQueries({ queryKey: handleKeys.all });
     } finally {
       setRefreshing(false);
     }

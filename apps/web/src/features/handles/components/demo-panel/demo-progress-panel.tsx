@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { formatCount } from '@/lib/format';
 import { backfillProgressQueryOptions } from '../../api/get-backfill-progress';
-import { handlesQueryKey } from '../../api/get-handles';
+import { handleKeys } from '../../api/handle-keys';
 import { DEMO_TEXTS } from '../../utils/demo-handle';
 
 export interface DemoProgressPanelProps {
@@ -33,7 +33,7 @@ export function DemoProgressPanel({ handle, interval }: DemoProgressPanelProps) 
 
   useEffect(() => {
     // The backfill ended before the list noticed: fetch the list now, not at its next poll.
-    if (listBehind) void queryClient.invalidateQueries({ queryKey: handlesQueryKey });
+    if (listBehind) void queryClient.invalidateQueries({ queryKey: handleKeys.list });
   }, [listBehind, queryClient]);
 
   const status = progress?.status ?? handle.backfill_status;
