@@ -1,5 +1,6 @@
 import { ADMIN_MESSAGES } from '@perch/shared';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { registerSuperAdmin } from './accounts';
 import { startPerchServer, type PerchServer } from './perch-server';
 
 /** The code the demo collector account accepts (DEMO_CHALLENGE_CODE). */
@@ -21,22 +22,11 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function registerSuperAdmin(page: Page) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill('grace');
-  await page.getByLabel('Email').fill('grace@example.com');
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(server.firstStartCode);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText('grace');
-}
-
 test('super admin: answers the collector account challenge, sees the admin sections, follows a handle in the demo panel', async ({
   page,
 }) => {
   test.setTimeout(180_000);
-  await registerSuperAdmin(page);
+  await registerSuperAdmin(page, server, 'grace');
 
   // Settings: the collector account asked for a code when collection started.
   await page.getByRole('link', { name: 'Settings' }).first().click();

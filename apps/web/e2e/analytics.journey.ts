@@ -1,5 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { INVALID_COMPARE_MESSAGE, type CompleteAnalytics } from '@perch/shared';
+import { registerSuperAdmin, registerUser } from './accounts';
+import { addHandleInPanel } from './handle-rows';
+import { addHandleByApi } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
 
 let server: PerchServer;
@@ -16,17 +19,6 @@ test.afterAll(async () => {
 });
 
 test.use({ timezoneId: TIMEZONE, viewport: { width: 1280, height: 900 } });
-
-async function register(page: Page, username = 'ada', code = server.firstStartCode) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill(`${username}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(code);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText(username);
-}
 
 /** The complete analytics the API gives for the handle, as the page would ask for them. */
 async function apiComplete(page: Page, handle: string, period: number) {
@@ -51,10 +43,8 @@ const CARD_KEYS = ['total_tweets', 'total_likes', 'total_retweets', 'total_repli
 test('add a demo handle, watch the overlay, read analytics that match the API, switch to week, refresh twice', async ({
   page,
 }) => {
-  await register(page);
-  const panel = page.getByTestId('handle-panel');
-  await panel.getByLabel('Twitter handle').fill('prolific_grace');
-  await panel.getByRole('button', { name: 'Add handle' }).click();
+  await registerSuperAdmin(page, server, 'ada');
+  await addHandleInPanel(page, 'prolific_grace');
 
   // While the backfill runs, the blurred overlay shows its progress.
   const overlay = page.getByTestId('collecting-overlay');
@@ -116,14 +106,9 @@ function changeText(current: number, previous: number): string {
 test('compare a week with the one before, overlay it on the daily chart, read the top words', async ({
   page,
 }) => {
-  await register(page, 'lin', await server.invite());
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+  await registerUser(page, server.origin, 'lin', await server.invite());
   // 15 days of backfill: this week and the whole week before it.
-  const added = await page.request.post(`${server.origin}/api/v1/handles`, {
-    data: { username: 'prolific_lin', backfill_days: 15, async: true },
-    headers: { 'x-csrf-token': csrf },
-  });
-  expect(added.status()).toBe(201);
+  await addHandleByApi(page, server.origin, 'prolific_lin', 15);
   await page.goto(`${server.origin}/dashboard/?handle=prolific_lin`);
   await expect(page.getByTestId('summary-card-total_tweets')).toBeVisible({ timeout: 60_000 });
   await page.getByTestId('period-switch').getByText('Week').click();

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { fillRegisterForm, signIn, signOut, submitSignIn } from './accounts';
 import { startPerchServer, type PerchServer } from './perch-server';
 
 let server: PerchServer;
@@ -15,7 +16,6 @@ test('first start: register the super admin, sign out and in, deep links, not fo
   page,
 }) => {
   const username = 'ada';
-  const password = 'Corr3ct-Horse!';
 
   // Signed out, the dashboard sends us to the sign-in page.
   await page.goto(`${server.origin}/`);
@@ -26,10 +26,7 @@ test('first start: register the super admin, sign out and in, deep links, not fo
   await expect(page).toHaveURL(/\/dashboard\/register$/);
   // The invitation hint names the installation's own support address.
   await expect(page.getByRole('link', { name: 'help@perch.example' })).toBeVisible();
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Email').fill('ada@example.com');
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm password').fill(password);
+  await fillRegisterForm(page, username);
   await expect(page.getByText('Passwords match')).toBeVisible();
   await page.getByLabel('Invitation code').fill(server.firstStartCode);
   await page.getByRole('button', { name: 'Create account' }).click();
@@ -41,21 +38,16 @@ test('first start: register the super admin, sign out and in, deep links, not fo
   await expect(page.getByRole('link', { name: 'Admin' })).toBeVisible();
 
   // Sign out.
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/login$/);
+  await signOut(page);
 
   // A wrong password shows the spec's message.
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, username, 'not-the-password');
   await expect(
     page.getByText('The username or password you entered is incorrect. Please try again.'),
   ).toBeVisible();
 
   // The right one lands in the shell.
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText(username);
+  await signIn(page, username);
 
   // A reload on a deep link keeps the session and the page.
   await page.goto(`${server.origin}/dashboard/settings`);

@@ -1,7 +1,8 @@
 import { FEED_MESSAGES } from '@perch/shared';
 import { expect, request, test } from '@playwright/test';
+import { registerSuperAdmin } from './accounts';
+import { addHandleInPanel, expectReady, handleRow } from './handle-rows';
 import { startPerchServer, type PerchServer } from './perch-server';
-import { registerUser } from './accounts';
 
 let server: PerchServer;
 
@@ -20,16 +21,9 @@ test('copy a handle’s feed address, read it as a feed reader would, regenerate
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
     origin: server.origin,
   });
-  await registerUser(page, server.origin, 'lamarr', server.firstStartCode);
-  const panel = page.getByTestId('handle-panel');
-  await panel.getByLabel('Twitter handle').fill('typical_news');
-  await panel.getByRole('button', { name: 'Add handle' }).click();
-  await expect(
-    panel
-      .getByTestId('handle-row')
-      .filter({ hasText: '@typical_news' })
-      .getByTestId('handle-status'),
-  ).toHaveText(/Ready/, { timeout: 60_000 });
+  await registerSuperAdmin(page, server, 'lamarr');
+  await addHandleInPanel(page, 'typical_news');
+  await expectReady(handleRow(page, 'typical_news'), 60_000);
 
   await page.getByRole('link', { name: 'Settings' }).first().click();
   const card = page.getByTestId('feeds-card');

@@ -1,8 +1,10 @@
 import { FORWARDING_MESSAGES, SETTINGS_MESSAGES } from '@perch/shared';
-import { expect, test, type Page } from '@playwright/test';
-import { startFakeTelegramServer, type FakeTelegramServer } from './notify-fakes';
+import { expect, test } from '@playwright/test';
+import { registerSuperAdmin, registerUser } from './accounts';
+import { handlePanel, handleRow } from './handle-rows';
+import { startFakeTelegramServer, telegramEnv, type FakeTelegramServer } from './notify-fakes';
+import { addHandleByApi, apiCall, saveSettings } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
-import { registerUser } from './accounts';
 
 const CHAT_ID = '424242777';
 
@@ -11,11 +13,7 @@ let server: PerchServer;
 
 test.beforeAll(async () => {
   telegram = await startFakeTelegramServer({ botUsername: 'perch_forwarding_bot' });
-  server = await startPerchServer({
-    TELEGRAM_BOT_TOKEN: telegram.token,
-    TELEGRAM_API_BASE_URL: telegram.baseUrl,
-    DEMO_PAGE_DELAY_MS: '0',
-  });
+  server = await startPerchServer({ ...telegramEnv(telegram), DEMO_PAGE_DELAY_MS: '0' });
 });
 
 test.afterAll(async () => {
@@ -23,30 +21,16 @@ test.afterAll(async () => {
   await telegram?.close();
 });
 
-async function api(page: Page, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown) {
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-  return page.request.fetch(`${server.origin}/api/v1${url}`, {
-    method,
-    data,
-    headers: { 'x-csrf-token': csrf },
-  });
-}
-
 test('a switch that is on says why nothing would arrive, and forwarding starts on the server', async ({
   page,
 }) => {
-  await registerUser(page, server.origin, 'curie', server.firstStartCode);
-  expect(
-    (await api(page, 'POST', '/handles', { username: 'nasa', backfill_days: 1 })).status(),
-  ).toBe(201);
+  await registerSuperAdmin(page, server, 'curie');
+  await addHandleByApi(page, server.origin, 'nasa', 1);
   // Telegram connected, but no X account: the forwarder cannot run.
-  expect((await api(page, 'POST', '/settings', { telegram_chat_id: CHAT_ID })).status()).toBe(200);
+  await saveSettings(page, server.origin, { telegram_chat_id: CHAT_ID });
 
   await page.reload();
-  const row = page
-    .getByTestId('handle-panel')
-    .getByTestId('handle-row')
-    .filter({ hasText: '@nasa' });
+  const row = handleRow(page, 'nasa');
   const telegramSwitch = row.getByRole('switch', { name: 'Telegram notifications for @nasa' });
   // The switch follows the saved state a moment after the click (click, then wait for it).
   await telegramSwitch.click();
@@ -63,8 +47,7 @@ test('a switch that is on says why nothing would arrive, and forwarding starts o
   );
   await expect(discordSwitch).not.toBeChecked();
   await expect(
-    page
-      .getByTestId('handle-panel')
+    handlePanel(page)
       .getByTestId('handle-message')
       .filter({ hasText: SETTINGS_MESSAGES.connectDiscordFirst }),
   ).toHaveCount(0);
@@ -80,7 +63,7 @@ test('a switch that is on says why nothing would arrive, and forwarding starts o
   await expect(page.getByTestId('forwarding-status')).toHaveText('Forwarding active', {
     timeout: 3_000,
   });
-  const status = await (await api(page, 'GET', '/bot/status')).json();
+  const status = await (await apiCall(page, server.origin, 'GET', '/bot/status')).json();
   expect(status.data).toMatchObject({ botRunning: true, status: 'running' });
 
   // Back on the dashboard, the switch has nothing left to explain.
@@ -95,16 +78,14 @@ test('forwarding starts with no page open: settings saved through the API alone'
   await registerUser(page, server.origin, 'meitner', await server.invite());
   await page.goto('about:blank');
   // The browser shows no Perch page while the connections are saved.
-  expect((await api(page, 'POST', '/settings', { twitter_username: 'lise_m' })).status()).toBe(200);
-  let status = await (await api(page, 'GET', '/bot/status')).json();
+  await saveSettings(page, server.origin, { twitter_username: 'lise_m' });
+  let status = await (await apiCall(page, server.origin, 'GET', '/bot/status')).json();
   expect(status.data).toMatchObject({ botRunning: false, canStart: false });
-  expect((await api(page, 'POST', '/settings', { telegram_chat_id: '424242778' })).status()).toBe(
-    200,
-  );
-  status = await (await api(page, 'GET', '/bot/status')).json();
+  await saveSettings(page, server.origin, { telegram_chat_id: '424242778' });
+  status = await (await apiCall(page, server.origin, 'GET', '/bot/status')).json();
   expect(status.data).toMatchObject({ botRunning: true, canStart: true });
   // POST /bot/start still answers, and changes nothing.
-  const start = await api(page, 'POST', '/bot/start');
+  const start = await apiCall(page, server.origin, 'POST', '/bot/start');
   expect(start.status()).toBe(200);
   expect((await start.json()).message).toBe(SETTINGS_MESSAGES.botAlreadyRunning);
 });
@@ -114,7 +95,7 @@ test.describe('on a phone', () => {
 
   test('the empty dashboard offers the sample handles; one tap adds one', async ({ page }) => {
     await registerUser(page, server.origin, 'franklin', await server.invite());
-    const panel = page.getByTestId('handle-panel');
+    const panel = handlePanel(page);
     const samples = panel.getByTestId('sample-handles');
     await expect(samples).toBeVisible();
     await expect(samples.getByRole('button', { name: /^Add @/ })).toHaveCount(8);
@@ -122,7 +103,7 @@ test.describe('on a phone', () => {
     await expect(page.getByTestId('sidebar-handles')).not.toBeInViewport();
     await samples.getByRole('button', { name: 'Add @github' }).click();
     await expect(page.getByText('@github added successfully!')).toBeVisible();
-    await expect(panel.getByTestId('handle-row').filter({ hasText: '@github' })).toBeVisible();
+    await expect(handleRow(page, 'github')).toBeVisible();
     await expect(samples).toHaveCount(0);
   });
 });

@@ -1,7 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { registerSuperAdmin, registerUser, signIn } from './accounts';
+import { sidebarStatus } from './handle-rows';
+import { addHandleByApi } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
 import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
-import { registerUser } from './accounts';
 
 let server: PerchServer;
 
@@ -13,28 +15,19 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function addHandleByApi(page: Page, origin: string, username: string) {
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-  const response = await page.request.post(`${origin}/api/v1/handles`, {
-    data: { username, backfill_days: 1, async: true },
-    headers: { 'x-csrf-token': csrf },
-  });
-  expect(response.status()).toBe(201);
-}
-
 test('a failed handle says why where the analytics would be, and Retry queues it again', async ({
   page,
 }) => {
-  await registerUser(page, server.origin, 'rosalind', server.firstStartCode);
-  await addHandleByApi(page, server.origin, 'suspended_demo');
+  await registerSuperAdmin(page, server, 'rosalind');
+  await addHandleByApi(page, server.origin, 'suspended_demo', 1);
   await page.goto(`${server.origin}/dashboard/?handle=suspended_demo`);
 
   const failed = page.getByTestId('handle-failed');
   await expect(failed).toContainText('Collection of @suspended_demo failed');
   await expect(failed).toContainText('@suspended_demo is suspended');
   // The badge and the alert agree; the timer's 'stuck' verdict never shows.
-  const sidebarRow = page.getByTestId('sidebar-handle').filter({ hasText: '@suspended_demo' });
-  await expect(sidebarRow.getByTestId('handle-status')).toHaveText('Failed');
+  const sidebarBadge = sidebarStatus(page, 'suspended_demo');
+  await expect(sidebarBadge).toHaveText('Failed');
   const panelRow = page.getByTestId('handle-row').filter({ hasText: '@suspended_demo' });
   await expect(panelRow).toContainText('@suspended_demo is suspended');
   await expect(page.getByText('Collection stuck at 0%')).toHaveCount(0);
@@ -53,7 +46,7 @@ test('a failed handle says why where the analytics would be, and Retry queues it
   await expect(page.getByTestId('handle-failed')).toContainText('@suspended_demo is suspended', {
     timeout: 15_000,
   });
-  await expect(sidebarRow.getByTestId('handle-status')).toHaveText('Failed');
+  await expect(sidebarBadge).toHaveText('Failed');
 });
 
 test('a session that ends drops the previous account’s data at once; a blip is not a sign-out', async ({
@@ -67,7 +60,7 @@ test('a session that ends drops the previous account’s data at once; a blip is
   const context = await browser.newContext();
   const page = await context.newPage();
   await registerUser(page, server.origin, 'alice_a', await server.invite());
-  await addHandleByApi(page, server.origin, 'typical_alpha');
+  await addHandleByApi(page, server.origin, 'typical_alpha', 1);
   await page.reload();
   await expect(
     page.getByTestId('sidebar-handle').filter({ hasText: '@typical_alpha' }),
@@ -105,10 +98,7 @@ test('a session that ends drops the previous account’s data at once; a blip is
   });
 
   // Bob signs in in the same tab: nothing of Alice's shows, not even for a moment.
-  await page.getByLabel('Username').fill('bob_b');
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText('bob_b');
+  await signIn(page, 'bob_b');
   await expect(page.getByTestId('handle-panel')).toContainText('No handles yet');
   const seenAfter = await page.evaluate(
     () => (window as unknown as { __seen: { alpha: boolean } }).__seen.alpha,
@@ -124,13 +114,10 @@ test('a collected handle whose X credentials are refused shows Waiting for X, ne
   const fake = await startFakeXWithAccounts();
   const xServer = await startPerchServer(xApiEnv(fake));
   try {
-    await registerUser(page, xServer.origin, 'hedy', xServer.firstStartCode);
-    await addHandleByApi(page, xServer.origin, 'TidePools');
+    await registerSuperAdmin(page, xServer, 'hedy');
+    await addHandleByApi(page, xServer.origin, 'TidePools', 1);
     await page.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
-    const sidebarBadge = page
-      .getByTestId('sidebar-handle')
-      .filter({ hasText: '@TidePools' })
-      .getByTestId('handle-status');
+    const sidebarBadge = sidebarStatus(page, 'TidePools');
     await expect(sidebarBadge).toHaveText('Ready', { timeout: 30_000 });
 
     // X starts refusing the app's bearer token: the next poll waits for the credentials.
@@ -142,14 +129,11 @@ test('a collected handle whose X credentials are refused shows Waiting for X, ne
     await expect(waiting).toContainText('Waiting for X credentials');
 
     // A handle added meanwhile waits too, rather than 'Starting collection...' for ever.
-    await addHandleByApi(page, xServer.origin, 'OrbitNews');
+    await addHandleByApi(page, xServer.origin, 'OrbitNews', 1);
     await page.reload();
-    await expect(
-      page
-        .getByTestId('sidebar-handle')
-        .filter({ hasText: '@OrbitNews' })
-        .getByTestId('handle-status'),
-    ).toHaveText('Waiting for X', { timeout: 15_000 });
+    await expect(sidebarStatus(page, 'OrbitNews')).toHaveText('Waiting for X', {
+      timeout: 15_000,
+    });
   } finally {
     await xServer.stop();
     await fake.close();

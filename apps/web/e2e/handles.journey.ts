@@ -1,4 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { registerSuperAdmin } from './accounts';
+import { addHandleInPanel, handlePanel, handleRow } from './handle-rows';
+import { addHandleByApi } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
 
 let server: PerchServer;
@@ -12,40 +15,17 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function registerFirstUser(page: Page) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill('hopper');
-  await page.getByLabel('Email').fill('hopper@example.com');
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(server.firstStartCode);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText('hopper');
-}
-
-/** Adds a handle through the API, as the signed-in page would. */
-async function addHandleByApi(page: Page, username: string) {
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-  const response = await page.request.post(`${server.origin}/api/v1/handles`, {
-    data: { username, backfill_days: 7, async: true },
-    headers: { 'x-csrf-token': csrf },
-  });
-  expect(response.status()).toBe(201);
-}
-
 test('add a handle, watch it collect to Ready, browse tweets, hit the limit, remove', async ({
   page,
 }) => {
-  await registerFirstUser(page);
-  const panel = page.getByTestId('handle-panel');
+  await registerSuperAdmin(page, server, 'hopper');
+  const panel = handlePanel(page);
   await expect(page.getByText('Demo data')).toBeVisible();
 
   // Add with 7 days: it appears at once and its badge moves on to 'Ready'.
-  await panel.getByLabel('Twitter handle').fill('@prolific_ada');
-  await panel.getByText('7 days', { exact: true }).click();
-  await panel.getByRole('button', { name: 'Add handle' }).click();
+  await addHandleInPanel(page, '@prolific_ada', { days: 7 });
   await expect(page.getByText('@prolific_ada added successfully!')).toBeVisible();
-  const row = panel.getByTestId('handle-row').filter({ hasText: '@prolific_ada' });
+  const row = handleRow(page, 'prolific_ada');
   await expect(row).toBeVisible();
   // Watch the badge: it shows a percentage on the way and ends at 'Ready'.
   const seen = new Set<string>();
@@ -76,7 +56,7 @@ test('add a handle, watch it collect to Ready, browse tweets, hit the limit, rem
   await expect(dialog).toBeHidden();
 
   // Nine more: the limit of 10 disables adding.
-  for (let i = 0; i < 9; i++) await addHandleByApi(page, `quiet_user${i}`);
+  for (let i = 0; i < 9; i++) await addHandleByApi(page, server.origin, `quiet_user${i}`);
   await page.reload();
   await expect(page.getByTestId('handle-count').first()).toHaveText('10/10');
   await panel.getByLabel('Twitter handle').fill('one_more');
@@ -89,9 +69,9 @@ test('add a handle, watch it collect to Ready, browse tweets, hit the limit, rem
   const confirm = page.getByRole('dialog', { name: 'Remove handle' });
   await expect(confirm.getByText('Are you sure you want to remove this handle?')).toBeVisible();
   await confirm.getByRole('button', { name: 'Remove' }).click();
-  await expect(panel.getByTestId('handle-row').filter({ hasText: '@prolific_ada' })).toHaveCount(0);
+  await expect(row).toHaveCount(0);
   await page.reload();
   await expect(page.getByTestId('handle-count').first()).toHaveText('9/10');
-  await expect(panel.getByTestId('handle-row').filter({ hasText: '@prolific_ada' })).toHaveCount(0);
+  await expect(row).toHaveCount(0);
   await expect(panel.getByTestId('handle-row')).toHaveCount(9);
 });

@@ -1,16 +1,18 @@
 import { FILTER_MESSAGES } from '@perch/shared';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { registerSuperAdmin } from './accounts';
+import { handleRow } from './handle-rows';
 import {
+  BUSY_DEMO_HANDLES,
   pickBusyDemoHandle,
   startFakeTelegramServer,
+  telegramEnv,
   type FakeTelegramServer,
 } from './notify-fakes';
+import { addHandleByApi, apiData, saveSettings, switchNotifications } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
-import { registerUser } from './accounts';
 
 const CHAT_ID = '424242077';
-/** Demo handles starting with `bench` post about 2,000 tweets a day (demo-source.ts). */
-const CANDIDATES = Array.from({ length: 24 }, (_, index) => `bench_${index}`);
 /** A word no demo tweet holds: with it as the only "notify about" word, every tweet is held back. */
 const NEVER = 'zyzzyva';
 
@@ -20,8 +22,7 @@ let server: PerchServer;
 test.beforeAll(async () => {
   telegram = await startFakeTelegramServer({ botUsername: 'perch_filters_bot' });
   server = await startPerchServer({
-    TELEGRAM_BOT_TOKEN: telegram.token,
-    TELEGRAM_API_BASE_URL: telegram.baseUrl,
+    ...telegramEnv(telegram),
     MONITOR_INTERVAL_SECONDS: '5',
     DEMO_PAGE_DELAY_MS: '0',
   });
@@ -32,44 +33,25 @@ test.afterAll(async () => {
   await telegram?.close();
 });
 
-/** A call of the signed-in page (with its CSRF token). */
-async function api(page: Page, method: 'post' | 'put', path: string, data: unknown) {
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-  const response = await page.request[method](`${server.origin}/api/v1${path}`, {
-    data,
-    headers: { 'x-csrf-token': csrf },
-  });
-  expect(response.ok(), await response.text()).toBe(true);
-  return (await response.json()) as { data: Record<string, unknown> };
-}
-
 test('filter a handle: the summary shows, its next tweet is held back and the log says why', async ({
   page,
 }) => {
   test.setTimeout(360_000);
-  await registerUser(page, server.origin, 'curie', server.firstStartCode);
+  await registerSuperAdmin(page, server, 'curie');
   // X and Telegram connected, forwarding on, Telegram switched on for a handle about to post.
-  await api(page, 'post', '/settings', {
+  await saveSettings(page, server.origin, {
     twitter_username: 'marie_curie',
     telegram_chat_id: CHAT_ID,
   });
-  await api(page, 'post', '/bot/start', {});
+  await apiData(page, server.origin, 'POST', '/bot/start', {});
   const now = Date.now();
-  const busy = await pickBusyDemoHandle(CANDIDATES, now + 30_000, now + 200_000);
-  const added = await api(page, 'post', '/handles', {
-    username: busy.handle,
-    backfill_days: 1,
-    async: true,
-  });
-  const { id } = added.data.handle as { id: number };
-  await api(page, 'put', `/handles/${id}/notifications`, { telegramEnabled: true });
+  const busy = await pickBusyDemoHandle(BUSY_DEMO_HANDLES, now + 30_000, now + 200_000);
+  const id = await addHandleByApi(page, server.origin, busy.handle, 1);
+  await switchNotifications(page, server.origin, id, { telegramEnabled: true });
 
   // The dashboard: no filter yet; the editor sets one.
   await page.goto(`${server.origin}/dashboard/`);
-  const row = page
-    .getByTestId('handle-panel')
-    .getByTestId('handle-row')
-    .filter({ hasText: `@${busy.handle}` });
+  const row = handleRow(page, busy.handle);
   await expect(row.getByTestId('filter-summary')).toHaveCount(0);
   await row.getByRole('button', { name: `Notification filter for @${busy.handle}` }).click();
   const dialog = page.getByRole('dialog', { name: `Notification filter for @${busy.handle}` });

@@ -1,24 +1,103 @@
 /**
- * Helpers of the notification journeys: the server's loopback Telegram fake, run in this process
- * so the test can read what "Telegram" received, and a look into the demo source's future to pick
- * a handle that is about to post.
+ * Helpers of the notification journeys: the server's loopback Telegram and Discord fakes, run in
+ * this process so the test can read what "Telegram" received (with the server environment that
+ * delivers to them), and a look into the demo source's future to pick a handle that is about to
+ * post.
  *
- * Both come from the server workspace on purpose: the fake is the one the server's own tests use
+ * Both come from the server workspace on purpose: the fakes are the ones the server's own tests use
  * (docs/spec-notes.md, Fakes), and the demo source is a pure function of handle and time ("two
  * processes agree on every tweet"), so the tweets it predicts here are the ones the server will
  * find.
  */
 /* eslint-disable import-x/no-restricted-paths -- test harness: runs the server's fakes in-process */
 import { createDemoSource, demoUserId } from '../../server/src/sources/demo-source';
-export {
+import {
   startFakeTelegramServer,
   type FakeTelegramServer,
 } from '../../server/test/fakes/fake-telegram-server';
-export {
+import {
   startFakeDiscordServer,
   type FakeDiscordServer,
 } from '../../server/test/fakes/fake-discord-server';
 /* eslint-enable import-x/no-restricted-paths */
+
+export { startFakeDiscordServer, startFakeTelegramServer };
+export type { FakeDiscordServer, FakeTelegramServer };
+
+/** Demo handles starting with `bench` post about 2,000 tweets a day (demo-source.ts). */
+export const BUSY_DEMO_HANDLES: readonly string[] = Array.from(
+  { length: 24 },
+  (_, index) => `bench_${index}`,
+);
+
+/** The server's environment that delivers to the fake Telegram. */
+export function telegramEnv(fake: FakeTelegramServer): Record<string, string> {
+  return { TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_BASE_URL: fake.baseUrl };
+}
+
+/** The server's environment that delivers to the fake Discord. */
+export function discordEnv(fake: FakeDiscordServer): Record<string, string> {
+  return { DISCORD_BOT_TOKEN: fake.token, DISCORD_API_BASE_URL: fake.baseUrl };
+}
+
+export interface NotifyFakes {
+  telegram: FakeTelegramServer;
+  discord: FakeDiscordServer;
+  /** The server's environment that delivers to both. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** The fake Telegram (with the bot `botUsername`) and the fake Discord, started together. */
+export async function startNotifyFakes(botUsername: string): Promise<NotifyFakes> {
+  const telegram = await startFakeTelegramServer({ botUsername });
+  const discord = await startFakeDiscordServer();
+  return {
+    telegram,
+    discord,
+    env: { ...telegramEnv(telegram), ...discordEnv(discord) },
+    async close() {
+      await telegram.close();
+      await discord.close();
+    },
+  };
+}
+
+export interface DemoTweet {
+  /** Epoch ms. */
+  at: number;
+  text: string;
+  photoUrls: string[];
+}
+
+/** A demo handle's tweets between two instants, oldest first (the demo source is pure). */
+export async function demoTweets(
+  handle: string,
+  fromMs: number,
+  toMs: number,
+): Promise<DemoTweet[]> {
+  const source = createDemoSource({ pageDelayMs: 0, now: () => toMs });
+  const tweets: DemoTweet[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await source.timeline({
+      xUserId: demoUserId(handle),
+      startTime: new Date(fromMs).toISOString(),
+      endTime: new Date(toMs).toISOString(),
+      cursor,
+      maxResults: 100,
+    });
+    for (const tweet of page.tweets) {
+      tweets.push({
+        at: Date.parse(tweet.createdAt),
+        text: tweet.text,
+        photoUrls: tweet.media.flatMap((m) => (m.type === 'photo' && m.url ? [m.url] : [])),
+      });
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return tweets.sort((a, b) => a.at - b.at);
+}
 
 export interface BusyHandle {
   handle: string;
@@ -37,23 +116,9 @@ export async function pickBusyDemoHandle(
   fromMs: number,
   toMs: number,
 ): Promise<BusyHandle> {
-  const source = createDemoSource({ pageDelayMs: 0, now: () => toMs });
   let best: BusyHandle | null = null;
   for (const handle of candidates) {
-    const tweetTimes: number[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await source.timeline({
-        xUserId: demoUserId(handle),
-        startTime: new Date(fromMs).toISOString(),
-        endTime: new Date(toMs).toISOString(),
-        cursor,
-        maxResults: 100,
-      });
-      tweetTimes.push(...page.tweets.map((tweet) => Date.parse(tweet.createdAt)));
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    tweetTimes.sort((a, b) => a - b);
+    const tweetTimes = (await demoTweets(handle, fromMs, toMs)).map((tweet) => tweet.at);
     const edges = [fromMs, ...tweetTimes, toMs];
     let longestGapMs = 0;
     for (let i = 1; i < edges.length; i++) {

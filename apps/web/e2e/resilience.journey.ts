@@ -6,7 +6,10 @@ import {
   type Page,
   type Request,
 } from '@playwright/test';
+import { registerUser } from './accounts';
 import { startCountingProxy, type CountingProxy, type ProxiedRequest } from './counting-proxy';
+import { handleRow } from './handle-rows';
+import { addHandleByApi } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
 
 /**
@@ -73,14 +76,7 @@ function trackPage(page: Page) {
 
 async function openDashboard(page: Page) {
   await page.goto(`${proxy.origin}/dashboard`);
-  await expect(handleRow(page)).toBeVisible();
-}
-
-function handleRow(page: Page) {
-  return page
-    .getByTestId('handle-panel')
-    .getByTestId('handle-row')
-    .filter({ hasText: `@${HANDLE}` });
+  await expect(handleRow(page, HANDLE)).toBeVisible();
 }
 
 async function newContext(browser: Browser, init?: () => void) {
@@ -98,20 +94,8 @@ test.beforeAll(async ({ browser }) => {
   // handle; every test then starts from this signed-in state in a fresh context.
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${proxy.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill('hopper');
-  await page.getByLabel('Email').fill('hopper@example.com');
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(server.firstStartCode);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText('hopper');
-  const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-  const added = await page.request.post(`${proxy.origin}/api/v1/handles`, {
-    data: { username: HANDLE, backfill_days: 90, async: true },
-    headers: { 'x-csrf-token': csrf },
-  });
-  expect(added.status()).toBe(201);
+  await registerUser(page, proxy.origin, 'hopper', server.firstStartCode);
+  await addHandleByApi(page, proxy.origin, HANDLE, 90);
   storageState = await context.storageState();
   await context.close();
 });
@@ -129,7 +113,7 @@ test('two tabs poll like one; closing the leading tab makes the other take over'
   const first = await context.newPage();
   const firstLog = trackPage(first);
   await openDashboard(first);
-  await expect(handleRow(first).getByTestId('handle-status')).toHaveText(/Collecting/);
+  await expect(handleRow(first, HANDLE).getByTestId('handle-status')).toHaveText(/Collecting/);
   await first.waitForTimeout(SETTLE_MS);
 
   // Baseline: one tab, the handle collecting.
@@ -223,7 +207,7 @@ test('a hidden tab stops polling and refetches when shown again', async ({ brows
   const context = await newContext(browser, fakeVisibility);
   const page = await context.newPage();
   await openDashboard(page);
-  await expect(handleRow(page).getByTestId('handle-status')).toHaveText(/Collecting/);
+  await expect(handleRow(page, HANDLE).getByTestId('handle-status')).toHaveText(/Collecting/);
   await page.waitForTimeout(SETTLE_MS);
 
   // Visible and collecting: it polls.
@@ -353,7 +337,7 @@ test('a server outage trips the breaker (bounded requests) and the UI recovers b
         { timeout: Math.max(1_000, upAt + RECOVERY_MS - Date.now()), intervals: [250] },
       )
       .toBeGreaterThan(0);
-    await expect(handleRow(page)).toBeVisible();
+    await expect(handleRow(page, HANDLE)).toBeVisible();
   } finally {
     console.log(
       `[resilience] recovery: banner gone after ${bannerGoneAfterMs ?? '(not gone)'} ms; ` +

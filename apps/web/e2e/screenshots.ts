@@ -1,133 +1,245 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
+  expect,
+  test,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import {
+  fillRegisterForm,
+  registerSuperAdmin,
+  registerUser,
+  signOut,
+  submitRegisterForm,
+  submitSignIn,
+} from './accounts';
+import {
+  addHandleInPanel,
+  expectReady,
+  handlePanel,
+  handleRow,
+  sidebarStatus,
+} from './handle-rows';
+import {
+  BUSY_DEMO_HANDLES,
+  demoTweets,
   pickBusyDemoHandle,
-  startFakeDiscordServer,
-  startFakeTelegramServer,
-  type FakeDiscordServer,
-  type FakeTelegramServer,
+  startNotifyFakes,
+  type DemoTweet,
+  type NotifyFakes,
 } from './notify-fakes';
+import { addHandleByApi, apiCall, saveSettings, switchNotifications } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
 import { authenticator, failSignIns } from './security-helpers';
 import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
 import { startFakeXWebWithAccounts, xWebEnv } from './x-web-fakes';
-// The demo source tells a handle's future tweets, photos included (as in notify-fakes.ts).
-// eslint-disable-next-line import-x/no-restricted-paths -- test harness: plans the delivery log
-import { createDemoSource, demoUserId } from '../../server/src/collector/sources/demo-source';
 
 // Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles, the
 // analytics dashboard, Settings, Admin and Security, desktop and phone widths, default dark theme.
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
-const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+const WIDTHS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+type Width = keyof typeof WIDTHS;
+const LABELS = Object.keys(WIDTHS) as Width[];
 
-/** Demo handles starting with `bench` post about 2,000 tweets a day (demo-source.ts). */
-const BUSY_CANDIDATES = Array.from({ length: 24 }, (_, index) => `bench_${index}`);
+/** The password of every account the screenshots register. */
+const PASSWORD = 'Corr3ct-Horse-Battery!';
+/** The Discord user the Settings screens connect. */
+const DISCORD_USER_ID = '80351110224678912';
 
 let server: PerchServer;
-let telegram: FakeTelegramServer;
-let discord: FakeDiscordServer;
+let notify: NotifyFakes;
 
 test.beforeAll(async () => {
   // Telegram and Discord are the server's loopback fakes, so Settings can connect and deliver.
-  telegram = await startFakeTelegramServer({ botUsername: 'perch_alerts_bot' });
-  discord = await startFakeDiscordServer();
+  notify = await startNotifyFakes('perch_alerts_bot');
   server = await startPerchServer({
     // Slow enough that a new handle's collecting overlay can be captured.
     DEMO_PAGE_DELAY_MS: '300',
     MONITOR_INTERVAL_SECONDS: '5',
-    TELEGRAM_BOT_TOKEN: telegram.token,
-    TELEGRAM_API_BASE_URL: telegram.baseUrl,
-    DISCORD_BOT_TOKEN: discord.token,
-    DISCORD_API_BASE_URL: discord.baseUrl,
+    ...notify.env,
   });
 });
 
 test.afterAll(async () => {
   await server?.stop();
-  await telegram?.close();
-  await discord?.close();
+  await notify?.close();
 });
 
-async function shoot(page: Page, name: string, { fullPage = true } = {}) {
-  await page.waitForLoadState('networkidle');
-  const file = path.join(OUT, `${name}.png`);
-  if (!fullPage) {
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: file });
-    return;
-  }
-  // The shell's header is fixed, which a stitched full-page capture paints mid-page: grow the
-  // viewport to the whole page instead, then put it back.
+// Capturing.
+
+const pngPath = (name: string) => path.join(OUT, `${name}.png`);
+
+/**
+ * Runs `capture` with the viewport grown to the whole page, then puts the viewport back: the
+ * shell's header is fixed, which a stitched full-page capture paints mid-page.
+ */
+async function onWholePage(page: Page, capture: () => Promise<void>) {
   const viewport = page.viewportSize();
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   if (viewport) await page.setViewportSize({ width: viewport.width, height });
   await page.waitForTimeout(300);
-  await page.screenshot({ path: file });
+  await capture();
   if (viewport) await page.setViewportSize(viewport);
+}
+
+/** The page once the network is quiet: the whole page, or (fullPage: false) its top. */
+async function shoot(page: Page, name: string, { fullPage = true } = {}) {
+  await page.waitForLoadState('networkidle');
+  if (!fullPage) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: pngPath(name) });
+    return;
+  }
+  await onWholePage(page, async () => {
+    await page.screenshot({ path: pngPath(name) });
+  });
+}
+
+/** The viewport as it is this moment, without waiting for the network (which may never rest). */
+async function shootNow(page: Page, name: string) {
+  await page.screenshot({ path: pngPath(name) });
+}
+
+/** From the top of `first` to the bottom of `last`, the full width of the page's content. */
+async function shootSpan(page: Page, first: Locator, last: Locator, name: string) {
+  await page.waitForLoadState('networkidle');
+  await onWholePage(page, async () => {
+    const top = await first.boundingBox();
+    const bottom = await last.boundingBox();
+    if (!top || !bottom) throw new Error(`${name}: nothing to capture`);
+    const margin = 12;
+    const left = Math.min(top.x, bottom.x);
+    const right = Math.max(top.x + top.width, bottom.x + bottom.width);
+    await page.screenshot({
+      path: pngPath(name),
+      clip: {
+        x: Math.max(0, left - margin),
+        y: Math.max(0, top.y - margin),
+        width: right - left + 2 * margin,
+        height: bottom.y + bottom.height - top.y + 2 * margin,
+      },
+    });
+  });
 }
 
 /** One part of the page, with the viewport grown to the whole page so the header stays clear. */
 async function shootPart(page: Page, part: Locator, name: string) {
-  await page.waitForLoadState('networkidle');
-  const viewport = page.viewportSize();
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (viewport) await page.setViewportSize({ width: viewport.width, height });
-  await page.waitForTimeout(300);
-  const box = await part.boundingBox();
-  if (!box) throw new Error(`${name}: nothing to capture`);
-  const margin = 12;
-  await page.screenshot({
-    path: path.join(OUT, `${name}.png`),
-    clip: {
-      x: Math.max(0, box.x - margin),
-      y: Math.max(0, box.y - margin),
-      width: box.width + 2 * margin,
-      height: box.height + 2 * margin,
-    },
-  });
-  if (viewport) await page.setViewportSize(viewport);
+  await shootSpan(page, part, part, name);
+}
+
+/**
+ * The page as it is, resized to each width in turn: `${name}-desktop`, `${name}-phone`. The
+ * page is left at the last width.
+ */
+async function shootAtWidths(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  for (const label of LABELS) {
+    await page.setViewportSize(WIDTHS[label]);
+    await shoot(page, `${name}-${label}`, options);
+  }
+}
+
+/** As shootAtWidths, for one part of the page. */
+async function shootPartAtWidths(page: Page, part: Locator, name: string) {
+  for (const label of LABELS) {
+    await page.setViewportSize(WIDTHS[label]);
+    await shootPart(page, part, `${name}-${label}`);
+  }
+}
+
+/**
+ * Runs `body` once per width, each in a fresh browser context of that width (signed in with
+ * `storageState` when given), closed afterwards.
+ */
+async function forEachWidth(
+  browser: Browser,
+  body: (tab: { page: Page; context: BrowserContext; label: Width }) => Promise<void>,
+  { storageState }: Pick<BrowserContextOptions, 'storageState'> = {},
+) {
+  for (const label of LABELS) {
+    const context = await browser.newContext({
+      viewport: WIDTHS[label],
+      ...(storageState ? { storageState } : {}),
+    });
+    try {
+      await body({ page: await context.newPage(), context, label });
+    } finally {
+      await context.close();
+    }
+  }
+}
+
+// The screens.
+
+/** Settings, open. */
+async function openSettings(page: Page, origin: string) {
+  await page.goto(`${origin}/dashboard/settings`);
+  await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible();
+}
+
+/** The Admin page, open. */
+async function openAdmin(page: Page, origin: string) {
+  await page.goto(`${origin}/dashboard/admin`);
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+}
+
+/** A handle's analytics, open with the numbers in. */
+async function openAnalytics(page: Page, origin: string, handle: string) {
+  await page.goto(`${origin}/dashboard/?handle=${handle}`);
+  await expect(page.getByTestId('summary-card-total_tweets')).toBeVisible({ timeout: 30_000 });
+}
+
+/** On the open Settings page: the X account, Telegram and Discord, each saved in its card. */
+async function connectChannels(
+  page: Page,
+  { xUsername, telegramChatId }: { xUsername: string; telegramChatId: string },
+) {
+  const xCard = page.getByTestId('x-account-card');
+  await xCard.getByLabel('Your X username').fill(xUsername);
+  await xCard.getByRole('button', { name: 'Save' }).click();
+  await expect(xCard.getByTestId('x-username')).toBeVisible();
+  const telegramCard = page.getByTestId('telegram-card');
+  await telegramCard.getByLabel('Telegram Chat ID').fill(telegramChatId);
+  await telegramCard.getByRole('button', { name: 'Save' }).click();
+  await expect(telegramCard.getByText(telegramChatId)).toBeVisible();
+  const discordCard = page.getByTestId('discord-card');
+  await discordCard.getByLabel('Discord User ID').fill(DISCORD_USER_ID);
+  await discordCard.getByRole('button', { name: 'Save' }).click();
+  await expect(discordCard.getByText(DISCORD_USER_ID)).toBeVisible();
 }
 
 test('screenshots', async ({ browser }) => {
   // Two widths, each waiting for a real delivery to reach the Settings page's log.
   test.setTimeout(480_000);
-  for (const [label, viewport] of Object.entries(WIDTHS)) {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
+  await forEachWidth(browser, async ({ page, label }) => {
     await page.goto(`${server.origin}/dashboard/login`);
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
     await shoot(page, `login-${label}`);
 
+    const username = `grace_${label}`;
     await page.goto(`${server.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill(`grace_${label}`);
-    await page.getByLabel('Email').fill(`grace_${label}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('Weakish1');
-    await page.getByLabel('Confirm password').fill('Weakish1');
+    await fillRegisterForm(page, username, { password: 'Weakish1' });
     await shoot(page, `register-${label}`);
 
     const code = label === 'desktop' ? server.firstStartCode : await server.invite();
-    await page.getByLabel('Invitation code').fill(code);
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await fillRegisterForm(page, username, { password: PASSWORD, code });
+    await submitRegisterForm(page, username);
     await expect(page.getByText('X Monitoring and Analytics System')).toBeVisible();
     await shoot(page, `shell-${label}`, { fullPage: false });
     // The shell with collected handles, and a handle's recent tweets.
-    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-    for (const username of ['nasa', 'typical_news', 'prolific_dev']) {
-      const response = await page.request.post(`${server.origin}/api/v1/handles`, {
-        data: { username, backfill_days: 15, async: true },
-        headers: { 'x-csrf-token': csrf },
-      });
-      expect(response.status()).toBe(201);
+    for (const handle of ['nasa', 'typical_news', 'prolific_dev']) {
+      await addHandleByApi(page, server.origin, handle, 15);
     }
     await page.reload();
-    const rows = page.getByTestId('handle-panel').getByTestId('handle-row');
+    const rows = handlePanel(page).getByTestId('handle-row');
     await expect(rows).toHaveCount(3);
-    for (const status of await rows.getByTestId('handle-status').all()) {
-      await expect(status).toHaveText(/Ready/, { timeout: 30_000 });
-    }
+    for (const row of await rows.all()) await expectReady(row, 30_000);
     await shoot(page, `handles-${label}`, { fullPage: false });
     await rows
       .first()
@@ -138,20 +250,17 @@ test('screenshots', async ({ browser }) => {
     await page.keyboard.press('Escape');
 
     // The analytics of a busy handle: every block, then the toolbar and cards close up.
-    await page.goto(`${server.origin}/dashboard/?handle=prolific_dev`);
-    await expect(page.getByTestId('summary-card-total_tweets')).toBeVisible({ timeout: 30_000 });
+    await openAnalytics(page, server.origin, 'prolific_dev');
     await page.waitForTimeout(800); // charts animate in
     await shoot(page, `analytics-${label}`);
     await shoot(page, `analytics-top-${label}`, { fullPage: false });
 
     // A handle just added: the blurred overlay with its progress.
-    const panel = page.getByTestId('handle-panel');
-    await panel.getByLabel('Twitter handle').fill(`typical_${label}`);
-    await panel.getByRole('button', { name: 'Add handle' }).click();
+    await addHandleInPanel(page, `typical_${label}`);
     await expect(page.getByTestId('collecting-overlay')).toContainText(/[1-9]\d*%/, {
       timeout: 15_000,
     });
-    await page.screenshot({ path: path.join(OUT, `analytics-collecting-${label}.png`) });
+    await shootNow(page, `analytics-collecting-${label}`);
 
     if (label === 'phone') {
       await page.getByRole('button', { name: 'Toggle navigation' }).click();
@@ -162,47 +271,27 @@ test('screenshots', async ({ browser }) => {
 
     // Settings as a new user finds it, then connected, forwarding, with a delivery in the log.
     const now = Date.now();
-    const busy = await pickBusyDemoHandle(BUSY_CANDIDATES, now + 20_000, now + 200_000);
-    const added = await page.request.post(`${server.origin}/api/v1/handles`, {
-      data: { username: busy.handle, backfill_days: 1, async: true },
-      headers: { 'x-csrf-token': csrf },
-    });
-    expect(added.status()).toBe(201);
-    const { id: busyId } = ((await added.json()) as { data: { handle: { id: number } } }).data
-      .handle;
-    await page.goto(`${server.origin}/dashboard/settings`);
+    const busy = await pickBusyDemoHandle(BUSY_DEMO_HANDLES, now + 20_000, now + 200_000);
+    const busyId = await addHandleByApi(page, server.origin, busy.handle, 1);
+    await openSettings(page, server.origin);
     await expect(page.getByTestId('delivery-log').getByTestId('deliveries-empty')).toBeVisible();
     await shoot(page, `settings-setup-${label}`);
 
-    const xCard = page.getByTestId('x-account-card');
-    await xCard.getByLabel('Your X username').fill(`grace_${label}`);
-    await xCard.getByRole('button', { name: 'Save' }).click();
-    await expect(xCard.getByTestId('x-username')).toBeVisible();
-    const telegramCard = page.getByTestId('telegram-card');
-    const chatId = label === 'desktop' ? '512000714' : '512000715';
-    await telegramCard.getByLabel('Telegram Chat ID').fill(chatId);
-    await telegramCard.getByRole('button', { name: 'Save' }).click();
-    await expect(telegramCard.getByText(chatId)).toBeVisible();
-    const discordCard = page.getByTestId('discord-card');
-    await discordCard.getByLabel('Discord User ID').fill('80351110224678912');
-    await discordCard.getByRole('button', { name: 'Save' }).click();
-    await expect(discordCard.getByText('80351110224678912')).toBeVisible();
-    const toggled = await page.request.put(
-      `${server.origin}/api/v1/handles/${busyId}/notifications`,
-      { data: { telegramEnabled: true }, headers: { 'x-csrf-token': csrf } },
-    );
-    expect(toggled.status()).toBe(200);
+    await connectChannels(page, {
+      xUsername: username,
+      telegramChatId: label === 'desktop' ? '512000714' : '512000715',
+    });
+    await switchNotifications(page, server.origin, busyId, { telegramEnabled: true });
     await expect(page.getByTestId('forwarding-status')).toHaveText('Forwarding active', {
       timeout: 15_000,
     });
     await expect(page.getByTestId('delivery-row').filter({ hasText: 'Sent' }).first()).toBeVisible({
       timeout: 150_000,
     });
-    await telegramCard.getByRole('button', { name: 'Test' }).click();
+    await page.getByTestId('telegram-card').getByRole('button', { name: 'Test' }).click();
     await expect(page.getByTestId('settings-success')).toBeVisible();
     await shoot(page, `settings-${label}`);
-    await context.close();
-  }
+  });
 });
 
 test('admin screenshots', async ({ browser }) => {
@@ -214,30 +303,18 @@ test('admin screenshots', async ({ browser }) => {
     DEMO_PAGE_DELAY_MS: '300',
   });
   try {
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      const context = await browser.newContext({ viewport });
-      const page = await context.newPage();
-      const username = `ada_${label}`;
-      await page.goto(`${adminServer.origin}/dashboard/register`);
-      await page.getByLabel('Username').fill(username);
-      await page.getByLabel('Email').fill(`${username}@example.com`);
-      await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-      await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
+    await forEachWidth(browser, async ({ page, label }) => {
       const code =
         label === 'desktop' ? adminServer.firstStartCode : await adminServer.invite('superadmin');
-      await page.getByLabel('Invitation code').fill(code);
-      await page.getByRole('button', { name: 'Create account' }).click();
-      await expect(page.getByTestId('user-badge')).toHaveText(username);
+      await registerUser(page, adminServer.origin, `ada_${label}`, code, { password: PASSWORD });
 
       if (label === 'desktop') {
         // The challenge waits once per server: both widths are captured before it is answered.
-        await page.goto(`${adminServer.origin}/dashboard/settings`);
+        await openSettings(page, adminServer.origin);
         const challenge = page.getByTestId('challenge-panel');
         await expect(challenge.getByTestId('challenge-awaiting')).toBeVisible();
-        await shoot(page, 'settings-challenge-desktop', { fullPage: false });
-        await page.setViewportSize(WIDTHS.phone);
-        await shoot(page, 'settings-challenge-phone', { fullPage: false });
-        await page.setViewportSize(viewport);
+        await shootAtWidths(page, 'settings-challenge', { fullPage: false });
+        await page.setViewportSize(WIDTHS[label]);
         await challenge.getByRole('textbox', { name: 'Verification code' }).fill(challengeCode);
         await challenge.getByRole('button', { name: 'Submit code' }).click();
         await expect(challenge.getByText('No verification needed')).toBeVisible({
@@ -245,17 +322,11 @@ test('admin screenshots', async ({ browser }) => {
         });
       }
 
-      const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
       for (const handle of ['nasa', `typical_${label}`]) {
-        const response = await page.request.post(`${adminServer.origin}/api/v1/handles`, {
-          data: { username: handle, backfill_days: 3, async: true },
-          headers: { 'x-csrf-token': csrf },
-        });
-        expect(response.status()).toBe(201);
+        await addHandleByApi(page, adminServer.origin, handle, 3);
       }
 
-      await page.goto(`${adminServer.origin}/dashboard/admin`);
-      await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
+      await openAdmin(page, adminServer.origin);
       await expect(page.getByRole('region', { name: /^Registered Users/ })).toBeVisible();
       const demo = page.getByTestId('handles-demo');
       await demo.getByRole('button', { name: 'Show TanStack Query Demo' }).click();
@@ -273,8 +344,7 @@ test('admin screenshots', async ({ browser }) => {
       await expect(demo.getByText('Analytics Available: Yes')).toBeVisible();
       await demo.getByRole('button', { name: 'Record Activity' }).click();
       await shootPart(page, demo, `admin-demo-${label}`);
-      await context.close();
-    }
+    });
   } finally {
     await adminServer.stop();
   }
@@ -286,21 +356,11 @@ test('security screenshots', async ({ browser, playwright }) => {
   test.setTimeout(240_000);
   const securityServer = await startPerchServer({ TRUST_PROXY: 'true' });
   try {
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      const context = await browser.newContext({ viewport });
-      const page = await context.newPage();
+    await forEachWidth(browser, async ({ page, context, label }) => {
       const username = `ada_${label}`;
-      const password = 'Corr3ct-Horse-Battery!';
-      await page.goto(`${securityServer.origin}/dashboard/register`);
-      await page.getByLabel('Username').fill(username);
-      await page.getByLabel('Email').fill(`${username}@example.com`);
-      await page.getByLabel('Password', { exact: true }).fill(password);
-      await page.getByLabel('Confirm password').fill(password);
       const code =
         label === 'desktop' ? securityServer.firstStartCode : await securityServer.invite();
-      await page.getByLabel('Invitation code').fill(code);
-      await page.getByRole('button', { name: 'Create account' }).click();
-      await expect(page.getByTestId('user-badge')).toHaveText(username);
+      await registerUser(page, securityServer.origin, username, code, { password: PASSWORD });
 
       // Someone tries passwords: 'repeated failed sign-ins'.
       const request = await playwright.request.newContext();
@@ -317,11 +377,8 @@ test('security screenshots', async ({ browser, playwright }) => {
       await card.getByRole('button', { name: 'Verify and turn on' }).click();
       await card.getByRole('button', { name: 'I have saved them' }).click();
       if (label === 'phone') await page.getByRole('button', { name: 'Toggle navigation' }).click();
-      await page.getByRole('button', { name: 'Logout' }).click();
-      await expect(page).toHaveURL(/\/dashboard\/login$/);
-      await page.getByLabel('Username').fill(username);
-      await page.getByLabel('Password', { exact: true }).fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signOut(page);
+      await submitSignIn(page, username, PASSWORD);
       const step = page.getByRole('form', { name: 'Two-factor sign-in' });
       await expect(step.getByLabel('Authentication code')).toBeFocused();
       await shoot(page, `security-login-2fa-${label}`);
@@ -345,8 +402,7 @@ test('security screenshots', async ({ browser, playwright }) => {
       await expect(page.getByRole('heading', { name: 'Security Dashboard' })).toBeVisible();
       await expect(page.getByTestId('two-factor-status')).toHaveText('On');
       await shoot(page, `security-${label}`);
-      await context.close();
-    }
+    });
   } finally {
     await securityServer.stop();
   }
@@ -354,21 +410,13 @@ test('security screenshots', async ({ browser, playwright }) => {
 
 test('preferences and connection screenshots', async ({ browser }) => {
   test.setTimeout(180_000);
-  for (const [label, viewport] of Object.entries(WIDTHS)) {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    const username = `lin_${label}`;
-    await page.goto(`${server.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Email').fill(`${username}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Invitation code').fill(await server.invite());
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByTestId('user-badge')).toHaveText(username);
+  await forEachWidth(browser, async ({ page, label }) => {
+    await registerUser(page, server.origin, `lin_${label}`, await server.invite(), {
+      password: PASSWORD,
+    });
 
     // The Preferences card on Settings, as it starts (every default).
-    await page.goto(`${server.origin}/dashboard/settings`);
+    await openSettings(page, server.origin);
     const card = page.getByTestId('preferences-card');
     await expect(card.getByRole('switch', { name: 'Auto refresh' })).toBeChecked();
     await shootPart(page, card, `settings-preferences-${label}`);
@@ -385,8 +433,7 @@ test('preferences and connection screenshots', async ({ browser }) => {
     await page.reload();
     await expect(page.getByTestId('connection-banner')).toBeVisible();
     await shoot(page, `connection-banner-${label}`, { fullPage: false });
-    await context.close();
-  }
+  });
 });
 
 test('X API usage screenshots', async ({ browser }) => {
@@ -397,31 +444,16 @@ test('X API usage screenshots', async ({ browser }) => {
   try {
     const context = await browser.newContext({ viewport: WIDTHS.desktop });
     const page = await context.newPage();
-    await page.goto(`${xServer.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill('marta');
-    await page.getByLabel('Email').fill('marta@example.com');
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Invitation code').fill(xServer.firstStartCode);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByTestId('user-badge')).toHaveText('marta');
-    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    await registerSuperAdmin(page, xServer, 'marta', { password: PASSWORD });
     for (const handle of ['orbitnews', 'tidepools']) {
-      const response = await page.request.post(`${xServer.origin}/api/v1/handles`, {
-        data: { username: handle, backfill_days: 7, async: true },
-        headers: { 'x-csrf-token': csrf },
-      });
-      expect(response.status()).toBe(201);
+      await addHandleByApi(page, xServer.origin, handle);
     }
     await expect.poll(() => fake.billing().posts, { timeout: 60_000 }).toBe(204);
 
-    await page.goto(`${xServer.origin}/dashboard/admin`);
+    await openAdmin(page, xServer.origin);
     const card = page.getByTestId('x-usage');
     await expect(card.getByText('$1.04').first()).toBeVisible();
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(viewport);
-      await shootPart(page, card, `admin-x-usage-${label}`);
-    }
+    await shootPartAtWidths(page, card, 'admin-x-usage');
 
     fake.setCredits(0);
     await expect
@@ -430,51 +462,20 @@ test('X API usage screenshots', async ({ browser }) => {
     const signedIn = await context.storageState();
     await context.close();
     // A fresh page per width: the phone layout starts with its menu closed.
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      const widthContext = await browser.newContext({ viewport, storageState: signedIn });
-      const widthPage = await widthContext.newPage();
-      await widthPage.goto(`${xServer.origin}/dashboard/admin`);
-      await expect(widthPage.getByTestId('x-credentials-banner')).toBeVisible();
-      await shoot(widthPage, `admin-x-credits-${label}`, { fullPage: false });
-      await widthContext.close();
-    }
+    await forEachWidth(
+      browser,
+      async ({ page: widthPage, label }) => {
+        await openAdmin(widthPage, xServer.origin);
+        await expect(widthPage.getByTestId('x-credentials-banner')).toBeVisible();
+        await shoot(widthPage, `admin-x-credits-${label}`, { fullPage: false });
+      },
+      { storageState: signedIn },
+    );
   } finally {
     await xServer.stop();
     await fake.close();
   }
 });
-
-interface DemoTweet {
-  /** Epoch ms. */
-  at: number;
-  text: string;
-  photoUrls: string[];
-}
-
-/** A demo handle's tweets between two instants, oldest first (the demo source is pure). */
-async function demoTweets(handle: string, fromMs: number, toMs: number): Promise<DemoTweet[]> {
-  const source = createDemoSource({ pageDelayMs: 0, now: () => toMs });
-  const tweets: DemoTweet[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await source.timeline({
-      xUserId: demoUserId(handle),
-      startTime: new Date(fromMs).toISOString(),
-      endTime: new Date(toMs).toISOString(),
-      cursor,
-      maxResults: 100,
-    });
-    for (const tweet of page.tweets) {
-      tweets.push({
-        at: Date.parse(tweet.createdAt),
-        text: tweet.text,
-        photoUrls: tweet.media.flatMap((m) => (m.type === 'photo' && m.url ? [m.url] : [])),
-      });
-    }
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return tweets.sort((a, b) => a.at - b.at);
-}
 
 interface DeliveryLogPlan {
   /** Followed on Telegram: a tweet, then one with a photo Telegram refuses, then a burst. */
@@ -545,45 +546,23 @@ test('delivery log screenshots', async ({ browser }) => {
   test.setTimeout(600_000);
   // Its own server and fakes: Telegram and Discord go down. Rows expire after 180 s (not the
   // default 24 hours) and more than 2 waiting notices of a handle go as a digest (default 5).
-  const tg = await startFakeTelegramServer({ botUsername: 'perch_alerts_bot' });
-  const dc = await startFakeDiscordServer();
+  const fakes = await startNotifyFakes('perch_alerts_bot');
+  const { telegram: tg, discord: dc } = fakes;
   const logServer = await startPerchServer({
     DEMO_PAGE_DELAY_MS: '0',
     MONITOR_INTERVAL_SECONDS: '5',
     NOTIFY_MAX_AGE_HOURS: '0.05',
     NOTIFY_DIGEST_AFTER: '2',
-    TELEGRAM_BOT_TOKEN: tg.token,
-    TELEGRAM_API_BASE_URL: tg.baseUrl,
-    DISCORD_BOT_TOKEN: dc.token,
-    DISCORD_API_BASE_URL: dc.baseUrl,
+    ...fakes.env,
   });
   try {
     const context = await browser.newContext({ viewport: WIDTHS.desktop });
     const page = await context.newPage();
-    await page.goto(`${logServer.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill('grace');
-    await page.getByLabel('Email').fill('grace@example.com');
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Invitation code').fill(logServer.firstStartCode);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByTestId('user-badge')).toHaveText('grace');
-    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    await registerSuperAdmin(page, logServer, 'grace', { password: PASSWORD });
 
     // X, Telegram and Discord connected: forwarding starts.
-    await page.goto(`${logServer.origin}/dashboard/settings`);
-    const xCard = page.getByTestId('x-account-card');
-    await xCard.getByLabel('Your X username').fill('grace');
-    await xCard.getByRole('button', { name: 'Save' }).click();
-    await expect(xCard.getByTestId('x-username')).toBeVisible();
-    const telegramCard = page.getByTestId('telegram-card');
-    await telegramCard.getByLabel('Telegram Chat ID').fill('512000716');
-    await telegramCard.getByRole('button', { name: 'Save' }).click();
-    await expect(telegramCard.getByText('512000716')).toBeVisible();
-    const discordCard = page.getByTestId('discord-card');
-    await discordCard.getByLabel('Discord User ID').fill('80351110224678912');
-    await discordCard.getByRole('button', { name: 'Save' }).click();
-    await expect(discordCard.getByText('80351110224678912')).toBeVisible();
+    await openSettings(page, logServer.origin);
+    await connectChannels(page, { xUsername: 'grace', telegramChatId: '512000716' });
     await expect(page.getByTestId('forwarding-status')).toHaveText('Forwarding active', {
       timeout: 15_000,
     });
@@ -592,18 +571,9 @@ test('delivery log screenshots', async ({ browser }) => {
     dc.setDown(true, 'reset');
     const plan = await planDeliveryLog(Date.now());
     for (const url of plan.refusedPhotos) tg.refusePhotoUrl(url);
-    const follow = async (username: string, toggle: Record<string, boolean>) => {
-      const added = await page.request.post(`${logServer.origin}/api/v1/handles`, {
-        data: { username, backfill_days: 1, async: true },
-        headers: { 'x-csrf-token': csrf },
-      });
-      expect(added.status()).toBe(201);
-      const { id } = ((await added.json()) as { data: { handle: { id: number } } }).data.handle;
-      const toggled = await page.request.put(
-        `${logServer.origin}/api/v1/handles/${id}/notifications`,
-        { data: toggle, headers: { 'x-csrf-token': csrf } },
-      );
-      expect(toggled.status()).toBe(200);
+    const follow = async (handle: string, channels: Record<string, boolean>) => {
+      const id = await addHandleByApi(page, logServer.origin, handle, 1);
+      await switchNotifications(page, logServer.origin, id, channels);
     };
     await follow(plan.telegram, { telegramEnabled: true });
     await follow(plan.discord, { discordEnabled: true });
@@ -649,46 +619,28 @@ test('delivery log screenshots', async ({ browser }) => {
     await expect(card.getByTestId('delivery-row').filter({ hasText: 'Expired' })).not.toHaveCount(
       0,
     );
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(viewport);
-      await shootPart(page, card, `settings-delivery-log-${label}`);
-    }
+    await shootPartAtWidths(page, card, 'settings-delivery-log');
     await context.close();
   } finally {
     await logServer.stop();
-    await tg.close();
-    await dc.close();
+    await fakes.close();
   }
 });
 
 test('notification filter and feeds screenshots', async ({ browser }) => {
   test.setTimeout(240_000);
-  for (const [label, viewport] of Object.entries(WIDTHS)) {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    const username = `ada_feeds_${label}`;
-    await page.goto(`${server.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Email').fill(`${username}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Invitation code').fill(await server.invite());
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByTestId('user-badge')).toHaveText(username);
-    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+  await forEachWidth(browser, async ({ page, label }) => {
+    await registerUser(page, server.origin, `ada_feeds_${label}`, await server.invite(), {
+      password: PASSWORD,
+    });
     for (const handle of ['nasa', 'typical_news', 'prolific_dev']) {
-      const response = await page.request.post(`${server.origin}/api/v1/handles`, {
-        data: { username: handle, backfill_days: 1, async: true },
-        headers: { 'x-csrf-token': csrf },
-      });
-      expect(response.status()).toBe(201);
+      await addHandleByApi(page, server.origin, handle, 1);
     }
 
     // A filter saved for one handle (its summary under the switches), then its editor again.
     await page.goto(`${server.origin}/dashboard/`);
-    const rows = page.getByTestId('handle-panel').getByTestId('handle-row');
-    await expect(rows).toHaveCount(3);
-    const nasa = rows.filter({ hasText: '@nasa' });
+    await expect(handlePanel(page).getByTestId('handle-row')).toHaveCount(3);
+    const nasa = handleRow(page, 'nasa');
     const openEditor = () =>
       nasa.getByRole('button', { name: 'Notification filter for @nasa' }).click();
     await openEditor();
@@ -706,68 +658,29 @@ test('notification filter and feeds screenshots', async ({ browser }) => {
     await dialog.getByRole('switch', { name: 'Only tweets with a photo or video' }).check();
     await dialog.getByRole('button', { name: 'Save filter' }).click();
     await expect(nasa.getByTestId('filter-summary')).toBeVisible();
-    await shootPart(page, page.getByTestId('handle-panel'), `handle-filters-summary-${label}`);
+    await shootPart(page, handlePanel(page), `handle-filters-summary-${label}`);
     await openEditor();
     await expect(dialog.getByText('spacewalk live')).toBeVisible();
     await page.waitForTimeout(400); // the modal's transition
-    await page.screenshot({ path: path.join(OUT, `handle-filters-${label}.png`) });
+    await shootNow(page, `handle-filters-${label}`);
     await page.keyboard.press('Escape');
 
     // The Feeds card on Settings: every handle's two addresses.
-    await page.goto(`${server.origin}/dashboard/settings`);
+    await openSettings(page, server.origin);
     const card = page.getByTestId('feeds-card');
     await expect(card.getByTestId('feed-row')).toHaveCount(3);
     await shootPart(page, card, `settings-feeds-${label}`);
-    await context.close();
-  }
-});
-
-/** From the top of `first` to the bottom of `last`, the full width of the page's content. */
-async function shootSpan(page: Page, first: Locator, last: Locator, name: string) {
-  await page.waitForLoadState('networkidle');
-  const viewport = page.viewportSize();
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  if (viewport) await page.setViewportSize({ width: viewport.width, height });
-  await page.waitForTimeout(300);
-  const top = await first.boundingBox();
-  const bottom = await last.boundingBox();
-  if (!top || !bottom) throw new Error(`${name}: nothing to capture`);
-  const margin = 12;
-  const left = Math.min(top.x, bottom.x);
-  const right = Math.max(top.x + top.width, bottom.x + bottom.width);
-  await page.screenshot({
-    path: path.join(OUT, `${name}.png`),
-    clip: {
-      x: Math.max(0, left - margin),
-      y: Math.max(0, top.y - margin),
-      width: right - left + 2 * margin,
-      height: bottom.y + bottom.height - top.y + 2 * margin,
-    },
   });
-  if (viewport) await page.setViewportSize(viewport);
-}
+});
 
 test('analytics compare and words screenshots', async ({ browser }) => {
   test.setTimeout(240_000);
-  for (const [label, viewport] of Object.entries(WIDTHS)) {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    const username = `lin_${label}`;
-    await page.goto(`${server.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Email').fill(`${username}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Invitation code').fill(await server.invite());
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByTestId('user-badge')).toHaveText(username);
-    // 15 days of backfill: this week and the whole week before it.
-    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-    const added = await page.request.post(`${server.origin}/api/v1/handles`, {
-      data: { username: 'prolific_dev', backfill_days: 15, async: true },
-      headers: { 'x-csrf-token': csrf },
+  await forEachWidth(browser, async ({ page, label }) => {
+    await registerUser(page, server.origin, `lin_week_${label}`, await server.invite(), {
+      password: PASSWORD,
     });
-    expect(added.status()).toBe(201);
+    // 15 days of backfill: this week and the whole week before it.
+    await addHandleByApi(page, server.origin, 'prolific_dev', 15);
 
     // The whole backfill first: the previous week is then collected in full.
     await expect
@@ -782,8 +695,7 @@ test('analytics compare and words screenshots', async ({ browser }) => {
         { timeout: 90_000 },
       )
       .toBe('data_ready');
-    await page.goto(`${server.origin}/dashboard/?handle=prolific_dev`);
-    await expect(page.getByTestId('summary-card-total_tweets')).toBeVisible({ timeout: 30_000 });
+    await openAnalytics(page, server.origin, 'prolific_dev');
     await page.getByTestId('period-switch').getByText('Week').click();
     await expect(page.getByTestId('summary-change-total_tweets')).toHaveText(/vs last week$/, {
       timeout: 30_000,
@@ -799,33 +711,19 @@ test('analytics compare and words screenshots', async ({ browser }) => {
     await words.scrollIntoViewIfNeeded();
     await expect(words.getByRole('heading', { name: 'Top words' })).toBeVisible();
     await shootPart(page, words, `analytics-words-${label}`);
-    await context.close();
-  }
+  });
 });
 
 test('tweets browse screenshots', async ({ browser }) => {
   test.setTimeout(180_000);
-  for (const [label, viewport] of Object.entries(WIDTHS)) {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    const username = `tess_${label}`;
-    await page.goto(`${server.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Email').fill(`${username}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Invitation code').fill(await server.invite());
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByTestId('user-badge')).toHaveText(username);
-    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-    const added = await page.request.post(`${server.origin}/api/v1/handles`, {
-      data: { username: 'prolific_dev', backfill_days: 15, async: true },
-      headers: { 'x-csrf-token': csrf },
+  await forEachWidth(browser, async ({ page, label }) => {
+    await registerUser(page, server.origin, `tess_${label}`, await server.invite(), {
+      password: PASSWORD,
     });
-    expect(added.status()).toBe(201);
+    await addHandleByApi(page, server.origin, 'prolific_dev', 15);
     await page.reload();
-    const row = page.getByTestId('handle-panel').getByTestId('handle-row').first();
-    await expect(row.getByTestId('handle-status')).toHaveText(/Ready/, { timeout: 60_000 });
+    const row = handlePanel(page).getByTestId('handle-row').first();
+    await expectReady(row, 60_000);
 
     // A search as typed (the last word a prefix), the words marked in each tweet.
     await row.getByRole('button', { name: /^Recent tweets from/ }).click();
@@ -835,67 +733,45 @@ test('tweets browse screenshots', async ({ browser }) => {
     await expect(dialog.getByTestId('recent-tweet').first()).toBeVisible();
     await page.waitForTimeout(300); // the modal's transition
     await shoot(page, `tweets-browse-${label}`, { fullPage: false });
-    await context.close();
-  }
+  });
 });
 
 test('forwarding reasons, failed handle and empty phone dashboard screenshots', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
-  for (const [label, viewport] of Object.entries(WIDTHS)) {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    await page.goto(`${server.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill(`rosalind_${label}`);
-    await page.getByLabel('Email').fill(`rosalind_${label}@example.com`);
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Invitation code').fill(await server.invite());
-    await page.getByRole('button', { name: 'Create account' }).click();
+  await forEachWidth(browser, async ({ page, label }) => {
+    await registerUser(page, server.origin, `rosalind_${label}`, await server.invite(), {
+      password: PASSWORD,
+    });
     await expect(page).toHaveURL(/\/dashboard\/?$/);
 
     // The empty dashboard: on a phone the handle panel offers the sample handles.
-    await expect(page.getByTestId('handle-panel')).toContainText('No handles yet');
-    if (label === 'phone') {
-      await expect(page.getByTestId('handle-panel').getByTestId('sample-handles')).toBeVisible();
-    }
+    const panel = handlePanel(page);
+    await expect(panel).toContainText('No handles yet');
+    if (label === 'phone') await expect(panel.getByTestId('sample-handles')).toBeVisible();
     await shoot(page, `dashboard-empty-${label}`);
 
     // Telegram connected but no X account; a handle with Telegram switched on, one that failed.
-    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-    const call = (method: string, url: string, data?: unknown) =>
-      page.request.fetch(`${server.origin}/api/v1${url}`, {
-        method,
-        data,
-        headers: { 'x-csrf-token': csrf },
-      });
-    expect((await call('POST', '/settings', { telegram_chat_id: '515151' })).status()).toBe(200);
-    const added = await call('POST', '/handles', { username: 'typical_news', backfill_days: 1 });
-    const { id } = (await added.json()).data.handle as { id: number };
-    expect(
-      (await call('PUT', `/handles/${id}/notifications`, { telegramEnabled: true })).status(),
-    ).toBe(200);
-    expect(
-      (await call('POST', '/handles', { username: 'suspended_demo', backfill_days: 1 })).status(),
-    ).toBe(201);
+    await saveSettings(page, server.origin, { telegram_chat_id: '515151' });
+    const id = await addHandleByApi(page, server.origin, 'typical_news', 1);
+    await switchNotifications(page, server.origin, id, { telegramEnabled: true });
+    await addHandleByApi(page, server.origin, 'suspended_demo', 1);
 
     await page.goto(`${server.origin}/dashboard/?handle=suspended_demo`);
     await expect(page.getByTestId('handle-failed')).toContainText('@suspended_demo is suspended', {
       timeout: 30_000,
     });
-    const panel = page.getByTestId('handle-panel');
-    const newsRow = panel.getByTestId('handle-row').filter({ hasText: '@typical_news' });
+    const newsRow = handleRow(page, 'typical_news');
     await expect(newsRow.getByTestId('forwarding-reason')).toBeVisible();
-    await expect(newsRow.getByTestId('handle-status')).toHaveText(/Ready/, { timeout: 30_000 });
+    await expectReady(newsRow, 30_000);
     await shoot(page, `handle-failed-${label}`, { fullPage: false });
 
     // A refused switch (Discord is not connected) answers beside it.
     await newsRow.getByRole('switch', { name: 'Discord notifications for @typical_news' }).click();
     await expect(newsRow.getByTestId('switch-refusal')).toBeVisible();
     await shootPart(page, panel, `forwarding-reasons-${label}`);
-    await context.close();
-  }
+  });
 });
 
 test('X web collector accounts screenshots', async ({ browser }) => {
@@ -906,20 +782,9 @@ test('X web collector accounts screenshots', async ({ browser }) => {
   try {
     const context = await browser.newContext({ viewport: WIDTHS.desktop });
     const page = await context.newPage();
-    await page.goto(`${webServer.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill('marta');
-    await page.getByLabel('Email').fill('marta@example.com');
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Invitation code').fill(webServer.firstStartCode);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByTestId('user-badge')).toHaveText('marta');
-    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+    await registerSuperAdmin(page, webServer, 'marta', { password: PASSWORD });
     const add = async (data: Record<string, unknown>) => {
-      const response = await page.request.post(`${webServer.origin}/api/v1/admin/x-web-accounts`, {
-        data,
-        headers: { 'x-csrf-token': csrf },
-      });
+      const response = await apiCall(page, webServer.origin, 'POST', '/admin/x-web-accounts', data);
       expect(response.status()).toBe(201);
     };
     // Two accounts by cookies (X locked the second), one by password that has not signed in.
@@ -943,46 +808,33 @@ test('X web collector accounts screenshots', async ({ browser }) => {
       email: 'tide@example.com',
       totp_secret: 'JBSWY3DPEHPK3PXP',
     });
-    const followed = await page.request.post(`${webServer.origin}/api/v1/handles`, {
-      data: { username: 'orbitnews', backfill_days: 7, async: true },
-      headers: { 'x-csrf-token': csrf },
-    });
-    expect(followed.status()).toBe(201);
+    await addHandleByApi(page, webServer.origin, 'orbitnews');
     await expect
       .poll(() => fake.requests.some((r) => r.account === 'spare_lens' && r.status === 403), {
         timeout: 30_000,
       })
       .toBe(true);
 
-    await page.goto(`${webServer.origin}/dashboard/admin`);
+    await openAdmin(page, webServer.origin);
     const section = page.getByTestId('x-web-accounts');
     await expect(section.getByRole('row', { name: 'Collector account @spare_lens' })).toContainText(
       'Locked',
     );
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(viewport);
-      await shootPart(page, section, `admin-x-web-${label}`);
-    }
+    await shootPartAtWidths(page, section, 'admin-x-web');
 
     // X ends the only usable session: the password account signs in and X emails it a code.
     fake.expireSessions('orbit_reader');
     await expect.poll(() => fake.mailbox('tide_watch').length, { timeout: 30_000 }).toBe(1);
-    await page.goto(`${webServer.origin}/dashboard/settings`);
+    await openSettings(page, webServer.origin);
     const panel = page.getByTestId('challenge-panel');
     await expect(panel.getByTestId('challenge-account')).toBeVisible();
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(viewport);
-      await shootPart(page, panel, `settings-x-web-challenge-${label}`);
-    }
+    await shootPartAtWidths(page, panel, 'settings-x-web-challenge');
 
     // The operations in use, read from x.com's client when collection began.
-    await page.goto(`${webServer.origin}/dashboard/admin`);
+    await openAdmin(page, webServer.origin);
     const operations = page.getByTestId('x-web-operations');
     await expect(operations.getByTestId('x-web-operations-age')).toBeVisible();
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(viewport);
-      await shootPart(page, operations, `admin-x-web-operations-${label}`);
-    }
+    await shootPartAtWidths(page, operations, 'admin-x-web-operations');
 
     // Cloudflare refuses the server: the pool pauses, the accounts stay as they are.
     fake.refuseWithHtml('always');
@@ -1003,10 +855,7 @@ test('X web collector accounts screenshots', async ({ browser }) => {
         { timeout: 45_000 },
       )
       .toBe(true);
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      await page.setViewportSize(viewport);
-      await shootPart(page, page.getByTestId('x-web-pool-paused'), `admin-x-web-paused-${label}`);
-    }
+    await shootPartAtWidths(page, page.getByTestId('x-web-pool-paused'), 'admin-x-web-paused');
     fake.refuseWithHtml(0);
     await context.close();
   } finally {
@@ -1023,45 +872,33 @@ test('waiting for X and unreachable session screenshots', async ({ browser }) =>
   try {
     const context = await browser.newContext({ viewport: WIDTHS.desktop });
     const page = await context.newPage();
-    await page.goto(`${xServer.origin}/dashboard/register`);
-    await page.getByLabel('Username').fill('hedy');
-    await page.getByLabel('Email').fill('hedy@example.com');
-    await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Confirm password').fill('Corr3ct-Horse-Battery!');
-    await page.getByLabel('Invitation code').fill(xServer.firstStartCode);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await expect(page.getByTestId('user-badge')).toHaveText('hedy');
-    const csrf = (await context.cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-    const added = await page.request.post(`${xServer.origin}/api/v1/handles`, {
-      data: { username: 'TidePools', backfill_days: 3, async: true },
-      headers: { 'x-csrf-token': csrf },
-    });
-    expect(added.status()).toBe(201);
+    await registerSuperAdmin(page, xServer, 'hedy', { password: PASSWORD });
+    await addHandleByApi(page, xServer.origin, 'TidePools', 3);
     await page.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
-    const badge = page
-      .getByTestId('sidebar-handle')
-      .filter({ hasText: '@TidePools' })
-      .getByTestId('handle-status');
+    const badge = sidebarStatus(page, 'TidePools');
     await expect(badge).toHaveText('Ready', { timeout: 30_000 });
     fake.setAuthFailure(401);
     await expect(badge).toHaveText('Waiting for X', { timeout: 45_000 });
     const signedIn = await context.storageState();
     await context.close();
 
-    for (const [label, viewport] of Object.entries(WIDTHS)) {
-      const widthContext = await browser.newContext({ viewport, storageState: signedIn });
-      const widthPage = await widthContext.newPage();
-      await widthPage.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
-      await expect(widthPage.getByTestId('handle-waiting')).toBeVisible();
-      await shoot(widthPage, `handle-waiting-${label}`, { fullPage: false });
+    await forEachWidth(
+      browser,
+      async ({ page: widthPage, label }) => {
+        await widthPage.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
+        await expect(widthPage.getByTestId('handle-waiting')).toBeVisible();
+        await shoot(widthPage, `handle-waiting-${label}`, { fullPage: false });
 
-      // The session check gets no answer: a retry screen, not the sign-in page.
-      await widthPage.route('**/api/v1/auth/check', (route) => route.abort('connectionrefused'));
-      await widthPage.reload();
-      await expect(widthPage.getByTestId('session-unreachable')).toBeVisible({ timeout: 15_000 });
-      await shoot(widthPage, `session-unreachable-${label}`, { fullPage: false });
-      await widthContext.close();
-    }
+        // The session check gets no answer: a retry screen, not the sign-in page.
+        await widthPage.route('**/api/v1/auth/check', (route) => route.abort('connectionrefused'));
+        await widthPage.reload();
+        await expect(widthPage.getByTestId('session-unreachable')).toBeVisible({
+          timeout: 15_000,
+        });
+        await shoot(widthPage, `session-unreachable-${label}`, { fullPage: false });
+      },
+      { storageState: signedIn },
+    );
   } finally {
     await xServer.stop();
     await fake.close();

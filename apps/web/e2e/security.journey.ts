@@ -1,5 +1,6 @@
 import { SECURITY_MESSAGES } from '@perch/shared';
 import { expect, test, type Page } from '@playwright/test';
+import { registerUser, signOut, submitSignIn } from './accounts';
 import { startPerchServer, type PerchServer } from './perch-server';
 import { authenticator, failSignIns } from './security-helpers';
 
@@ -16,31 +17,13 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function register(page: Page, origin: string, code: string) {
-  await page.goto(`${origin}/dashboard/register`);
-  await page.getByLabel('Username').fill(USERNAME);
-  await page.getByLabel('Email').fill(`${USERNAME}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm password').fill(PASSWORD);
-  await page.getByLabel('Invitation code').fill(code);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText(USERNAME);
-}
-
 /** The password step; answers the second step's form. */
 async function enterPassword(page: Page) {
   await page.goto(`${server.origin}/dashboard/login`);
-  await page.getByLabel('Username').fill(USERNAME);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, USERNAME, PASSWORD);
   const step = page.getByRole('form', { name: 'Two-factor sign-in' });
   await expect(step.getByText(SECURITY_MESSAGES.twoFactorRequired)).toBeVisible();
   return step;
-}
-
-async function logout(page: Page) {
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await expect(page).toHaveURL(/\/dashboard\/login$/);
 }
 
 test('two-factor sign-in: turn it on, sign in with a code or a recovery code, sign out the other sessions', async ({
@@ -49,7 +32,7 @@ test('two-factor sign-in: turn it on, sign in with a code or a recovery code, si
 }) => {
   // Up to two waits for a fresh 30 s step of the authenticator.
   test.setTimeout(180_000);
-  await register(page, server.origin, server.firstStartCode);
+  await registerUser(page, server.origin, USERNAME, server.firstStartCode, { password: PASSWORD });
 
   // The Security Dashboard (not in the menu): turn on two-factor sign-in.
   await page.goto(`${server.origin}/dashboard/security`);
@@ -77,7 +60,7 @@ test('two-factor sign-in: turn it on, sign in with a code or a recovery code, si
   expect(codes).toHaveLength(10);
   await recovery.getByRole('button', { name: 'I have saved them' }).click();
   await expect(card.getByTestId('two-factor-status')).toHaveText('On');
-  await logout(page);
+  await signOut(page);
 
   // The password alone no longer signs in: the second step asks for the code.
   let step = await enterPassword(page);
@@ -94,7 +77,7 @@ test('two-factor sign-in: turn it on, sign in with a code or a recovery code, si
   await expect(page).toHaveURL(/\/dashboard\/?$/);
 
   // Back returns to the password; a recovery code works instead of the app's code, once.
-  await logout(page);
+  await signOut(page);
   step = await enterPassword(page);
   await step.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByLabel('Username')).toHaveValue(USERNAME);
@@ -143,7 +126,9 @@ test('security alerts: an unencrypted connection and repeated failed sign-ins; a
       extraHTTPHeaders: { 'x-forwarded-host': 'perch.example.net' },
     });
     const page = await context.newPage();
-    await register(page, proxied.origin, proxied.firstStartCode);
+    await registerUser(page, proxied.origin, USERNAME, proxied.firstStartCode, {
+      password: PASSWORD,
+    });
     const panel = page.getByRole('region', { name: 'Security alerts' });
     const critical = panel.getByTestId('security-alert').filter({
       hasText: SECURITY_MESSAGES.alertInsecureTransport,

@@ -1,16 +1,18 @@
 import { SETTINGS_MESSAGES, TEST_MESSAGE_TEXT } from '@perch/shared';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { registerSuperAdmin, registerUser } from './accounts';
+import { handleRow } from './handle-rows';
 import {
+  BUSY_DEMO_HANDLES,
   pickBusyDemoHandle,
   startFakeTelegramServer,
+  telegramEnv,
   type FakeTelegramServer,
 } from './notify-fakes';
+import { addHandleByApi } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
-import { registerUser } from './accounts';
 
 const CHAT_ID = '424242001';
-/** Demo handles starting with `bench` post about 2,000 tweets a day (demo-source.ts). */
-const CANDIDATES = Array.from({ length: 24 }, (_, index) => `bench_${index}`);
 
 let telegram: FakeTelegramServer;
 let server: PerchServer;
@@ -18,8 +20,7 @@ let server: PerchServer;
 test.beforeAll(async () => {
   telegram = await startFakeTelegramServer({ botUsername: 'perch_journey_bot' });
   server = await startPerchServer({
-    TELEGRAM_BOT_TOKEN: telegram.token,
-    TELEGRAM_API_BASE_URL: telegram.baseUrl,
+    ...telegramEnv(telegram),
     // The shortest monitoring interval the server accepts: new tweets are found within seconds.
     MONITOR_INTERVAL_SECONDS: '5',
     DEMO_PAGE_DELAY_MS: '0',
@@ -31,26 +32,17 @@ test.afterAll(async () => {
   await telegram?.close();
 });
 
-/** Adds a handle through the API with a one-day backfill, so monitoring starts quickly. */
-async function addHandleByApi(page: Page, username: string) {
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-  const response = await page.request.post(`${server.origin}/api/v1/handles`, {
-    data: { username, backfill_days: 1, async: true },
-    headers: { 'x-csrf-token': csrf },
-  });
-  expect(response.status()).toBe(201);
-}
-
 test('connect Telegram, test it, switch a handle on: its next tweet reaches Telegram and the log', async ({
   page,
 }) => {
   test.setTimeout(240_000);
-  await registerUser(page, server.origin, 'hopper', server.firstStartCode);
+  await registerSuperAdmin(page, server, 'hopper');
 
-  // A handle whose demo persona is about to post: its next minutes are known in advance.
+  // A handle whose demo persona is about to post: its next minutes are known in advance; a
+  // one-day backfill, so monitoring starts quickly.
   const now = Date.now();
-  const busy = await pickBusyDemoHandle(CANDIDATES, now + 30_000, now + 240_000);
-  await addHandleByApi(page, busy.handle);
+  const busy = await pickBusyDemoHandle(BUSY_DEMO_HANDLES, now + 30_000, now + 240_000);
+  await addHandleByApi(page, server.origin, busy.handle, 1);
 
   await page.goto(`${server.origin}/dashboard/settings`);
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
@@ -89,10 +81,7 @@ test('connect Telegram, test it, switch a handle on: its next tweet reaches Tele
 
   // Switch Telegram on for the handle, on the dashboard's handle panel.
   await page.getByRole('link', { name: 'Dashboard' }).first().click();
-  const row = page
-    .getByTestId('handle-panel')
-    .getByTestId('handle-row')
-    .filter({ hasText: `@${busy.handle}` });
+  const row = handleRow(page, busy.handle);
   const telegramSwitch = row.getByRole('switch', {
     name: `Telegram notifications for @${busy.handle}`,
   });

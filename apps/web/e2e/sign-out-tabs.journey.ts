@@ -1,6 +1,6 @@
 import { HEARTBEAT_INTERVAL_MS } from '@perch/shared';
 import { expect, test, type Browser, type Page, type Request } from '@playwright/test';
-import { JOURNEY_PASSWORD, registerUser } from './accounts';
+import { registerSuperAdmin, signIn } from './accounts';
 import { startPerchServer, type PerchServer } from './perch-server';
 
 /**
@@ -28,7 +28,7 @@ let server: PerchServer;
 test.beforeAll(async ({ browser }) => {
   server = await startPerchServer();
   const context = await browser.newContext();
-  await registerUser(await context.newPage(), server.origin, USERNAME, server.firstStartCode);
+  await registerSuperAdmin(await context.newPage(), server, USERNAME);
   await context.close();
 });
 
@@ -89,19 +89,12 @@ function watchTab(page: Page, name: string) {
 
 type Tab = ReturnType<typeof watchTab>;
 
-async function signIn(page: Page) {
-  await page.getByLabel('Username').fill(USERNAME);
-  await page.getByLabel('Password', { exact: true }).fill(JOURNEY_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText(USERNAME);
-}
-
 /** Two signed-in tabs of one browser, told apart by which one holds the live stream. */
 async function openTwoTabs(browser: Browser) {
   const context = await browser.newContext();
   const first = watchTab(await context.newPage(), 'first tab');
   await first.page.goto(`${server.origin}/dashboard/login`);
-  await signIn(first.page);
+  await signIn(first.page, USERNAME);
   const second = watchTab(await context.newPage(), 'second tab');
   await second.page.goto(`${server.origin}/dashboard`);
   await expect(second.page.getByTestId('user-badge')).toHaveText(USERNAME);
@@ -139,7 +132,7 @@ async function signOutOf(signingOut: Tab, other: Tab) {
 
 /** Signs in again in `tab`: both tabs are back, one of them holds the stream, nothing refused. */
 async function signInAgain(tab: Tab, other: Tab) {
-  await signIn(tab.page);
+  await signIn(tab.page, USERNAME);
   await expect(other.page.getByTestId('user-badge')).toHaveText(USERNAME);
   await expect.poll(() => [tab, other].filter((each) => each.holdsStream()).length).toBe(1);
   expect([...tab.problems, ...other.problems]).toEqual([]);

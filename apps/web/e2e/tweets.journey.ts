@@ -1,7 +1,9 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Tweet } from '@perch/shared';
+import { registerSuperAdmin, registerUser } from './accounts';
+import { expectReady, handleRow } from './handle-rows';
+import { apiCall } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
-import { registerUser } from './accounts';
 
 let server: PerchServer;
 const HANDLE = 'prolific_tess';
@@ -16,20 +18,15 @@ test.afterAll(async () => {
 
 /** Follows the handle through the API and waits until its backfill is done. */
 async function followCollected(page: Page) {
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-  const added = await page.request.post(`${server.origin}/api/v1/handles`, {
-    data: { username: HANDLE, backfill_days: 7, async: true },
-    headers: { 'x-csrf-token': csrf },
+  const added = await apiCall(page, server.origin, 'POST', '/handles', {
+    username: HANDLE,
+    backfill_days: 7,
+    async: true,
   });
   expect([201, 409]).toContain(added.status());
   await page.reload();
-  const row = page
-    .getByTestId('handle-panel')
-    .getByTestId('handle-row')
-    .filter({
-      hasText: `@${HANDLE}`,
-    });
-  await expect(row.getByTestId('handle-status')).toHaveText(/Ready/, { timeout: 45_000 });
+  const row = handleRow(page, HANDLE);
+  await expectReady(row, 45_000);
   return row;
 }
 
@@ -55,7 +52,7 @@ test('browse every tweet of a handle: search, type, sort, load more, nothing fou
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
-  await registerUser(page, server.origin, 'tess', server.firstStartCode);
+  await registerSuperAdmin(page, server, 'tess');
   const row = await followCollected(page);
   const all = await apiPage(page, '');
   expect(all.total).toBeGreaterThan(40);

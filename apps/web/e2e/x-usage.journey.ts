@@ -1,5 +1,7 @@
 import { X_USAGE_MESSAGES } from '@perch/shared';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { registerSuperAdmin } from './accounts';
+import { addHandleByApi, waitForBackfill } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
 import { startFakeXWithAccounts, xApiEnv, type FakeXServer } from './x-fakes';
 
@@ -16,42 +18,16 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
-async function registerSuperAdmin(page: Page) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill('marta');
-  await page.getByLabel('Email').fill('marta@example.com');
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(server.firstStartCode);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText('marta');
-}
-
 test('admin: the X API usage card shows what X billed, and a banner when the credits run out', async ({
   page,
 }) => {
   test.setTimeout(120_000);
-  await registerSuperAdmin(page);
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
+  await registerSuperAdmin(page, server, 'marta');
   for (const handle of ['orbitnews', 'tidepools']) {
-    const response = await page.request.post(`${server.origin}/api/v1/handles`, {
-      data: { username: handle, backfill_days: 7, async: true },
-      headers: { 'x-csrf-token': csrf },
-    });
-    expect(response.status()).toBe(201);
+    await addHandleByApi(page, server.origin, handle);
   }
   for (const handle of ['orbitnews', 'tidepools']) {
-    await expect
-      .poll(
-        async () => {
-          const response = await page.request.get(
-            `${server.origin}/api/v1/handles/${handle}/backfill-progress`,
-          );
-          return ((await response.json()) as { data: { isComplete: boolean } }).data.isComplete;
-        },
-        { timeout: 60_000 },
-      )
-      .toBe(true);
+    await waitForBackfill(page, server.origin, handle);
   }
 
   // 204 posts and 2 users, each billed once today: $1.02 + $0.02.

@@ -8,7 +8,7 @@ import {
   startFakeXWebServer,
   type FakeXWebServer,
 } from '../../server/test/fakes/fake-x-web-server';
-import type { SourceTweet } from '../../server/src/collector/sources/types';
+import type { SourceTweet } from '../../server/src/domain/tweet-source';
 /* eslint-enable import-x/no-restricted-paths */
 
 export type { FakeXWebServer };

@@ -1,6 +1,7 @@
 import { X_WEB_MESSAGES } from '@perch/shared';
-import { expect, test, type Page } from '@playwright/test';
-import { registerUser } from './accounts';
+import { expect, test } from '@playwright/test';
+import { registerSuperAdmin } from './accounts';
+import { addHandleByApi, waitForBackfill } from './perch-api';
 import { startPerchServer, type PerchServer } from './perch-server';
 import { startFakeXWebWithAccounts, xWebEnv, type FakeXWebServer } from './x-web-fakes';
 
@@ -9,24 +10,13 @@ let server: PerchServer;
 
 test.beforeAll(async () => {
   fake = await startFakeXWebWithAccounts();
-  server = await startPerchServer(xWebEnv(fake));
+  server = await startPerchServer(xWebEnv(fake), { postgres: true });
 });
 
 test.afterAll(async () => {
   await server?.stop();
   await fake?.close();
 });
-
-async function registerSuperAdmin(page: Page) {
-  await page.goto(`${server.origin}/dashboard/register`);
-  await page.getByLabel('Username').fill('marta');
-  await page.getByLabel('Email').fill('marta@example.com');
-  await page.getByLabel('Password', { exact: true }).fill('Corr3ct-Horse!');
-  await page.getByLabel('Confirm password').fill('Corr3ct-Horse!');
-  await page.getByLabel('Invitation code').fill(server.firstStartCode);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByTestId('user-badge')).toHaveText('marta');
-}
 
 test("x-web: a super admin adds a collector account, answers X's emailed code in Settings, and collection runs", async ({
   page,
@@ -38,7 +28,7 @@ test("x-web: a super admin adds a collector account, answers X's emailed code in
     email: 'reader@example.com',
     emailCode: true,
   });
-  await registerSuperAdmin(page);
+  await registerSuperAdmin(page, server, 'marta');
 
   // Admin page: the pool is empty; a wrong auth_token is refused before anything is sent.
   await page.goto(`${server.origin}/dashboard/admin`);
@@ -60,12 +50,7 @@ test("x-web: a super admin adds a collector account, answers X's emailed code in
   await expect(row).toContainText('Not signed in yet');
 
   // Following a handle makes the collector sign in; X asks for the emailed code.
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-  const followed = await page.request.post(`${server.origin}/api/v1/handles`, {
-    data: { username: 'orbitnews', backfill_days: 7, async: true },
-    headers: { 'x-csrf-token': csrf },
-  });
-  expect(followed.status()).toBe(201);
+  await addHandleByApi(page, server.origin, 'orbitnews');
   await expect.poll(() => fake.mailbox('orbit_reader').length, { timeout: 30_000 }).toBe(1);
   await page.reload();
   await expect(row).toContainText('Waiting for code');
@@ -93,17 +78,7 @@ test("x-web: a super admin adds a collector account, answers X's emailed code in
   await expect(panel.getByText('No verification needed')).toBeVisible();
   await expect(panel.getByText(X_WEB_MESSAGES.codeAccepted('orbit_reader'))).toBeVisible();
   expect(fake.mailbox('orbit_reader')).toHaveLength(1);
-  await expect
-    .poll(
-      async () => {
-        const response = await page.request.get(
-          `${server.origin}/api/v1/handles/orbitnews/backfill-progress`,
-        );
-        return ((await response.json()) as { data: { isComplete: boolean } }).data.isComplete;
-      },
-      { timeout: 60_000 },
-    )
-    .toBe(true);
+  await waitForBackfill(page, server.origin, 'orbitnews');
 
   await page.goto(`${server.origin}/dashboard/admin`);
   await expect(row).toContainText('Active');
@@ -115,7 +90,7 @@ test.describe('x-web against a changing X', () => {
   const healing = {} as { fake: FakeXWebServer; server: PerchServer };
   test.beforeAll(async () => {
     healing.fake = await startFakeXWebWithAccounts();
-    healing.server = await startPerchServer(xWebEnv(healing.fake));
+    healing.server = await startPerchServer(xWebEnv(healing.fake), { postgres: true });
   });
   test.afterAll(async () => {
     await healing.server?.stop();
@@ -128,7 +103,7 @@ test.describe('x-web against a changing X', () => {
     test.setTimeout(120_000);
     const fake = healing.fake;
     const server = healing.server;
-    await registerUser(page, server.origin, 'ines', server.firstStartCode);
+    await registerSuperAdmin(page, server, 'ines');
 
     // Cookies lead the form: a second account by the cookies of a signed-in browser.
     fake.addAccount({ username: 'orbit_second', password: 'x', email: 'second@example.com' });
@@ -142,26 +117,8 @@ test.describe('x-web against a changing X', () => {
     await form.getByRole('button', { name: 'Add account' }).click();
     await expect(page.getByText(X_WEB_MESSAGES.accountAdded('orbit_second'))).toBeVisible();
 
-    const csrf = (await page.context().cookies()).find((c) => c.name === 'perch_csrf')?.value ?? '';
-    async function followAndWait(username: string) {
-      const followed = await page.request.post(`${server.origin}/api/v1/handles`, {
-        data: { username, backfill_days: 7, async: true },
-        headers: { 'x-csrf-token': csrf },
-      });
-      expect(followed.status()).toBe(201);
-      await expect
-        .poll(
-          async () => {
-            const response = await page.request.get(
-              `${server.origin}/api/v1/handles/${username}/backfill-progress`,
-            );
-            return ((await response.json()) as { data: { isComplete: boolean } }).data.isComplete;
-          },
-          { timeout: 60_000 },
-        )
-        .toBe(true);
-    }
-    await followAndWait('orbitnews');
+    await addHandleByApi(page, server.origin, 'orbitnews');
+    await waitForBackfill(page, server.origin, 'orbitnews');
     await page.reload();
     // The operations in use were read from x.com's client.
     const operations = page.getByTestId('x-web-operations');
@@ -172,7 +129,8 @@ test.describe('x-web against a changing X', () => {
     // X rotates every query id: a new handle is collected all the same, with no restart.
     fake.rotateQueryIds();
     const rotated = fake.operations();
-    await followAndWait('launchlog');
+    await addHandleByApi(page, server.origin, 'launchlog');
+    await waitForBackfill(page, server.origin, 'launchlog');
     await page.reload();
     const timeline = operations.getByRole('row', { name: 'Operation UserTweetsAndReplies' });
     await expect(timeline).toContainText(rotated.UserTweetsAndReplies.queryId);
