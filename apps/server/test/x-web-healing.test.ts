@@ -23,6 +23,7 @@ const ACCOUNTS = '/api/v1/admin/x-web-accounts';
 const OPERATIONS = '/api/v1/admin/x-web-operations';
 const NASA = '11348282';
 const MINUTE = 60_000;
+const RECHECK_MS = 3_000;
 
 async function failure(promise: Promise<unknown>): Promise<SourceError> {
   const error = await promise.then(
@@ -71,6 +72,12 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
       retryBaseMs: 1,
       busyWaitMs: 200,
       now,
+      // A forced read of x.com's client at most every 3 s, and waits that pass on the clock:
+      // a read refused as too soon is waited out and made.
+      operationsRecheckMs: RECHECK_MS,
+      sleep: async (ms: number) => {
+        clock += Math.ceil(ms);
+      },
     });
   let source: ReturnType<typeof makeSource>;
 
@@ -139,8 +146,7 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
     const first = await source.timeline({ xUserId: NASA, maxResults: 10 });
     expect(first.tweets).toHaveLength(10);
 
-    // The client was read when the source started; a forced read waits a minute after one.
-    clock += 61_000;
+    // The client was read when the source started, moments ago: the forced read waits its gap.
     fake.rotateQueryIds();
     const rotated = fake.operations();
     const next = await source.timeline({
@@ -160,6 +166,7 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
       query_id: rotated.UserTweetsAndReplies.queryId,
     });
     expect(timeline.seen_at).not.toBeNull();
+    expect(list.checked_at).toBe(new Date(clock).toISOString());
     // Other operations heal from the same read, without a refusal of their own.
     const before = graphql().length;
     await source.lookupUser('nasa');
@@ -168,6 +175,28 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
         .slice(before)
         .map((r) => r.status),
     ).toEqual([200]);
+  });
+
+  it('ends the request with the time until x.com’s client may be read again, when that is long', async () => {
+    await start();
+    await addByCookies('reader');
+    const patient = createXWebSource({
+      db: t.db.db,
+      cipher: createTokenCipher({ dataDir: t.db.config.DATA_DIR }),
+      baseUrl: fake.baseUrl,
+      apiBaseUrl: fake.baseUrl,
+      retryBaseMs: 1,
+      now,
+      operationsRecheckMs: MINUTE,
+    });
+    expect((await patient.lookupUser('nasa')).xUserId).toBe(NASA);
+    await patient.operations.refresh({ force: true }).catch(() => null);
+    clock += 10_000;
+    fake.rotateQueryIds();
+    const refused = await failure(patient.lookupUser('nasa'));
+    expect(refused.kind).toBe('unavailable');
+    expect(refused.message).toMatch(/UserByScreenName answered 404, and .*checked moments ago/);
+    expect(refused.retryAfterMs).toBe(MINUTE - 10_000);
   });
 
   it('starts from x.com’s client when the shipped query ids are already stale', async () => {
@@ -222,6 +251,47 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
     expect(state.accounts.map((a) => a.status)).toEqual(['ACTIVE', 'ACTIVE']);
   });
 
+  it('leaves an account to sign in later when X answers its sign-in with a Cloudflare page', async () => {
+    await start();
+    fake.addAccount({ username: 'signer', password: 'hunter2!', email: 's@example.com' });
+    await root.post(ACCOUNTS, {
+      method: 'credentials',
+      username: 'signer',
+      password: 'hunter2!',
+      email: 's@example.com',
+    });
+    fake.refuseWithHtml('always');
+    const refused = await failure(source.lookupUser('nasa'));
+    expect(refused.kind).toBe('rate_limited');
+    expect(refused.message).toContain(X_WEB_MESSAGES.poolPaused);
+    expect(refused.retryAfterMs).toBe(MINUTE);
+    let state = await accounts();
+    expect(state.accounts[0]).toMatchObject({ status: 'NEEDS_LOGIN' });
+    expect(state.accounts[0]!.last_error).toMatch(/Cloudflare \(HTTP 403/);
+    expect(state.pool.pause_reason).toMatch(/Cloudflare \(HTTP 403/);
+
+    fake.refuseWithHtml(0);
+    clock += MINUTE + 1_000;
+    expect((await source.lookupUser('nasa')).xUserId).toBe(NASA);
+    state = await accounts();
+    expect(state.accounts[0]).toMatchObject({ status: 'ACTIVE' });
+    expect(state.pool.paused_until).toBeNull();
+  });
+
+  it('notes on the account an internal error (131) that outlasts the retries', async () => {
+    await start();
+    await addByCookies('reader');
+    for (let n = 0; n < 4; n++) {
+      fake.failNext('UserByScreenName', { code: 131, message: 'Internal error' });
+    }
+    const failed = await failure(source.lookupUser('nasa'));
+    expect(failed.kind).toBe('unavailable');
+    expect(failed.message).toContain('(131) Internal error');
+    const [reader] = (await accounts()).accounts;
+    expect(reader).toMatchObject({ status: 'ACTIVE' });
+    expect(reader!.last_error).toBe('UserByScreenName: (131) Internal error');
+  });
+
   it('handles the codes X sends as the references do, each with its reason', async () => {
     await start();
     await addByCookies('one');
@@ -273,6 +343,28 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
     const looped = await source.timeline({ xUserId: NASA });
     expect(looped.nextCursor).toBeNull();
     expect(graphql().length - before).toBeLessThanOrEqual(3);
+  });
+
+  it('ends a backfill whose cursors lead back and forth between two pages (A, B, A)', async () => {
+    await start();
+    await addByCookies('reader');
+    fake.setLimit('UserTweetsAndReplies', 500);
+    const seeded = posts(50);
+    fake.addSourceTweets(NASA, seeded);
+    fake.setTimelineQuirks({ alternateCursors: true });
+    const all: SourceTweet[] = [];
+    let cursor: string | undefined;
+    let calls = 0;
+    do {
+      const page = await source.timeline({ xUserId: NASA, cursor });
+      all.push(...page.tweets);
+      cursor = page.nextCursor ?? undefined;
+      calls += 1;
+    } while (cursor && calls < 10);
+    expect(cursor).toBeUndefined();
+    expect(all.map((p) => p.id)).toEqual(seeded.map((p) => p.id));
+    // Two pages of posts, then the three that give nothing older.
+    expect(graphql().filter((r) => r.operation === 'UserTweetsAndReplies').length).toBe(5);
   });
 
   it('collects replies, as x-api does, and the pinned post in its place', async () => {

@@ -362,6 +362,21 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
     expect(guestActivations()).toBe(1);
   });
 
+  it('names the browser checks when X refuses the password', async () => {
+    fake.addAccount({ username: 'wrong_pw', password: 'the-real-one', email: 'w@example.com' });
+    await root.post(ACCOUNTS, {
+      method: 'credentials',
+      username: 'wrong_pw',
+      password: 'not-this-one',
+      email: 'w@example.com',
+    });
+    expect((await failure(source.lookupUser('nasa'))).kind).toBe('auth');
+    const failed = await accountNamed('wrong_pw');
+    expect(failed.status).toBe('FAILED');
+    expect(failed.status_reason).toContain('X refused the step LoginEnterPassword (399)');
+    expect(failed.status_reason).toContain(X_WEB_MESSAGES.browserChecks);
+  });
+
   it('takes a locked account out (at sign-in and while collecting) and goes on with another', async () => {
     await addByCredentials('locked_acct', { locked: true });
     expect((await failure(source.lookupUser('nasa'))).kind).toBe('auth');

@@ -1,4 +1,3 @@
-import type { XRequestMetrics } from '../lib/metrics.js';
 /**
  * Picks the tweet source the configuration asks for (TWEET_SOURCE). Create one per process and
  * share it: the x-api source keeps the token's rate budgets in the instance.
@@ -6,6 +5,7 @@ import type { XRequestMetrics } from '../lib/metrics.js';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/types.js';
+import type { XRequestMetrics } from '../lib/metrics.js';
 import { createTokenCipher } from '../lib/token-cipher.js';
 import { createDemoSource } from './demo-source.js';
 import type { BilledReadsListener, TweetSource } from '../domain/tweet-source.js';

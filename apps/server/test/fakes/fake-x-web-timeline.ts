@@ -70,6 +70,11 @@ export interface TimelineQuirks {
   fillerPages?: number;
   /** The Bottom cursor never advances (it repeats the cursor sent). */
   repeatCursor?: boolean;
+  /**
+   * The last page's Bottom cursor leads back to the page before it, whose cursor leads to the
+   * last again: two cursors alternate (A, B, A, …), never one repeated in a row.
+   */
+  alternateCursors?: boolean;
   /** After every Nth post of a page, a deleted post's tombstone (an extra entry). */
   tombstoneEvery?: number;
 }
@@ -466,7 +471,15 @@ export function timelinePage(request: TimelineRequest): Record<string, unknown> 
   const next: CursorState = filler
     ? { offset: 0, fillers: state.fillers + 1 }
     : { offset: state.offset + page.length, fillers: state.fillers };
-  const bottom = quirks.repeatCursor && request.cursor ? request.cursor : encodeCursor(next);
+  const atEnd = !filler && state.offset + page.length >= all.length;
+  const back: CursorState = {
+    offset: Math.max(0, state.offset - request.count),
+    fillers: state.fillers,
+  };
+  const bottom =
+    quirks.repeatCursor && request.cursor
+      ? request.cursor
+      : encodeCursor(quirks.alternateCursors && atEnd ? back : next);
   const cursor = (type: 'Top' | 'Bottom', value: string) => ({
     entryId: `cursor-${type.toLowerCase()}-${sortIndex}`,
     sortIndex: String(sortIndex--),

@@ -46,6 +46,18 @@ describe('what an answer of X means', () => {
       'unknown_operation',
     ],
     [
+      '400 naming an unknown query',
+      answer(400, error(0, 'Unknown or unspecified query')),
+      null,
+      'unknown_operation',
+    ],
+    [
+      '400 naming an unknown operation, without JSON',
+      answer(400, 'Unknown operation: UserTweetsAndReplies', { 'content-type': 'text/plain' }),
+      null,
+      'unknown_operation',
+    ],
+    [
       '336 features',
       answer(400, error(336, 'The following features cannot be null: a_b, c')),
       null,

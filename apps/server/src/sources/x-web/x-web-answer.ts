@@ -8,6 +8,7 @@
  * | an HTML page (Cloudflare, 403/503 text/html) | the server is refused: the pool pauses         |
  * | 404 with an empty body                      | the transaction id is stale: make a new one    |
  * | 404 with a body                             | the query id is unknown: read x.com's client   |
+ * | 400 'unknown or unspecified query' (or like) | the query id is unknown: read x.com's client   |
  * | 336 / 'features cannot be null: a, b'       | features missing: add them, read the client    |
  * | 326 locked, 64 suspended                    | the account is out, with X's reason            |
  * | 32, 89, 353, 401, 403 without errors        | the session ended (new cookies or sign-in)     |
@@ -53,6 +54,9 @@ const FEATURES = 336;
 /** Internal error (131) and X shedding load (-1 LoadShed): worth another try. */
 const OVERLOADED = new Set([131, -1]);
 const MISSING_FEATURES = /features cannot be null:\s*([^"]+)/i;
+/** X's 400 for a query id (operation) it does not know: 'Unknown or unspecified query'. */
+const UNKNOWN_OPERATION =
+  /\b(unknown|unspecified|unrecognized|invalid)\b[^.;]*\b(query|operation)\b|\b(query|operation)\b[^.;]*\bnot found\b/i;
 
 export function codeOf(error: WireError): number | undefined {
   return error.code ?? error.extensions?.code;
@@ -111,6 +115,9 @@ export function classifyAnswer(answer: RawAnswer, remaining: number | null): Ans
   const features = missingFeatures(errors);
   if (codes.has(FEATURES) || features.length > 0) {
     return { kind: 'missing_features', features, reason: words };
+  }
+  if (status === 400 && UNKNOWN_OPERATION.test(errors.length > 0 ? words : text)) {
+    return { kind: 'unknown_operation' };
   }
   if (codes.has(LOCKED)) return { kind: 'account_out', status: 'LOCKED', reason: words };
   if (codes.has(SUSPENDED)) return { kind: 'account_out', status: 'SUSPENDED', reason: words };

@@ -44,6 +44,45 @@ export function describeFailure(error: unknown): string {
   return text.slice(0, MAX_ERROR_CHARS);
 }
 
+const MALFORMED = 'X_WEB_OPERATIONS_FILE is malformed: ignored until it changes';
+
+/**
+ * The operations the file at `path` pins; {} (logged) when it is not JSON or not of the schema.
+ * Operations Perch does not call are logged and left out.
+ */
+async function readOverridesFile(path: string, log: XWebOperationsLog): Promise<Overrides> {
+  let parsed: ReturnType<typeof overridesFileSchema.safeParse>;
+  try {
+    parsed = overridesFileSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+  } catch (error) {
+    log.error({ file: path, err: describeFailure(error) }, MALFORMED);
+    return {};
+  }
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    log.error(
+      { file: path, err: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}` },
+      MALFORMED,
+    );
+    return {};
+  }
+  const entries = parsed.data;
+  const unknown = Object.keys(entries).filter(
+    (name) => !(X_WEB_OPERATIONS as readonly string[]).includes(name),
+  );
+  if (unknown.length > 0) {
+    log.error(
+      { file: path, unknown, known: X_WEB_OPERATIONS },
+      'X_WEB_OPERATIONS_FILE names operations Perch does not call: those are ignored',
+    );
+  }
+  const overrides: Overrides = Object.fromEntries(
+    X_WEB_OPERATIONS.filter((name) => entries[name]).map((name) => [name, entries[name]]),
+  );
+  log.info({ file: path, operations: Object.keys(overrides) }, 'X_WEB_OPERATIONS_FILE read');
+  return overrides;
+}
+
 /** The overrides file at `path` (unset: none), read when asked and again when it changes. */
 export function createOverridesFile(path: string | undefined, log: XWebOperationsLog) {
   /** The overrides file as last read, by its modification time and size. */
@@ -78,39 +117,7 @@ export function createOverridesFile(path: string | undefined, log: XWebOperation
       return {};
     }
     if (file?.stamp === stamp) return file.overrides;
-    let overrides: Overrides = {};
-    try {
-      const parsed = overridesFileSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
-      if (parsed.success) {
-        const unknown = Object.keys(parsed.data).filter(
-          (name) => !(X_WEB_OPERATIONS as readonly string[]).includes(name),
-        );
-        if (unknown.length > 0) {
-          log.error(
-            { file: path, unknown, known: X_WEB_OPERATIONS },
-            'X_WEB_OPERATIONS_FILE names operations Perch does not call: those are ignored',
-          );
-        }
-        overrides = Object.fromEntries(
-          X_WEB_OPERATIONS.filter((name) => parsed.data[name]).map((name) => [
-            name,
-            parsed.data[name],
-          ]),
-        );
-        log.info({ file: path, operations: Object.keys(overrides) }, 'X_WEB_OPERATIONS_FILE read');
-      } else {
-        const issue = parsed.error.issues[0];
-        log.error(
-          { file: path, err: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}` },
-          'X_WEB_OPERATIONS_FILE is malformed: ignored until it changes',
-        );
-      }
-    } catch (error) {
-      log.error(
-        { file: path, err: describeFailure(error) },
-        'X_WEB_OPERATIONS_FILE is malformed: ignored until it changes',
-      );
-    }
+    const overrides = await readOverridesFile(path, log);
     file = { stamp, overrides };
     return overrides;
   }

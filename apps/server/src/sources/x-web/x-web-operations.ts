@@ -133,157 +133,80 @@ export interface XWebOperationsRegistry {
   idle(): Promise<void>;
 }
 
-export function createXWebOperations(options: XWebOperationsOptions): XWebOperationsRegistry {
-  const { db } = options;
-  const now = options.now ?? Date.now;
-  const refreshEveryMs = options.refreshEveryMs ?? REFRESH_EVERY_MS;
-  const minForcedGapMs = options.minForcedGapMs ?? MIN_FORCED_GAP_MS;
-  const cacheMs = options.cacheMs ?? VIEW_CACHE_MS;
-  const log = options.log ?? silentLog;
-  const iso = (ms: number) => new Date(ms).toISOString();
+const iso = (ms: number) => new Date(ms).toISOString();
+const FEATURE_NAME = /^[A-Za-z0-9_]{1,120}$/;
 
-  let view: View | null = null;
-  let viewLoading: Promise<View> | null = null;
+class OperationsRegistry implements XWebOperationsRegistry {
+  private readonly db: Kysely<Database>;
+  private readonly now: () => number;
+  private readonly refreshEveryMs: number;
+  private readonly minForcedGapMs: number;
+  private readonly cacheMs: number;
+  private readonly log: XWebOperationsLog;
+  private readonly overridesFile: ReturnType<typeof createOverridesFile>;
+  private view: View | null = null;
+  private viewLoading: Promise<View> | null = null;
   /** Bumped by every write of this process, so a view read before it is not kept. */
-  let generation = 0;
-  let inFlight: Promise<RefreshResult> | null = null;
+  private generation = 0;
+  private inFlight: Promise<RefreshResult> | null = null;
   /** The page's feature values at this process's last read (for healing). */
-  let pageFeatures: Record<string, boolean> = {};
-  const overridesFile = createOverridesFile(options.overridesFile, log);
+  private pageFeatures: Record<string, boolean> = {};
 
-  async function loadView(): Promise<View> {
-    const readAt = now();
-    const [rows, pins, check, overrides] = await Promise.all([
-      listXWebOperationRows(db),
-      listXWebOperationPins(db),
-      readXWebOperationsCheck(db),
-      overridesFile.read(),
-    ]);
-    return {
-      rows: new Map(rows.map((row) => [row.name, row])),
-      pins: new Map(pins.map((pin) => [pin.name, pin])),
-      check,
-      overrides,
-      readAt,
-    };
+  constructor(private readonly options: XWebOperationsOptions) {
+    this.db = options.db;
+    this.now = options.now ?? Date.now;
+    this.refreshEveryMs = options.refreshEveryMs ?? REFRESH_EVERY_MS;
+    this.minForcedGapMs = options.minForcedGapMs ?? MIN_FORCED_GAP_MS;
+    this.cacheMs = options.cacheMs ?? VIEW_CACHE_MS;
+    this.log = options.log ?? silentLog;
+    this.overridesFile = createOverridesFile(options.overridesFile, this.log);
   }
 
-  /**
-   * The view, read again when older than cacheMs; `fresh` reads it now (after a write).
-   * Concurrent reads share one; a read begun before a write (`forget`) is not kept.
-   */
-  async function viewNow(fresh = false): Promise<View> {
-    if (!fresh && view && now() - view.readAt < cacheMs) return view;
-    if (!fresh && viewLoading) return viewLoading;
-    const started = generation;
-    const loading = loadView();
-    if (!fresh) viewLoading = loading;
-    try {
-      const loaded = await loading;
-      if (generation === started) view = loaded;
-      return loaded;
-    } finally {
-      if (viewLoading === loading) viewLoading = null;
-    }
+  async current(name: XWebOperation): Promise<ResolvedOperation> {
+    const known = await this.viewNow();
+    if (!this.inFlight && this.due(known.check)) void this.refresh({ reason: 'scheduled' });
+    const { queryId, features, fieldToggles, source } = resolve(name, known);
+    return { queryId, features, fieldToggles, source };
   }
 
-  /** Drops the view: the next answer reads the tables again. */
-  function forget(): void {
-    view = null;
-    viewLoading = null;
-    generation += 1;
-  }
-
-  function due(check: XWebOperationsCheck): boolean {
-    return check.checkedAt === null || now() - Date.parse(check.checkedAt) >= refreshEveryMs;
-  }
-
-  /** One read of the bundle, claimed across processes; stores what it found. */
-  async function read(force: boolean, reason: string): Promise<RefreshResult> {
-    const startedAt = now();
-    const waitMs = force ? minForcedGapMs : refreshEveryMs;
-    let claim: { claimed: boolean; checkedAt: string | null };
-    try {
-      claim = await claimXWebOperationsCheck(db, iso(startedAt), iso(startedAt - waitMs));
-    } catch (error) {
-      const message = describeFailure(error);
-      log.error({ reason, err: message }, "x-web: could not claim a read of x.com's client");
-      return { changed: [], missing: [], error: message, retryAfterMs: null };
-    }
-    if (!claim.claimed) {
-      const last = claim.checkedAt ? Date.parse(claim.checkedAt) : startedAt;
-      return {
-        changed: [],
-        missing: [],
-        error: CHECKED_MOMENTS_AGO,
-        retryAfterMs: Math.max(0, last + waitMs - startedAt),
-      };
-    }
-    try {
-      const cookies = await options.cookies().catch(() => null);
-      const found = await readClientOperations(options.page, cookies, X_WEB_OPERATIONS);
-      const names = X_WEB_OPERATIONS.filter((name) => found.operations[name]);
-      if (names.length === 0) {
-        throw new Error(
-          `no GraphQL operation of Perch's was found in x.com's client (${found.scripts} scripts read)`,
-        );
-      }
-      pageFeatures = found.pageFeatures;
-      // Read after the fetch, so features healed meanwhile are kept.
-      const before = new Map((await listXWebOperationRows(db)).map((row) => [row.name, row]));
-      const seenAt = iso(now());
-      const changed: XWebOperation[] = [];
-      for (const name of names) {
-        const previous = bundleOrShipped(name, before.get(name));
-        const declared = found.operations[name]!;
-        // Features only grow: X refuses a request that lacks one and ignores one it does not
-        // use, so a feature an earlier read or X's own 400 gave is kept.
-        const values = { ...declared, features: { ...previous.features, ...declared.features } };
-        if (!sameValues(previous, values)) changed.push(name);
-        await upsertXWebOperationRow(db, {
-          name,
-          query_id: values.queryId,
-          features: switchesJson(values.features),
-          field_toggles: switchesJson(values.fieldToggles),
-          seen_at: seenAt,
-          updated_at: seenAt,
-        });
-      }
-      await finishXWebOperationsCheck(db, { refreshedAt: seenAt });
-      log.info(
-        { reason, changed, missing: found.missing, scripts: found.scripts },
-        "x-web: read the operations from x.com's client",
-      );
-      return { changed, missing: found.missing, error: null, retryAfterMs: null };
-    } catch (error) {
-      const message = describeFailure(error);
-      await finishXWebOperationsCheck(db, { error: message }).catch(() => {});
-      log.warn(
-        { reason, err: message },
-        "x-web: x.com's client could not be read; the operations in use are kept",
-      );
-      return { changed: [], missing: [], error: message, retryAfterMs: null };
-    }
-  }
-
-  function refresh(
-    refreshOptions: { force?: boolean; reason?: string } = {},
-  ): Promise<RefreshResult> {
-    if (inFlight) return inFlight;
+  refresh(refreshOptions: { force?: boolean; reason?: string } = {}): Promise<RefreshResult> {
+    if (this.inFlight) return this.inFlight;
     const force = refreshOptions.force ?? false;
-    const run = read(force, refreshOptions.reason ?? (force ? 'forced' : 'scheduled')).finally(
-      () => {
-        inFlight = null;
-        // The next answer reads what this read (or another process's) stored.
-        forget();
-      },
-    );
-    inFlight = run;
+    const reason = refreshOptions.reason ?? (force ? 'forced' : 'scheduled');
+    const run = this.read(force, reason).finally(() => {
+      this.inFlight = null;
+      // The next answer reads what this read (or another process's) stored.
+      this.forget();
+    });
+    this.inFlight = run;
     return run;
   }
 
-  async function list(): Promise<XWebOperations> {
-    const fresh = await viewNow(true);
+  async addMissingFeatures(name: XWebOperation, features: string[]): Promise<void> {
+    const wanted = [...new Set(features)].filter((f) => FEATURE_NAME.test(f));
+    if (wanted.length === 0) return;
+    const fresh = await this.viewNow(true);
+    const added = await this.healBundleRow(name, wanted, fresh);
+    const pinLacks = await this.healPin(name, wanted, fresh);
+    const fileFeatures = fresh.overrides[name]?.features;
+    const fileLacks = fileFeatures ? wanted.filter((f) => fileFeatures[f] === undefined) : [];
+    if (fileLacks.length > 0) {
+      this.log.warn(
+        { operation: name, features: fileLacks, file: this.options.overridesFile },
+        'x-web: X needs features that X_WEB_OPERATIONS_FILE does not give this operation',
+      );
+    }
+    if (added.length > 0 || pinLacks.length > 0) {
+      this.log.info(
+        { operation: name, features: [...new Set([...added, ...pinLacks])] },
+        'x-web: X named features the operation lacked; they are sent from now on',
+      );
+    }
+    this.forget();
+  }
+
+  async list(): Promise<XWebOperations> {
+    const fresh = await this.viewNow(true);
     const checked = fresh.check.checkedAt;
     return {
       operations: X_WEB_OPERATIONS.map((name) => {
@@ -303,100 +226,212 @@ export function createXWebOperations(options: XWebOperationsOptions): XWebOperat
       checked_at: checked,
       refreshed_at: fresh.check.refreshedAt,
       refresh_error: fresh.check.error,
-      next_check_at: checked ? iso(Date.parse(checked) + refreshEveryMs) : null,
-      overrides_file: options.overridesFile ?? null,
+      next_check_at: checked ? iso(Date.parse(checked) + this.refreshEveryMs) : null,
+      overrides_file: this.options.overridesFile ?? null,
     };
   }
 
-  return {
-    async current(name) {
-      const known = await viewNow();
-      if (!inFlight && due(known.check)) void refresh({ reason: 'scheduled' });
-      const { queryId, features, fieldToggles, source } = resolve(name, known);
-      return { queryId, features, fieldToggles, source };
-    },
+  async pin(
+    name: XWebOperation,
+    request: PinXWebOperationRequest,
+    by: string | null,
+  ): Promise<XWebOperations> {
+    await upsertXWebOperationPin(this.db, {
+      name,
+      query_id: request.query_id.trim(),
+      features: request.features ? switchesJson(request.features) : null,
+      field_toggles: request.field_toggles ? switchesJson(request.field_toggles) : null,
+      pinned_at: iso(this.now()),
+      pinned_by: by,
+    });
+    this.forget();
+    return this.list();
+  }
 
-    refresh,
+  async unpin(name: XWebOperation): Promise<XWebOperations> {
+    if (!(await deleteXWebOperationPin(this.db, name))) {
+      throw conflict(X_WEB_MESSAGES.operationNotPinned(name), 'X_WEB_OPERATION_NOT_PINNED');
+    }
+    this.forget();
+    return this.list();
+  }
 
-    async addMissingFeatures(name, features) {
-      const wanted = [...new Set(features)].filter((f) => /^[A-Za-z0-9_]{1,120}$/.test(f));
-      if (wanted.length === 0) return;
-      const fresh = await viewNow(true);
-      const valueOf = (feature: string) =>
-        pageFeatures[feature] ?? shippedFeatureValue(name, feature) ?? false;
-      const row = fresh.rows.get(name);
-      const bundle = bundleOrShipped(name, row);
-      const added = wanted.filter((feature) => bundle.features[feature] === undefined);
-      if (added.length > 0) {
-        const at = iso(now());
-        await upsertXWebOperationRow(db, {
-          name,
-          query_id: bundle.queryId,
-          features: switchesJson({
-            ...bundle.features,
-            ...Object.fromEntries(added.map((feature) => [feature, valueOf(feature)])),
-          }),
-          field_toggles: switchesJson(bundle.fieldToggles),
-          seen_at: row?.seen_at ?? at,
-          updated_at: at,
-        });
-      }
-      // A pin with features of its own is sent as it is: it gets them too (its values stay).
-      const pin = fresh.pins.get(name);
-      const pinFeatures = parseSwitches(pin?.features ?? null);
-      const pinLacks = pinFeatures ? wanted.filter((f) => pinFeatures[f] === undefined) : [];
-      if (pinFeatures && pinLacks.length > 0) {
-        await updateXWebOperationPinFeatures(
-          db,
-          name,
-          switchesJson({
-            ...pinFeatures,
-            ...Object.fromEntries(pinLacks.map((feature) => [feature, valueOf(feature)])),
-          }),
-        );
-      }
-      const fileFeatures = fresh.overrides[name]?.features;
-      const fileLacks = fileFeatures ? wanted.filter((f) => fileFeatures[f] === undefined) : [];
-      if (fileLacks.length > 0) {
-        log.warn(
-          { operation: name, features: fileLacks, file: options.overridesFile },
-          'x-web: X needs features that X_WEB_OPERATIONS_FILE does not give this operation',
-        );
-      }
-      if (added.length > 0 || pinLacks.length > 0) {
-        log.info(
-          { operation: name, features: [...new Set([...added, ...pinLacks])] },
-          'x-web: X named features the operation lacked; they are sent from now on',
-        );
-      }
-      forget();
-    },
+  async idle(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
 
-    list,
+  private async loadView(): Promise<View> {
+    const readAt = this.now();
+    const [rows, pins, check, overrides] = await Promise.all([
+      listXWebOperationRows(this.db),
+      listXWebOperationPins(this.db),
+      readXWebOperationsCheck(this.db),
+      this.overridesFile.read(),
+    ]);
+    return {
+      rows: new Map(rows.map((row) => [row.name, row])),
+      pins: new Map(pins.map((pin) => [pin.name, pin])),
+      check,
+      overrides,
+      readAt,
+    };
+  }
 
-    async pin(name, request, by) {
-      await upsertXWebOperationPin(db, {
+  /**
+   * The view, read again when older than cacheMs; `fresh` reads it now (after a write).
+   * Concurrent reads share one; a read begun before a write (`forget`) is not kept.
+   */
+  private async viewNow(fresh = false): Promise<View> {
+    if (!fresh && this.view && this.now() - this.view.readAt < this.cacheMs) return this.view;
+    if (!fresh && this.viewLoading) return this.viewLoading;
+    const started = this.generation;
+    const loading = this.loadView();
+    if (!fresh) this.viewLoading = loading;
+    try {
+      const loaded = await loading;
+      if (this.generation === started) this.view = loaded;
+      return loaded;
+    } finally {
+      if (this.viewLoading === loading) this.viewLoading = null;
+    }
+  }
+
+  /** Drops the view: the next answer reads the tables again. */
+  private forget(): void {
+    this.view = null;
+    this.viewLoading = null;
+    this.generation += 1;
+  }
+
+  private due(check: XWebOperationsCheck): boolean {
+    return (
+      check.checkedAt === null || this.now() - Date.parse(check.checkedAt) >= this.refreshEveryMs
+    );
+  }
+
+  /** One read of the bundle, claimed across processes; stores what it found. */
+  private async read(force: boolean, reason: string): Promise<RefreshResult> {
+    const startedAt = this.now();
+    const waitMs = force ? this.minForcedGapMs : this.refreshEveryMs;
+    let claim: { claimed: boolean; checkedAt: string | null };
+    try {
+      claim = await claimXWebOperationsCheck(this.db, iso(startedAt), iso(startedAt - waitMs));
+    } catch (error) {
+      const message = describeFailure(error);
+      this.log.error({ reason, err: message }, "x-web: could not claim a read of x.com's client");
+      return { changed: [], missing: [], error: message, retryAfterMs: null };
+    }
+    if (!claim.claimed) {
+      const last = claim.checkedAt ? Date.parse(claim.checkedAt) : startedAt;
+      return {
+        changed: [],
+        missing: [],
+        error: CHECKED_MOMENTS_AGO,
+        retryAfterMs: Math.max(0, last + waitMs - startedAt),
+      };
+    }
+    try {
+      return await this.readClaimed(reason);
+    } catch (error) {
+      const message = describeFailure(error);
+      await finishXWebOperationsCheck(this.db, { error: message }).catch(() => {});
+      this.log.warn(
+        { reason, err: message },
+        "x-web: x.com's client could not be read; the operations in use are kept",
+      );
+      return { changed: [], missing: [], error: message, retryAfterMs: null };
+    }
+  }
+
+  /** Reads x.com's client (the read is claimed) and stores each operation it shows. */
+  private async readClaimed(reason: string): Promise<RefreshResult> {
+    const cookies = await this.options.cookies().catch(() => null);
+    const found = await readClientOperations(this.options.page, cookies, X_WEB_OPERATIONS);
+    const names = X_WEB_OPERATIONS.filter((name) => found.operations[name]);
+    if (names.length === 0) {
+      throw new Error(
+        `no GraphQL operation of Perch's was found in x.com's client (${found.scripts} scripts read)`,
+      );
+    }
+    this.pageFeatures = found.pageFeatures;
+    // Read after the fetch, so features healed meanwhile are kept.
+    const before = new Map((await listXWebOperationRows(this.db)).map((row) => [row.name, row]));
+    const seenAt = iso(this.now());
+    const changed: XWebOperation[] = [];
+    for (const name of names) {
+      const previous = bundleOrShipped(name, before.get(name));
+      const declared = found.operations[name]!;
+      // Features only grow: X refuses a request that lacks one and ignores one it does not
+      // use, so a feature an earlier read or X's own 400 gave is kept.
+      const values = { ...declared, features: { ...previous.features, ...declared.features } };
+      if (!sameValues(previous, values)) changed.push(name);
+      await upsertXWebOperationRow(this.db, {
         name,
-        query_id: request.query_id.trim(),
-        features: request.features ? switchesJson(request.features) : null,
-        field_toggles: request.field_toggles ? switchesJson(request.field_toggles) : null,
-        pinned_at: iso(now()),
-        pinned_by: by,
+        query_id: values.queryId,
+        features: switchesJson(values.features),
+        field_toggles: switchesJson(values.fieldToggles),
+        seen_at: seenAt,
+        updated_at: seenAt,
       });
-      forget();
-      return list();
-    },
+    }
+    await finishXWebOperationsCheck(this.db, { refreshedAt: seenAt });
+    this.log.info(
+      { reason, changed, missing: found.missing, scripts: found.scripts },
+      "x-web: read the operations from x.com's client",
+    );
+    return { changed, missing: found.missing, error: null, retryAfterMs: null };
+  }
 
-    async unpin(name) {
-      if (!(await deleteXWebOperationPin(db, name))) {
-        throw conflict(X_WEB_MESSAGES.operationNotPinned(name), 'X_WEB_OPERATION_NOT_PINNED');
-      }
-      forget();
-      return list();
-    },
+  /** A feature's value to add: the page's, the shipped one, else false. */
+  private valueOf(name: XWebOperation, feature: string): boolean {
+    return this.pageFeatures[feature] ?? shippedFeatureValue(name, feature) ?? false;
+  }
 
-    async idle() {
-      while (inFlight) await inFlight;
-    },
-  };
+  /** Adds the wanted features the operation's bundle row lacks; the ones added. */
+  private async healBundleRow(
+    name: XWebOperation,
+    wanted: string[],
+    fresh: View,
+  ): Promise<string[]> {
+    const row = fresh.rows.get(name);
+    const bundle = bundleOrShipped(name, row);
+    const added = wanted.filter((feature) => bundle.features[feature] === undefined);
+    if (added.length === 0) return added;
+    const at = iso(this.now());
+    await upsertXWebOperationRow(this.db, {
+      name,
+      query_id: bundle.queryId,
+      features: switchesJson({
+        ...bundle.features,
+        ...Object.fromEntries(added.map((feature) => [feature, this.valueOf(name, feature)])),
+      }),
+      field_toggles: switchesJson(bundle.fieldToggles),
+      seen_at: row?.seen_at ?? at,
+      updated_at: at,
+    });
+    return added;
+  }
+
+  /**
+   * A pin with features of its own is sent as it is: it gets the wanted ones it lacks too (its
+   * values stay). The ones added.
+   */
+  private async healPin(name: XWebOperation, wanted: string[], fresh: View): Promise<string[]> {
+    const pinFeatures = parseSwitches(fresh.pins.get(name)?.features ?? null);
+    const pinLacks = pinFeatures ? wanted.filter((f) => pinFeatures[f] === undefined) : [];
+    if (!pinFeatures || pinLacks.length === 0) return [];
+    await updateXWebOperationPinFeatures(
+      this.db,
+      name,
+      switchesJson({
+        ...pinFeatures,
+        ...Object.fromEntries(pinLacks.map((feature) => [feature, this.valueOf(name, feature)])),
+      }),
+    );
+    return pinLacks;
+  }
+}
+
+export function createXWebOperations(options: XWebOperationsOptions): XWebOperationsRegistry {
+  return new OperationsRegistry(options);
 }

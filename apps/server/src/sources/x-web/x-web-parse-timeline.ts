@@ -93,6 +93,57 @@ function entriesOf<Post>(instruction: WireInstruction<Post>): WireEntry<Post>[] 
   return instruction.entry ? [...entries, instruction.entry] : entries;
 }
 
+/** A page being read: what it holds so far, and the posts already placed. */
+interface PageRead<Post extends { rest_id?: string }> {
+  page: TimelinePageOf<Post>;
+  seen: Set<string>;
+  readPost: (result: Post | null | undefined) => Post | null;
+}
+
+/** Keeps a Top or Bottom cursor (by its type, or else by its entry id). */
+function noteCursor(
+  page: TimelinePageOf<unknown>,
+  id: string,
+  type: string | undefined,
+  value: string | undefined,
+): void {
+  if (typeof value !== 'string' || value === '') return;
+  const kind =
+    type ?? (id.startsWith('cursor-bottom') ? 'Bottom' : id.startsWith('cursor-top') ? 'Top' : '');
+  if (kind === 'Bottom') page.bottomCursor = value;
+  if (kind === 'Top') page.topCursor = value;
+}
+
+/** One item of an entry: a cursor, a promoted post (counted), or a post of the page or pinned. */
+function readItem<Post extends { rest_id?: string }>(
+  read: PageRead<Post>,
+  id: string,
+  content: WireItemContent<Post> | null | undefined,
+  at: { pinned: boolean; promoted: boolean },
+): void {
+  const { page, seen } = read;
+  if (!content) return;
+  noteCursor(page, id, content.cursorType, content.value);
+  if (!content.tweet_results) return;
+  if (at.promoted || PROMOTED_ID.test(id) || content.promotedMetadata) {
+    page.promoted += 1;
+    return;
+  }
+  const post = read.readPost(content.tweet_results.result);
+  const postId = post?.rest_id;
+  if (!post || !postId) return;
+  // The pinned post may also stand in its place on the page: the two are counted apart.
+  const key = `${at.pinned ? 'pinned' : 'page'}:${postId}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  if (!at.pinned) {
+    page.tweets.push(post);
+    return;
+  }
+  page.pinned.push(post);
+  page.pinnedIds.push(postId);
+}
+
 /**
  * The posts, pinned posts, promoted count and cursors of one timeline page. `readPost` gives a
  * readable post (with its rest_id) or null for one that is not.
@@ -110,45 +161,8 @@ export function readTimelinePage<Post extends { rest_id?: string }>(
     topCursor: null,
     entries: 0,
   };
-  const seen = new Set<string>();
+  const read: PageRead<Post> = { page, seen: new Set<string>(), readPost };
   const instructions = timeline?.timeline?.instructions;
-
-  const noteCursor = (id: string, type: string | undefined, value: string | undefined) => {
-    if (typeof value !== 'string' || value === '') return;
-    const kind =
-      type ??
-      (id.startsWith('cursor-bottom') ? 'Bottom' : id.startsWith('cursor-top') ? 'Top' : '');
-    if (kind === 'Bottom') page.bottomCursor = value;
-    if (kind === 'Top') page.topCursor = value;
-  };
-
-  const readItem = (
-    id: string,
-    content: WireItemContent<Post> | null | undefined,
-    at: { pinned: boolean; promoted: boolean },
-  ) => {
-    if (!content) return;
-    noteCursor(id, content.cursorType, content.value);
-    if (!content.tweet_results) return;
-    if (at.promoted || PROMOTED_ID.test(id) || content.promotedMetadata) {
-      page.promoted += 1;
-      return;
-    }
-    const post = readPost(content.tweet_results.result);
-    const postId = post?.rest_id;
-    if (!post || !postId) return;
-    // The pinned post may also stand in its place on the page: the two are counted apart.
-    const key = `${at.pinned ? 'pinned' : 'page'}:${postId}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    if (!at.pinned) {
-      page.tweets.push(post);
-      return;
-    }
-    page.pinned.push(post);
-    page.pinnedIds.push(postId);
-  };
-
   for (const instruction of Array.isArray(instructions) ? instructions : []) {
     const pinned = instruction.type === 'TimelinePinEntry';
     for (const entry of entriesOf(instruction)) {
@@ -156,16 +170,16 @@ export function readTimelinePage<Post extends { rest_id?: string }>(
       const id = entry.entryId ?? '';
       const content = entry.content;
       if (!content) continue;
-      noteCursor(id, content.cursorType, content.value);
+      noteCursor(page, id, content.cursorType, content.value);
       const at = { pinned, promoted: PROMOTED_ID.test(id) };
-      readItem(id, content.itemContent, at);
+      readItem(read, id, content.itemContent, at);
       for (const item of content.items ?? []) {
-        readItem(item.entryId ?? '', item.item?.itemContent, at);
+        readItem(read, item.entryId ?? '', item.item?.itemContent, at);
       }
     }
     for (const item of instruction.moduleItems ?? []) {
       page.entries += 1;
-      readItem(item.entryId ?? '', item.item?.itemContent, { pinned, promoted: false });
+      readItem(read, item.entryId ?? '', item.item?.itemContent, { pinned, promoted: false });
     }
   }
   return page;

@@ -22,7 +22,7 @@ import {
 } from './x-web-parse.js';
 
 function fixture(name: string): WireBody {
-  const file = new URL(`../../../../test/fixtures/x-web/${name}`, import.meta.url);
+  const file = new URL(`../../../test/fixtures/x-web/${name}`, import.meta.url);
   return JSON.parse(readFileSync(file, 'utf8')) as WireBody;
 }
 
