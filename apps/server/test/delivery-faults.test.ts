@@ -6,12 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
-import {
-  claimNextDelivery,
-  fanOutPending,
-  markSent,
-  unlockChat,
-} from '../src/notify/outbox.repository.js';
+import { unlockChat } from '../src/notify/delivery-chats.repository.js';
+import { claimNextDelivery } from '../src/notify/outbox-claims.repository.js';
+import { fanOutPending } from '../src/notify/outbox-fan-out.repository.js';
+import { markSent } from '../src/notify/outbox.repository.js';
 import { DIALECTS, type TestClient } from './helpers.js';
 import {
   buildNotifyTestApp,

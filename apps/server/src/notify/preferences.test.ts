@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRetryDelayMs } from './delivery-worker.js';
 import { allowsTweet, parsePreferences } from './preferences.js';
 
 describe('notification preferences', () => {
@@ -32,16 +31,5 @@ describe('notification preferences', () => {
     expect(allowsTweet(parsePreferences('{}'), tweet(['quoted', 'replied_to'], '2'), '1')).toBe(
       true,
     );
-  });
-});
-
-describe('delivery retry delay', () => {
-  it('doubles from 2 s to at most 60 s (the probe period), with +-20 % jitter', () => {
-    expect(defaultRetryDelayMs(1, () => 0.5)).toBe(2_000);
-    expect(defaultRetryDelayMs(2, () => 0.5)).toBe(4_000);
-    expect(defaultRetryDelayMs(5, () => 0.5)).toBe(32_000);
-    expect(defaultRetryDelayMs(20, () => 0.5)).toBe(60_000);
-    expect(defaultRetryDelayMs(1, () => 0)).toBe(1_600);
-    expect(defaultRetryDelayMs(1, () => 1)).toBe(2_400);
   });
 });

@@ -101,116 +101,153 @@ function prune(log: number[], now: number, windowMs: number): void {
   if (expired > 0) log.splice(0, expired);
 }
 
-/** Creates a gate; one instance per bot token, shared by everything that sends with it. */
-export function createRateGate(options: RateGateOptions): RateGate {
-  const windowMs = options.windowMs ?? 1000;
-  const perSecond = options.perSecond;
-  const perKey = options.perKeyPerSecond;
-  const slow = options.slowKeys;
-  const smooth = options.smooth ?? false;
-  const share = options.share ?? (() => 1);
-  /** The overall limit of this process: its share of the service's. */
-  const overallLimit = () => Math.max(1, Math.floor(perSecond / Math.max(1, share())));
-  if (
-    !(perSecond >= 1) ||
-    (perKey !== undefined && !(perKey >= 1)) ||
-    (slow !== undefined && !(slow.limit >= 1 && slow.windowMs > 0))
-  ) {
-    throw new RangeError('A rate gate needs limits of at least 1 per window');
+/**
+ * A gate of sliding windows (this file's header); one instance per bot token, shared by
+ * everything that sends with it.
+ */
+export class SlidingWindowRateGate implements RateGate {
+  private readonly windowMs: number;
+  private readonly perSecond: number;
+  private readonly perKey: number | undefined;
+  private readonly slow: KeyWindowLimit | undefined;
+  private readonly smooth: boolean;
+  private readonly share: () => number;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Admission instants over all keys, oldest first. */
+  private readonly overall: number[] = [];
+  private readonly keys = new Map<string, KeyState>();
+  private pausedUntil = 0;
+  private lastSweep = 0;
+
+  constructor(options: RateGateOptions) {
+    this.windowMs = options.windowMs ?? 1000;
+    this.perSecond = options.perSecond;
+    this.perKey = options.perKeyPerSecond;
+    this.slow = options.slowKeys;
+    this.smooth = options.smooth ?? false;
+    this.share = options.share ?? (() => 1);
+    const { perSecond, perKey, slow } = this;
+    if (
+      !(perSecond >= 1) ||
+      (perKey !== undefined && !(perKey >= 1)) ||
+      (slow !== undefined && !(slow.limit >= 1 && slow.windowMs > 0))
+    ) {
+      throw new RangeError('A rate gate needs limits of at least 1 per window');
+    }
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? realSleep;
   }
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? realSleep;
-  const overall: number[] = [];
-  const keys = new Map<string, KeyState>();
-  let pausedUntil = 0;
-  let lastSweep = 0;
-  const isSlow = (key: string) => slow !== undefined && slow.appliesTo(key);
+
+  /** The overall limit of this process: its share of the service's. */
+  private overallLimit(): number {
+    return Math.max(1, Math.floor(this.perSecond / Math.max(1, this.share())));
+  }
+
+  private isSlow(key: string): boolean {
+    return this.slow !== undefined && this.slow.appliesTo(key);
+  }
 
   /** Forgets keys with nothing left in their windows, so idle chats cost no memory. */
-  function sweep(at: number): void {
-    if (at - lastSweep < windowMs) return;
-    lastSweep = at;
-    for (const [key, state] of keys) {
-      prune(state.log, at, windowMs);
-      if (slow) prune(state.slowLog, at, slow.windowMs);
+  private sweep(at: number): void {
+    if (at - this.lastSweep < this.windowMs) return;
+    this.lastSweep = at;
+    for (const [key, state] of this.keys) {
+      prune(state.log, at, this.windowMs);
+      if (this.slow) prune(state.slowLog, at, this.slow.windowMs);
       if (state.log.length === 0 && state.slowLog.length === 0 && state.pausedUntil <= at) {
-        keys.delete(key);
+        this.keys.delete(key);
       }
     }
   }
 
-  function stateOf(key: string): KeyState {
-    let state = keys.get(key);
+  private stateOf(key: string): KeyState {
+    let state = this.keys.get(key);
     if (!state) {
       state = { log: [], slowLog: [], pausedUntil: 0 };
-      keys.set(key, state);
+      this.keys.set(key, state);
     }
     return state;
   }
 
-  function whenCanSend(key?: string, weight?: number): number {
-    const at = now();
+  whenCanSend(key?: string, weight?: number): number {
+    const at = this.now();
     const count = countOf(weight);
-    prune(overall, at, windowMs);
+    const { windowMs } = this;
+    prune(this.overall, at, windowMs);
+    const limit = this.overallLimit();
     // `smooth`: half the limit per half window as well.
-    let earliest = Math.max(
+    const earliest = Math.max(
       at,
-      pausedUntil,
-      freeAt(overall, overallLimit(), windowMs, count),
-      smooth ? freeAt(overall, Math.max(1, Math.ceil(overallLimit() / 2)), windowMs / 2, count) : 0,
+      this.pausedUntil,
+      freeAt(this.overall, limit, windowMs, count),
+      this.smooth
+        ? freeAt(this.overall, Math.max(1, Math.ceil(limit / 2)), windowMs / 2, count)
+        : 0,
     );
-    const state = key === undefined ? undefined : keys.get(key);
-    if (key !== undefined && state) {
-      prune(state.log, at, windowMs);
-      earliest = Math.max(earliest, state.pausedUntil);
-      if (perKey !== undefined) {
-        earliest = Math.max(earliest, freeAt(state.log, perKey, windowMs, count));
-      }
-      if (slow && isSlow(key)) {
-        prune(state.slowLog, at, slow.windowMs);
-        earliest = Math.max(earliest, freeAt(state.slowLog, slow.limit, slow.windowMs, count));
-      }
+    const state = key === undefined ? undefined : this.keys.get(key);
+    if (key === undefined || !state) return earliest;
+    return Math.max(earliest, this.keyFreeAt(key, state, at, count));
+  }
+
+  /** When one key's own limits (its pause, per key, slow window) let `count` more through. */
+  private keyFreeAt(key: string, state: KeyState, at: number, count: number): number {
+    prune(state.log, at, this.windowMs);
+    let earliest = state.pausedUntil;
+    if (this.perKey !== undefined) {
+      earliest = Math.max(earliest, freeAt(state.log, this.perKey, this.windowMs, count));
+    }
+    const slow = this.slow;
+    if (slow && this.isSlow(key)) {
+      prune(state.slowLog, at, slow.windowMs);
+      earliest = Math.max(earliest, freeAt(state.slowLog, slow.limit, slow.windowMs, count));
     }
     return earliest;
   }
 
-  function tryAcquire(key?: string, weight?: number): boolean {
-    const at = now();
+  delayFor(key?: string, weight?: number): number {
+    return Math.max(0, this.whenCanSend(key, weight) - this.now());
+  }
+
+  tryAcquire(key?: string, weight?: number): boolean {
+    const at = this.now();
     const count = countOf(weight);
-    if (whenCanSend(key, count) > at) return false;
-    sweep(at);
-    book(overall, overallLimit(), windowMs, at, count);
+    if (this.whenCanSend(key, count) > at) return false;
+    this.sweep(at);
+    book(this.overall, this.overallLimit(), this.windowMs, at, count);
     if (key !== undefined) {
-      const state = stateOf(key);
-      book(state.log, perKey ?? Infinity, windowMs, at, count);
-      if (slow && isSlow(key)) book(state.slowLog, slow.limit, slow.windowMs, at, count);
+      const state = this.stateOf(key);
+      book(state.log, this.perKey ?? Infinity, this.windowMs, at, count);
+      const slow = this.slow;
+      if (slow && this.isSlow(key)) book(state.slowLog, slow.limit, slow.windowMs, at, count);
     }
     return true;
   }
 
-  return {
-    whenCanSend,
-    delayFor: (key, weight) => Math.max(0, whenCanSend(key, weight) - now()),
-    tryAcquire,
-    async acquire(key, signal, weight) {
-      // Check and count happen in one synchronous step, so concurrent callers never overshoot:
-      // the losers of a race simply wait for the next free instant.
-      for (;;) {
-        if (signal?.aborted) throw abortReason(signal);
-        if (tryAcquire(key, weight)) return;
-        await sleep(Math.max(1, whenCanSend(key, weight) - now()), signal);
-      }
-    },
-    pause(ms, key) {
-      const until = now() + Math.max(0, ms);
-      if (key === undefined) {
-        pausedUntil = Math.max(pausedUntil, until);
-        return;
-      }
-      const state = stateOf(key);
-      state.pausedUntil = Math.max(state.pausedUntil, until);
-    },
-  };
+  async acquire(key?: string, signal?: AbortSignal, weight?: number): Promise<void> {
+    // Check and count happen in one synchronous step, so concurrent callers never overshoot:
+    // the losers of a race simply wait for the next free instant.
+    for (;;) {
+      if (signal?.aborted) throw abortReason(signal);
+      if (this.tryAcquire(key, weight)) return;
+      await this.sleep(Math.max(1, this.whenCanSend(key, weight) - this.now()), signal);
+    }
+  }
+
+  pause(ms: number, key?: string): void {
+    const until = this.now() + Math.max(0, ms);
+    if (key === undefined) {
+      this.pausedUntil = Math.max(this.pausedUntil, until);
+      return;
+    }
+    const state = this.stateOf(key);
+    state.pausedUntil = Math.max(state.pausedUntil, until);
+  }
+}
+
+/** Creates a gate; one instance per bot token, shared by everything that sends with it. */
+export function createRateGate(options: RateGateOptions): RateGate {
+  return new SlidingWindowRateGate(options);
 }
 
 /**

@@ -29,9 +29,29 @@
  *   sending refused requests.
  */
 import { sleep as realSleep } from '../../lib/sleep.js';
-import { headerSecondsMs, requestJson, type HttpJsonReply } from '../http-json.js';
+import { requestJson, type HttpJsonReply } from '../http-json.js';
 import { createDiscordRateGate, type RateGate } from '../rate-gate.js';
 import { DeliveryError, type DiscordClient, type DiscordEmbedMessage } from '../types.js';
+import {
+  DISCORD_BAD_TOKEN,
+  DISCORD_NOT_SET_UP,
+  DISCORD_UNKNOWN_USER,
+  discordFailure,
+  type DiscordWireError,
+} from './discord-errors.js';
+import { DiscordRateLimits } from './discord-rate-limits.js';
+
+// The refusal texts and the form-error reader live with the rest of the error rules; they are
+// also read from here (the settings module's channel tests, this client's tests).
+export {
+  DISCORD_BAD_TOKEN,
+  DISCORD_DMS_CLOSED,
+  DISCORD_MALFORMED,
+  DISCORD_NO_ACCESS,
+  DISCORD_NOT_SET_UP,
+  DISCORD_UNKNOWN_USER,
+  flattenFormErrors,
+} from './discord-errors.js';
 
 export interface DiscordClientOptions {
   /** DISCORD_BOT_TOKEN; without it the client is unavailable. */
@@ -71,146 +91,55 @@ export interface DmChannelStore {
   delete(userId: string): Promise<void>;
 }
 
-export const DISCORD_NOT_SET_UP =
-  'Discord is not set up on this server (the operator sets DISCORD_BOT_TOKEN).';
-export const DISCORD_BAD_TOKEN =
-  'The bot token was refused: the operator must check DISCORD_BOT_TOKEN';
-export const DISCORD_DMS_CLOSED =
-  'Discord will not let the bot message you: share a server with the bot and allow DMs from server members';
-export const DISCORD_UNKNOWN_USER = 'Discord user not found: check the User ID';
-export const DISCORD_NO_ACCESS =
-  'Discord does not let the bot message you: share a server with the bot, allow DMs from its members and test again';
-export const DISCORD_MALFORMED =
-  'Discord refused the notification as malformed: the operator can find the details in the server log';
 /** Discord keeps a nonce for a few minutes; it has at most 25 characters. */
 export const DISCORD_NONCE_MAX_LENGTH = 25;
 
 const USER_AGENT = 'DiscordBot (https://github.com/perch, 0.1)';
 const SNOWFLAKE = /^[0-9]{5,20}$/;
 
-interface WireError {
-  code?: number;
-  message?: string;
-  errors?: unknown;
-  retry_after?: number;
-  global?: boolean;
-}
-
-/** What the client knows of one rate-limit bucket. */
-interface Bucket {
-  /** Requests allowed per window (`X-RateLimit-Limit`); null until an answer said. */
-  limit: number | null;
-  /** Left in the current window: the lowest `X-RateLimit-Remaining` answered in it. */
-  remaining: number;
-  /** Epoch ms when the window ends, by our clock (a little after Discord's own reset). */
-  resetAt: number;
-  /** Discord's `X-RateLimit-Reset` of that window: answers naming the same one are merged. */
-  window: number | null;
-  /** Requests sent into the bucket whose answer has not come back yet. */
-  inFlight: number;
-  /** Waiting requests, woken whenever an answer (or a failure) frees something up. */
-  waiters: Set<() => void>;
-}
-
-/**
- * A bucket's window is taken as over this long after its reset by our clock: the reset-after
- * header is rounded to the millisecond, and a request sent right at the reset could otherwise
- * still reach Discord inside the spent window.
- */
-const RESET_MARGIN_MS = 25;
-
 const ROUTE_DM = 'POST /users/@me/channels';
 const ROUTE_MESSAGES = 'POST /channels/:id/messages';
 
-/** 'embeds.0.description: Must be 4096 or fewer in length.' for each leaf of a 50035 tree. */
-export function flattenFormErrors(tree: unknown, path: string[] = []): string[] {
-  if (tree === null || typeof tree !== 'object') return [];
-  const out: string[] = [];
-  for (const [key, value] of Object.entries(tree)) {
-    if (key === '_errors' && Array.isArray(value)) {
-      for (const item of value as { message?: string; code?: string }[]) {
-        out.push(`${path.join('.') || '(body)'}: ${item.message ?? item.code ?? 'invalid'}`);
-      }
-    } else {
-      out.push(...flattenFormErrors(value, [...path, key]));
-    }
-  }
-  return out;
-}
+/** The client of one bot token: it owns the DM cache and the rate state. */
+export class DiscordApiClient implements DiscordClient {
+  readonly available: boolean;
+  private readonly token: string | undefined;
+  private readonly baseUrl: string;
+  private readonly doFetch: typeof fetch;
+  private readonly timeoutMs: number;
+  private readonly maxWaitMs: number;
+  private readonly gate: RateGate;
+  private readonly store: DmChannelStore | undefined;
+  private readonly limits: DiscordRateLimits;
+  private readonly dmChannels = new Map<string, string>();
+  private readonly pendingDms = new Map<string, Promise<string>>();
+  private tokenRefused = false;
 
-/** Creates the client. One instance per bot token: it owns the DM cache and the rate state. */
-export function createDiscordClient(options: DiscordClientOptions): DiscordClient {
-  const token = options.token?.trim() || undefined;
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.requestTimeoutMs ?? 15_000;
-  const maxWaitMs = options.maxRateLimitWaitMs ?? 10_000;
-  const maxBucketWaitMs = Math.min(maxWaitMs, options.maxBucketWaitMs ?? 1_000);
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? realSleep;
-  const gate = options.rateGate ?? createDiscordRateGate({ now, sleep });
-  const store = options.dmChannelStore;
-
-  const dmChannels = new Map<string, string>();
-  const pendingDms = new Map<string, Promise<string>>();
-  /** Route ('POST /channels/:id/messages') -> the bucket hash Discord named for it. */
-  const routeBuckets = new Map<string, string>();
-  /**
-   * `${bucket hash}:${top-level resource}` -> its state; `route:${route}:${resource}` for a
-   * bucket whose hash no answer has named yet.
-   */
-  const buckets = new Map<string, Bucket>();
-  let globalUntil = 0;
-  let tokenRefused = false;
-
-  const bucketKey = (route: string, major: string) => {
-    const hash = routeBuckets.get(route);
-    return hash === undefined ? `route:${route}:${major}` : `${hash}:${major}`;
-  };
-
-  function bucketOf(route: string, major: string): Bucket {
-    const key = bucketKey(route, major);
-    let bucket = buckets.get(key);
-    if (!bucket) {
-      bucket = {
-        limit: null,
-        remaining: 0,
-        resetAt: 0,
-        window: null,
-        inFlight: 0,
-        waiters: new Set(),
-      };
-      buckets.set(key, bucket);
-    }
-    return bucket;
+  constructor(options: DiscordClientOptions) {
+    this.token = options.token?.trim() || undefined;
+    this.available = this.token !== undefined;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.doFetch = options.fetch ?? fetch;
+    this.timeoutMs = options.requestTimeoutMs ?? 15_000;
+    this.maxWaitMs = options.maxRateLimitWaitMs ?? 10_000;
+    const now = options.now ?? Date.now;
+    const sleep = options.sleep ?? realSleep;
+    this.gate = options.rateGate ?? createDiscordRateGate({ now, sleep });
+    this.store = options.dmChannelStore;
+    this.limits = new DiscordRateLimits({
+      maxWaitMs: this.maxWaitMs,
+      maxBucketWaitMs: Math.min(this.maxWaitMs, options.maxBucketWaitMs ?? 1_000),
+      requestTimeoutMs: this.timeoutMs,
+      now,
+      sleep,
+    });
   }
 
-  function wake(bucket: Bucket): void {
-    const waiters = [...bucket.waiters];
-    bucket.waiters.clear();
-    for (const waiter of waiters) waiter();
-  }
-
-  /** Waits for the bucket's next answer, or `ms` at most; rejects when the signal aborts. */
-  async function untilAnswered(bucket: Bucket, ms: number, signal?: AbortSignal): Promise<void> {
-    const answered = new Promise<void>((resolve) => bucket.waiters.add(resolve));
-    const timer = new AbortController();
-    const stop = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
-    try {
-      await Promise.race([answered, sleep(ms, stop)]);
-    } catch (error) {
-      if (signal?.aborted) throw error;
-    } finally {
-      // The timer is not left running once the answer came.
-      timer.abort();
-    }
-  }
-
-  function requireToken(): void {
-    if (!token) {
+  private requireToken(): void {
+    if (!this.token) {
       throw new DeliveryError('permanent', DISCORD_NOT_SET_UP, undefined, DISCORD_NOT_SET_UP);
     }
-    if (tokenRefused) {
+    if (this.tokenRefused) {
       throw new DeliveryError(
         'permanent',
         'Discord: 401 Unauthorized',
@@ -220,219 +149,93 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
     }
   }
 
-  /**
-   * Waits for room in the request's bucket (and for a global block to end), then counts the
-   * request as in flight there; returns the bucket, to be released when the answer is in.
-   */
-  async function takeSlot(route: string, major: string, signal?: AbortSignal): Promise<Bucket> {
-    for (;;) {
-      const at = now();
-      const bucket = bucketOf(route, major);
-      const live = bucket.resetAt > at;
-      let room: number;
-      if (live) room = bucket.remaining - bucket.inFlight;
-      else if (bucket.limit !== null) room = bucket.limit - bucket.inFlight;
-      // Nothing known of this bucket yet: one request finds out its size for the others.
-      else room = bucket.inFlight === 0 ? 1 : 0;
-      const globalWait = globalUntil - at;
-      if (room > 0 && globalWait <= 0) {
-        bucket.inFlight += 1;
-        return bucket;
-      }
-      // Spent until its reset; or every slot taken by requests whose answers will tell more.
-      const spent = live && bucket.remaining <= 0;
-      const bucketWait = spent ? bucket.resetAt - at : 0;
-      const wait = Math.max(globalWait, bucketWait);
-      if (globalWait > maxWaitMs || bucketWait > maxBucketWaitMs) {
-        throw new DeliveryError('rate_limited', `Discord: rate limit reached (${route})`, wait);
-      }
-      if (wait > 0) {
-        await sleep(wait, signal);
-        continue;
-      }
-      // Room may come back with the next answer, at the latest when the window ends.
-      await untilAnswered(bucket, live ? bucket.resetAt - at : timeoutMs, signal);
-    }
-  }
-
-  /** What an answer says of its bucket; answers of one window keep the lowest `remaining`. */
-  function recordBucket(route: string, major: string, bucket: Bucket, headers: Headers): void {
-    const hash = headers.get('x-ratelimit-bucket');
-    const remaining = Number(headers.get('x-ratelimit-remaining') ?? Number.NaN);
-    const resetAfterMs = headerSecondsMs(headers, 'x-ratelimit-reset-after');
-    if (!hash || !Number.isFinite(remaining) || resetAfterMs === null) return;
-    const limit = Number(headers.get('x-ratelimit-limit') ?? Number.NaN);
-    const windowHeader = Number(headers.get('x-ratelimit-reset') ?? Number.NaN);
-    const window = Number.isFinite(windowHeader) ? windowHeader : null;
-    const resetAt = now() + resetAfterMs + RESET_MARGIN_MS;
-
-    // The first answer names the bucket: its state moves under that name.
-    const key = `${hash}:${major}`;
-    const provisional = bucketKey(route, major);
-    routeBuckets.set(route, hash);
-    let state = buckets.get(key);
-    if (!state) {
-      state = bucket;
-      buckets.set(key, state);
-    }
-    if (provisional !== key && buckets.get(provisional) === bucket) buckets.delete(provisional);
-
-    if (Number.isFinite(limit) && limit > 0) state.limit = limit;
-    const sameWindow =
-      window !== null && state.window !== null
-        ? window === state.window
-        : state.resetAt > now() && Math.abs(resetAt - state.resetAt) < 1000;
-    const olderWindow = window !== null && state.window !== null && window < state.window;
-    if (olderWindow) return;
-    if (sameWindow) {
-      state.remaining = Math.min(state.remaining, remaining);
-      state.resetAt = Math.max(state.resetAt, resetAt);
-    } else {
-      state.remaining = remaining;
-      state.resetAt = resetAt;
-      state.window = window;
-    }
-  }
-
   /** Sends one request, waiting out and retrying once a short 429; returns a 2xx body. */
-  async function request<T>(
+  private async request<T>(
     route: string,
     major: string,
     path: string,
     body: unknown,
     signal?: AbortSignal,
   ): Promise<T> {
-    requireToken();
+    this.requireToken();
     for (let attempt = 0; ; attempt++) {
-      const bucket = await takeSlot(route, major, signal);
-      let reply: HttpJsonReply;
-      try {
-        await gate.acquire(undefined, signal);
-        reply = await requestJson(doFetch, {
-          service: 'Discord',
-          url: `${baseUrl}${path}`,
-          method: 'POST',
-          headers: {
-            authorization: `Bot ${token}`,
-            'content-type': 'application/json',
-            'user-agent': USER_AGENT,
-          },
-          body,
-          timeoutMs,
-          signal,
-        });
-        recordBucket(route, major, bucket, reply.headers);
-      } finally {
-        bucket.inFlight -= 1;
-        wake(bucket);
-      }
+      const reply = await this.post(route, major, path, body, signal);
       if (reply.status >= 200 && reply.status < 300) return reply.body as T;
-      const error = (reply.body ?? {}) as WireError;
+      const error = (reply.body ?? {}) as DiscordWireError;
       if (reply.status === 429 && error.code !== 40003) {
-        const waitMs = blockAfter429(route, major, reply, error);
-        if (attempt === 0 && waitMs <= maxWaitMs) continue;
+        const waitMs = this.limits.blockAfter429(route, major, reply, error);
+        if (attempt === 0 && waitMs <= this.maxWaitMs) continue;
         throw new DeliveryError(
           'rate_limited',
           `Discord: ${error.message ?? 'rate limited'}`,
           waitMs,
         );
       }
-      throw toDeliveryError(route, reply.status, error, major);
+      throw this.failure(route, major, reply.status, error);
     }
   }
 
-  /** Holds a bucket back until `ms` from now, as if spent. */
-  function block(route: string, major: string, ms: number): void {
-    const bucket = bucketOf(route, major);
-    bucket.remaining = 0;
-    bucket.resetAt = Math.max(bucket.resetAt, now() + ms);
-  }
-
-  /** Records what a 429 blocks and for how long; returns the wait in ms. */
-  function blockAfter429(route: string, major: string, reply: HttpJsonReply, error: WireError) {
-    const waitMs =
-      typeof error.retry_after === 'number'
-        ? Math.ceil(error.retry_after * 1000)
-        : (headerSecondsMs(reply.headers, 'retry-after') ?? 1000);
-    const global =
-      error.global === true ||
-      reply.headers.get('x-ratelimit-global') === 'true' ||
-      reply.headers.get('x-ratelimit-scope') === 'global';
-    if (global) globalUntil = Math.max(globalUntil, now() + waitMs);
-    // A 429 without bucket headers still blocks its route, under the name it has so far.
-    else block(route, major, waitMs);
-    return waitMs;
-  }
-
-  function toDeliveryError(
+  /** One POST through the rate limits (its bucket's, then the global gate's). */
+  private async post(
     route: string,
-    status: number,
-    error: WireError,
     major: string,
-  ): DeliveryError {
-    const text = error.message ?? `HTTP ${status}`;
-    const message = `Discord: ${text}${error.code ? ` (${error.code})` : ''}`;
-    switch (error.code) {
-      case 50007:
-      case 50278:
-        return new DeliveryError('permanent', message, undefined, DISCORD_DMS_CLOSED);
-      case 10013:
-        return new DeliveryError('permanent', message, undefined, DISCORD_UNKNOWN_USER);
-      case 50001:
-      case 50013:
-        return new DeliveryError('permanent', message, undefined, DISCORD_NO_ACCESS);
-      case 10003:
-        // The DM channel is gone: forget it, so the retry opens the DM again.
-        for (const [user, channel] of dmChannels) {
-          if (channel !== major) continue;
-          dmChannels.delete(user);
-          void store?.delete(user).catch(() => undefined);
-        }
-        return new DeliveryError('transient', message);
-      case 40003: {
-        // Opening DMs too fast: every opening waits, not just this one.
-        const waitMs = Math.ceil(
-          typeof error.retry_after === 'number' ? error.retry_after * 1000 : 10_000,
-        );
-        block(route, major, waitMs);
-        return new DeliveryError('rate_limited', message, waitMs);
-      }
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+  ): Promise<HttpJsonReply> {
+    const bucket = await this.limits.takeSlot(route, major, signal);
+    try {
+      await this.gate.acquire(undefined, signal);
+      const reply = await requestJson(this.doFetch, {
+        service: 'Discord',
+        url: `${this.baseUrl}${path}`,
+        method: 'POST',
+        headers: {
+          authorization: `Bot ${this.token}`,
+          'content-type': 'application/json',
+          'user-agent': USER_AGENT,
+        },
+        body,
+        timeoutMs: this.timeoutMs,
+        signal,
+      });
+      this.limits.record(route, major, bucket, reply.headers);
+      return reply;
+    } finally {
+      this.limits.release(bucket);
     }
-    if (status === 401) {
-      tokenRefused = true;
-      return new DeliveryError('permanent', message, undefined, DISCORD_BAD_TOKEN);
-    }
-    if (status >= 500) return new DeliveryError('transient', message);
-    const details = error.code === 50035 ? flattenFormErrors(error.errors) : [];
-    const logged = details.length > 0 ? `${message}: ${details.join('; ')}` : message;
-    if (status === 400 || status === 413) {
-      // On the DM route the only thing sent is the user id: a refusal there is about the user.
-      if (route === ROUTE_DM) {
-        return new DeliveryError('permanent', logged, undefined, DISCORD_UNKNOWN_USER);
-      }
-      return new DeliveryError(
-        'message',
-        logged,
-        undefined,
-        error.code === 50035 ? DISCORD_MALFORMED : `Discord refused the message: ${text}`,
-      );
-    }
-    if (status === 403) return new DeliveryError('permanent', logged, undefined, DISCORD_NO_ACCESS);
-    return new DeliveryError(
-      'permanent',
-      logged,
-      undefined,
-      `Discord refused the message: ${text}`,
-    );
   }
 
-  async function openDmUncached(userId: string, signal?: AbortSignal): Promise<string> {
-    const shared = await store?.get(userId).catch(() => null);
+  /** The error of a refusal (discord-errors.ts), after doing what it asks of the client. */
+  private failure(
+    route: string,
+    major: string,
+    status: number,
+    wire: DiscordWireError,
+  ): DeliveryError {
+    const { error, effect } = discordFailure(status, wire, route === ROUTE_DM);
+    if (effect === 'forget_dm_channel') this.forgetDmChannel(major);
+    else if (effect === 'hold_dm_openings') this.limits.block(route, major, error.retryAfterMs!);
+    else if (effect === 'token_refused') this.tokenRefused = true;
+    return error;
+  }
+
+  /** The DM channel is gone: forgotten, so the retry opens the DM again. */
+  private forgetDmChannel(channelId: string): void {
+    for (const [user, channel] of this.dmChannels) {
+      if (channel !== channelId) continue;
+      this.dmChannels.delete(user);
+      void this.store?.delete(user).catch(() => undefined);
+    }
+  }
+
+  private async openDmUncached(userId: string, signal?: AbortSignal): Promise<string> {
+    const shared = await this.store?.get(userId).catch(() => null);
     if (shared) {
-      dmChannels.set(userId, shared);
+      this.dmChannels.set(userId, shared);
       return shared;
     }
-    const channel = await request<{ id?: string }>(
+    const channel = await this.request<{ id?: string }>(
       ROUTE_DM,
       '@me',
       '/users/@me/channels',
@@ -440,56 +243,62 @@ export function createDiscordClient(options: DiscordClientOptions): DiscordClien
       signal,
     );
     if (!channel?.id) throw new DeliveryError('transient', 'Discord: no DM channel in the answer');
-    dmChannels.set(userId, channel.id);
-    await store?.set(userId, channel.id).catch(() => undefined);
+    this.dmChannels.set(userId, channel.id);
+    await this.store?.set(userId, channel.id).catch(() => undefined);
     return channel.id;
   }
 
-  return {
-    available: token !== undefined,
-
-    async openDm(userId, signal) {
-      requireToken();
-      const id = userId.trim();
-      if (!SNOWFLAKE.test(id)) {
-        throw new DeliveryError(
-          'permanent',
-          `Discord: not a user id: ${userId}`,
-          undefined,
-          DISCORD_UNKNOWN_USER,
-        );
-      }
-      const known = dmChannels.get(id);
-      if (known) return known;
-      // Concurrent sends to one user open the DM once.
-      let pending = pendingDms.get(id);
-      if (!pending) {
-        pending = openDmUncached(id, signal).finally(() => pendingDms.delete(id));
-        pendingDms.set(id, pending);
-      }
-      return pending;
-    },
-
-    async send(channelId, message: DiscordEmbedMessage, signal, nonce) {
-      if (nonce !== undefined && (nonce === '' || nonce.length > DISCORD_NONCE_MAX_LENGTH)) {
-        throw new RangeError(
-          `A Discord nonce has 1 to ${DISCORD_NONCE_MAX_LENGTH} characters: ${nonce}`,
-        );
-      }
-      const posted = await request<{ id?: string }>(
-        ROUTE_MESSAGES,
-        channelId,
-        `/channels/${encodeURIComponent(channelId)}/messages`,
-        {
-          ...message,
-          // Never ping anyone, whatever the tweet says.
-          allowed_mentions: { parse: [] },
-          ...(nonce === undefined ? {} : { nonce, enforce_nonce: true }),
-        },
-        signal,
+  async openDm(userId: string, signal?: AbortSignal): Promise<string> {
+    this.requireToken();
+    const id = userId.trim();
+    if (!SNOWFLAKE.test(id)) {
+      throw new DeliveryError(
+        'permanent',
+        `Discord: not a user id: ${userId}`,
+        undefined,
+        DISCORD_UNKNOWN_USER,
       );
-      if (!posted?.id) throw new DeliveryError('transient', 'Discord: no message in the answer');
-      return posted.id;
-    },
-  };
+    }
+    const known = this.dmChannels.get(id);
+    if (known) return known;
+    // Concurrent sends to one user open the DM once.
+    let pending = this.pendingDms.get(id);
+    if (!pending) {
+      pending = this.openDmUncached(id, signal).finally(() => this.pendingDms.delete(id));
+      this.pendingDms.set(id, pending);
+    }
+    return pending;
+  }
+
+  async send(
+    channelId: string,
+    message: DiscordEmbedMessage,
+    signal?: AbortSignal,
+    nonce?: string,
+  ): Promise<string> {
+    if (nonce !== undefined && (nonce === '' || nonce.length > DISCORD_NONCE_MAX_LENGTH)) {
+      throw new RangeError(
+        `A Discord nonce has 1 to ${DISCORD_NONCE_MAX_LENGTH} characters: ${nonce}`,
+      );
+    }
+    const posted = await this.request<{ id?: string }>(
+      ROUTE_MESSAGES,
+      channelId,
+      `/channels/${encodeURIComponent(channelId)}/messages`,
+      {
+        ...message,
+        // Never ping anyone, whatever the tweet says.
+        allowed_mentions: { parse: [] },
+        ...(nonce === undefined ? {} : { nonce, enforce_nonce: true }),
+      },
+      signal,
+    );
+    if (!posted?.id) throw new DeliveryError('transient', 'Discord: no message in the answer');
+    return posted.id;
+  }
+}
+
+/** Creates the client. One instance per bot token: it owns the DM cache and the rate state. */
+export function createDiscordClient(options: DiscordClientOptions): DiscordClient {
+  return new DiscordApiClient(options);
 }

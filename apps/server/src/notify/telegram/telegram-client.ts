@@ -150,33 +150,50 @@ function toDeliveryError(status: number, body: Envelope | null, headers: Headers
   return new DeliveryError('permanent', message, undefined, refused);
 }
 
-/** Creates the client. One instance per bot token: it owns the pacing and the bot's username. */
-export function createTelegramClient(options: TelegramClientOptions): TelegramClient {
-  const token = options.token?.trim() || undefined;
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.requestTimeoutMs ?? 15_000;
-  const pollGraceMs = options.pollGraceMs ?? 10_000;
-  const gate = options.rateGate ?? createTelegramRateGate();
-  const maxPacingWaitMs = options.maxPacingWaitMs ?? 10_000;
-  let username: Promise<string> | null = null;
+/** A caption as HTML, or as the plain text it shows (the retry after a parse error). */
+const caption = (captionHtml: string, asHtml: boolean) =>
+  asHtml ? { caption: captionHtml, parse_mode: 'HTML' } : { caption: htmlToPlainText(captionHtml) };
 
-  function requireToken(): void {
-    if (!token) {
+/** The client of one bot token: it owns the pacing and the bot's username. */
+export class TelegramApiClient implements TelegramClient {
+  readonly available: boolean;
+  private readonly token: string | undefined;
+  private readonly baseUrl: string;
+  private readonly doFetch: typeof fetch;
+  private readonly timeoutMs: number;
+  private readonly pollGraceMs: number;
+  private readonly gate: RateGate;
+  private readonly maxPacingWaitMs: number;
+  private username: Promise<string> | null = null;
+
+  constructor(options: TelegramClientOptions) {
+    this.token = options.token?.trim() || undefined;
+    this.available = this.token !== undefined;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.doFetch = options.fetch ?? fetch;
+    this.timeoutMs = options.requestTimeoutMs ?? 15_000;
+    this.pollGraceMs = options.pollGraceMs ?? 10_000;
+    this.gate = options.rateGate ?? createTelegramRateGate();
+    this.maxPacingWaitMs = options.maxPacingWaitMs ?? 10_000;
+  }
+
+  private requireToken(): void {
+    if (!this.token) {
       throw new DeliveryError('permanent', TELEGRAM_NOT_SET_UP, undefined, TELEGRAM_NOT_SET_UP);
     }
   }
 
-  async function call<T>(
+  /** One Bot API call; returns its result, or throws the DeliveryError of its answer. */
+  private async call<T>(
     method: string,
     params: Record<string, unknown>,
     signal: AbortSignal | undefined,
-    limitMs = timeoutMs,
+    limitMs = this.timeoutMs,
   ): Promise<T> {
-    requireToken();
-    const reply = await requestJson(doFetch, {
+    this.requireToken();
+    const reply = await requestJson(this.doFetch, {
       service: 'Telegram',
-      url: `${baseUrl}/bot${token}/${method}`,
+      url: `${this.baseUrl}/bot${this.token}/${method}`,
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: params,
@@ -192,7 +209,7 @@ export function createTelegramClient(options: TelegramClientOptions): TelegramCl
    * A send to a chat: paced (`weight` messages: an album counts each photo), with one
    * plain-text retry when Telegram cannot parse the HTML.
    */
-  async function send<T>(
+  private async send<T>(
     method: string,
     chatId: string,
     html: Record<string, unknown>,
@@ -200,115 +217,136 @@ export function createTelegramClient(options: TelegramClientOptions): TelegramCl
     signal: AbortSignal | undefined,
     weight = 1,
   ): Promise<T> {
-    requireToken();
-    const paced = async (params: Record<string, unknown>) => {
-      const wait = gate.delayFor(chatId, weight);
-      if (wait > maxPacingWaitMs) {
-        throw new DeliveryError('rate_limited', `Telegram: pacing chat ${chatId}`, wait);
-      }
-      await gate.acquire(chatId, signal, weight);
-      try {
-        return await call<T>(method, { chat_id: chatId, ...params }, signal);
-      } catch (error) {
-        if (error instanceof DeliveryError && error.kind === 'rate_limited') {
-          gate.pause(error.retryAfterMs ?? 1000, chatId);
-        }
-        throw error;
-      }
-    };
+    this.requireToken();
     try {
-      return await paced(html);
+      return await this.paced<T>(method, chatId, html, signal, weight);
     } catch (error) {
       if (!isParseError(error)) throw error;
-      return paced(plain);
+      return this.paced<T>(method, chatId, plain, signal, weight);
     }
   }
 
-  const caption = (captionHtml: string, asHtml: boolean) =>
-    asHtml
-      ? { caption: captionHtml, parse_mode: 'HTML' }
-      : { caption: htmlToPlainText(captionHtml) };
+  /**
+   * Waits for the gate (refusing as rate_limited when that would take too long), then calls;
+   * a 429 pauses the chat in the gate as well.
+   */
+  private async paced<T>(
+    method: string,
+    chatId: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    weight: number,
+  ): Promise<T> {
+    const wait = this.gate.delayFor(chatId, weight);
+    if (wait > this.maxPacingWaitMs) {
+      throw new DeliveryError('rate_limited', `Telegram: pacing chat ${chatId}`, wait);
+    }
+    await this.gate.acquire(chatId, signal, weight);
+    try {
+      return await this.call<T>(method, { chat_id: chatId, ...params }, signal);
+    } catch (error) {
+      if (error instanceof DeliveryError && error.kind === 'rate_limited') {
+        this.gate.pause(error.retryAfterMs ?? 1000, chatId);
+      }
+      throw error;
+    }
+  }
 
-  return {
-    available: token !== undefined,
+  botUsername(signal?: AbortSignal): Promise<string> {
+    if (this.username) return this.username;
+    const lookup = this.call<{ username?: string }>('getMe', {}, signal).then((me) => {
+      if (!me.username) throw new DeliveryError('transient', 'Telegram: getMe has no username');
+      return me.username;
+    });
+    this.username = lookup;
+    // A failed look-up is not kept: the next call asks again.
+    lookup.catch(() => {
+      if (this.username === lookup) this.username = null;
+    });
+    return lookup;
+  }
 
-    botUsername(signal) {
-      if (username) return username;
-      const lookup = call<{ username?: string }>('getMe', {}, signal).then((me) => {
-        if (!me.username) throw new DeliveryError('transient', 'Telegram: getMe has no username');
-        return me.username;
-      });
-      username = lookup;
-      // A failed look-up is not kept: the next call asks again.
-      lookup.catch(() => {
-        if (username === lookup) username = null;
-      });
-      return lookup;
-    },
+  async sendMessage(chatId: string, html: string, signal?: AbortSignal): Promise<number> {
+    const common = { link_preview_options: { is_disabled: true } };
+    const message = await this.send<WireMessage>(
+      'sendMessage',
+      chatId,
+      { ...common, text: html, parse_mode: 'HTML' },
+      { ...common, text: htmlToPlainText(html) },
+      signal,
+    );
+    return message.message_id;
+  }
 
-    async sendMessage(chatId, html, signal) {
-      const common = { link_preview_options: { is_disabled: true } };
-      const message = await send<WireMessage>(
-        'sendMessage',
-        chatId,
-        { ...common, text: html, parse_mode: 'HTML' },
-        { ...common, text: htmlToPlainText(html) },
-        signal,
-      );
-      return message.message_id;
-    },
+  async sendPhoto(
+    chatId: string,
+    photoUrl: string,
+    captionHtml: string,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const message = await this.send<WireMessage>(
+      'sendPhoto',
+      chatId,
+      { photo: photoUrl, ...caption(captionHtml, true) },
+      { photo: photoUrl, ...caption(captionHtml, false) },
+      signal,
+    );
+    return message.message_id;
+  }
 
-    async sendPhoto(chatId, photoUrl, captionHtml, signal) {
-      const message = await send<WireMessage>(
-        'sendPhoto',
-        chatId,
-        { photo: photoUrl, ...caption(captionHtml, true) },
-        { photo: photoUrl, ...caption(captionHtml, false) },
-        signal,
-      );
-      return message.message_id;
-    },
+  async sendMediaGroup(
+    chatId: string,
+    photoUrls: string[],
+    captionHtml: string,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const media = (asHtml: boolean) =>
+      photoUrls.map((url, index) => ({
+        type: 'photo',
+        media: url,
+        ...(index === 0 ? caption(captionHtml, asHtml) : {}),
+      }));
+    const messages = await this.send<WireMessage[]>(
+      'sendMediaGroup',
+      chatId,
+      { media: media(true) },
+      { media: media(false) },
+      signal,
+      photoUrls.length,
+    );
+    const first = messages[0];
+    if (!first) throw new DeliveryError('transient', 'Telegram: sendMediaGroup sent nothing');
+    return first.message_id;
+  }
 
-    async sendMediaGroup(chatId, photoUrls, captionHtml, signal) {
-      const media = (asHtml: boolean) =>
-        photoUrls.map((url, index) => ({
-          type: 'photo',
-          media: url,
-          ...(index === 0 ? caption(captionHtml, asHtml) : {}),
-        }));
-      const messages = await send<WireMessage[]>(
-        'sendMediaGroup',
-        chatId,
-        { media: media(true) },
-        { media: media(false) },
-        signal,
-        photoUrls.length,
-      );
-      const first = messages[0];
-      if (!first) throw new DeliveryError('transient', 'Telegram: sendMediaGroup sent nothing');
-      return first.message_id;
-    },
+  async deleteWebhook(signal?: AbortSignal): Promise<void> {
+    // Updates that arrived meanwhile are kept: getUpdates hands them over next.
+    await this.call<boolean>('deleteWebhook', { drop_pending_updates: false }, signal);
+  }
 
-    async deleteWebhook(signal) {
-      // Updates that arrived meanwhile are kept: getUpdates hands them over next.
-      await call<boolean>('deleteWebhook', { drop_pending_updates: false }, signal);
-    },
+  async getUpdates(
+    offset: number,
+    timeoutSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<TelegramUpdate[]> {
+    const updates = await this.call<WireUpdate[]>(
+      'getUpdates',
+      {
+        offset,
+        timeout: timeoutSeconds,
+        limit: 100,
+        allowed_updates: ['message', 'my_chat_member'],
+      },
+      signal,
+      timeoutSeconds * 1000 + this.pollGraceMs,
+    );
+    return updates.map(toUpdate);
+  }
+}
 
-    async getUpdates(offset, timeoutSeconds, signal) {
-      const updates = await call<WireUpdate[]>(
-        'getUpdates',
-        {
-          offset,
-          timeout: timeoutSeconds,
-          limit: 100,
-          allowed_updates: ['message', 'my_chat_member'],
-        },
-        signal,
-        timeoutSeconds * 1000 + pollGraceMs,
-      );
-      return updates.map(toUpdate);
-    },
-  };
+/** Creates the client. One instance per bot token: it owns the pacing and the bot's username. */
+export function createTelegramClient(options: TelegramClientOptions): TelegramClient {
+  return new TelegramApiClient(options);
 }
 
 /** Every update is returned, even of kinds not read here, so the caller's offset moves past it. */
