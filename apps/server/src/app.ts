@@ -115,21 +115,43 @@ export function requestForLog(request: { method: string; url: string; ip?: strin
 }
 
 /** Builds the Fastify app. Never listens: main.ts does, tests call `inject`. */
-export async function buildApp({
-  config,
-  db,
-  collector,
-  notify,
-  xUsage,
-  logger,
-  webDist = WEB_DIST,
-  eventsKeepAliveMs,
-  metrics,
-  sessionCache,
-  cluster,
-  role = config.PERCH_ROLE,
-  now,
-}: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db, collector, metrics, role = config.PERCH_ROLE } = options;
+  const app = createServer(config, options.logger);
+  await app.register(errorHandlerPlugin);
+  if (metrics) {
+    await app.register(metricsPlugin, {
+      metrics,
+      db,
+      queueSnapshot: collector && (() => collector.queueSnapshot()),
+      xRateStatus: collector && (() => collector.source.rateStatus().endpoints),
+    });
+  }
+  await app.register(securityHeadersPlugin, { config });
+  if (role === 'worker') {
+    await serveWorkerHealth(app, options);
+    return app;
+  }
+  await app.register(fastifyCookie);
+  await app.register(authPlugin, {
+    config,
+    db,
+    sessionCache: options.sessionCache,
+    now: options.now,
+  });
+  await app.register(refusalEventsPlugin, { db });
+  await registerApiDocs(app);
+  await app.register((api) => registerApiRoutes(api, options), { prefix: '/api/v1' });
+  await app.register((web) => serveDashboard(web, options.webDist ?? WEB_DIST), {
+    prefix: '/dashboard',
+  });
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/dashboard/'));
+  app.setNotFoundHandler(notFoundAnswer);
+  return app;
+}
+
+/** The Fastify instance with its logger, limits and zod type provider; no routes yet. */
+function createServer(config: Config, logger: AppOptions['logger']) {
   const app = Fastify({
     logger:
       logger ??
@@ -158,38 +180,28 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  return app;
+}
 
-  await app.register(errorHandlerPlugin);
-  if (metrics) {
-    await app.register(metricsPlugin, {
-      metrics,
-      db,
-      queueSnapshot: collector && (() => collector.queueSnapshot()),
-      xRateStatus: collector && (() => collector.source.rateStatus().endpoints),
-    });
-  }
-  await app.register(securityHeadersPlugin, { config });
-  if (role === 'worker') {
-    // A worker serves its health (for the orchestrator) and /metrics, nothing of the API.
-    await app.register(
-      async (api) => {
-        await api.register(systemRoutes, { config, db, version: VERSION, healthOnly: true });
-      },
-      { prefix: '/api/v1' },
-    );
-    app.setNotFoundHandler((request, reply) =>
-      reply.code(404).send({
-        success: false,
-        message: `Not found: ${request.method} ${request.url.split('?')[0] ?? ''} (this is a worker process)`,
-        code: 'NOT_FOUND',
-      }),
-    );
-    return app;
-  }
-  await app.register(fastifyCookie);
-  await app.register(authPlugin, { config, db, sessionCache, now });
-  await app.register(refusalEventsPlugin, { db });
+/** A worker serves its health (for the orchestrator) and /metrics, nothing of the API. */
+async function serveWorkerHealth(app: FastifyInstance, { config, db }: AppOptions): Promise<void> {
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes, { config, db, version: VERSION, healthOnly: true });
+    },
+    { prefix: '/api/v1' },
+  );
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({
+      success: false,
+      message: `Not found: ${request.method} ${request.url.split('?')[0] ?? ''} (this is a worker process)`,
+      code: 'NOT_FOUND',
+    }),
+  );
+}
 
+/** The OpenAPI document of every route's schemas, and its UI at /api/docs. */
+async function registerApiDocs(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Perch API', version: VERSION },
@@ -200,73 +212,65 @@ export async function buildApp({
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+}
 
-  await app.register(
-    async (api) => {
-      await api.register(systemRoutes, { config, db, version: VERSION });
-      await api.register(authRoutes, { config, db });
-      await api.register(handlesRoutes, { db, collector });
-      await api.register(handleNotificationsRoutes, { db });
-      await api.register(analyticsRoutes, { db, collector, cluster });
-      await api.register(settingsRoutes, {
-        db,
-        channels: notify?.channels ?? createNotifyChannels(config),
-        wakeWorker: notify?.wakeWorker,
-      });
-      await api.register(xAccountRoutes, { config, db });
-      await api.register(adminRoutes, { config, db, collector, xUsage });
-      await api.register(xWebAccountsRoutes, { config, db });
-      await api.register(xWebOperationsRoutes, { config, db });
-      await api.register(securityRoutes, { config, db });
-      await api.register(twoFactorRoutes, { config, db });
-      await api.register(notificationFiltersRoutes, { db });
-      await api.register(feedsRoutes, { config, db });
-      // Live updates need something that collects; without a collector there is nothing to send.
-      if (collector) {
-        await api.register(eventsRoutes, {
-          db,
-          events: collector.events,
-          keepAliveMs: eventsKeepAliveMs,
-          cluster,
-        });
-      }
-    },
-    { prefix: '/api/v1' },
+/** Every module's routes, under /api/v1. */
+async function registerApiRoutes(api: FastifyInstance, options: AppOptions): Promise<void> {
+  const { config, db, collector, notify, xUsage, cluster } = options;
+  await api.register(systemRoutes, { config, db, version: VERSION });
+  await api.register(authRoutes, { config, db });
+  await api.register(handlesRoutes, { db, collector });
+  await api.register(handleNotificationsRoutes, { db });
+  await api.register(analyticsRoutes, { db, collector, cluster });
+  await api.register(settingsRoutes, {
+    db,
+    channels: notify?.channels ?? createNotifyChannels(config),
+    wakeWorker: notify?.wakeWorker,
+  });
+  await api.register(xAccountRoutes, { config, db });
+  await api.register(adminRoutes, { config, db, collector, xUsage });
+  await api.register(xWebAccountsRoutes, { config, db });
+  await api.register(xWebOperationsRoutes, { config, db });
+  await api.register(securityRoutes, { config, db });
+  await api.register(twoFactorRoutes, { config, db });
+  await api.register(notificationFiltersRoutes, { db });
+  await api.register(feedsRoutes, { config, db });
+  // Live updates need something that collects; without a collector there is nothing to send.
+  if (collector) {
+    await api.register(eventsRoutes, {
+      db,
+      events: collector.events,
+      keepAliveMs: options.eventsKeepAliveMs,
+      cluster,
+    });
+  }
+}
+
+/**
+ * The web app under /dashboard, routed like everything else (never by testing the URL): its
+ * files, and its own paths (/dashboard/settings, ...), which are no files and get the page.
+ */
+async function serveDashboard(web: FastifyInstance, webDist: string): Promise<void> {
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) {
+    const notBuilt = (_request: FastifyRequest, reply: FastifyReply) =>
+      reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
+    web.get('/', { schema: { hide: true } }, notBuilt);
+    web.get('/*', { schema: { hide: true } }, notBuilt);
+    return;
+  }
+  await web.register(fastifyStatic, webFiles(webDist));
+  const page = (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
+  web.get('/', { schema: { hide: true } }, page);
+  // Reached when the file route finds no such file (or for a method nothing here routes).
+  web.setNotFoundHandler((request, reply) =>
+    request.method === 'GET' || request.method === 'HEAD'
+      ? page(request, reply)
+      : notFoundAnswer(request, reply),
   );
-
-  // The web app under /dashboard, routed like everything else (never by testing the URL): its
-  // files, and its own paths (/dashboard/settings, ...), which are no files and get the page.
-  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
-  await app.register(
-    async (web) => {
-      if (!hasWeb) {
-        const notBuilt = (_request: FastifyRequest, reply: FastifyReply) =>
-          reply
-            .code(503)
-            .type('text/plain; charset=utf-8')
-            .send('The web app is not built yet. Run `npm run build` (npm start does it for you).');
-        web.get('/', { schema: { hide: true } }, notBuilt);
-        web.get('/*', { schema: { hide: true } }, notBuilt);
-        return;
-      }
-      await web.register(fastifyStatic, webFiles(webDist));
-      const page = (_request: FastifyRequest, reply: FastifyReply) =>
-        reply.header('cache-control', 'no-cache').sendFile('index.html', webDist);
-      web.get('/', { schema: { hide: true } }, page);
-      // Reached when the file route finds no such file (or for a method nothing here routes).
-      web.setNotFoundHandler((request, reply) =>
-        request.method === 'GET' || request.method === 'HEAD'
-          ? page(request, reply)
-          : notFoundAnswer(request, reply),
-      );
-    },
-    { prefix: '/dashboard' },
-  );
-
-  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/dashboard/'));
-  app.setNotFoundHandler(notFoundAnswer);
-
-  return app;
 }
 
 /** The 404 of a path no route serves, in the envelope. */

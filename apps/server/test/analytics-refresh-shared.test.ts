@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { createRedisCluster, type Cluster } from '../src/cluster/cluster.js';
+import type { Cluster } from '../src/cluster/cluster.js';
+import { createRedisCluster } from '../src/cluster/redis-cluster.js';
 import { expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
 

@@ -5,14 +5,15 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { createRedisCluster, type Cluster } from '../src/cluster/cluster.js';
+import type { Cluster } from '../src/cluster/cluster.js';
+import { createRedisCluster } from '../src/cluster/redis-cluster.js';
 import { Collector } from '../src/collector/collector.js';
 import { createDemoSource } from '../src/sources/index.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { signedInAs } from './seed.js';
 import { SseReader } from './sse.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PASSWORD = 'Sup3r-secret!';
 let prefixSequence = 0;
 
 interface OpenStream {
@@ -70,12 +71,8 @@ describe.each(DIALECTS)('live event stream limits (%s)', (dialect) => {
     return stream;
   }
 
-  async function signIn(app: FastifyInstance, username: string): Promise<TestClient> {
-    const client = new TestClient(app);
-    const response = await client.post('/api/v1/auth/login', { username, password: PASSWORD });
-    expect(response.statusCode).toBe(200);
-    return client;
-  }
+  const signIn = (app: FastifyInstance, username: string) =>
+    signedInAs(new TestClient(app), username);
 
   async function singleNode(): Promise<string> {
     t = await buildTestApp(dialect, {}, { eventsKeepAliveMs: 100 });

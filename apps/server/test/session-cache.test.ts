@@ -20,12 +20,17 @@ import {
 } from 'fastify-type-provider-zod';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authCheckResponseSchema, securitySessionsResponseSchema } from '@perch/shared';
-import { createLocalCluster, createRedisCluster, type Cluster } from '../src/cluster/cluster.js';
+import { createLocalCluster, type Cluster } from '../src/cluster/cluster.js';
+import { createRedisCluster } from '../src/cluster/redis-cluster.js';
 import type { Config } from '../src/config.js';
 import { createDb, type Db } from '../src/db/index.js';
 import { adminRoutes } from '../src/modules/admin/admin.routes.js';
 import { authRoutes } from '../src/modules/auth/auth.routes.js';
-import { openSession, resolveSession, type AuthContext } from '../src/modules/auth/auth.service.js';
+import {
+  openSession,
+  resolveSession,
+  type AuthContext,
+} from '../src/modules/auth/sessions.service.js';
 import {
   PRESENCE_MS,
   SESSION_CACHE_CHANNEL,

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
 import { DIALECTS, TestClient, createTestDb, type TestDb } from '../../test/helpers.js';
-import { createRedisCluster } from '../cluster/cluster.js';
+import { createRedisCluster } from '../cluster/redis-cluster.js';
 import { createSessionCache } from '../modules/auth/session-cache.js';
 import { runCli } from './run-cli.js';
 

@@ -11,12 +11,8 @@ import {
 } from '../domain/collector-events.js';
 import { logHandleStatus } from '../collector/status-log.js';
 import type { Logger } from '../lib/logger.js';
-import {
-  createLocalCluster,
-  createLocalRosters,
-  createRedisCluster,
-  type Cluster,
-} from './cluster.js';
+import { createLocalCluster, createLocalRosters, type Cluster } from './cluster.js';
+import { createRedisCluster } from './redis-cluster.js';
 import { relayEvents } from './event-relay.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

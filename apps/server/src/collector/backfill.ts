@@ -1,7 +1,7 @@
 import {
-  countFollowers,
   findHandleById,
   type HandleRow,
+  type HandleUpdate,
 } from '../modules/handles/handles.repository.js';
 import {
   countTweets,
@@ -9,14 +9,11 @@ import {
   upsertTweets,
 } from '../modules/tweets/tweets.repository.js';
 import {
-  BUDGET_PAUSED,
-  blockedSourceMessage,
   emitProgress,
   ensureLeaseHeld,
   leaseFence,
   maxTweetId,
   msAfter,
-  permanentErrorMessage,
   retryAt,
   saveHandle,
   type CollectorContext,
@@ -24,8 +21,13 @@ import {
 import { coveredShare } from '../lib/collection-status.js';
 import { claimUnownedUserReads } from '../modules/x-usage/x-usage.repository.js';
 import { nextMetricsAt } from './metric-schedule.js';
-import { SourceError } from '../domain/tweet-source.js';
-
+import { SourceError, type TimelinePage } from '../domain/tweet-source.js';
+import {
+  handleAfterFailure,
+  handleStillWanted,
+  recordHandleFailure,
+  type FailureRecord,
+} from './job-steps.js';
 const DAY_MS = 86_400_000;
 /** Tweets asked for per page (the X API maximum). */
 const PAGE_SIZE = 100;
@@ -53,6 +55,35 @@ export function cutByDepthLimit(
   return collected >= depth * DEPTH_LIMIT_SHARE && Date.parse(oldest) > Date.parse(targetStart);
 }
 
+/** One backfill job: the handle as last read or written, and where the job began. */
+interface BackfillRun {
+  handle: HandleRow;
+  /** When the job started (epoch ms): the estimate's pace is measured from it. */
+  startedAt: number;
+  /** The handle's progress when the job started. */
+  progressAtStart: number;
+}
+
+/** Where a backfill's walk stands between two pages. */
+interface WalkPosition {
+  xUserId: string;
+  /** The window start the walk reads towards (the handle's may move: a follower widened it). */
+  targetStart: string;
+  /** Tweets the handle holds. */
+  total: number;
+  cursor: string | undefined;
+  endTime: string | undefined;
+}
+
+/** What one page did to the walk. */
+interface PageOutcome {
+  /** The walk reached the window start (or the depth limit): the backfill is complete. */
+  reachedEnd: boolean;
+  /** A follower asked for more days meanwhile: the walk starts again towards the new start. */
+  widened: boolean;
+  nextCursor: string | null;
+}
+
 /**
  * Walks a handle's timeline from the newest tweet back to `now - backfill_days`, page by page,
  * saving tweets and progress after every page, so a stopped or crashed walk resumes from the
@@ -63,180 +94,265 @@ export async function runBackfill(
   handleId: number,
   signal: AbortSignal,
 ): Promise<void> {
-  const { db, source } = ctx;
-  let handle = await findHandleById(db.db, handleId);
-  if (!handle || handle.paused || ctx.collectionPaused()) return;
-  if (handle.backfill_status === 'completed' || handle.backfill_status === 'failed') return;
-  if ((await countFollowers(db.db, handleId)) === 0) return;
-  if (ctx.budget && !(await ctx.budget.allows('backfill'))) {
-    await saveHandle(ctx, handle, {
-      last_error: BUDGET_PAUSED,
-      next_poll_at: ctx.budget.resumesAt(),
-    });
-    return;
-  }
-
-  const jobStartedAt = ctx.now().getTime();
-  const progressAtStart = handle.backfill_progress;
+  const handle = await findHandleById(ctx.db.db, handleId);
+  if (!handle || !backfillUnfinished(handle)) return;
+  if (!(await handleStillWanted(ctx, handle, 'backfill'))) return;
+  const run: BackfillRun = {
+    handle,
+    startedAt: ctx.now().getTime(),
+    progressAtStart: handle.backfill_progress,
+  };
   try {
-    if (handle.backfill_status === 'pending') {
-      handle = await saveHandle(ctx, handle, { backfill_status: 'starting' });
-    }
-    if (!handle.x_user_id) {
-      const profile = await source.lookupUser(handle.username, signal);
-      if (profile.protected) throw new SourceError('protected', 'protected account');
-      const now = ctx.now().toISOString();
-      handle = await saveHandle(ctx, handle, {
-        x_user_id: profile.xUserId,
-        username: profile.username,
-        display_name: profile.name,
-        followers_count: profile.followersCount,
-        following_count: profile.followingCount,
-        tweet_count: profile.tweetCount,
-        like_count: profile.likeCount,
-        profile_checked_at: now,
-      });
-      await insertProfileSnapshot(db.db, handle.id, profile, now);
-      await claimUnownedUserReads(db.db, handle.id, profile.xUserId);
-    }
-    if (!handle.backfill_window_end || !handle.backfill_target_start) {
-      const now = ctx.now();
-      handle = await saveHandle(ctx, handle, {
-        backfill_window_end: now.toISOString(),
-        backfill_target_start: msAfter(now, -handle.backfill_days_covered * DAY_MS),
-      });
-    }
-    const xUserId = handle.x_user_id;
-    if (!xUserId) return;
+    await ensureProfile(ctx, run, signal);
+    await fixWindow(ctx, run);
+    await walkTimeline(ctx, run, signal);
+  } catch (error) {
+    await recordBackfillFailure(ctx, run, error, signal);
+  }
+}
 
-    let targetStart = handle.backfill_target_start ?? '';
+function backfillUnfinished(handle: HandleRow): boolean {
+  return handle.backfill_status !== 'completed' && handle.backfill_status !== 'failed';
+}
+
+/**
+ * The profile step: marks a pending backfill as starting, and looks a handle up on X the first
+ * time (its id, names and counts, a first profile snapshot, and the reads billed before the id
+ * was known). A protected account fails the backfill.
+ */
+async function ensureProfile(
+  ctx: CollectorContext,
+  run: BackfillRun,
+  signal: AbortSignal,
+): Promise<void> {
+  if (run.handle.backfill_status === 'pending') {
+    run.handle = await saveHandle(ctx, run.handle, { backfill_status: 'starting' });
+  }
+  if (run.handle.x_user_id) return;
+  const profile = await ctx.source.lookupUser(run.handle.username, signal);
+  if (profile.protected) throw new SourceError('protected', 'protected account');
+  const now = ctx.now().toISOString();
+  run.handle = await saveHandle(ctx, run.handle, {
+    x_user_id: profile.xUserId,
+    username: profile.username,
+    display_name: profile.name,
+    followers_count: profile.followersCount,
+    following_count: profile.followingCount,
+    tweet_count: profile.tweetCount,
+    like_count: profile.likeCount,
+    profile_checked_at: now,
+  });
+  await insertProfileSnapshot(ctx.db.db, run.handle.id, profile, now);
+  await claimUnownedUserReads(ctx.db.db, run.handle.id, profile.xUserId);
+}
+
+/**
+ * The window step: a backfill's window (now back to its first day, `backfill_days_covered`
+ * days ago) is fixed when it begins and kept when it resumes.
+ */
+async function fixWindow(ctx: CollectorContext, run: BackfillRun): Promise<void> {
+  const { handle } = run;
+  if (handle.backfill_window_end && handle.backfill_target_start) return;
+  const now = ctx.now();
+  run.handle = await saveHandle(ctx, handle, {
+    backfill_window_end: now.toISOString(),
+    backfill_target_start: msAfter(now, -handle.backfill_days_covered * DAY_MS),
+  });
+}
+
+/** Reads the timeline page by page, storing each and recording progress, until it is done. */
+async function walkTimeline(
+  ctx: CollectorContext,
+  run: BackfillRun,
+  signal: AbortSignal,
+): Promise<void> {
+  const xUserId = run.handle.x_user_id;
+  if (!xUserId) return;
+  const position: WalkPosition = {
+    xUserId,
+    targetStart: run.handle.backfill_target_start ?? '',
     // Counted once per job (a crash may have stored a page the handle row does not know of),
     // then kept up to date from what each upsert adds.
-    let total = await countTweets(db.db, handle.id);
-    let cursor: string | undefined;
-    let endTime = resumeEnd(handle.oldest_covered_at);
-    for (;;) {
-      if (signal.aborted) return;
-      const page = await source.timeline(
-        { xUserId, startTime: targetStart, endTime, cursor, maxResults: PAGE_SIZE },
-        signal,
-      );
-      const now = ctx.now();
-      const stored = await upsertTweets(db.db, handle.id, page.tweets, now.toISOString(), {
-        metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
-        lease: leaseFence(ctx),
-      });
-      total += stored.size;
-
-      // Re-read: a follower may have asked for more days, or everybody may have left; an admin
-      // may have deleted the handle or cleared its data (a fresh backfill then takes over).
-      const current = await findHandleById(db.db, handle.id);
-      if (!current || wasReset(handle, current)) return;
-      handle = current;
-      let oldest = handle.oldest_covered_at;
-      let newest = handle.newest_tweet_id;
-      for (const tweet of page.tweets) {
-        if (oldest === null || Date.parse(tweet.createdAt) < Date.parse(oldest)) {
-          oldest = tweet.createdAt;
-        }
-        newest = maxTweetId(newest, tweet.id);
-      }
-      const windowEnd = Date.parse(handle.backfill_window_end ?? now.toISOString());
-      const widened = handle.backfill_target_start !== targetStart;
-      const reachedEnd = page.nextCursor === null && !widened;
-      const depthLimited =
-        reachedEnd && cutByDepthLimit(source.timelineDepth, total, oldest, targetStart);
-      const progress = reachedEnd
-        ? 100
-        : Math.min(
-            99.9,
-            coveredShare(
-              windowEnd,
-              Date.parse(handle.backfill_target_start ?? targetStart),
-              Date.parse(oldest ?? now.toISOString()),
-            ),
-          );
-      const elapsed = now.getTime() - jobStartedAt;
-      const gained = progress - progressAtStart;
-      const estimated =
-        !reachedEnd && gained > 0 && elapsed > 0
-          ? msAfter(now, ((100 - progress) * elapsed) / gained)
-          : null;
-
-      handle = await saveHandle(ctx, handle, {
-        backfill_status: reachedEnd ? 'completed' : 'in_progress',
-        backfill_progress: progress,
-        total_tweets_collected: total,
-        estimated_completion: estimated,
-        // Cut by the depth limit, the data really begins at the oldest post reached.
-        oldest_covered_at: reachedEnd && !depthLimited ? handle.backfill_target_start : oldest,
-        depth_limited: depthLimited,
-        newest_tweet_id: newest,
-        last_error: null,
-        ...(reachedEnd
-          ? {
-              initial_backfill_complete: true,
-              backfill_completed_at: now.toISOString(),
-              next_poll_at: msAfter(now, ctx.monitorIntervalMs),
-            }
-          : { next_poll_at: null }),
-      });
-      emitProgress(ctx, handle);
-      if (reachedEnd) return;
-      if ((await countFollowers(db.db, handle.id)) === 0) return;
-      if (handle.paused || ctx.collectionPaused()) return;
-      if (ctx.budget && !(await ctx.budget.allows('backfill'))) {
-        await saveHandle(ctx, handle, {
-          last_error: BUDGET_PAUSED,
-          next_poll_at: ctx.budget.resumesAt(),
-        });
-        return;
-      }
-      if (widened) {
-        targetStart = handle.backfill_target_start ?? targetStart;
-        cursor = undefined;
-        endTime = resumeEnd(handle.oldest_covered_at);
-        continue;
-      }
-      cursor = page.nextCursor ?? undefined;
-    }
-  } catch (error) {
+    total: await countTweets(ctx.db.db, run.handle.id),
+    cursor: undefined,
+    endTime: resumeEnd(run.handle.oldest_covered_at),
+  };
+  for (;;) {
     if (signal.aborted) return;
+    const { xUserId: id, targetStart, endTime, cursor } = position;
+    const page = await ctx.source.timeline(
+      { xUserId: id, startTime: targetStart, endTime, cursor, maxResults: PAGE_SIZE },
+      signal,
+    );
     const now = ctx.now();
-    // Deleted (a write may have failed with it) or cleared meanwhile: nothing to record.
-    const fresh = await findHandleById(db.db, handleId);
-    if (!fresh || wasReset(handle, fresh)) return;
-    ensureLeaseHeld(ctx, fresh);
-    if (error instanceof SourceError) {
-      const blocked = blockedSourceMessage(error);
-      if (blocked) {
-        // Waiting, not failed: the walk resumes where it stopped once X takes the credentials.
-        await ctx.blockSource(error);
-        await saveHandle(ctx, fresh, { last_error: blocked, estimated_completion: null });
-        return;
-      }
-      const message = permanentErrorMessage(error, fresh.username);
-      if (message) {
-        await saveHandle(ctx, fresh, {
-          backfill_status: 'failed',
-          last_error: message,
-          estimated_completion: null,
-        });
-        return;
-      }
-      ctx.log.warn({ handle: fresh.username, kind: error.kind }, 'backfill paused: will retry');
-      await saveHandle(ctx, fresh, {
-        last_error: error.message,
-        next_poll_at: retryAt(error, now),
-      });
-      return;
+    position.total += await storePage(ctx, run.handle, page, now);
+    // Re-read: a follower may have asked for more days, or everybody may have left; an admin
+    // may have deleted the handle or cleared its data (a fresh backfill then takes over).
+    const current = await findHandleById(ctx.db.db, run.handle.id);
+    if (!current || wasReset(run.handle, current)) return;
+    run.handle = current;
+    const outcome = await recordProgress(ctx, run, position, page, now);
+    if (!(await continueWalk(ctx, run, position, outcome))) return;
+  }
+}
+
+/** The store step: a page's tweets, each due for its first metric reading. Returns how many were new. */
+async function storePage(
+  ctx: CollectorContext,
+  handle: HandleRow,
+  page: TimelinePage,
+  now: Date,
+): Promise<number> {
+  const stored = await upsertTweets(ctx.db.db, handle.id, page.tweets, now.toISOString(), {
+    metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
+    lease: leaseFence(ctx),
+  });
+  return stored.size;
+}
+
+/**
+ * The progress step: saves what the page moved (covered share, estimate, oldest and newest
+ * posts, or completion when the walk reached its end) and tells the listeners.
+ */
+async function recordProgress(
+  ctx: CollectorContext,
+  run: BackfillRun,
+  position: WalkPosition,
+  page: TimelinePage,
+  now: Date,
+): Promise<PageOutcome> {
+  const widened = run.handle.backfill_target_start !== position.targetStart;
+  const reachedEnd = page.nextCursor === null && !widened;
+  run.handle = await saveHandle(ctx, run.handle, {
+    ...pageProgress(ctx, run, position, page, now, reachedEnd),
+    ...(reachedEnd
+      ? {
+          initial_backfill_complete: true,
+          backfill_completed_at: now.toISOString(),
+          next_poll_at: msAfter(now, ctx.monitorIntervalMs),
+        }
+      : { next_poll_at: null }),
+  });
+  emitProgress(ctx, run.handle);
+  return { reachedEnd, widened, nextCursor: page.nextCursor };
+}
+
+/** The handle's progress after a page: covered share, estimate, and the posts it reached. */
+function pageProgress(
+  ctx: CollectorContext,
+  run: BackfillRun,
+  position: WalkPosition,
+  page: TimelinePage,
+  now: Date,
+  reachedEnd: boolean,
+): HandleUpdate {
+  const { handle } = run;
+  let oldest = handle.oldest_covered_at;
+  let newest = handle.newest_tweet_id;
+  for (const tweet of page.tweets) {
+    if (oldest === null || Date.parse(tweet.createdAt) < Date.parse(oldest)) {
+      oldest = tweet.createdAt;
     }
-    ctx.log.error({ err: error, handle: fresh.username }, 'backfill failed: will retry');
-    await saveHandle(ctx, fresh, {
+    newest = maxTweetId(newest, tweet.id);
+  }
+  const { targetStart, total } = position;
+  const depthLimited =
+    reachedEnd && cutByDepthLimit(ctx.source.timelineDepth, total, oldest, targetStart);
+  const progress = reachedEnd
+    ? 100
+    : Math.min(
+        99.9,
+        coveredShare(
+          Date.parse(handle.backfill_window_end ?? now.toISOString()),
+          Date.parse(handle.backfill_target_start ?? targetStart),
+          Date.parse(oldest ?? now.toISOString()),
+        ),
+      );
+  return {
+    backfill_status: reachedEnd ? 'completed' : 'in_progress',
+    backfill_progress: progress,
+    total_tweets_collected: total,
+    estimated_completion: reachedEnd ? null : estimatedCompletion(run, progress, now),
+    // Cut by the depth limit, the data really begins at the oldest post reached.
+    oldest_covered_at: reachedEnd && !depthLimited ? handle.backfill_target_start : oldest,
+    depth_limited: depthLimited,
+    newest_tweet_id: newest,
+    last_error: null,
+  };
+}
+
+/** When the walk should end at the pace of this job so far; null before it gained anything. */
+function estimatedCompletion(run: BackfillRun, progress: number, now: Date): string | null {
+  const elapsed = now.getTime() - run.startedAt;
+  const gained = progress - run.progressAtStart;
+  if (gained <= 0 || elapsed <= 0) return null;
+  return msAfter(now, ((100 - progress) * elapsed) / gained);
+}
+
+/**
+ * The finish-or-continue step: false when the walk is over (complete, unfollowed, paused, or cut
+ * by the spend limit); otherwise moves `position` to the next page, or back to the newest post
+ * when the window was widened.
+ */
+async function continueWalk(
+  ctx: CollectorContext,
+  run: BackfillRun,
+  position: WalkPosition,
+  outcome: PageOutcome,
+): Promise<boolean> {
+  if (outcome.reachedEnd) return false;
+  if (!(await handleStillWanted(ctx, run.handle, 'backfill'))) return false;
+  if (outcome.widened) {
+    position.targetStart = run.handle.backfill_target_start ?? position.targetStart;
+    position.cursor = undefined;
+    position.endTime = resumeEnd(run.handle.oldest_covered_at);
+  } else {
+    position.cursor = outcome.nextCursor ?? undefined;
+  }
+  return true;
+}
+
+/**
+ * The error tail: records a failed backfill on its handle unless the job was stopped or the
+ * handle deleted, cleared or taken over meanwhile. Refused credentials make the walk wait (it
+ * resumes where it stopped), a gone account fails it, anything else is retried.
+ */
+async function recordBackfillFailure(
+  ctx: CollectorContext,
+  run: BackfillRun,
+  error: unknown,
+  signal: AbortSignal,
+): Promise<void> {
+  const now = ctx.now();
+  const current = await handleAfterFailure(
+    ctx,
+    run.handle.id,
+    signal,
+    (fresh) => !wasReset(run.handle, fresh),
+  );
+  if (!current) return;
+  ensureLeaseHeld(ctx, current);
+  await recordHandleFailure(ctx, current, error, backfillFailureRecord(now));
+}
+
+/** What a failed backfill writes on its handle, by kind of failure. */
+function backfillFailureRecord(now: Date): FailureRecord {
+  return {
+    // Waiting, not failed: the walk resumes where it stopped once X takes the credentials.
+    blocked: (message) => ({ last_error: message, estimated_completion: null }),
+    permanent: (message) => ({
+      backfill_status: 'failed',
+      last_error: message,
+      estimated_completion: null,
+    }),
+    retry: (error) => ({ last_error: error.message, next_poll_at: retryAt(error, now) }),
+    retryLog: 'backfill paused: will retry',
+    unexpected: () => ({
       last_error: 'Collection failed; retrying shortly',
       next_poll_at: msAfter(now, 60_000),
-    });
-  }
+    }),
+    unexpectedLog: 'backfill failed: will retry',
+  };
 }
 
 /**

@@ -9,45 +9,19 @@ import {
 } from '../jobs/job-queue.js';
 import { newNodeId } from '../cluster/cluster.js';
 import { withJobMetrics, type JobMetrics } from '../lib/metrics.js';
-import {
-  claimHandleLease,
-  findHandleById,
-  LeaseLostError,
-  listDueHandles,
-  listHandlesDueForProfile,
-  releaseHandleLease,
-  renewHandleLease,
-  resumeWaitingHandles,
-} from '../modules/handles/handles.repository.js';
-import {
-  claimProbe,
-  readXApiStatus,
-  writeXApiStatus,
-} from '../modules/x-usage/x-api-status.repository.js';
-import {
-  closeStaleChallenge,
-  isChallengePending,
-  raiseChallenge,
-  readChallengeStatus,
-  recordVerification,
-  takeSubmittedCode,
-} from '../modules/admin/collector-account.repository.js';
+import { LeaseLostError, listDueHandles } from '../modules/handles/handles.repository.js';
 import { runBackfill } from './backfill.js';
-import {
-  CREDITS_DEPLETED,
-  HandleGoneError,
-  WAITING_FOR_CREDENTIALS,
-  blockedSourceMessage,
-  msAfter,
-  type CollectionBudget,
-  type CollectorContext,
-} from './context.js';
+import { HandleGoneError, type CollectionBudget, type CollectorContext } from './context.js';
 import { CollectorEvents } from '../domain/collector-events.js';
 import type { Logger } from '../lib/logger.js';
+import { HANDLE_LEASE_MS, HandleLeases } from './handle-lease.js';
 import { runMetricRefresh } from './metrics.js';
 import { runPoll } from './poll.js';
 import { runProfileRefresh } from './profiles.js';
-import { SourceError, type SourceAccount, type TweetSource } from '../domain/tweet-source.js';
+import { SourceGate } from './source-gate.js';
+import type { TweetSource } from '../domain/tweet-source.js';
+
+export { HANDLE_LEASE_MS };
 
 export interface CollectorOptions {
   db: Db;
@@ -87,18 +61,6 @@ export interface CollectorOptions {
   leaseMs?: number;
 }
 
-/**
- * How long a job's lease on its handle lasts unless renewed. It is renewed every third of it and
- * with every page stored, so it runs out at most this long after its worker died or froze. The
- * handle goes to another worker once its job is queued again as well: BullMQ does so when the
- * job's lock has run out (15 s, renewed every 7.5 s, checked every 3.75 s: at most 18.75 s after
- * the worker stopped), and a claim finds the handle's row free once PostgreSQL has ended a frozen
- * worker's transaction (IDLE_IN_TRANSACTION_TIMEOUT_MS, 10 s). With a scheduler tick (1 s) that
- * is about 20 s at worst, inside the 30 s the docs promise. A 30 s lease, as before, used up the
- * promise on its own: a takeover after kill -9 took 32-36 s.
- */
-export const HANDLE_LEASE_MS = 15_000;
-
 const silentLog: Logger = {
   info: () => {},
   warn: () => {},
@@ -128,51 +90,66 @@ export class Collector implements CollectorControl {
   private state: 'created' | 'running' | 'stopped' = 'created';
   /** Handles `halt()` keeps jobs away from, with how many halts hold each. */
   private readonly held = new Map<number, number>();
-  /** The account awaits verification (as of the last tick): collection waits. */
-  private accountPending = false;
-  /** X refuses the credentials or the credits are gone (as of the last tick): collection waits. */
-  private sourceBlocked = false;
   private readonly roundEveryMs: number;
-  private readonly probeEveryMs: number;
   /** When the next profile and metric rounds are enqueued (epoch ms). */
   private nextRoundAt = 0;
   readonly nodeId: string;
-  private readonly leaseMs: number;
-  private readonly share: () => number;
-  private leases = 0;
+  private readonly gate: SourceGate;
+  private readonly leases: HandleLeases;
 
   constructor(options: CollectorOptions) {
     this.source = options.source;
-    const log = options.log ?? silentLog;
+    const now = options.now ?? (() => new Date());
+    const log = () => this.ctx.log;
+    this.tickMs = options.tickMs ?? 1000;
+    this.roundEveryMs = options.roundEveryMs ?? 60_000;
+    this.nodeId = options.nodeId ?? newNodeId();
+    this.gate = new SourceGate({
+      db: options.db,
+      source: options.source,
+      now,
+      log,
+      probeEveryMs: options.probeEveryMs ?? 5 * 60_000,
+      tickMs: this.tickMs,
+      maxSlots: DUE_BATCH,
+      share: options.share ?? (() => 1),
+    });
+    this.leases = new HandleLeases({
+      db: options.db,
+      nodeId: this.nodeId,
+      leaseMs: options.leaseMs ?? HANDLE_LEASE_MS,
+      now,
+      log,
+    });
     this.ctx = {
       db: options.db,
       source: options.source,
       events: this.events,
-      log,
-      now: options.now ?? (() => new Date()),
+      log: options.log ?? silentLog,
+      now,
       monitorIntervalMs: options.monitorIntervalSeconds * 1000,
-      collectionPaused: () => this.accountPending || this.sourceBlocked,
+      collectionPaused: () => this.gate.paused(),
       budget: options.budget,
       profileRefreshMs: (options.profileRefreshMinutes ?? 15) * 60_000,
-      blockSource: (error) => this.blockSource(error),
+      blockSource: (error) => this.gate.blockSource(error),
     };
-    this.tickMs = options.tickMs ?? 1000;
-    this.roundEveryMs = options.roundEveryMs ?? 60_000;
-    this.probeEveryMs = options.probeEveryMs ?? 5 * 60_000;
-    this.nodeId = options.nodeId ?? newNodeId();
-    this.leaseMs = options.leaseMs ?? HANDLE_LEASE_MS;
-    this.share = options.share ?? (() => 1);
+    this.queue = this.createQueue(options);
+  }
+
+  /** The job queue the options ask for, or the in-process one; its handler runs `run`. */
+  private createQueue(options: CollectorOptions): JobQueue {
     const handler: JobHandler = withJobMetrics(
       (job, signal) => this.run(job, signal),
       options.jobMetrics,
     );
-    this.queue =
+    return (
       options.createQueue?.(handler) ??
       new InProcessJobQueue({
         handler,
         concurrency: options.concurrency ?? 4,
         onError: (job, error) => this.ctx.log.error({ err: error, job }, 'collector job failed'),
-      });
+      })
+    );
   }
 
   /** Logs through `log` from now on (main.ts hands over the app's logger once it exists). */
@@ -187,7 +164,7 @@ export class Collector implements CollectorControl {
   async start(): Promise<void> {
     if (this.state !== 'created') return;
     this.state = 'running';
-    await this.signIn();
+    await this.gate.signIn();
     this.queue.start();
     await this.tick();
   }
@@ -231,37 +208,12 @@ export class Collector implements CollectorControl {
    */
   async halt<T>(handleId: number, work: () => Promise<T>): Promise<T> {
     this.held.set(handleId, (this.held.get(handleId) ?? 0) + 1);
-    const owner = `${this.nodeId}:halt:${++this.leases}`;
-    const { db } = this.ctx.db;
-    let renewal: NodeJS.Timeout | undefined;
     try {
       await this.queue.cancel(handleId);
       // The handle's lease keeps every process's jobs away while `work` runs (a job of another
       // node may have started after the cancel); the job that held it gave it back on abort.
-      const until = () => new Date(this.ctx.now().getTime() + this.leaseMs).toISOString();
-      const deadline = Date.now() + this.leaseMs * 2;
-      while (
-        !(await claimHandleLease(
-          this.ctx.db,
-          handleId,
-          owner,
-          this.ctx.now().toISOString(),
-          until(),
-        ))
-      ) {
-        if (Date.now() > deadline || !(await findHandleById(db, handleId))) break;
-        await this.queue.cancel(handleId);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      renewal = setInterval(
-        () => void renewHandleLease(db, handleId, owner, until()).catch(() => undefined),
-        Math.max(10, Math.floor(this.leaseMs / 3)),
-      );
-      renewal.unref();
-      return await work();
+      return await this.leases.hold(handleId, () => this.queue.cancel(handleId), work);
     } finally {
-      clearInterval(renewal);
-      await releaseHandleLease(db, handleId, owner).catch(() => undefined);
       const holds = (this.held.get(handleId) ?? 1) - 1;
       if (holds > 0) this.held.set(handleId, holds);
       else this.held.delete(handleId);
@@ -306,36 +258,46 @@ export class Collector implements CollectorControl {
   async tick(): Promise<void> {
     if (this.state !== 'running') return;
     clearTimeout(this.timer);
-    const run = (async () => {
-      try {
-        if (!(await this.accountAllowsCollection())) return;
-        if (!(await this.sourceAllowsCollection())) return;
-        const now = this.ctx.now();
-        const due = await listDueHandles(this.ctx.db.db, now.toISOString(), DUE_BATCH);
-        let slots = await this.timelineSlots(now.getTime());
-        for (const handle of due) {
-          if (slots <= 0) break;
-          const queued = await this.queue.enqueue({
-            kind: handle.backfill_status === 'completed' ? 'poll' : 'backfill',
-            handleId: handle.id,
-          });
-          if (queued) slots -= 1;
-        }
-        if (now.getTime() >= this.nextRoundAt) {
-          this.nextRoundAt = now.getTime() + this.roundEveryMs;
-          await this.queue.enqueue({ kind: 'profiles', handleId: ALL_HANDLES });
-          await this.queue.enqueue({ kind: 'metrics', handleId: ALL_HANDLES });
-        }
-      } catch (error) {
-        this.ctx.log.error({ err: error }, 'collector scheduler failed');
-      }
-    })();
+    const run = this.scheduleDueWork();
     this.ticking = run;
     await run;
     this.ticking = undefined;
     if (this.state === 'running') {
       this.timer = setTimeout(() => void this.tick(), this.tickMs);
       this.timer.unref();
+    }
+  }
+
+  /** One tick's work: the due handles' jobs, then the rounds when they are due. */
+  private async scheduleDueWork(): Promise<void> {
+    try {
+      if (!(await this.gate.allowsCollection())) return;
+      const now = this.ctx.now();
+      await this.enqueueDueHandles(now);
+      if (now.getTime() >= this.nextRoundAt) {
+        this.nextRoundAt = now.getTime() + this.roundEveryMs;
+        await this.queue.enqueue({ kind: 'profiles', handleId: ALL_HANDLES });
+        await this.queue.enqueue({ kind: 'metrics', handleId: ALL_HANDLES });
+      }
+    } catch (error) {
+      this.ctx.log.error({ err: error }, 'collector scheduler failed');
+    }
+  }
+
+  /** Queues a backfill or a poll for the due handles, as many as the timeline budget allows. */
+  private async enqueueDueHandles(now: Date): Promise<void> {
+    const due = await listDueHandles(this.ctx.db.db, now.toISOString(), DUE_BATCH);
+    let slots = await this.gate.timelineSlots(now.getTime(), async () => {
+      const jobs = await this.queue.jobs();
+      return jobs.filter((job) => job.handleId !== ALL_HANDLES).length;
+    });
+    for (const handle of due) {
+      if (slots <= 0) break;
+      const queued = await this.queue.enqueue({
+        kind: handle.backfill_status === 'completed' ? 'poll' : 'backfill',
+        handleId: handle.id,
+      });
+      if (queued) slots -= 1;
     }
   }
 
@@ -354,13 +316,9 @@ export class Collector implements CollectorControl {
     try {
       switch (job.kind) {
         case 'backfill':
-          return await this.withLease(job, signal, (ctx, leased) =>
-            runBackfill(ctx, job.handleId, leased),
-          );
+          return await this.withLease(job, signal, runBackfill);
         case 'poll':
-          return await this.withLease(job, signal, (ctx, leased) =>
-            runPoll(ctx, job.handleId, leased),
-          );
+          return await this.withLease(job, signal, runPoll);
         case 'profiles':
           await runProfileRefresh(this.ctx, signal, held);
           return;
@@ -378,198 +336,14 @@ export class Collector implements CollectorControl {
     }
   }
 
-  /**
-   * Runs a job on one handle while holding the handle's lease in the database: no other job, of
-   * this process or another, works on it meanwhile. The lease is renewed every third of its
-   * length; when a renewal finds it gone (this process stalled past it and another job took the
-   * handle), the job is aborted, and its writes were refused already (LeaseLostError). Returns at
-   * once when another live job holds the handle, and within 2 s when a stalled process's
-   * transaction keeps its row locked: the scheduler queues the job again at a later tick.
-   */
-  private async withLease(
+  /** Runs a job on one handle holding the handle's lease (HandleLeases.run), its writes fenced. */
+  private withLease(
     job: Job,
     signal: AbortSignal,
-    work: (ctx: CollectorContext, signal: AbortSignal) => Promise<void>,
+    work: (ctx: CollectorContext, handleId: number, signal: AbortSignal) => Promise<void>,
   ): Promise<void> {
-    const { db } = this.ctx.db;
-    const owner = `${this.nodeId}:${job.kind}:${++this.leases}`;
-    const until = () => new Date(this.ctx.now().getTime() + this.leaseMs).toISOString();
-    const claimed = await claimHandleLease(
-      this.ctx.db,
-      job.handleId,
-      owner,
-      this.ctx.now().toISOString(),
-      until(),
+    return this.leases.run(job, signal, (lease, leased) =>
+      work({ ...this.ctx, lease }, job.handleId, leased),
     );
-    if (!claimed) return;
-    const lost = new AbortController();
-    const leased = AbortSignal.any([signal, lost.signal]);
-    const renewal = setInterval(
-      () => {
-        renewHandleLease(db, job.handleId, owner, until())
-          .then((kept) => {
-            if (!kept) lost.abort(new LeaseLostError(job.handleId));
-          })
-          .catch((error: unknown) =>
-            this.ctx.log.warn({ err: error, job }, 'lease renewal failed'),
-          );
-      },
-      Math.max(10, Math.floor(this.leaseMs / 3)),
-    );
-    renewal.unref();
-    try {
-      await work({ ...this.ctx, lease: { owner, until } }, leased);
-      if (lost.signal.aborted) throw new LeaseLostError(job.handleId);
-    } finally {
-      clearInterval(renewal);
-      await releaseHandleLease(db, job.handleId, owner).catch((error: unknown) =>
-        this.ctx.log.warn({ err: error, job }, 'could not give a handle back'),
-      );
-    }
-  }
-
-  /**
-   * How many more backfills and polls may be queued now: the timeline's remaining requests (the
-   * source's rateBudget, whatever it calls the endpoint) spread evenly over what is left of its
-   * window, so 1,000 handles do not spend a 15-minute budget in its first minute and then wait.
-   * Unbounded while the budget is unknown.
-   */
-  private async timelineSlots(now: number): Promise<number> {
-    const budget = this.source.rateBudget();
-    if (budget.remaining === null || budget.resetAt === null) return DUE_BATCH;
-    const untilReset = Date.parse(budget.resetAt) - now;
-    if (untilReset <= 0) return DUE_BATCH;
-    const share = Math.ceil((budget.remaining * Math.max(this.tickMs, 1)) / untilReset);
-    // The queue is the cluster's (every process's jobs) and X's budget is the app's: what the
-    // budget leaves beside the jobs already queued is split between the collecting processes.
-    const waiting = (await this.queue.jobs()).filter((job) => job.handleId !== ALL_HANDLES).length;
-    return Math.ceil((Math.min(DUE_BATCH, share) - waiting) / Math.max(1, this.share()));
-  }
-
-  /**
-   * X refused the credentials (401/403) or the credits are gone (402): recorded in the database
-   * for every process and the Admin page, and collection stops until a probe gets through.
-   */
-  private async blockSource(error: SourceError): Promise<void> {
-    const state = error.kind === 'credits' ? 'credits' : 'auth';
-    this.sourceBlocked = true;
-    const { db } = this.ctx.db;
-    const current = await readXApiStatus(db);
-    if (current.state === state) return;
-    const now = this.ctx.now();
-    await writeXApiStatus(db, {
-      state,
-      detail: error.message,
-      now: now.toISOString(),
-      nextProbeAt: msAfter(now, this.probeEveryMs),
-    });
-    this.ctx.log.warn(
-      { kind: error.kind, detail: error.message },
-      'X refused the collector: collection waits, probing every 5 minutes',
-    );
-  }
-
-  /**
-   * Whether X takes the credentials (as recorded). While it does not, one process at a time
-   * sends a single probe request at most every `probeEveryMs`; the first that gets through
-   * puts every waiting handle back to work, with no admin action.
-   */
-  private async sourceAllowsCollection(): Promise<boolean> {
-    const { db } = this.ctx.db;
-    const status = await readXApiStatus(db);
-    if (status.state === 'ok') {
-      this.sourceBlocked = false;
-      return true;
-    }
-    this.sourceBlocked = true;
-    const now = this.ctx.now();
-    const claimed = await claimProbe(db, now.toISOString(), msAfter(now, this.probeEveryMs));
-    if (claimed) await this.probe();
-    return !this.sourceBlocked;
-  }
-
-  /** One request that needs working credentials: a profile X bills once a day at most. */
-  private async probe(): Promise<void> {
-    const { db } = this.ctx.db;
-    const [handle] = await listHandlesDueForProfile(db, this.ctx.now().toISOString(), 1);
-    try {
-      if (handle?.x_user_id) await this.source.usersByIds([handle.x_user_id]);
-      else await this.source.lookupUser(handle?.username ?? 'XDevelopers');
-    } catch (error) {
-      if (error instanceof SourceError && blockedSourceMessage(error)) {
-        const now = this.ctx.now();
-        await writeXApiStatus(db, {
-          state: error.kind === 'credits' ? 'credits' : 'auth',
-          detail: error.message,
-          now: now.toISOString(),
-          nextProbeAt: msAfter(now, this.probeEveryMs),
-        });
-        this.ctx.log.warn({ kind: error.kind }, 'X still refuses the collector');
-        return;
-      }
-      // Not found, protected or rate limited: X took the credentials. Unreachable: unknown yet.
-      if (!(error instanceof SourceError) || error.kind === 'unavailable') {
-        this.ctx.log.warn({ err: error }, 'credentials probe failed: will probe again');
-        return;
-      }
-    }
-    const now = this.ctx.now().toISOString();
-    await writeXApiStatus(db, { state: 'ok', detail: null, now, nextProbeAt: null });
-    const resumed = await resumeWaitingHandles(
-      db,
-      [WAITING_FOR_CREDENTIALS, CREDITS_DEPLETED],
-      now,
-    );
-    this.sourceBlocked = false;
-    this.ctx.log.info({ handles: resumed }, 'X takes the credentials again: collection resumes');
-  }
-
-  /**
-   * Signs the source's account in: a challenge is recorded for a super admin and pauses
-   * collection; a sign-in without one closes any challenge left open before.
-   */
-  private async signIn(): Promise<void> {
-    const { db } = this.ctx.db;
-    const now = this.ctx.now().toISOString();
-    try {
-      const challenge = (await this.source.account?.challengeOnStart()) ?? null;
-      if (challenge) {
-        await raiseChallenge(db, challenge, now);
-        this.ctx.log.warn({ type: challenge.type }, 'collector account asks for verification');
-      } else {
-        await closeStaleChallenge(db, now);
-      }
-      this.accountPending = isChallengePending(await readChallengeStatus(db));
-    } catch (error) {
-      this.ctx.log.error({ err: error }, 'collector account sign-in failed');
-    }
-  }
-
-  /** Tries a code a super admin submitted, then tells whether collection may run now. */
-  private async accountAllowsCollection(): Promise<boolean> {
-    const { db } = this.ctx.db;
-    let status = await readChallengeStatus(db);
-    if (status.status === 'CODE_SUBMITTED' && this.source.account) {
-      await this.verifySubmittedCode(this.source.account);
-      status = await readChallengeStatus(db);
-    }
-    this.accountPending = isChallengePending(status);
-    return !this.accountPending;
-  }
-
-  /** Takes the submitted code (never logged), tries it and records the account's answer. */
-  private async verifySubmittedCode(account: SourceAccount): Promise<void> {
-    const { db } = this.ctx.db;
-    const code = await takeSubmittedCode(db);
-    if (code === null) return;
-    let accepted = false;
-    try {
-      accepted = await account.verify(code);
-    } catch (error) {
-      this.ctx.log.warn({ err: error }, 'verification code could not be checked');
-    }
-    await recordVerification(db, accepted, this.ctx.now().toISOString());
-    if (accepted) this.ctx.log.info('collector account verified: collection resumes');
-    else this.ctx.log.warn('collector account refused the verification code');
   }
 }

@@ -4,9 +4,9 @@ import {
   setMetricsNextAt,
   type DueMetricsRow,
 } from '../modules/tweets/tweets.repository.js';
-import { blockedSourceMessage, type CollectorContext } from './context.js';
+import type { CollectorContext } from './context.js';
+import { recordRoundFailure, roundMayGoOn } from './job-steps.js';
 import { nextMetricsAt } from './metric-schedule.js';
-import { SourceError } from '../domain/tweet-source.js';
 
 /** Posts per metrics request (X's maximum for GET /2/tweets?ids=). */
 export const METRICS_BATCH = 100;
@@ -25,9 +25,8 @@ export async function runMetricRefresh(
 ): Promise<number> {
   let requests = 0;
   for (let round = 0; round < MAX_BATCHES_PER_ROUND; round += 1) {
-    if (signal.aborted || ctx.collectionPaused()) return requests;
-    // The first work a daily spend limit cuts.
-    if (ctx.budget && !(await ctx.budget.allows('metrics'))) return requests;
+    // Metrics are the first work a daily spend limit cuts.
+    if (!(await roundMayGoOn(ctx, signal, 'metrics'))) return requests;
     const due = await listTweetsDueForMetrics(ctx.db.db, ctx.now().toISOString(), METRICS_BATCH, [
       ...skipHandleIds,
     ]);
@@ -40,12 +39,7 @@ export async function runMetricRefresh(
         signal,
       );
     } catch (error) {
-      if (signal.aborted) return requests;
-      if (error instanceof SourceError && blockedSourceMessage(error)) {
-        await ctx.blockSource(error);
-        return requests;
-      }
-      ctx.log.warn({ err: error }, 'metric refresh failed: will retry');
+      await recordRoundFailure(ctx, error, signal, 'metric refresh failed: will retry');
       return requests;
     }
     const now = ctx.now();

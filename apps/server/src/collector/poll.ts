@@ -1,5 +1,4 @@
 import {
-  countFollowers,
   findHandleById,
   type HandleRow,
   type HandleUpdate,
@@ -13,18 +12,21 @@ import { catchingUpText, gapCutText, isGapCutText } from '../lib/collection-stat
 import { comparePostIds } from '../lib/posting-order.js';
 import { DEPTH_LIMIT_SHARE } from './backfill.js';
 import {
-  BUDGET_PAUSED,
-  blockedSourceMessage,
+  handleAfterFailure,
+  handleStillWanted,
+  recordHandleFailure,
+  type FailureRecord,
+} from './job-steps.js';
+import {
   leaseFence,
   maxTweetId,
   msAfter,
-  permanentErrorMessage,
   retryAt,
   saveHandle,
   type CollectorContext,
 } from './context.js';
 import { nextMetricsAt } from './metric-schedule.js';
-import { SourceError, type SourceTweet, type TimelineQuery } from '../domain/tweet-source.js';
+import { type SourceError, type SourceTweet, type TimelineQuery } from '../domain/tweet-source.js';
 
 /**
  * At most this many pages per poll. A longer walk through new posts (after a restart, an outage
@@ -116,79 +118,100 @@ export async function runPoll(
   handleId: number,
   signal: AbortSignal,
 ): Promise<void> {
-  const { db, source } = ctx;
-  let handle = await findHandleById(db.db, handleId);
-  if (!handle || handle.paused || ctx.collectionPaused()) return;
-  if (handle.backfill_status !== 'completed') return;
+  const handle = await findHandleById(ctx.db.db, handleId);
+  if (!handle || handle.backfill_status !== 'completed') return;
   const xUserId = handle.x_user_id;
   if (!xUserId) return;
-  if ((await countFollowers(db.db, handleId)) === 0) return;
-  if (ctx.budget && !(await ctx.budget.allows('poll'))) {
-    await saveHandle(ctx, handle, {
-      last_error: BUDGET_PAUSED,
-      next_poll_at: ctx.budget.resumesAt(),
-    });
-    return;
-  }
+  if (!(await handleStillWanted(ctx, handle, 'poll'))) return;
 
-  const resumedAt = handle.catch_up_cursor;
-  const walk: Walk = { tweets: [], cursor: resumedAt, pages: 0 };
+  const walk: Walk = { tweets: [], cursor: handle.catch_up_cursor, pages: 0 };
   try {
     await readNewPages(ctx, handle, xUserId, walk, signal);
     const now = ctx.now();
     const fresh = await storeNewPosts(ctx, handle, walk.tweets, now);
-    const quietPolls = fresh.length > 0 ? 0 : handle.quiet_polls + 1;
-    handle = await saveHandle(ctx, handle, {
-      ...walkOutcome(handle, walk, fresh.length, source.timelineDepth),
-      total_tweets_collected: await countTweets(db.db, handle.id),
-      last_poll_at: now.toISOString(),
-      quiet_polls: quietPolls,
-      // A walk that stopped short goes on at once, paced by the scheduler like any poll.
-      next_poll_at:
-        walk.cursor !== null
-          ? now.toISOString()
-          : msAfter(now, nextPollDelayMs(ctx.monitorIntervalMs, fresh.length, quietPolls)),
-    });
-    // In posting order: posts of one second by id (a snowflake), as every list and feed has them.
-    const ordered = [...fresh].sort(
-      (a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || comparePostIds(a.id, b.id),
-    );
-    for (const tweet of ordered) {
-      ctx.events.emit('tweet.new', { handleId: handle.id, username: handle.username, tweet });
-    }
+    const saved = await recordPoll(ctx, handle, walk, fresh.length, now);
+    announceNewPosts(ctx, saved, fresh);
   } catch (error) {
-    if (signal.aborted) return;
     const now = ctx.now();
     // Deleted or cleared meanwhile (a write may have failed with it): nothing to record.
-    const current = await findHandleById(db.db, handleId);
-    if (!current || current.backfill_status !== 'completed') return;
-    if (error instanceof SourceError) {
-      const blocked = blockedSourceMessage(error);
-      if (blocked) {
-        await ctx.blockSource(error);
-        await saveHandle(ctx, current, { last_error: blocked });
-        return;
-      }
-      const message = permanentErrorMessage(error, current.username);
-      // The source refused the place a catch-up stopped at (an old cursor it no longer takes):
-      // the walk starts again at the newest post rather than fail at that place for ever.
-      const placeRefused = resumedAt !== null && walk.pages === 0 && error.kind === 'unavailable';
-      await saveHandle(ctx, current, {
-        last_error: message ?? error.message,
-        last_poll_at: now.toISOString(),
-        next_poll_at: message
-          ? msAfter(now, ctx.monitorIntervalMs * MAX_SLOWDOWN)
-          : retryAt(error, now),
-        ...(placeRefused ? { catch_up_cursor: null } : {}),
-      });
-      return;
-    }
-    ctx.log.error({ err: error, handle: current.username }, 'poll failed');
-    await saveHandle(ctx, current, {
+    const current = await handleAfterFailure(
+      ctx,
+      handleId,
+      signal,
+      (fresh) => fresh.backfill_status === 'completed',
+    );
+    if (!current) return;
+    await recordHandleFailure(ctx, current, error, pollFailureRecord(ctx, handle, walk, now));
+  }
+}
+
+/** Saves a poll's outcome on its handle: the walk's place, the counts and the next poll. */
+async function recordPoll(
+  ctx: CollectorContext,
+  handle: HandleRow,
+  walk: Walk,
+  fresh: number,
+  now: Date,
+): Promise<HandleRow> {
+  const quietPolls = fresh > 0 ? 0 : handle.quiet_polls + 1;
+  return saveHandle(ctx, handle, {
+    ...walkOutcome(handle, walk, fresh, ctx.source.timelineDepth),
+    total_tweets_collected: await countTweets(ctx.db.db, handle.id),
+    last_poll_at: now.toISOString(),
+    quiet_polls: quietPolls,
+    // A walk that stopped short goes on at once, paced by the scheduler like any poll.
+    next_poll_at:
+      walk.cursor !== null
+        ? now.toISOString()
+        : msAfter(now, nextPollDelayMs(ctx.monitorIntervalMs, fresh, quietPolls)),
+  });
+}
+
+/** Tells the listeners of each new post, in posting order. */
+function announceNewPosts(ctx: CollectorContext, handle: HandleRow, fresh: SourceTweet[]): void {
+  // In posting order: posts of one second by id (a snowflake), as every list and feed has them.
+  const ordered = [...fresh].sort(
+    (a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || comparePostIds(a.id, b.id),
+  );
+  for (const tweet of ordered) {
+    ctx.events.emit('tweet.new', { handleId: handle.id, username: handle.username, tweet });
+  }
+}
+
+/** What a failed poll writes on its handle, by kind of failure. */
+function pollFailureRecord(
+  ctx: CollectorContext,
+  handle: HandleRow,
+  walk: Walk,
+  now: Date,
+): FailureRecord {
+  const polled = { last_poll_at: now.toISOString() };
+  // The source refused the place a catch-up stopped at (an old cursor it no longer takes):
+  // the walk starts again at the newest post rather than fail at that place for ever.
+  const placeRefused = (error: SourceError) =>
+    handle.catch_up_cursor !== null && walk.pages === 0 && error.kind === 'unavailable'
+      ? { catch_up_cursor: null }
+      : {};
+  return {
+    blocked: (message) => ({ last_error: message }),
+    permanent: (message, error) => ({
+      last_error: message,
+      ...polled,
+      next_poll_at: msAfter(now, ctx.monitorIntervalMs * MAX_SLOWDOWN),
+      ...placeRefused(error),
+    }),
+    retry: (error) => ({
+      last_error: error.message,
+      ...polled,
+      next_poll_at: retryAt(error, now),
+      ...placeRefused(error),
+    }),
+    unexpected: () => ({
       last_error: 'Collection failed; retrying shortly',
       next_poll_at: msAfter(now, ctx.monitorIntervalMs),
-    });
-  }
+    }),
+    unexpectedLog: 'poll failed',
+  };
 }
 
 /**

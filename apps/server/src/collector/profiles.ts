@@ -4,13 +4,8 @@ import {
   type HandleRow,
 } from '../modules/handles/handles.repository.js';
 import { insertProfileSnapshot } from '../modules/tweets/tweets.repository.js';
-import {
-  blockedSourceMessage,
-  msAfter,
-  permanentErrorMessage,
-  saveHandle,
-  type CollectorContext,
-} from './context.js';
+import { recordRoundFailure, roundMayGoOn } from './job-steps.js';
+import { msAfter, permanentErrorMessage, saveHandle, type CollectorContext } from './context.js';
 import { SourceError, type SourceProfile } from '../domain/tweet-source.js';
 
 /** Users per lookup request (X's maximum for GET /2/users?ids=). */
@@ -31,9 +26,8 @@ export async function runProfileRefresh(
 ): Promise<number> {
   let requests = 0;
   for (let round = 0; round < MAX_BATCHES_PER_ROUND; round += 1) {
-    if (signal.aborted || ctx.collectionPaused()) return requests;
     // Profile reads are part of monitoring new tweets: cut last, with the polls.
-    if (ctx.budget && !(await ctx.budget.allows('poll'))) return requests;
+    if (!(await roundMayGoOn(ctx, signal, 'poll'))) return requests;
     const now = ctx.now();
     const due = (
       await listHandlesDueForProfile(ctx.db.db, msAfter(now, -ctx.profileRefreshMs), PROFILE_BATCH)
@@ -45,13 +39,8 @@ export async function runProfileRefresh(
       requests += 1;
       found = await ctx.source.usersByIds(ids, signal);
     } catch (error) {
-      if (signal.aborted) return requests;
-      if (error instanceof SourceError && blockedSourceMessage(error)) {
-        await ctx.blockSource(error);
-        return requests;
-      }
       // Rate limited or X unavailable: the same handles are due on the next round.
-      ctx.log.warn({ err: error }, 'profile refresh failed: will retry');
+      await recordRoundFailure(ctx, error, signal, 'profile refresh failed: will retry');
       return requests;
     }
     const byId = new Map(found.profiles.map((profile) => [profile.xUserId, profile]));

@@ -37,7 +37,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
  * handle's row during `upsertTweets`, until it wakes, and every other process that writes them
  * would wait as long. Our transactions send their statements back to back, so 10 s idle is
  * never a live one; it also bounds how long a frozen worker's handle stays locked, part of the
- * 30 s takeover (see HANDLE_LEASE_MS in collector/collector.ts).
+ * 30 s takeover (see HANDLE_LEASE_MS in collector/handle-lease.ts).
  */
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 

@@ -26,7 +26,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import {
-  ErrorCode,
   Queue,
   Worker,
   type Job as BullJob,
@@ -37,6 +36,10 @@ import {
 import { Redis, type RedisOptions } from 'ioredis';
 import { silentLog, type Logger } from '../lib/logger.js';
 import { countJobs, type Job, type JobCount, type JobHandler, type JobQueue } from './job-queue.js';
+import { JOB_LOCK_LOST_MESSAGE, lostLockJobId } from './bullmq-lost-lock.js';
+import { closeRedis } from './redis-close.js';
+
+export { JOB_LOCK_LOST_MESSAGE, lostLockJobId };
 
 export interface BullMqJobQueueOptions {
   /** Runs one job (only on an instance that was started). */
@@ -103,53 +106,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * A running job's lock: a consumer that dies or freezes has its jobs queued again between 7.5 s
  * and 18.75 s later, so that the collector hands its handles to another worker within the 30 s
- * the docs promise (see HANDLE_LEASE_MS in collector/collector.ts). BullMQ renews it every half,
- * so only a consumer whose event loop stalls for 7.5 s loses a job it still runs; the handle's
- * lease in the database then keeps the job to itself.
+ * the docs promise (see HANDLE_LEASE_MS in collector/handle-lease.ts). BullMQ renews it every
+ * half, so only a consumer whose event loop stalls for 7.5 s loses a job it still runs; the
+ * handle's lease in the database then keeps the job to itself.
  */
 const DEFAULT_LOCK_DURATION_MS = 15_000;
-
-/** How BullMQ words the loss of a running job's lock, when no error code says it. */
-const LOCK_RENEWAL_FAILED = /^could not renew lock for job (\S+)$/;
-/** Codes of BullMQ's refusals to finish a job this consumer no longer holds. */
-const LOST_JOB_CODES: readonly number[] = [
-  ErrorCode.JobLockMismatch,
-  ErrorCode.JobLockNotExist,
-  ErrorCode.JobNotInState,
-  ErrorCode.JobNotExist,
-];
-/** The job named in those refusals ('Lock mismatch for job X. ...', 'Job X is not in ...'). */
-const JOB_IN_MESSAGE = /\b[Jj]ob ([^\s.]+)/;
-
-export const JOB_LOCK_LOST_MESSAGE =
-  'lost the lock of a running job: another worker may run it again';
-
-/**
- * The BullMQ id of the job whose lock this consumer lost, when `error` says it lost one:
- * a failed renewal, or a refusal to finish a job that is no longer this consumer's.
- */
-export function lostLockJobId(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const renewal = LOCK_RENEWAL_FAILED.exec(error.message);
-  if (renewal) return renewal[1];
-  const code = (error as Error & { code?: unknown }).code;
-  if (typeof code !== 'number' || !LOST_JOB_CODES.includes(code)) return undefined;
-  return JOB_IN_MESSAGE.exec(error.message)?.[1];
-}
-
-/** Closes an ioredis connection: politely when it is up, at once when it is not. */
-async function closeRedis(client: Redis): Promise<void> {
-  if (client.status === 'end') return;
-  if (client.status !== 'ready') {
-    client.disconnect();
-    return;
-  }
-  try {
-    await client.quit();
-  } catch {
-    client.disconnect();
-  }
-}
 
 export class BullMqJobQueue implements JobQueue {
   private readonly handler: JobHandler;

@@ -134,141 +134,141 @@ async function refill<T>(
 export function createMetrics(): Metrics {
   const registry = new Registry();
   for (const metric of defaultProcessMetrics()) registry.registerMetric(metric);
-  const registers = [registry];
   let sources: ScrapeSources = {};
-
-  const httpRequests = new Counter({
-    name: 'perch_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status code.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
-  });
-  const httpDuration = new Histogram({
-    name: 'perch_http_request_duration_seconds',
-    help: 'Time from receiving an HTTP request to the end of its answer, by method and route pattern.',
-    labelNames: ['method', 'route'] as const,
-    buckets: HTTP_BUCKETS,
-    registers,
-  });
-  const jobDuration = new Histogram({
-    name: 'perch_job_duration_seconds',
-    help: 'Run time of collection jobs, by kind.',
-    labelNames: ['kind'] as const,
-    buckets: JOB_BUCKETS,
-    registers,
-  });
-  const jobsTotal = new Counter({
-    name: 'perch_jobs_total',
-    help: 'Collection jobs finished, by kind and outcome (ok, error, aborted).',
-    labelNames: ['kind', 'outcome'] as const,
-    registers,
-  });
-  const xRequests = new Counter({
-    name: 'perch_x_requests_total',
-    help: 'Answers of the X API, by endpoint and HTTP status (0: network error or timeout).',
-    labelNames: ['endpoint', 'status'] as const,
-    registers,
-  });
-
-  new Gauge({
-    name: 'perch_queue_jobs',
-    help: "Collection jobs in this process's queue, by kind and state (waiting, active).",
-    labelNames: ['kind', 'state'] as const,
-    registers,
-    async collect() {
-      await refill(
-        this,
-        'queue',
-        sources.queueSnapshot,
-        ({ kind, state, count }) => this.set({ kind, state }, count),
-        sources.onError,
-      );
-    },
-  });
-  new Gauge({
-    name: 'perch_x_rate_limit_remaining',
-    help: "Requests left in the X API endpoint's current window, as its last answer told.",
-    labelNames: ['endpoint'] as const,
-    registers,
-    async collect() {
-      await refill(
-        this,
-        'x-rate-status',
-        sources.xRateStatus,
-        ({ endpoint, remaining }) => {
-          if (remaining !== null) this.set({ endpoint }, remaining);
-        },
-        sources.onError,
-      );
-    },
-  });
-  new Gauge({
-    name: 'perch_x_rate_limit_limit',
-    help: 'Requests the X API endpoint allows per window, as its last answer told.',
-    labelNames: ['endpoint'] as const,
-    registers,
-    async collect() {
-      await refill(
-        this,
-        'x-rate-status',
-        sources.xRateStatus,
-        ({ endpoint, limit }) => {
-          if (limit !== null) this.set({ endpoint }, limit);
-        },
-        sources.onError,
-      );
-    },
-  });
-  new Gauge({
-    name: 'perch_handles',
-    help: 'Handles by backfill status (pending, starting, in_progress, completed, failed).',
-    labelNames: ['status'] as const,
-    registers,
-    async collect() {
-      await refill(
-        this,
-        'handles',
-        sources.handles,
-        ({ status, count }) => this.set({ status }, count),
-        sources.onError,
-      );
-    },
-  });
-  new Gauge({
-    name: 'perch_deliveries',
-    help: 'Notification outbox rows by channel and status (all processes: read from the database).',
-    labelNames: ['channel', 'status'] as const,
-    registers,
-    async collect() {
-      await refill(
-        this,
-        'deliveries',
-        sources.deliveries,
-        ({ channel, status, count }) => this.set({ channel, status }, count),
-        sources.onError,
-      );
-    },
-  });
-
+  const counted = createCountedMetrics([registry]);
+  registerScrapedGauges([registry], () => sources);
   return {
     registry,
     contentType: registry.contentType,
     httpRequest(method, route, status, seconds) {
-      httpRequests.inc({ method, route, status: String(status) });
-      if (seconds !== null) httpDuration.observe({ method, route }, seconds);
+      counted.httpRequests.inc({ method, route, status: String(status) });
+      if (seconds !== null) counted.httpDuration.observe({ method, route }, seconds);
     },
     jobFinished(kind, seconds, outcome) {
-      jobDuration.observe({ kind }, seconds);
-      jobsTotal.inc({ kind, outcome });
+      counted.jobDuration.observe({ kind }, seconds);
+      counted.jobsTotal.inc({ kind, outcome });
     },
     xRequest(endpoint, status) {
-      xRequests.inc({ endpoint, status: String(status) });
+      counted.xRequests.inc({ endpoint, status: String(status) });
     },
     scrapeFrom(next) {
       sources = next;
     },
     render: () => registry.metrics(),
   };
+}
+
+/** The metrics counted as things happen: HTTP requests, jobs and X API answers. */
+function createCountedMetrics(registers: Registry[]) {
+  return {
+    httpRequests: new Counter({
+      name: 'perch_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status code.',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: 'perch_http_request_duration_seconds',
+      help: 'Time from receiving an HTTP request to the end of its answer, by method and route pattern.',
+      labelNames: ['method', 'route'] as const,
+      buckets: HTTP_BUCKETS,
+      registers,
+    }),
+    jobDuration: new Histogram({
+      name: 'perch_job_duration_seconds',
+      help: 'Run time of collection jobs, by kind.',
+      labelNames: ['kind'] as const,
+      buckets: JOB_BUCKETS,
+      registers,
+    }),
+    jobsTotal: new Counter({
+      name: 'perch_jobs_total',
+      help: 'Collection jobs finished, by kind and outcome (ok, error, aborted).',
+      labelNames: ['kind', 'outcome'] as const,
+      registers,
+    }),
+    xRequests: new Counter({
+      name: 'perch_x_requests_total',
+      help: 'Answers of the X API, by endpoint and HTTP status (0: network error or timeout).',
+      labelNames: ['endpoint', 'status'] as const,
+      registers,
+    }),
+  };
+}
+
+/** The gauges read at each scrape from the sources the app gives (`scrapeFrom`). */
+function registerScrapedGauges(registers: Registry[], current: () => ScrapeSources): void {
+  const gauge = <T, L extends string>(spec: ScrapedGaugeSpec<T, L>) =>
+    scrapedGauge(registers, current, spec);
+  gauge({
+    name: 'perch_queue_jobs',
+    help: "Collection jobs in this process's queue, by kind and state (waiting, active).",
+    labelNames: ['kind', 'state'] as const,
+    source: 'queue',
+    pick: (sources) => sources.queueSnapshot,
+    set: (g, { kind, state, count }) => g.set({ kind, state }, count),
+  });
+  gauge({
+    name: 'perch_x_rate_limit_remaining',
+    help: "Requests left in the X API endpoint's current window, as its last answer told.",
+    labelNames: ['endpoint'] as const,
+    source: 'x-rate-status',
+    pick: (sources) => sources.xRateStatus,
+    set: (g, { endpoint, remaining }) => remaining !== null && g.set({ endpoint }, remaining),
+  });
+  gauge({
+    name: 'perch_x_rate_limit_limit',
+    help: 'Requests the X API endpoint allows per window, as its last answer told.',
+    labelNames: ['endpoint'] as const,
+    source: 'x-rate-status',
+    pick: (sources) => sources.xRateStatus,
+    set: (g, { endpoint, limit }) => limit !== null && g.set({ endpoint }, limit),
+  });
+  gauge({
+    name: 'perch_handles',
+    help: 'Handles by backfill status (pending, starting, in_progress, completed, failed).',
+    labelNames: ['status'] as const,
+    source: 'handles',
+    pick: (sources) => sources.handles,
+    set: (g, { status, count }) => g.set({ status }, count),
+  });
+  gauge({
+    name: 'perch_deliveries',
+    help: 'Notification outbox rows by channel and status (all processes: read from the database).',
+    labelNames: ['channel', 'status'] as const,
+    source: 'deliveries',
+    pick: (sources) => sources.deliveries,
+    set: (g, { channel, status, count }) => g.set({ channel, status }, count),
+  });
+}
+
+/** A gauge filled at each scrape: its name, help and labels, and where its series come from. */
+interface ScrapedGaugeSpec<T, L extends string> {
+  name: string;
+  help: string;
+  labelNames: readonly L[];
+  /** The source's name in error reports. */
+  source: string;
+  /** The source among the current ones. */
+  pick: (sources: ScrapeSources) => (() => T[] | Promise<T[]>) | undefined;
+  /** Sets the series of one row the source answered. */
+  set: (gauge: Gauge<L>, row: T) => void;
+}
+
+/** A gauge whose series are replaced at each scrape by what its source answers. */
+function scrapedGauge<T, L extends string>(
+  registers: Registry[],
+  current: () => ScrapeSources,
+  { source, pick, set, ...spec }: ScrapedGaugeSpec<T, L>,
+): void {
+  new Gauge<L>({
+    ...spec,
+    registers,
+    async collect() {
+      const sources = current();
+      await refill(this, source, pick(sources), (row) => set(this, row), sources.onError);
+    },
+  });
 }
 
 /**
