@@ -77,6 +77,75 @@ function isUnstorableText(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '22021';
 }
 
+/** The status and envelope of an error. */
+interface ErrorAnswer {
+  status: number;
+  body: ErrorEnvelope;
+}
+
+/** A 400 from the route's schema: its issues in `details`, the route's text in `message`. */
+function validationAnswer(
+  validation: { message?: string }[],
+  request: FastifyRequest,
+): ErrorAnswer {
+  const issues = [...new Set(validation.map((issue) => issue.message))];
+  const { invalidMessage, useIssueMessage } = request.routeOptions.config;
+  return {
+    status: 400,
+    body: {
+      success: false,
+      message:
+        invalidMessage ?? (useIssueMessage && issues[0] ? issues[0] : MESSAGES.invalidRequest),
+      code: 'VALIDATION_ERROR',
+      details: issues.join(' '),
+    },
+  };
+}
+
+/**
+ * What the client is told about an error that says what went wrong (an AppError, a request we
+ * cannot read or accept); null for anything unexpected, which is a 500.
+ */
+function explainedAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer | null {
+  if (error instanceof AppError) {
+    const { statusCode: status, message, code, details } = error;
+    return { status, body: { success: false, message, code, ...(details ? { details } : {}) } };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return validationAnswer(error.validation, request);
+  }
+  if (isUnstorableText(error)) {
+    return {
+      status: 400,
+      body: {
+        success: false,
+        message: request.routeOptions.config.invalidMessage ?? MESSAGES.invalidRequest,
+        code: 'VALIDATION_ERROR',
+        details: 'Text must not contain NUL characters.',
+      },
+    };
+  }
+  const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+  if (known) {
+    return {
+      status: known.status,
+      body: { success: false, message: known.message, code: known.code },
+    };
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return {
+      status: 400,
+      body: { success: false, message: MESSAGES.malformedJson, code: 'INVALID_JSON' },
+    };
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500 && !isResponseSerializationError(error)) {
+    const message = error.message || MESSAGES.invalidRequest;
+    return { status, body: { success: false, message, code: error.code ?? 'BAD_REQUEST' } };
+  }
+  return null;
+}
+
 /**
  * The one error handler: every failure leaves as the envelope with the right status. Client
  * mistakes say what was wrong; anything unexpected is logged and answered with a generic 500,
@@ -84,57 +153,9 @@ function isUnstorableText(error: unknown): boolean {
  */
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof AppError) {
-      if (error.headers) reply.headers(error.headers);
-      return send(reply, error.statusCode, {
-        success: false,
-        message: error.message,
-        code: error.code,
-        ...(error.details ? { details: error.details } : {}),
-      });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const issues = [...new Set(error.validation.map((issue) => issue.message))];
-      const details = issues.join(' ');
-      const { invalidMessage, useIssueMessage } = request.routeOptions.config;
-      return send(reply, 400, {
-        success: false,
-        message:
-          invalidMessage ?? (useIssueMessage && issues[0] ? issues[0] : MESSAGES.invalidRequest),
-        code: 'VALIDATION_ERROR',
-        details,
-      });
-    }
-    if (isUnstorableText(error)) {
-      return send(reply, 400, {
-        success: false,
-        message: request.routeOptions.config.invalidMessage ?? MESSAGES.invalidRequest,
-        code: 'VALIDATION_ERROR',
-        details: 'Text must not contain NUL characters.',
-      });
-    }
-    const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
-    if (known)
-      return send(reply, known.status, {
-        success: false,
-        message: known.message,
-        code: known.code,
-      });
-    if (error instanceof SyntaxError && error.statusCode === 400) {
-      return send(reply, 400, {
-        success: false,
-        message: MESSAGES.malformedJson,
-        code: 'INVALID_JSON',
-      });
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500 && !isResponseSerializationError(error)) {
-      return send(reply, status, {
-        success: false,
-        message: error.message || MESSAGES.invalidRequest,
-        code: error.code ?? 'BAD_REQUEST',
-      });
-    }
+    if (error instanceof AppError && error.headers) reply.headers(error.headers);
+    const answer = explainedAnswer(error, request);
+    if (answer) return send(reply, answer.status, answer.body);
     request.log.error({ err: error }, 'request failed');
     return send(reply, 500, {
       success: false,

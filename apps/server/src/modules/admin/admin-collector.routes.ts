@@ -7,12 +7,12 @@ import {
   adminProcessResponseSchema,
   adminProcessesResponseSchema,
   challengeStatusResponseSchema,
-  errorEnvelopeSchema,
   processStartRequestSchema,
   processStopRequestSchema,
   submitChallengeCodeRequestSchema,
   successEnvelope,
 } from '@perch/shared';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { requireSuperAdmin } from '../auth/auth.plugin.js';
 import { logAdminAction } from './admin-events.js';
 import {
@@ -26,14 +26,7 @@ import {
 } from './admin-collector.service.js';
 import type { AdminDeps } from './admin-deps.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  422: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 /** A 400 from validation says what was missing: the spec's "... is required ..." texts. */
 const config = { useIssueMessage: true };
 const tags = ['admin'];
@@ -55,7 +48,7 @@ export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app
         response: { 200: successEnvelope(adminProcessesResponseSchema), ...errors },
       },
     },
-    async () => ({ success: true as const, data: await listProcesses(deps) }),
+    async () => ok(await listProcesses(deps)),
   );
 
   app.post(
@@ -73,11 +66,7 @@ export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app
         description: `Stopped collection of @${stopped.handle}`,
         metadata: { handle_id: stopped.handle_id, handle: stopped.handle },
       });
-      return {
-        success: true as const,
-        message: ADMIN_MESSAGES.processStopped(stopped.handle),
-        data: { process: stopped },
-      };
+      return ok({ process: stopped }, ADMIN_MESSAGES.processStopped(stopped.handle));
     },
   );
 
@@ -100,11 +89,7 @@ export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app
         description: `Resumed collection of @${resumed.handle}`,
         metadata: { handle_id: resumed.handle_id, handle: resumed.handle },
       });
-      return {
-        success: true as const,
-        message: ADMIN_MESSAGES.processStarted(resumed.handle),
-        data: { process: resumed },
-      };
+      return ok({ process: resumed }, ADMIN_MESSAGES.processStarted(resumed.handle));
     },
   );
 
@@ -126,11 +111,10 @@ export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app
         description: `Deleted @${handle.username} for every user, with its data`,
         metadata: { handle_id: handle.id, handle: handle.username },
       });
-      return {
-        success: true as const,
-        message: ADMIN_MESSAGES.handleDeleted(handle.username),
-        data: { id: handle.id, handle: handle.username },
-      };
+      return ok(
+        { id: handle.id, handle: handle.username },
+        ADMIN_MESSAGES.handleDeleted(handle.username),
+      );
     },
   );
 
@@ -153,11 +137,7 @@ export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app
         description: `Cleared the collected data of @${cleared.handle}`,
         metadata: { handle_id: cleared.handle_id, handle: cleared.handle },
       });
-      return {
-        success: true as const,
-        message: ADMIN_MESSAGES.handleDataCleared(cleared.handle),
-        data: { process: cleared },
-      };
+      return ok({ process: cleared }, ADMIN_MESSAGES.handleDataCleared(cleared.handle));
     },
   );
 
@@ -170,7 +150,7 @@ export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app
         response: { 200: successEnvelope(challengeStatusResponseSchema), ...errors },
       },
     },
-    async () => ({ success: true as const, data: await challengeStatus(deps) }),
+    async () => ok(await challengeStatus(deps)),
   );
 
   app.post(
@@ -196,7 +176,7 @@ export const adminCollectorRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app
         severity: 'medium',
         description: 'Submitted a verification code for the collector account',
       });
-      return { success: true as const, message, data: status };
+      return ok(status, message);
     },
   );
 };

@@ -16,12 +16,12 @@ export interface AdminAction {
 
 /** Records an admin action in the security log, with the acting admin, their IP and browser. */
 export async function logAdminAction(
-  { db }: Db,
+  db: Db,
   request: FastifyRequest,
   action: AdminAction,
 ): Promise<void> {
   const actor = currentAuth(request).user;
-  await recordSecurityEvent(db, {
+  await recordSecurityEvent(db.db, {
     userId: action.userId ?? null,
     actorId: actor.id,
     type: action.type,

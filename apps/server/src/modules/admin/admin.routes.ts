@@ -14,10 +14,10 @@ import {
   adminUsersResponseSchema,
   changeRoleRequestSchema,
   createInvitationRequestSchema,
-  errorEnvelopeSchema,
   roleLabel,
   successEnvelope,
 } from '@perch/shared';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAdmin, requireSuperAdmin } from '../auth/auth.plugin.js';
 import { clientOf } from '../auth/auth-events.js';
 import { rotateSession } from '../auth/sessions.service.js';
@@ -36,12 +36,7 @@ import {
   userHandlesForAdmin,
 } from './admin.service.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 /** A 400 from validation says what was wrong: the spec's text for a missing id. */
 const config = { useIssueMessage: true };
 const tags = ['admin'];
@@ -59,7 +54,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
   app.get(
     '/admin/users',
     { schema: { tags, response: { 200: successEnvelope(adminUsersResponseSchema), ...errors } } },
-    async () => ({ success: true as const, data: { users: await listUsersForAdmin(db) } }),
+    async () => ok({ users: await listUsersForAdmin(db) }),
   );
 
   app.get(
@@ -72,13 +67,11 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
         response: { 200: successEnvelope(adminUserHandlesResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: {
+    async (request) =>
+      ok({
         user_id: request.params.id,
         handles: await userHandlesForAdmin(db, request.params.id),
-      },
-    }),
+      }),
   );
 
   app.delete(
@@ -101,11 +94,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
         userId,
         metadata: { handle_id: handleId, handle: removed.username },
       });
-      return {
-        success: true as const,
-        message: ADMIN_MESSAGES.handleRemovedFromUser(removed.username),
-        data: { user_id: userId, handles: await userHandlesForAdmin(db, userId) },
-      };
+      return ok(
+        { user_id: userId, handles: await userHandlesForAdmin(db, userId) },
+        ADMIN_MESSAGES.handleRemovedFromUser(removed.username),
+      );
     },
   );
 
@@ -116,7 +108,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
       {
         schema: { tags, response: { 200: successEnvelope(adminHandlesResponseSchema), ...errors } },
       },
-      async () => ({ success: true as const, data: { handles: await listSystemHandles(db) } }),
+      async () => ok({ handles: await listSystemHandles(db) }),
     );
   }
 
@@ -132,7 +124,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
         response: {
           200: successEnvelope(adminUserResponseSchema),
           ...errors,
-          409: errorEnvelopeSchema,
+          ...errorResponses(409),
         },
       },
     },
@@ -161,11 +153,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
           metadata: { from: previous, to: role },
         });
       }
-      return {
-        success: true as const,
-        message: ADMIN_MESSAGES.roleChanged(user.username, role),
-        data: { user },
-      };
+      return ok({ user }, ADMIN_MESSAGES.roleChanged(user.username, role));
     },
   );
 
@@ -177,10 +165,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
         response: { 200: successEnvelope(adminInvitationsResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: { invitations: await listInvitationsFor(db, currentAuth(request).user) },
-    }),
+    async (request) => ok({ invitations: await listInvitationsFor(db, currentAuth(request).user) }),
   );
 
   app.post(
@@ -208,11 +193,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
         },
       });
       reply.code(201);
-      return {
-        success: true as const,
-        message: ADMIN_MESSAGES.invitationCreated,
-        data: { invitation },
-      };
+      return ok({ invitation }, ADMIN_MESSAGES.invitationCreated);
     },
   );
 
@@ -240,11 +221,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminDeps> = async (app, deps) =
           metadata: { invitation_id: invitation.id, role: invitation.role },
         });
       }
-      return {
-        success: true as const,
-        message: ADMIN_MESSAGES.invitationRevoked,
-        data: { invitation },
-      };
+      return ok({ invitation }, ADMIN_MESSAGES.invitationRevoked);
     },
   );
 

@@ -64,12 +64,12 @@ export function toAdminUser(row: AdminUserRow): AdminUser {
   };
 }
 
-export async function listUsersForAdmin({ db }: Db): Promise<AdminUser[]> {
-  return (await listAdminUsers(db)).map(toAdminUser);
+export async function listUsersForAdmin(db: Db): Promise<AdminUser[]> {
+  return (await listAdminUsers(db.db)).map(toAdminUser);
 }
 
-async function existingUser({ db }: Db, id: number): Promise<UserRow> {
-  const user = await findUserById(db, id);
+async function existingUser(db: Db, id: number): Promise<UserRow> {
+  const user = await findUserById(db.db, id);
   if (!user) throw userNotFound();
   return user;
 }
@@ -127,8 +127,8 @@ export function toAdminHandle(row: FollowedHandleRow): AdminHandle {
 }
 
 /** Every handle somebody follows, by id. */
-export async function listSystemHandles({ db }: Db): Promise<AdminHandle[]> {
-  return (await listFollowedHandles(db)).map(toAdminHandle);
+export async function listSystemHandles(db: Db): Promise<AdminHandle[]> {
+  return (await listFollowedHandles(db.db)).map(toAdminHandle);
 }
 
 // ---------------------------------------------------------------- roles
@@ -202,8 +202,8 @@ export function toAdminInvitation(row: InvitationWithCreatorRow, now: string): A
  * The invitations `actor` may see, newest first: a super admin sees every one, an admin only
  * those for plain users (so never the first-start super-admin invitation).
  */
-export async function listInvitationsFor({ db }: Db, actor: UserRow): Promise<AdminInvitation[]> {
-  const rows = await listInvitationsWithCreator(db, actor.is_super_admin ? null : 'user');
+export async function listInvitationsFor(db: Db, actor: UserRow): Promise<AdminInvitation[]> {
+  const rows = await listInvitationsWithCreator(db.db, actor.is_super_admin ? null : 'user');
   const now = new Date().toISOString();
   return rows.map((row) => toAdminInvitation(row, now));
 }
@@ -215,8 +215,8 @@ export interface InvitationRequest {
   expires_in_days: number | null;
 }
 
-async function invitationWithCreator({ db }: Db, id: number): Promise<AdminInvitation> {
-  const row = await findInvitationWithCreator(db, id);
+async function invitationWithCreator(db: Db, id: number): Promise<AdminInvitation> {
+  const row = await findInvitationWithCreator(db.db, id);
   if (!row) throw invitationNotFound();
   return toAdminInvitation(row, new Date().toISOString());
 }

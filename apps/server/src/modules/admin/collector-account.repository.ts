@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import { ADMIN_MESSAGES, type ChallengeStatus } from '@perch/shared';
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/index.js';
 import type { AccountChallenge } from '../../domain/tweet-source.js';
 
 /**
@@ -14,7 +13,7 @@ import type { AccountChallenge } from '../../domain/tweet-source.js';
 const ACCOUNT_ID = 1;
 
 /** The status a super admin sees: IDLE with nulls when the account was never challenged. */
-export async function readChallengeStatus(db: Kysely<Database>): Promise<ChallengeStatus> {
+export async function readChallengeStatus(db: Executor): Promise<ChallengeStatus> {
   const row = await db
     .selectFrom('collector_account')
     .select(['status', 'challenge_type', 'challenge_details', 'last_challenge_at'])
@@ -38,7 +37,7 @@ export const isChallengePending = (status: ChallengeStatus) => status.status !==
  * (the next tick tries it); otherwise the challenge is (re)opened with this one's details.
  */
 export async function raiseChallenge(
-  db: Kysely<Database>,
+  db: Executor,
   challenge: AccountChallenge,
   now: string,
 ): Promise<void> {
@@ -63,7 +62,7 @@ export async function raiseChallenge(
  * Closes a challenge left open while the account signed in without being asked (e.g. the
  * source changed): collection must not wait for a code nobody will check.
  */
-export async function closeStaleChallenge(db: Kysely<Database>, now: string): Promise<void> {
+export async function closeStaleChallenge(db: Executor, now: string): Promise<void> {
   await db
     .updateTable('collector_account')
     .set({ status: 'IDLE', submitted_code: null, challenge_details: null, updated_at: now })
@@ -77,7 +76,7 @@ export async function closeStaleChallenge(db: Kysely<Database>, now: string): Pr
  * one (never asked, already verified, or a code is being checked).
  */
 export async function submitChallengeCode(
-  db: Kysely<Database>,
+  db: Executor,
   code: string,
   now: string,
 ): Promise<boolean> {
@@ -94,7 +93,7 @@ export async function submitChallengeCode(
  * Takes the submitted code for trying, clearing it from the row in the same step, so that two
  * collectors never try one code twice. Null when there is none to try.
  */
-export async function takeSubmittedCode(db: Kysely<Database>): Promise<string | null> {
+export async function takeSubmittedCode(db: Executor): Promise<string | null> {
   const row = await db
     .selectFrom('collector_account')
     .select('submitted_code')
@@ -118,7 +117,7 @@ export async function takeSubmittedCode(db: Kysely<Database>): Promise<string | 
  * refused opens it again for a newer code.
  */
 export async function recordVerification(
-  db: Kysely<Database>,
+  db: Executor,
   accepted: boolean,
   now: string,
 ): Promise<void> {

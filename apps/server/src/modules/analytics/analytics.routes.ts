@@ -11,7 +11,6 @@ import {
   engagementDistributionSchema,
   engagementSchema,
   enhancedContentSchema,
-  errorEnvelopeSchema,
   growthSchema,
   hashtagsQuerySchema,
   hashtagsSchema,
@@ -35,6 +34,7 @@ import {
 import type { Cluster } from '../../cluster/cluster.js';
 import type { Db } from '../../db/index.js';
 import { badRequest } from '../../lib/errors.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { INVALID_HANDLE } from '../handles/handles.service.js';
 import {
@@ -44,12 +44,7 @@ import {
   type PollRequester,
 } from './analytics.service.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 /** The raw path value; blank and malformed names get the spec's 400 in the handler. */
 const handleParamSchema = z.object({ handle: z.string() });
 const tags = ['analytics'];
@@ -93,11 +88,7 @@ function send<T>(request: FastifyRequest, reply: FastifyReply, result: Analytics
   if (presented && presented.split(',').some((tag) => tag.trim() === result.etag)) {
     return reply.code(304).send();
   }
-  return {
-    success: true as const,
-    data: result.data,
-    ...(result.message ? { message: result.message } : {}),
-  };
+  return ok(result.data, result.message);
 }
 
 /** Analytics per handle (docs/analytics.md): one path per block, complete, refresh. */
@@ -241,13 +232,13 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{
         response: {
           200: successEnvelope(completeAnalyticsSchema),
           ...errors,
-          429: errorEnvelopeSchema,
+          ...errorResponses(429),
         },
       },
     },
     async (request) => {
       const result = await service.refresh(await handleOf(request), request.query);
-      return { success: true as const, data: result.data, message: result.message };
+      return ok(result.data, result.message);
     },
   );
 

@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import {
   HANDLE_PATTERN,
   HASHTAGS_LIMIT,
-  MANUAL_POLL_MIN_GAP_MS,
-  REFRESH_MIN_GAP_MS,
   TOP_TWEETS_LIMIT,
   ANALYTICS_MESSAGES,
   beingCollectedMessage,
@@ -26,11 +24,11 @@ import {
   topTweets,
   type PreviousPeriodBlocks,
 } from '../../analytics/index.js';
-import type { AnalyticsTweet, PreparedWindow } from '../../analytics/index.js';
+import type { PreparedWindow } from '../../analytics/index.js';
 import type { Cluster } from '../../cluster/cluster.js';
 import type { Db } from '../../db/index.js';
-import { badRequest, tooManyRequests } from '../../lib/errors.js';
-import { claimManualPoll, findHandleById, type HandleRow } from '../handles/handles.repository.js';
+import { badRequest } from '../../lib/errors.js';
+import { findHandleById, type HandleRow } from '../handles/handles.repository.js';
 import { backfillProgress, INVALID_HANDLE, readableHandle } from '../handles/handles.service.js';
 import { parseTweetRow } from '../tweets/stored-tweet.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -39,8 +37,9 @@ import {
   listProfileSnapshots,
   listTweetCountsBetween,
   listTweetsSince,
-  type TweetCountsRow,
 } from './analytics.repository.js';
+import { countsOnlyTweet } from './counts-only-tweet.js';
+import { RefreshGate } from './refresh-gate.js';
 
 const DAY_MS = 86_400_000;
 /** A cached computation is reused at most this long, even when no data arrived. */
@@ -118,7 +117,7 @@ export async function analyticsHandle(db: Db, user: UserRow, name: string): Prom
  */
 export class AnalyticsService {
   private readonly cache = new Map<string, Computation>();
-  private readonly refreshes = new Map<number, { startedAt: number; running: boolean }>();
+  private readonly refreshGate: RefreshGate;
 
   constructor(
     private readonly db: Db,
@@ -128,8 +127,10 @@ export class AnalyticsService {
      * Scale-out: the cluster whose window holds the 5 s gap between refreshes of a handle for
      * every API node (without it the gap is this process's).
      */
-    private readonly shared?: Pick<Cluster, 'take'>,
-  ) {}
+    shared?: Pick<Cluster, 'take'>,
+  ) {
+    this.refreshGate = new RefreshGate(db, now, shared);
+  }
 
   /**
    * Every block in one payload (GET /analytics/complete/{handle}); with `compare=previous`, the
@@ -248,64 +249,17 @@ export class AnalyticsService {
 
   /**
    * POST /analytics/refresh/{handle}: polls the handle for new tweets now (when its backfill is
-   * over) and recomputes. Refused while a refresh of the handle runs, within 5 s of the last
-   * one here, and within a minute of the last manual poll by anybody (the database holds that
-   * time, so every process and user shares the limit): Refresh cannot drain the X budget.
+   * over) and recomputes. Refused (refresh-gate.ts) while a refresh of the handle runs, within
+   * 5 s of the last one, and within a minute of the last manual poll by anybody (the database
+   * holds that time, so every process and user shares the limit): Refresh cannot drain the X
+   * budget.
    */
   async refresh(
     handle: HandleRow,
     query: CompleteWindowQuery,
   ): Promise<AnalyticsResult<CompleteAnalytics>> {
-    const now = this.now();
-    const last = this.refreshes.get(handle.id);
-    if (last?.running) throw tooManyRequests(ANALYTICS_MESSAGES.refreshInProgress, 1);
     const polls = Boolean(this.collector) && handle.backfill_status === 'completed';
-    if (last && now - last.startedAt < REFRESH_MIN_GAP_MS) {
-      // Retry-After is when a refresh would be served: after the shared manual-poll gap too.
-      const pollAt = polls ? Date.parse(handle.manual_poll_at ?? '') + MANUAL_POLL_MIN_GAP_MS : 0;
-      const readyAt = Math.max(
-        last.startedAt + REFRESH_MIN_GAP_MS,
-        Number.isNaN(pollAt) ? 0 : pollAt,
-      );
-      throw tooManyRequests(ANALYTICS_MESSAGES.refreshThrottled, (readyAt - now) / 1000);
-    }
-    // Held before any await, so a second click of this process meets this refresh.
-    const entry = { startedAt: now, running: true };
-    this.refreshes.set(handle.id, entry);
-    if (this.shared) {
-      const gap = await this.shared
-        .take(`analytics-refresh:${handle.id}`, 1, REFRESH_MIN_GAP_MS)
-        .catch((error: unknown) => {
-          this.restoreRefresh(handle.id, entry, last);
-          throw error;
-        });
-      if (!gap.ok) {
-        // Another node refreshed this handle within the gap.
-        this.restoreRefresh(handle.id, entry, last);
-        throw tooManyRequests(ANALYTICS_MESSAGES.refreshThrottled, gap.retryInMs / 1000);
-      }
-    }
-    if (polls) {
-      const claimed = await claimManualPoll(
-        this.db.db,
-        handle.id,
-        new Date(now).toISOString(),
-        new Date(now - MANUAL_POLL_MIN_GAP_MS).toISOString(),
-      ).catch((error: unknown) => {
-        this.restoreRefresh(handle.id, entry, last);
-        throw error;
-      });
-      if (!claimed) {
-        // Another user or process polled this handle within the minute: not this refresh.
-        this.restoreRefresh(handle.id, entry, last);
-        const fresh = await findHandleById(this.db.db, handle.id);
-        const lastPoll = Date.parse(fresh?.manual_poll_at ?? new Date(now).toISOString());
-        throw tooManyRequests(
-          ANALYTICS_MESSAGES.manualPollThrottled,
-          Math.max(1, (lastPoll + MANUAL_POLL_MIN_GAP_MS - now) / 1000),
-        );
-      }
-    }
+    const entry = await this.refreshGate.admit(handle, polls);
     try {
       if (this.collector && polls) {
         await withTimeout(this.collector.pollNow(handle.id), REFRESH_POLL_TIMEOUT_MS);
@@ -317,17 +271,6 @@ export class AnalyticsService {
     } finally {
       entry.running = false;
     }
-  }
-
-  /** Puts back what was known of a handle's refreshes before a refused one. */
-  private restoreRefresh(
-    handleId: number,
-    entry: { startedAt: number; running: boolean },
-    previous: { startedAt: number; running: boolean } | undefined,
-  ): void {
-    if (this.refreshes.get(handleId) !== entry) return;
-    if (previous) this.refreshes.set(handleId, previous);
-    else this.refreshes.delete(handleId);
   }
 
   /** Drops every cached computation of a handle. */
@@ -466,39 +409,6 @@ export class AnalyticsService {
       ]),
     };
   }
-}
-
-/**
- * A tweet as the summary and the daily series read it: time, counts and whether it is a
- * retweet. Text, entities and media stay empty, so no other block may be computed from it.
- */
-function countsOnlyTweet(row: TweetCountsRow): AnalyticsTweet {
-  let references: unknown = [];
-  try {
-    references = row.referenced_types === '[]' ? [] : JSON.parse(row.referenced_types);
-  } catch {
-    // Rows are written by us; an unreadable list counts as none, as parseTweetRow reads it.
-  }
-  const kinds = Array.isArray(references) ? references : [];
-  return {
-    id: row.tweet_id,
-    text: '',
-    createdAt: Date.parse(row.created_at),
-    lang: null,
-    likes: row.like_count,
-    retweets: row.retweet_count,
-    replies: row.reply_count,
-    quotes: row.quote_count,
-    impressions: null,
-    conversationId: null,
-    inReplyToUserId: null,
-    isRetweet: kinds.includes('retweeted'),
-    isQuote: kinds.includes('quoted'),
-    isReply: kinds.includes('replied_to'),
-    hashtags: [],
-    urls: [],
-    media: [],
-  };
 }
 
 function etagOf(parts: readonly (string | number)[]): string {

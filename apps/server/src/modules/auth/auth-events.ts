@@ -35,7 +35,7 @@ export interface AuthEvent {
  * wrong codes, which anybody can cause, are bounded per account (security/event-aggregation.ts).
  */
 export async function recordAuthEvent(
-  database: Db,
+  db: Db,
   client: ClientInfo | null,
   event: AuthEvent,
 ): Promise<void> {
@@ -49,6 +49,6 @@ export async function recordAuthEvent(
     metadata: event.metadata,
     at: new Date().toISOString(),
   };
-  if (AGGREGATED_EVENT_TYPES.has(event.type)) await recordBoundedEvent(database, row);
-  else await recordSecurityEvent(database.db, row);
+  if (AGGREGATED_EVENT_TYPES.has(event.type)) await recordBoundedEvent(db, row);
+  else await recordSecurityEvent(db.db, row);
 }

@@ -75,6 +75,35 @@ declare module 'fastify' {
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** What app.ts registers the auth plugin with. */
+export interface AuthPluginOptions {
+  config: Config;
+  db: Db;
+  sessionCache?: SessionCache | null;
+  now?: () => number;
+}
+
+/** The two cookies: their names, their common attributes, and how the CSRF one is set. */
+interface AuthCookies {
+  names: { session: string; csrf: string };
+  base: { path: '/'; sameSite: 'lax'; secure: boolean };
+  /** Sets the CSRF cookie and the token this request's answer hands out. */
+  setCsrf(reply: FastifyReply, token: string): void;
+}
+
+function authCookiesOf(config: Config): AuthCookies {
+  const base = { path: '/', sameSite: 'lax', secure: config.COOKIE_SECURE } as const;
+  const names = authCookieNames(config.COOKIE_SECURE);
+  return {
+    names,
+    base,
+    setCsrf(reply, token) {
+      reply.request.csrfToken = token;
+      reply.setCookie(names.csrf, token, { ...base, httpOnly: false });
+    },
+  };
+}
+
 /**
  * Cookie sessions and CSRF (docs/spec-notes.md, API conventions; docs/decisions.md): resolves the
  * session cookie to a user on every API request under the lifetimes of session-lifetime.ts, hands
@@ -85,43 +114,17 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * database. `now` is the clock of session lifetimes and step-up (tests move it).
  */
 export const authPlugin = fp(
-  async (
-    app: FastifyInstance,
-    {
-      config,
-      db,
-      sessionCache = null,
-      now = Date.now,
-    }: { config: Config; db: Db; sessionCache?: SessionCache | null; now?: () => number },
-  ) => {
-    const cookieBase = { path: '/', sameSite: 'lax', secure: config.COOKIE_SECURE } as const;
-    const cookies = authCookieNames(config.COOKIE_SECURE);
-    const setCsrfCookie = (reply: FastifyReply, token: string) => {
-      reply.request.csrfToken = token;
-      reply.setCookie(cookies.csrf, token, { ...cookieBase, httpOnly: false });
-    };
+  async (app: FastifyInstance, options: AuthPluginOptions) => {
+    const { db, sessionCache = null } = options;
+    const cookies = authCookiesOf(options.config);
 
     app.decorate('sessionCache', sessionCache);
-    app.decorate('authCookies', cookies);
+    app.decorate('authCookies', cookies.names);
     app.decorateRequest('auth', null);
     app.decorateRequest('csrfToken', '');
     app.decorateRequest('now', 0);
     app.decorateRequest('replacedSessionIdHash', null);
-
-    app.decorateReply('setSessionCookie', function (this: FastifyReply, session: NewSessionResult) {
-      if (this.request.auth) this.request.replacedSessionIdHash = this.request.auth.sessionIdHash;
-      setCsrfCookie(this, sessionCsrfToken(session.token));
-      return this.setCookie(cookies.session, session.token, {
-        ...cookieBase,
-        httpOnly: true,
-        // Without remember-me the cookie lives as long as the browser session.
-        ...(session.rememberMe ? { expires: new Date(session.expiresAt) } : {}),
-      });
-    });
-    app.decorateReply('clearSessionCookie', function (this: FastifyReply) {
-      setCsrfCookie(this, anonymousCsrfToken());
-      return this.clearCookie(cookies.session, { ...cookieBase, httpOnly: true });
-    });
+    decorateSessionCookies(app, cookies);
 
     app.addHook('onSend', async (request, _reply, payload) => {
       const replaced = request.replacedSessionIdHash;
@@ -130,42 +133,71 @@ export const authPlugin = fp(
       await closeSession(db, replaced, sessionCache);
       return payload;
     });
-
-    app.addHook('onRequest', async (request, reply) => {
-      // By the route the router matched, never the raw URL: /%61pi/..., /api/v1/x/ and /api/v1/x
-      // reach the same handler, so they meet the same checks. A path no route serves reaches no
-      // handler and needs none of this.
-      if (!isApiRoute(request)) return;
-      // Only the route's own flag counts (never the URL), so no other path is let through.
-      if (request.routeOptions.config?.sessionless && !UNSAFE_METHODS.has(request.method)) return;
-      request.now = now();
-      const cookie = request.cookies[cookies.session];
-      const sessionToken = cookie && cookie.length <= 128 ? cookie : undefined;
-      const presented = request.cookies[cookies.csrf];
-      // With a session cookie, that session's token (whether or not the session is still live);
-      // without one, the token of the CSRF cookie (double submit).
-      const expected = sessionToken
-        ? sessionCsrfToken(sessionToken)
-        : plausibleCsrfToken(presented)
-          ? presented
-          : undefined;
-      if (expected !== undefined && presented === expected) request.csrfToken = expected;
-      else setCsrfCookie(reply, expected ?? anonymousCsrfToken());
-      if (UNSAFE_METHODS.has(request.method) && !request.routeOptions.config?.csrfExempt) {
-        if (expected === undefined || !csrfHeaderMatches(expected, request.headers[CSRF_HEADER])) {
-          throw forbidden(MESSAGES.csrfInvalid, 'CSRF_INVALID');
-        }
-      }
-      if (sessionToken) {
-        request.auth = await resolveSession(db, sessionToken, sessionCache, {
-          now: request.now,
-          activity: isPersonsOwnRequest(request),
-        });
-      }
-    });
+    app.addHook('onRequest', authenticate(options, cookies));
   },
   { name: 'perch-auth', dependencies: ['@fastify/cookie'] },
 );
+
+/** `reply.setSessionCookie` and `reply.clearSessionCookie`, each with its CSRF token. */
+function decorateSessionCookies(app: FastifyInstance, cookies: AuthCookies): void {
+  app.decorateReply('setSessionCookie', function (this: FastifyReply, session: NewSessionResult) {
+    if (this.request.auth) this.request.replacedSessionIdHash = this.request.auth.sessionIdHash;
+    cookies.setCsrf(this, sessionCsrfToken(session.token));
+    return this.setCookie(cookies.names.session, session.token, {
+      ...cookies.base,
+      httpOnly: true,
+      // Without remember-me the cookie lives as long as the browser session.
+      ...(session.rememberMe ? { expires: new Date(session.expiresAt) } : {}),
+    });
+  });
+  app.decorateReply('clearSessionCookie', function (this: FastifyReply) {
+    cookies.setCsrf(this, anonymousCsrfToken());
+    return this.clearCookie(cookies.names.session, { ...cookies.base, httpOnly: true });
+  });
+}
+
+/**
+ * The CSRF token a client must send: with a session cookie, that session's token (whether or
+ * not the session is still live); without one, the token of the CSRF cookie (double submit).
+ */
+function expectedCsrfToken(
+  sessionToken: string | undefined,
+  presented: string | undefined,
+): string | undefined {
+  if (sessionToken) return sessionCsrfToken(sessionToken);
+  return plausibleCsrfToken(presented) ? presented : undefined;
+}
+
+/** The onRequest hook: the CSRF check, then the session behind the cookie. */
+function authenticate(options: AuthPluginOptions, cookies: AuthCookies) {
+  const { db, sessionCache = null, now = Date.now } = options;
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // By the route the router matched, never the raw URL: /%61pi/..., /api/v1/x/ and /api/v1/x
+    // reach the same handler, so they meet the same checks. A path no route serves reaches no
+    // handler and needs none of this.
+    if (!isApiRoute(request)) return;
+    // Only the route's own flag counts (never the URL), so no other path is let through.
+    if (request.routeOptions.config?.sessionless && !UNSAFE_METHODS.has(request.method)) return;
+    request.now = now();
+    const cookie = request.cookies[cookies.names.session];
+    const sessionToken = cookie && cookie.length <= 128 ? cookie : undefined;
+    const presented = request.cookies[cookies.names.csrf];
+    const expected = expectedCsrfToken(sessionToken, presented);
+    if (expected !== undefined && presented === expected) request.csrfToken = expected;
+    else cookies.setCsrf(reply, expected ?? anonymousCsrfToken());
+    if (UNSAFE_METHODS.has(request.method) && !request.routeOptions.config?.csrfExempt) {
+      if (expected === undefined || !csrfHeaderMatches(expected, request.headers[CSRF_HEADER])) {
+        throw forbidden(MESSAGES.csrfInvalid, 'CSRF_INVALID');
+      }
+    }
+    if (sessionToken) {
+      request.auth = await resolveSession(db, sessionToken, sessionCache, {
+        now: request.now,
+        activity: isPersonsOwnRequest(request),
+      });
+    }
+  };
+}
 
 /**
  * Whether a request is the person's own, which moves the session's idle timeout

@@ -10,7 +10,6 @@ import {
   authCheckResponseSchema,
   changePasswordRequestSchema,
   changePasswordResponseSchema,
-  errorEnvelopeSchema,
   loginRequestSchema,
   loginResponseSchema,
   loginResultSchema,
@@ -26,12 +25,14 @@ import {
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { forbidden } from '../../lib/errors.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from './auth.plugin.js';
 import { createTwoFactorCipher } from '../security/two-factor.service.js';
 import { toUser } from '../users/users.service.js';
 import { clientOf } from './auth-events.js';
 import { configureSignInLimits } from './login-throttle.js';
 import { passwordHashing } from './passwords.js';
+import { openSession } from './sessions.service.js';
 import { stepUpRoutes } from './step-up.routes.js';
 import {
   devLoginUser,
@@ -39,13 +40,12 @@ import {
   completeTwoFactorLogin,
   login,
   logout,
-  openSession,
   register,
   verifyInvite,
   type SignedIn,
 } from './auth.service.js';
 
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+const errors = errorResponses(400, 401, 403);
 
 /** The pending second sign-in step is only ever sent to the sign-in routes. */
 const TWO_FACTOR_COOKIE_PATH = '/api/v1/auth';
@@ -98,10 +98,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         response: { 200: successEnvelope(verifyInviteResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await verifyInvite(db, request.body.code),
-    }),
+    async (request) => ok(await verifyInvite(db, request.body.code)),
   );
 
   app.post(
@@ -114,9 +111,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         response: {
           201: successEnvelope(registerResponseSchema),
           ...errors,
-          404: errorEnvelopeSchema,
-          409: errorEnvelopeSchema,
-          503: errorEnvelopeSchema,
+          ...errorResponses(404, 409, 503),
         },
       },
     },
@@ -124,11 +119,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       const { user, session } = await register(db, request.body, clientOf(request));
       reply.setSessionCookie(session).code(201);
       const message = 'Registration successful. Welcome to Perch!';
-      return {
-        success: true as const,
-        message,
-        data: { user, message, csrfToken: request.csrfToken },
-      };
+      return ok({ user, message, csrfToken: request.csrfToken }, message);
     },
   );
 
@@ -145,8 +136,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         response: {
           200: successEnvelope(loginResultSchema),
           ...errors,
-          429: errorEnvelopeSchema,
-          503: errorEnvelopeSchema,
+          ...errorResponses(429, 503),
         },
       },
     },
@@ -164,15 +154,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
           maxAge: TWO_FACTOR_LOGIN_TTL_MS / 1000,
         });
         const message = SECURITY_MESSAGES.twoFactorRequired;
-        return {
-          success: true as const,
-          message,
-          data: { requires2fa: true as const, message },
-        };
+        return ok({ requires2fa: true as const, message }, message);
       }
       reply.setSessionCookie(outcome.session);
       const message = 'Login successful';
-      return { success: true as const, message, data: signedInData(request, outcome, message) };
+      return ok(signedInData(request, outcome, message), message);
     },
   );
 
@@ -189,7 +175,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         response: {
           200: successEnvelope(loginResponseSchema),
           ...errors,
-          429: errorEnvelopeSchema,
+          ...errorResponses(429),
         },
       },
     },
@@ -209,7 +195,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
       clearTwoFactorCookie(reply);
       reply.setSessionCookie(outcome.session);
       const message = 'Login successful';
-      return { success: true as const, message, data: signedInData(request, outcome, message) };
+      return ok(signedInData(request, outcome, message), message);
     },
   );
 
@@ -226,8 +212,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         response: {
           200: successEnvelope(changePasswordResponseSchema),
           ...errors,
-          429: errorEnvelopeSchema,
-          503: errorEnvelopeSchema,
+          ...errorResponses(429, 503),
         },
       },
     },
@@ -239,7 +224,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         clientOf(request),
         app.sessionCache,
       );
-      return { success: true as const, message: SECURITY_MESSAGES.passwordChanged, data };
+      return ok(data, SECURITY_MESSAGES.passwordChanged);
     },
   );
 
@@ -249,15 +234,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
     async (request) => {
       const csrfToken = request.csrfToken;
       if (!request.auth) {
-        return {
-          success: true as const,
-          data: { authenticated: false, csrfToken, message: 'Not signed in' },
-        };
+        return ok({ authenticated: false, csrfToken, message: 'Not signed in' });
       }
-      return {
-        success: true as const,
-        data: authCheckFromUser(toUser(request.auth.user), csrfToken),
-      };
+      return ok(authCheckFromUser(toUser(request.auth.user), csrfToken));
     },
   );
 
@@ -274,7 +253,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
     async (request, reply) => {
       if (request.auth) await logout(db, request.auth, clientOf(request), app.sessionCache);
       reply.clearSessionCookie();
-      return { success: true as const, message: 'Logged out', data: { loggedOut: true as const } };
+      return ok({ loggedOut: true as const }, 'Logged out');
     },
   );
 
@@ -297,10 +276,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
         const session = await openSession(db, row.id, false, clientOf(request));
         reply.setSessionCookie(session);
         const message = 'Development login successful';
-        return {
-          success: true as const,
-          message,
-          data: {
+        return ok(
+          {
             user: toUser(row),
             session: {
               authMethod: 'cookie' as const,
@@ -310,7 +287,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
             message,
             csrfToken: request.csrfToken,
           },
-        };
+          message,
+        );
       },
     );
   }

@@ -51,14 +51,6 @@ import {
   type NewSessionResult,
 } from './sessions.service.js';
 
-export {
-  closeSession,
-  openSession,
-  resolveSession,
-  type AuthContext,
-  type NewSessionResult,
-} from './sessions.service.js';
-
 /** Signs out: ends the session and records 'logout'. */
 export async function logout(
   db: Db,
@@ -189,6 +181,48 @@ const loginExpired = () =>
   unauthorized(SECURITY_MESSAGES.twoFactorLoginExpired, 'TWO_FACTOR_LOGIN_EXPIRED');
 
 /**
+ * The pending sign-in of a perch_2fa cookie and its user, while it is live and the user still
+ * has two-factor sign-in; null otherwise (a pending sign-in whose user lost it is dropped).
+ */
+async function pendingSignIn(db: Db, token: string | undefined) {
+  if (!token || token.length > 128) return null;
+  const idHash = sha256Hex(token);
+  const pending = await findLivePendingLogin(db.db, idHash, nowIso());
+  if (!pending) return null;
+  const row = await findUserById(db.db, pending.user_id);
+  if (!row?.totp_secret) {
+    await deletePendingLogin(db.db, idHash);
+    return null;
+  }
+  return { idHash, pending, row };
+}
+
+/**
+ * A wrong code at sign-in: counted on the pending sign-in, which is dropped at
+ * LOGIN_MAX_FAILURES, and recorded. Returns whether it was dropped.
+ */
+async function wrongSignInCode(
+  db: Db,
+  idHash: string,
+  userId: number,
+  client: ClientInfo,
+): Promise<boolean> {
+  const attempts = await addPendingLoginAttempt(db.db, idHash);
+  const dropped = attempts >= LOGIN_MAX_FAILURES;
+  if (dropped) await deletePendingLogin(db.db, idHash);
+  await recordAuthEvent(db, client, {
+    type: 'two_factor_failed',
+    severity: 'medium',
+    description: dropped
+      ? 'A wrong two-factor code was given at sign-in; the sign-in was dropped.'
+      : 'A wrong two-factor code was given at sign-in.',
+    userId,
+    metadata: { purpose: 'sign-in', attempts },
+  });
+  return dropped;
+}
+
+/**
  * The second sign-in step: the pending sign-in of the perch_2fa cookie and a TOTP or recovery
  * code. A wrong code counts as a failed sign-in of the account (so the password's lock applies to
  * codes too) and after LOGIN_MAX_FAILURES wrong codes the pending sign-in is dropped.
@@ -203,15 +237,9 @@ export async function completeTwoFactorLogin(
 ): Promise<TwoFactorLoginOutcome> {
   const failed = (error: AppError, pendingGone: boolean) =>
     ({ status: 'failed', error, pendingGone }) as const;
-  if (!token || token.length > 128) return failed(loginExpired(), true);
-  const idHash = sha256Hex(token);
-  const pending = await findLivePendingLogin(db.db, idHash, nowIso());
-  if (!pending) return failed(loginExpired(), true);
-  const row = await findUserById(db.db, pending.user_id);
-  if (!row?.totp_secret) {
-    await deletePendingLogin(db.db, idHash);
-    return failed(loginExpired(), true);
-  }
+  const found = await pendingSignIn(db, token);
+  if (!found) return failed(loginExpired(), true);
+  const { idHash, pending, row } = found;
   // The browser the password came from (its device info), seen at this request's address.
   const client = { ip: requestClient.ip, userAgent: pending.user_agent ?? requestClient.userAgent };
   const attempt = await admitAttempt(
@@ -226,18 +254,7 @@ export async function completeTwoFactorLogin(
   );
   if (!used) {
     await attempt.failed();
-    const attempts = await addPendingLoginAttempt(db.db, idHash);
-    const dropped = attempts >= LOGIN_MAX_FAILURES;
-    if (dropped) await deletePendingLogin(db.db, idHash);
-    await recordAuthEvent(db, client, {
-      type: 'two_factor_failed',
-      severity: 'medium',
-      description: dropped
-        ? 'A wrong two-factor code was given at sign-in; the sign-in was dropped.'
-        : 'A wrong two-factor code was given at sign-in.',
-      userId: row.id,
-      metadata: { purpose: 'sign-in', attempts },
-    });
+    const dropped = await wrongSignInCode(db, idHash, row.id, client);
     return failed(twoFactorErrors.codeInvalid(401), dropped);
   }
   // Of two requests finishing one pending sign-in, one wins.
@@ -245,21 +262,14 @@ export async function completeTwoFactorLogin(
     await attempt.release();
     return failed(loginExpired(), true);
   }
-  const signedIn = await signIn(
-    db,
-    row,
-    row.username,
-    Boolean(pending.remember_me),
-    client,
-    used,
-    sessions,
-  );
+  const rememberMe = Boolean(pending.remember_me);
+  const signedIn = await signIn(db, row, row.username, rememberMe, client, used, sessions);
   return { status: 'signed-in', ...signedIn };
 }
 
 /** The user a development sign-in names (username or email), if there is one. */
-export async function devLoginUser({ db }: Db, login: string): Promise<UserRow | undefined> {
-  return findUserByLogin(db, login);
+export async function devLoginUser(db: Db, login: string): Promise<UserRow | undefined> {
+  return findUserByLogin(db.db, login);
 }
 
 /**
@@ -318,10 +328,10 @@ export async function changePassword(
 }
 
 export async function verifyInvite(
-  { db }: Db,
+  db: Db,
   code: string,
 ): Promise<{ valid: boolean; message: string }> {
-  const invitation = await findInvitationByCode(db, code.trim());
+  const invitation = await findInvitationByCode(db.db, code.trim());
   if (!invitation) return { valid: false, message: MESSAGES.registerInviteNotFound };
   const unusable = whyUnusable(invitation, new Date().toISOString());
   if (unusable) return { valid: false, message: unusable.message };

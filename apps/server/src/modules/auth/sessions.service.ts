@@ -5,7 +5,7 @@
  * SHA-256 only. Every change that could make a cached session wrong goes through `sessions`
  * (session-cache.ts), which drops it on every node.
  */
-import type { Db } from '../../db/index.js';
+import type { Db, Executor } from '../../db/index.js';
 import { randomToken, sha256Hex } from '../../lib/tokens.js';
 import type { AuthContext } from './auth-context.js';
 import type { ClientInfo } from './auth-events.js';
@@ -49,13 +49,13 @@ export interface OpenSessionOptions {
  * 12 h after the person's last own request, whichever is first.
  */
 export async function openSession(
-  { db }: Db,
+  db: Db,
   userId: number,
   rememberMe: boolean,
   client: ClientInfo,
   { authenticated = false, now = Date.now() }: OpenSessionOptions = {},
 ): Promise<NewSessionResult> {
-  return insertNewSession(db, {
+  return insertNewSession(db.db, {
     userId,
     clock: { createdAt: now, rememberMe },
     client,
@@ -65,7 +65,7 @@ export async function openSession(
 }
 
 async function insertNewSession(
-  db: Db['db'],
+  db: Executor,
   fields: {
     userId: number;
     clock: SessionClock;
@@ -109,7 +109,7 @@ export interface ResolveOptions {
  * due: then it is read and written as without one.
  */
 export async function resolveSession(
-  { db }: Db,
+  db: Db,
   token: string,
   cache?: SessionCache | null,
   { now = Date.now(), activity = true }: ResolveOptions = {},
@@ -120,7 +120,7 @@ export async function resolveSession(
     if (cached && !activityWriteDue(cached, now, activity)) return cached.auth;
   }
   const snapshot = cache?.snapshot();
-  const found = await findLiveSession(db, idHash, iso(now));
+  const found = await findLiveSession(db.db, idHash, iso(now));
   if (!found) return null;
   const { session, user } = found;
   const clock = {
@@ -134,7 +134,7 @@ export async function resolveSession(
   if (activityWriteDue({ ...clock, expiresAt, lastSeenAt }, now, activity)) {
     lastSeenAt = now;
     expiresAt = expiryAfterActivity({ ...clock, expiresAt }, now);
-    await touchSession(db, idHash, iso(lastSeenAt), iso(expiresAt));
+    await touchSession(db.db, idHash, iso(lastSeenAt), iso(expiresAt));
   }
   const auth: AuthContext = {
     user,
@@ -152,12 +152,8 @@ export async function resolveSession(
  * last activity), written on every beat. It does not move the idle timeout: a tab left open is
  * not somebody using it.
  */
-export async function recordHeartbeat(
-  { db }: Db,
-  auth: AuthContext,
-  now = Date.now(),
-): Promise<void> {
-  await markSessionSeen(db, auth.sessionIdHash, iso(now));
+export async function recordHeartbeat(db: Db, auth: AuthContext, now = Date.now()): Promise<void> {
+  await markSessionSeen(db.db, auth.sessionIdHash, iso(now));
 }
 
 /**
@@ -166,15 +162,15 @@ export async function recordHeartbeat(
  * old one (modules/auth/auth.plugin.ts). Null when that session is over meanwhile.
  */
 export async function rotateSession(
-  { db }: Db,
+  db: Db,
   auth: AuthContext,
   client: ClientInfo,
   now = Date.now(),
 ): Promise<NewSessionResult | null> {
-  const found = await findLiveSession(db, auth.sessionIdHash, iso(now));
+  const found = await findLiveSession(db.db, auth.sessionIdHash, iso(now));
   if (!found) return null;
   const { session } = found;
-  return insertNewSession(db, {
+  return insertNewSession(db.db, {
     userId: session.user_id,
     clock: { createdAt: Date.parse(session.created_at), rememberMe: Boolean(session.remember_me) },
     client,
@@ -185,11 +181,11 @@ export async function rotateSession(
 
 /** Ends one session; `sessions` drops it from the session caches of every node. */
 export async function closeSession(
-  { db }: Db,
+  db: Db,
   sessionIdHash: string,
   sessions?: SessionInvalidator | null,
 ): Promise<void> {
-  await revokeSession(db, sessionIdHash, new Date().toISOString());
+  await revokeSession(db.db, sessionIdHash, new Date().toISOString());
   await sessions?.invalidateSession(sessionIdHash);
 }
 
@@ -198,12 +194,12 @@ export async function closeSession(
  * signs in again under the new role); answers how many.
  */
 export async function closeUserSessions(
-  { db }: Db,
+  db: Db,
   userId: number,
   sessions?: SessionInvalidator | null,
   exceptIdHash?: string,
 ): Promise<number> {
-  const ended = await revokeUserSessions(db, userId, new Date().toISOString(), exceptIdHash);
+  const ended = await revokeUserSessions(db.db, userId, new Date().toISOString(), exceptIdHash);
   await sessions?.invalidateUser(userId);
   return ended;
 }

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   STEP_UP_MESSAGES,
-  errorEnvelopeSchema,
   reauthenticateRequestSchema,
   reauthenticateResponseSchema,
   successEnvelope,
 } from '@perch/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from './auth.plugin.js';
 import { createTwoFactorCipher } from '../security/two-factor.service.js';
 import { clientOf } from './auth-events.js';
@@ -34,11 +34,7 @@ export const stepUpRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = a
         body: reauthenticateRequestSchema,
         response: {
           200: successEnvelope(reauthenticateResponseSchema),
-          400: errorEnvelopeSchema,
-          401: errorEnvelopeSchema,
-          403: errorEnvelopeSchema,
-          429: errorEnvelopeSchema,
-          503: errorEnvelopeSchema,
+          ...errorResponses(400, 401, 403, 429, 503),
         },
       },
     },
@@ -52,7 +48,7 @@ export const stepUpRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = a
         app.sessionCache,
         request.now,
       );
-      return { success: true as const, message: STEP_UP_MESSAGES.confirmed, data };
+      return ok(data, STEP_UP_MESSAGES.confirmed);
     },
   );
 };

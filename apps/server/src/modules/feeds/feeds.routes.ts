@@ -1,15 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import {
-  FEED_MAX_AGE_SECONDS,
-  FEED_MESSAGES,
-  errorEnvelopeSchema,
-  feedsSchema,
-  successEnvelope,
-} from '@perch/shared';
+import { FEED_MAX_AGE_SECONDS, FEED_MESSAGES, feedsSchema, successEnvelope } from '@perch/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import {
@@ -20,13 +15,7 @@ import {
   renderFeed,
 } from './feeds.service.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 const tags = ['feeds'];
 
 /**
@@ -53,10 +42,7 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = as
         response: { 200: successEnvelope(feedsSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await getFeeds(deps, currentAuth(request).user, originOf(request)),
-    }),
+    async (request) => ok(await getFeeds(deps, currentAuth(request).user, originOf(request))),
   );
 
   app.post(
@@ -72,11 +58,10 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = as
     async (request) => {
       // Before the secret changes: a request refused for its host replaces nothing.
       const origin = originOf(request);
-      return {
-        success: true as const,
-        message: FEED_MESSAGES.regenerated,
-        data: await regenerateFeeds(deps, currentAuth(request).user, origin),
-      };
+      return ok(
+        await regenerateFeeds(deps, currentAuth(request).user, origin),
+        FEED_MESSAGES.regenerated,
+      );
     },
   );
 
@@ -93,7 +78,7 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = as
           '`<handle>.rss` (RSS 2.0) or `<handle>.json` (JSON Feed 1.1): the latest ' +
           'tweets of a followed handle. No session; ETag and Last-Modified answer 304.',
         params: z.object({ token: z.string(), file: z.string() }),
-        response: { 400: errorEnvelopeSchema, 404: errorEnvelopeSchema },
+        response: errorResponses(400, 404),
       },
     },
     async (request, typedReply) => {

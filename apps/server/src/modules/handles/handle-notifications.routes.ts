@@ -1,21 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  errorEnvelopeSchema,
   handleNotificationsRequestSchema,
   handleNotificationsResponseSchema,
   idParamSchema,
   successEnvelope,
 } from '@perch/shared';
 import type { Db } from '../../db/index.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { setHandleNotifications } from './handle-notifications.service.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 
 /** A handle's Telegram and Discord switches. */
 export const handleNotificationsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -41,7 +36,7 @@ export const handleNotificationsRoutes: FastifyPluginAsyncZod<{ db: Db }> = asyn
         request.params.id,
         request.body,
       );
-      return { success: true as const, message, data: { handle } };
+      return ok({ handle }, message);
     },
   );
 };

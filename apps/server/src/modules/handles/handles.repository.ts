@@ -149,47 +149,6 @@ export async function countFollowers(db: Executor, handleId: number): Promise<nu
   return Number(row.count);
 }
 
-/**
- * Runs `work` in a transaction that no other change to this user's follows can interleave with,
- * so what it counts still holds when it inserts, whichever process or API node runs the other.
- * PostgreSQL: the user's row stays locked until the end (FOR NO KEY UPDATE: the writers that
- * only reference the user, such as queued notifications, are not held up, and cannot close a
- * deadlock with it). SQLite: BEGIN IMMEDIATE takes the database's one writer lock before the
- * first read; a deferred transaction would read, then fail at its first write when another
- * process (the CLI) wrote meanwhile. `work` must run every query on the executor it is given:
- * the pool connection or SQLite's one connection is held by the transaction.
- */
-export async function withFollowsLocked<T>(
-  database: Pick<Db, 'db' | 'dialect'>,
-  userId: number,
-  work: (trx: Executor) => Promise<T>,
-): Promise<T> {
-  if (database.dialect === 'postgres') {
-    return database.db.transaction().execute(async (trx) => {
-      await trx
-        .selectFrom('users')
-        .select('id')
-        .where('id', '=', userId)
-        .forNoKeyUpdate()
-        .execute();
-      return work(trx);
-    });
-  }
-  // Kysely's transactions on SQLite begin deferred, so this one is opened by hand on the one
-  // connection, which Kysely keeps for it until the callback returns.
-  return database.db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
-    try {
-      const result = await work(connection);
-      await sql`commit`.execute(connection);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(connection);
-      throw error;
-    }
-  });
-}
-
 export interface NewLink {
   userId: number;
   handleId: number;
@@ -382,14 +341,14 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * when another live job holds it, or when its row stays locked past CLAIM_LOCK_WAIT_MS.
  */
 export async function claimHandleLease(
-  database: Pick<Db, 'db' | 'dialect'>,
+  db: Pick<Db, 'db' | 'dialect'>,
   id: number,
   owner: string,
   now: string,
   until: string,
 ): Promise<boolean> {
-  const claim = async (db: Executor) => {
-    const result = await db
+  const claim = async (executor: Executor) => {
+    const result = await executor
       .updateTable('handles')
       .set({ lease_owner: owner, lease_until: until })
       .where('id', '=', id)
@@ -404,9 +363,9 @@ export async function claimHandleLease(
     return Number(result.numUpdatedRows) > 0;
   };
   // SQLite has one writer at a time, and its busy timeout bounds the wait.
-  if (database.dialect === 'sqlite') return claim(database.db);
+  if (db.dialect === 'sqlite') return claim(db.db);
   try {
-    return await database.db.transaction().execute(async (trx) => {
+    return await db.db.transaction().execute(async (trx) => {
       await sql`select set_config('lock_timeout', ${`${CLAIM_LOCK_WAIT_MS}ms`}, true)`.execute(trx);
       return claim(trx);
     });

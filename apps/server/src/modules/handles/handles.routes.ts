@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   addHandleRequestSchema,
   backfillProgressSchema,
-  errorEnvelopeSchema,
   handleListResponseSchema,
   handleInputSchema,
   handleResponseSchema,
@@ -14,6 +13,7 @@ import {
 } from '@perch/shared';
 import type { Db } from '../../db/index.js';
 import { badRequest } from '../../lib/errors.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import {
   addHandle,
@@ -27,12 +27,7 @@ import {
 } from './handles.service.js';
 import { tweetPage } from '../tweets/tweets.service.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 const handleParamSchema = z.object({ handle: z.string().max(64) });
 
 /** Followed handles, their tweets and backfill progress. */
@@ -59,7 +54,7 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
         response: {
           201: successEnvelope(handleResponseSchema),
           ...errors,
-          409: errorEnvelopeSchema,
+          ...errorResponses(409),
         },
       },
     },
@@ -70,11 +65,7 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
         backfillDays: request.body.backfill_days,
       });
       reply.code(201);
-      return {
-        success: true as const,
-        message: `@${handle.handle} added successfully!`,
-        data: { handle },
-      };
+      return ok({ handle }, `@${handle.handle} added successfully!`);
     },
   );
 
@@ -86,10 +77,7 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
         response: { 200: successEnvelope(handleListResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: { handles: await listHandles(db, currentAuth(request).user) },
-    }),
+    async (request) => ok({ handles: await listHandles(db, currentAuth(request).user) }),
   );
 
   app.delete(
@@ -103,11 +91,7 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       await removeHandle(db, currentAuth(request).user, request.params.id);
-      return {
-        success: true as const,
-        message: 'Handle removed',
-        data: { id: request.params.id },
-      };
+      return ok({ id: request.params.id }, 'Handle removed');
     },
   );
 
@@ -120,17 +104,16 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
         response: {
           200: successEnvelope(backfillProgressSchema),
           ...errors,
-          409: errorEnvelopeSchema,
+          ...errorResponses(409),
         },
       },
     },
     async (request) => {
       const handle = await retryHandle(db, collector, currentAuth(request).user, request.params.id);
-      return {
-        success: true as const,
-        message: `Collection of @${handle.username} will be tried again`,
-        data: await readProgress(db, handle),
-      };
+      return ok(
+        await readProgress(db, handle),
+        `Collection of @${handle.username} will be tried again`,
+      );
     },
   );
 
@@ -148,7 +131,7 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const handle = await readableHandle(db, currentAuth(request).user, request.params.handle);
-      return { success: true as const, data: await tweetPage(db, handle, request.query) };
+      return ok(await tweetPage(db, handle, request.query));
     },
   );
 
@@ -163,7 +146,7 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const handle = await readableHandle(db, currentAuth(request).user, request.params.handle);
-      return { success: true as const, data: await readProgress(db, handle) };
+      return ok(await readProgress(db, handle));
     },
   );
 };

@@ -27,11 +27,11 @@ import {
   listLinkedHandles,
   requeueFailedHandle,
   updateHandle,
-  withFollowsLocked,
   type HandleRow,
   type HandleUpdate,
   type LinkedHandleRow,
 } from './handles.repository.js';
+import { withFollowsLocked } from './follows-lock.repository.js';
 import { filterOfLink } from '../../notify/notification-filter.js';
 
 const DAY_MS = 86_400_000;

@@ -33,13 +33,13 @@ const SEALED_CODE_CONTEXT = 'invitations.code_sealed';
  * hash, and `seal` (the first start) a copy only the secret key opens.
  */
 export async function createInvitation(
-  { db }: Db,
+  db: Db,
   input: CreateInvitationInput,
   seal?: (code: string) => string,
 ): Promise<CreatedInvitation> {
   const now = Date.now();
   const code = invitationCode();
-  const row = await insertInvitation(db, {
+  const row = await insertInvitation(db.db, {
     codeHash: invitationCodeHash(code),
     codeSealed: seal ? seal(code) : null,
     role: input.role,
@@ -70,11 +70,11 @@ function unsealedCode(row: InvitationRow, cipher: TokenCipher): string | null {
  * sealed copies are dropped then.
  */
 export async function ensureBootstrapInvitation(
-  database: Db,
+  db: Db,
   cipher: TokenCipher,
 ): Promise<CreatedInvitation | null> {
-  return database.db.transaction().execute(async (trx) => {
-    await lockBootstrap(trx, database.dialect);
+  return db.db.transaction().execute(async (trx) => {
+    await lockBootstrap(trx, db.dialect);
     if ((await countUsers(trx)) > 0) {
       await forgetSealedCodes(trx);
       return null;
@@ -84,7 +84,7 @@ export async function ensureBootstrapInvitation(
     if (open && code !== null) return { ...open, code };
     if (open) await revokeInvitation(trx, open.id, nowIso());
     return createInvitation(
-      { ...database, db: trx },
+      { ...db, db: trx },
       { role: 'superadmin', maxUses: 1, expiresInDays: null, createdBy: null },
       (created) => cipher.encrypt(created, SEALED_CODE_CONTEXT),
     );

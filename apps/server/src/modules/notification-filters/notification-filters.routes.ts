@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  errorEnvelopeSchema,
   handleResponseSchema,
   idParamSchema,
   notificationFilterRequestSchema,
@@ -9,15 +8,11 @@ import {
   successEnvelope,
 } from '@perch/shared';
 import type { Db } from '../../db/index.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { getHandleFilter, setHandleFilter } from './notification-filters.service.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 const tags = ['handles'];
 
 /** Each user's notification filter of a handle they follow (words, phrases, media only). */
@@ -37,10 +32,8 @@ export const notificationFiltersRoutes: FastifyPluginAsyncZod<{ db: Db }> = asyn
         },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: { filter: await getHandleFilter(db, currentAuth(request).user, request.params.id) },
-    }),
+    async (request) =>
+      ok({ filter: await getHandleFilter(db, currentAuth(request).user, request.params.id) }),
   );
 
   app.put(
@@ -66,7 +59,7 @@ export const notificationFiltersRoutes: FastifyPluginAsyncZod<{ db: Db }> = asyn
         request.params.id,
         request.body,
       );
-      return { success: true as const, message, data: { handle } };
+      return ok({ handle }, message);
     },
   );
 };

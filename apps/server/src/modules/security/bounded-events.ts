@@ -29,10 +29,10 @@ function ipsOf(metadata: string): string[] {
  * has fewer than EVENTS_BEFORE_AGGREGATE of that type in the window, else one more in the
  * window's aggregate. The window's rows are read and written under the account's lock.
  */
-export async function recordBoundedEvent(database: Db, event: NewSecurityEvent): Promise<void> {
+export async function recordBoundedEvent(db: Db, event: NewSecurityEvent): Promise<void> {
   const span = aggregateWindow(Date.parse(event.at));
-  await database.db.transaction().execute(async (trx) => {
-    await lockAccountEvents(trx, database.dialect, event.userId);
+  await db.db.transaction().execute(async (trx) => {
+    await lockAccountEvents(trx, db.dialect, event.userId);
     const rows = await eventsInWindow(trx, {
       userId: event.userId,
       type: event.type,

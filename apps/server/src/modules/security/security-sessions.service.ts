@@ -2,7 +2,7 @@ import { SECURITY_MESSAGES, type SecuritySession } from '@perch/shared';
 import type { Db } from '../../db/index.js';
 import { notFound } from '../../lib/errors.js';
 import { sha256Hex } from '../../lib/tokens.js';
-import type { AuthContext } from '../auth/auth.service.js';
+import type { AuthContext } from '../auth/auth-context.js';
 import type { SessionInvalidator } from '../auth/session-cache.js';
 import { revokeSession, revokeUserSessions, type SessionRow } from '../auth/sessions.repository.js';
 import { deviceLabel } from './device-label.js';
@@ -36,8 +36,8 @@ function toSecuritySession(row: SessionRow, currentIdHash: string): SecuritySess
 }
 
 /** The signed-in user's live sessions, most recently used first, this one flagged. */
-export async function listSessions({ db }: Db, auth: AuthContext): Promise<SecuritySession[]> {
-  const rows = await listLiveSessions(db, auth.user.id, new Date().toISOString());
+export async function listSessions(db: Db, auth: AuthContext): Promise<SecuritySession[]> {
+  const rows = await listLiveSessions(db.db, auth.user.id, new Date().toISOString());
   return rows.map((row) => toSecuritySession(row, auth.sessionIdHash));
 }
 
@@ -53,19 +53,19 @@ export async function currentSession(db: Db, auth: AuthContext): Promise<Securit
  * making this request. Another user's session, or one already ended, is not found.
  */
 export async function revokeSessionById(
-  { db }: Db,
+  db: Db,
   auth: AuthContext,
   publicId: string,
   client: Client,
   sessions?: SessionInvalidator | null,
 ): Promise<{ current: boolean }> {
   const now = new Date().toISOString();
-  const rows = await listLiveSessions(db, auth.user.id, now);
+  const rows = await listLiveSessions(db.db, auth.user.id, now);
   const row = rows.find((candidate) => publicSessionId(candidate.id) === publicId);
   if (!row) throw sessionNotFound();
-  await revokeSession(db, row.id, now);
+  await revokeSession(db.db, row.id, now);
   await sessions?.invalidateSession(row.id);
-  await recordSecurityEvent(db, {
+  await recordSecurityEvent(db.db, {
     userId: auth.user.id,
     type: 'session_revoked',
     severity: 'low',
@@ -83,15 +83,15 @@ export async function revokeSessionById(
  * session of the user (this one is read again on its next request).
  */
 export async function revokeOtherSessions(
-  { db }: Db,
+  db: Db,
   auth: AuthContext,
   client: Client,
   sessions?: SessionInvalidator | null,
 ): Promise<number> {
   const now = new Date().toISOString();
-  const revoked = await revokeUserSessions(db, auth.user.id, now, auth.sessionIdHash);
+  const revoked = await revokeUserSessions(db.db, auth.user.id, now, auth.sessionIdHash);
   await sessions?.invalidateUser(auth.user.id);
-  await recordSecurityEvent(db, {
+  await recordSecurityEvent(db.db, {
     userId: auth.user.id,
     type: 'sessions_revoked_others',
     severity: 'medium',

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import {
   SECURITY_MESSAGES,
   currentSessionResponseSchema,
-  errorEnvelopeSchema,
   incidentRequestSchema,
   incidentResponseSchema,
   loginHistoryQuerySchema,
@@ -25,6 +24,7 @@ import {
 } from '@perch/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { securityEventsCsv, securityExportFileName } from './security-export.js';
 import {
@@ -52,12 +52,7 @@ export interface SecurityDeps {
   db: Db;
 }
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 /** A 400 from validation says what was wrong: the contract's text for the field. */
 const config = { useIssueMessage: true };
 const tags = ['security'];
@@ -101,7 +96,7 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
     async (request) => {
       const { userId, ...query } = request.query;
       const ownerId = recordOwnerId(currentAuth(request).user, userId);
-      return { success: true as const, data: await listEvents(db, ownerId, query) };
+      return ok(await listEvents(db, ownerId, query));
     },
   );
 
@@ -117,10 +112,7 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
     },
     async (request) => {
       const ownerId = recordOwnerId(currentAuth(request).user, request.query.userId);
-      return {
-        success: true as const,
-        data: await securityStats(db, ownerId, request.query.timeRange, transportOf(request)),
-      };
+      return ok(await securityStats(db, ownerId, request.query.timeRange, transportOf(request)));
     },
   );
 
@@ -132,10 +124,7 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
         response: { 200: successEnvelope(securitySessionsResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: { sessions: await listSessions(db, currentAuth(request)) },
-    }),
+    async (request) => ok({ sessions: await listSessions(db, currentAuth(request)) }),
   );
 
   app.get(
@@ -146,10 +135,7 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
         response: { 200: successEnvelope(currentSessionResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: { session: await currentSession(db, currentAuth(request)) },
-    }),
+    async (request) => ok({ session: await currentSession(db, currentAuth(request)) }),
   );
 
   app.delete(
@@ -172,11 +158,7 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
       );
       // Ending the session this request came with signs this browser out.
       if (current) reply.clearSessionCookie();
-      return {
-        success: true as const,
-        message: SECURITY_MESSAGES.sessionRevoked,
-        data: { revoked: 1 },
-      };
+      return ok({ revoked: 1 }, SECURITY_MESSAGES.sessionRevoked);
     },
   );
 
@@ -195,21 +177,14 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
         clientOf(request),
         app.sessionCache,
       );
-      return {
-        success: true as const,
-        message: SECURITY_MESSAGES.otherSessionsRevoked(revoked),
-        data: { revoked },
-      };
+      return ok({ revoked }, SECURITY_MESSAGES.otherSessionsRevoked(revoked));
     },
   );
 
   app.get(
     '/security/settings',
     { schema: { tags, response: { 200: successEnvelope(securitySettingsSchema), ...errors } } },
-    async (request) => ({
-      success: true as const,
-      data: await getSecuritySettings(db, currentAuth(request).user.id),
-    }),
+    async (request) => ok(await getSecuritySettings(db, currentAuth(request).user.id)),
   );
 
   app.put(
@@ -222,16 +197,11 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
         response: { 200: successEnvelope(securitySettingsSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: SECURITY_MESSAGES.settingsSaved,
-      data: await updateSecuritySettings(
-        db,
-        currentAuth(request).user.id,
-        request.body,
-        clientOf(request),
-      ),
-    }),
+    async (request) => {
+      const userId = currentAuth(request).user.id;
+      const settings = await updateSecuritySettings(db, userId, request.body, clientOf(request));
+      return ok(settings, SECURITY_MESSAGES.settingsSaved);
+    },
   );
 
   app.post(
@@ -252,7 +222,7 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
         clientOf(request),
       );
       reply.code(201);
-      return { success: true as const, message: SECURITY_MESSAGES.incidentReported, data: { id } };
+      return ok({ id }, SECURITY_MESSAGES.incidentReported);
     },
   );
 
@@ -268,10 +238,7 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
     },
     async (request) => {
       const ownerId = recordOwnerId(currentAuth(request).user, request.query.userId);
-      return {
-        success: true as const,
-        data: { entries: await loginHistory(db, ownerId, request.query.limit) },
-      };
+      return ok({ entries: await loginHistory(db, ownerId, request.query.limit) });
     },
   );
 
@@ -283,10 +250,8 @@ export const securityRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, {
         response: { 200: successEnvelope(suspiciousActivityResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await suspiciousActivity(db, currentAuth(request).user.id, transportOf(request)),
-    }),
+    async (request) =>
+      ok(await suspiciousActivity(db, currentAuth(request).user.id, transportOf(request))),
   );
 
   /**

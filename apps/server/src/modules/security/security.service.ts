@@ -123,7 +123,7 @@ function timeBounds(
 
 /** One page of an account's security record, newest first, with the total that match. */
 export async function listEvents(
-  { db }: Db,
+  db: Db,
   ownerId: number,
   query: Omit<z.output<typeof securityEventsQuerySchema>, 'userId'>,
 ): Promise<{ events: SecurityEvent[]; total: number; limit: number; offset: number }> {
@@ -134,8 +134,8 @@ export async function listEvents(
     ...timeBounds(query.startDate, query.endDate),
   };
   const [rows, total] = await Promise.all([
-    findSecurityEvents(db, filter, { limit: query.limit, offset: query.offset }),
-    countSecurityEvents(db, filter),
+    findSecurityEvents(db.db, filter, { limit: query.limit, offset: query.offset }),
+    countSecurityEvents(db.db, filter),
   ]);
   return { events: rows.map(toSecurityEvent), total, limit: query.limit, offset: query.offset };
 }
@@ -162,7 +162,7 @@ export function riskReasons(failedLogins: number, transport: Transport): string[
 
 /** Sign-ins, live sessions and refused requests of one account over a period, and the risk. */
 export async function securityStats(
-  { db }: Db,
+  db: Db,
   ownerId: number,
   timeRange: SecurityTimeRange,
   transport: Transport,
@@ -170,9 +170,9 @@ export async function securityStats(
 ): Promise<SecurityStats> {
   const since = new Date(now - TIME_RANGE_MS[timeRange]).toISOString();
   const [logins, activeSessions, blockedRequests] = await Promise.all([
-    countLoginAttempts(db, ownerId, since),
-    countLiveSessions(db, ownerId, new Date(now).toISOString()),
-    countEventsOfTypes(db, ownerId, BLOCKED_REQUEST_EVENTS, since),
+    countLoginAttempts(db.db, ownerId, since),
+    countLiveSessions(db.db, ownerId, new Date(now).toISOString()),
+    countEventsOfTypes(db.db, ownerId, BLOCKED_REQUEST_EVENTS, since),
   ]);
   return {
     timeRange,
@@ -210,10 +210,10 @@ export function parseAlertSettings(text: string | undefined): AlertSettings {
   };
 }
 
-export async function getSecuritySettings({ db }: Db, userId: number): Promise<SecuritySettings> {
+export async function getSecuritySettings(db: Db, userId: number): Promise<SecuritySettings> {
   const [account, recoveryCodesRemaining] = await Promise.all([
-    findSecurityAccount(db, userId),
-    countUnusedRecoveryCodes(db, userId),
+    findSecurityAccount(db.db, userId),
+    countUnusedRecoveryCodes(db.db, userId),
   ]);
   return {
     twoFactorEnabled: (account?.totp_enabled_at ?? null) !== null,
@@ -258,12 +258,12 @@ function definedOnly(changes: Partial<AlertSettings>): Partial<AlertSettings> {
 
 /** Records an incident a user reports; answers the event's id. */
 export function reportIncident(
-  { db }: Db,
+  db: Db,
   userId: number,
   incident: z.output<typeof incidentRequestSchema>,
   client: Client,
 ): Promise<number> {
-  return recordSecurityEvent(db, {
+  return recordSecurityEvent(db.db, {
     userId,
     type: 'incident_reported',
     severity: incident.severity,
@@ -277,11 +277,11 @@ export function reportIncident(
 
 /** An account's sign-in attempts, newest first. */
 export async function loginHistory(
-  { db }: Db,
+  db: Db,
   ownerId: number,
   limit: number,
 ): Promise<LoginHistoryEntry[]> {
-  const rows = await listLoginAttempts(db, ownerId, limit);
+  const rows = await listLoginAttempts(db.db, ownerId, limit);
   return rows.map((row) => ({
     id: row.id,
     timestamp: row.created_at,
@@ -298,12 +298,12 @@ export type SecurityExport = z.infer<typeof securityExportSchema>;
 
 /** An account's security record for download, newest first. */
 export async function exportEvents(
-  { db }: Db,
+  db: Db,
   ownerId: number,
   now = new Date(),
 ): Promise<SecurityExport> {
   const rows = await findSecurityEvents(
-    db,
+    db.db,
     { userId: ownerId },
     { limit: SECURITY_EXPORT_MAX_EVENTS, offset: 0 },
   );

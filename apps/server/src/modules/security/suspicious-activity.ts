@@ -116,17 +116,19 @@ const severityRank = (alert: SuspiciousAlert) => SEVERITIES.indexOf(alert.severi
  * The repeated-failure and new-device alerts follow the user's alert settings.
  */
 export async function suspiciousActivity(
-  { db }: Db,
+  db: Db,
   userId: number,
   transport: Transport,
   now = Date.now(),
 ): Promise<SuspiciousActivity> {
-  const settings = parseAlertSettings((await findSecurityAccount(db, userId))?.security_settings);
+  const settings = parseAlertSettings(
+    (await findSecurityAccount(db.db, userId))?.security_settings,
+  );
   const found = await Promise.all([
     insecureTransportAlert(transport, now),
-    settings.alertOnFailedLogins ? repeatedFailuresAlert(db, userId, now) : null,
-    settings.alertOnNewDevice ? newDeviceAlert(db, userId, now) : null,
-    manyIpsAlert(db, userId, now),
+    settings.alertOnFailedLogins ? repeatedFailuresAlert(db.db, userId, now) : null,
+    settings.alertOnNewDevice ? newDeviceAlert(db.db, userId, now) : null,
+    manyIpsAlert(db.db, userId, now),
   ]);
   const alerts = found
     .filter((alert): alert is SuspiciousAlert => alert !== null)

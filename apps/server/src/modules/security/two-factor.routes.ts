@@ -1,10 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  errorEnvelopeSchema,
-  successEnvelope,
-  twoFactorRequestSchema,
-  twoFactorResponseSchema,
-} from '@perch/shared';
+import { successEnvelope, twoFactorRequestSchema, twoFactorResponseSchema } from '@perch/shared';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { clientOf } from '../auth/auth-events.js';
 import { requireRecentAuthentication } from '../auth/step-up.js';
@@ -34,11 +30,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, 
         body: twoFactorRequestSchema,
         response: {
           200: successEnvelope(twoFactorResponseSchema),
-          400: errorEnvelopeSchema,
-          401: errorEnvelopeSchema,
-          403: errorEnvelopeSchema,
-          409: errorEnvelopeSchema,
-          429: errorEnvelopeSchema,
+          ...errorResponses(400, 401, 403, 409, 429),
         },
       },
     },
@@ -52,7 +44,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<SecurityDeps> = async (app, 
         clientOf(request),
         app.sessionCache,
       );
-      return { success: true as const, message, data };
+      return ok(data, message);
     },
   );
 };

@@ -7,7 +7,6 @@ import {
   deliveryLogResponseSchema,
   discordNotificationRequestSchema,
   discordTestRequestSchema,
-  errorEnvelopeSchema,
   notificationPreferencesResponseSchema,
   saveSettingsRequestSchema,
   settingsResponseSchema,
@@ -19,6 +18,7 @@ import {
   telegramTestRequestSchema,
   updateNotificationPreferencesSchema,
 } from '@perch/shared';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { requireRecentAuthentication } from '../auth/step-up.js';
 import { botStatus, startBot } from './bot.service.js';
@@ -30,18 +30,11 @@ import { getSettings, saveSettings } from './settings.service.js';
 import type { SettingsDeps } from './settings-state.js';
 import { createTelegramLink } from './telegram-link.service.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 /** Tests and links reach Telegram or Discord: they can also be refused, throttled or fail. */
 const upstreamErrors = {
   ...errors,
-  409: errorEnvelopeSchema,
-  429: errorEnvelopeSchema,
-  502: errorEnvelopeSchema,
+  ...errorResponses(409, 429, 502),
 };
 /** A 400 from validation says what was wrong: the spec's text of the field. */
 const config = { useIssueMessage: true };
@@ -73,10 +66,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
   app.get(
     '/settings',
     { schema: { tags, response: { 200: successEnvelope(settingsResponseSchema), ...errors } } },
-    async (request) => ({
-      success: true as const,
-      data: { settings: await getSettings(deps, currentAuth(request).user) },
-    }),
+    async (request) => ok({ settings: await getSettings(deps, currentAuth(request).user) }),
   );
 
   app.post(
@@ -98,7 +88,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
         currentAuth(request).user,
         request.body,
       );
-      return { success: true as const, message, data: { settings } };
+      return ok({ settings }, message);
     },
   );
 
@@ -110,10 +100,8 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
         response: { 200: successEnvelope(notificationPreferencesResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: { preferences: await getPreferences(deps.db, currentAuth(request).user) },
-    }),
+    async (request) =>
+      ok({ preferences: await getPreferences(deps.db, currentAuth(request).user) }),
   );
 
   app.put(
@@ -126,13 +114,10 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
         response: { 200: successEnvelope(notificationPreferencesResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: SETTINGS_MESSAGES.preferencesSaved,
-      data: {
-        preferences: await updatePreferences(deps, currentAuth(request).user, request.body),
-      },
-    }),
+    async (request) => {
+      const preferences = await updatePreferences(deps, currentAuth(request).user, request.body);
+      return ok({ preferences }, SETTINGS_MESSAGES.preferencesSaved);
+    },
   );
 
   app.post(
@@ -145,11 +130,10 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
         response: { 200: testAnswer, ...upstreamErrors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      message: await testTelegram(deps, currentAuth(request).user, request.body.chat_id),
-      data: { status: 'ok' as const, channel: 'telegram' as const },
-    }),
+    async (request) => {
+      const message = await testTelegram(deps, currentAuth(request).user, request.body.chat_id);
+      return ok({ status: 'ok' as const, channel: 'telegram' as const }, message);
+    },
   );
 
   app.post(
@@ -162,12 +146,12 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
         response: { 200: aliasAnswer, ...upstreamErrors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      status: 'ok' as const,
-      message: await testTelegram(deps, currentAuth(request).user, request.body.telegram_chat_id),
-      data: { status: 'ok' as const, channel: 'telegram' as const },
-    }),
+    async (request) => {
+      const { user } = currentAuth(request);
+      const message = await testTelegram(deps, user, request.body.telegram_chat_id);
+      const answer = ok({ status: 'ok' as const, channel: 'telegram' as const }, message);
+      return { ...answer, status: 'ok' as const };
+    },
   );
 
   for (const path of ['/settings/discord/test', '/test-discord']) {
@@ -181,11 +165,11 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
           response: { 200: testAnswer, ...upstreamErrors },
         },
       },
-      async (request) => ({
-        success: true as const,
-        message: await testDiscord(deps, currentAuth(request).user, request.body.discord_user_id),
-        data: { status: 'ok' as const, channel: 'discord' as const },
-      }),
+      async (request) => {
+        const { user } = currentAuth(request);
+        const message = await testDiscord(deps, user, request.body.discord_user_id);
+        return ok({ status: 'ok' as const, channel: 'discord' as const }, message);
+      },
     );
   }
 
@@ -200,7 +184,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
     },
     async (request) => {
       const link = await createTelegramLink(deps, currentAuth(request).user);
-      return { success: true as const, message: link.instructions, data: link };
+      return ok(link, link.instructions);
     },
   );
 
@@ -217,7 +201,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
     },
     async (request) => {
       const link = await createTelegramLink(deps, currentAuth(request).user);
-      return { success: true as const, message: link.instructions, data: link };
+      return ok(link, link.instructions);
     },
   );
 
@@ -236,7 +220,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
       const { settings, message } = await saveSettings(deps, currentAuth(request).user, {
         discord_user_id: request.body.discord_user_id,
       });
-      return { success: true as const, message, data: { settings } };
+      return ok({ settings }, message);
     },
   );
 
@@ -245,17 +229,14 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
     { schema: { tags, response: { 200: successEnvelope(botStatusSchema), ...errors } } },
     async (request) => {
       const { status, message } = await startBot(deps, currentAuth(request).user);
-      return { success: true as const, message, data: status };
+      return ok(status, message);
     },
   );
 
   app.get(
     '/bot/status',
     { schema: { tags, response: { 200: successEnvelope(botStatusSchema), ...errors } } },
-    async (request) => ({
-      success: true as const,
-      data: await botStatus(deps.db, currentAuth(request).user),
-    }),
+    async (request) => ok(await botStatus(deps.db, currentAuth(request).user)),
   );
 
   app.get(
@@ -268,16 +249,14 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
         response: { 200: successEnvelope(deliveryLogResponseSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: {
+    async (request) =>
+      ok({
         deliveries: await deliveryLog(
           deps.db,
           currentAuth(request).user,
           request.query.channel,
           request.query.limit,
         ),
-      },
-    }),
+      }),
   );
 };

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Executor } from '../../db/index.js';
 import type { HandleStatus, NotificationChannel, OutboxStatus } from '../../db/types.js';
 import type { DeliveryCount, HandleCount } from '../../lib/metrics.js';
 
@@ -26,7 +25,7 @@ const OUTBOX_STATUSES = Object.keys({
 } satisfies Record<OutboxStatus, true>) as OutboxStatus[];
 
 /** Handles by backfill status: one GROUP BY over the handles table. */
-export async function countHandlesByStatus(db: Kysely<Database>): Promise<HandleCount[]> {
+export async function countHandlesByStatus(db: Executor): Promise<HandleCount[]> {
   const rows = await db
     .selectFrom('handles')
     .select((eb) => ['backfill_status', eb.fn.countAll<number | string>().as('count')])
@@ -38,7 +37,7 @@ export async function countHandlesByStatus(db: Kysely<Database>): Promise<Handle
 }
 
 /** Notification outbox rows by channel and status: one GROUP BY over the outbox. */
-export async function countDeliveriesByStatus(db: Kysely<Database>): Promise<DeliveryCount[]> {
+export async function countDeliveriesByStatus(db: Executor): Promise<DeliveryCount[]> {
   const rows = await db
     .selectFrom('notification_outbox')
     .select((eb) => ['channel', 'status', eb.fn.countAll<number | string>().as('count')])

@@ -76,11 +76,21 @@ const describe = (node: NodeRow, now: number) =>
 
 /** Registers this process, or throws ClusterRefusedError when it would double the work. */
 export async function joinCluster(options: JoinOptions): Promise<NodeMembership> {
-  const { db, nodeId } = options;
   const now = options.now ?? (() => new Date());
-  const isRunning = options.isRunning ?? pidRuns;
   const host = os.hostname();
   const at = now().getTime();
+  const live = await clearGoneNodes(options, host, at);
+  refuseDoubleWork(options, live, at);
+  return startMembership(options, now, host);
+}
+
+/**
+ * Removes the rows of processes that are gone (on this host when their pid no longer runs,
+ * anywhere when stale) and frees their handles; returns the live ones.
+ */
+async function clearGoneNodes(options: JoinOptions, host: string, at: number): Promise<NodeRow[]> {
+  const { db } = options;
+  const isRunning = options.isRunning ?? pidRuns;
   const live: NodeRow[] = [];
   for (const node of await listNodes(db.db)) {
     const seen = Date.parse(node.seen_at);
@@ -100,6 +110,11 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
     }
     if (at - seen <= LIVE_WITHIN_MS) live.push(node);
   }
+  return live;
+}
+
+/** Throws when this start and a live process would both do the same work. */
+function refuseDoubleWork(options: JoinOptions, live: NodeRow[], at: number): void {
   if (!options.shared && live.length > 0) {
     throw new ClusterRefusedError(
       [
@@ -118,6 +133,15 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
       ].join('\n'),
     );
   }
+}
+
+/** Writes this node's row, counts the workers, and keeps both fresh until `leave`. */
+async function startMembership(
+  options: JoinOptions,
+  now: () => Date,
+  host: string,
+): Promise<NodeMembership> {
+  const { db, nodeId } = options;
   const register = () =>
     insertNode(db.db, {
       id: nodeId,
@@ -128,43 +152,28 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
       now: now().toISOString(),
     });
   await register();
-  const works = (role: string) => role === 'all' || role === 'worker';
-  let workers = 1;
-  const countWorkers = async () => {
-    const since = now().getTime() - LIVE_WITHIN_MS;
-    const others = (await listNodes(db.db)).filter(
-      (node) => node.id !== nodeId && works(node.role) && Date.parse(node.seen_at) >= since,
-    );
-    workers = Math.max(1, others.length + (works(options.role) ? 1 : 0));
-  };
-  await countWorkers();
-  const recount = () =>
-    void countWorkers().catch((error: unknown) =>
-      options.log?.warn({ err: error }, 'could not count the workers'),
-    );
-  const announce = (what: 'joined' | 'left') =>
-    options.bus
-      ?.publish(NODES_CHANNEL, { [what]: nodeId })
-      .catch((error: unknown) => options.log?.warn({ err: error }, 'could not announce the node'));
-  if (options.bus) {
-    await options.bus.subscribe(NODES_CHANNEL, (message) => {
-      const from = (message as { joined?: string; left?: string } | null) ?? {};
-      if (from.joined !== nodeId && from.left !== nodeId) recount();
-    });
-    await announce('joined');
-  }
+  const workers = await workerCount(options, now);
+  const announce = await joinBus(
+    options,
+    () =>
+      void workers
+        .count()
+        .catch((error: unknown) =>
+          options.log?.warn({ err: error }, 'could not count the workers'),
+        ),
+  );
   const timer = setInterval(() => {
     touchNode(db.db, nodeId, now().toISOString())
       .then(async (present) => {
         // Removed as stale (this process was suspended for minutes): say so again.
         if (!present) await register();
-        await countWorkers();
+        await workers.count();
       })
       .catch((error: unknown) => options.log?.warn({ err: error }, 'node heartbeat failed'));
   }, HEARTBEAT_MS);
   timer.unref();
   return {
-    workers: () => workers,
+    workers: workers.current,
     async peers() {
       const since = now().getTime() - LIVE_WITHIN_MS;
       return (await listNodes(db.db)).filter(
@@ -177,4 +186,39 @@ export async function joinCluster(options: JoinOptions): Promise<NodeMembership>
       await announce('left');
     },
   };
+}
+
+/** The live nodes that collect and deliver, this one included when it does: counted now. */
+async function workerCount(options: JoinOptions, now: () => Date) {
+  const works = (role: string) => role === 'all' || role === 'worker';
+  let workers = 1;
+  const count = async () => {
+    const since = now().getTime() - LIVE_WITHIN_MS;
+    const others = (await listNodes(options.db.db)).filter(
+      (node) => node.id !== options.nodeId && works(node.role) && Date.parse(node.seen_at) >= since,
+    );
+    workers = Math.max(1, others.length + (works(options.role) ? 1 : 0));
+  };
+  await count();
+  return { current: () => workers, count };
+}
+
+/**
+ * Recounts when another node joins or leaves, and announces this one's join; returns how to
+ * announce its leave. Without a bus, nothing is sent.
+ */
+async function joinBus(options: JoinOptions, recount: () => void) {
+  const { bus, nodeId } = options;
+  const announce = (what: 'joined' | 'left') =>
+    bus
+      ?.publish(NODES_CHANNEL, { [what]: nodeId })
+      .catch((error: unknown) => options.log?.warn({ err: error }, 'could not announce the node'));
+  if (bus) {
+    await bus.subscribe(NODES_CHANNEL, (message) => {
+      const from = (message as { joined?: string; left?: string } | null) ?? {};
+      if (from.joined !== nodeId && from.left !== nodeId) recount();
+    });
+    await announce('joined');
+  }
+  return announce;
 }

@@ -11,6 +11,7 @@ import {
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { AppError } from '../../lib/errors.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { recordHeartbeat } from '../auth/sessions.service.js';
 import { checkDatabase } from './system.service.js';
@@ -38,10 +39,8 @@ function registerConfigRoute(app: SystemApp, config: Config, version: string): v
   app.get(
     '/config',
     { schema: { tags: ['system'], response: { 200: successEnvelope(publicConfigSchema) } } },
-    async () => ({
-      success: true as const,
-      data: { supportEmail: config.SUPPORT_EMAIL, tweetSource: config.TWEET_SOURCE, version },
-    }),
+    async () =>
+      ok({ supportEmail: config.SUPPORT_EMAIL, tweetSource: config.TWEET_SOURCE, version }),
   );
 }
 
@@ -74,7 +73,7 @@ function registerHealthRoute(app: SystemApp, db: Db, version: string): void {
         timestamp: new Date().toISOString(),
       };
       if (database !== 'ok') reply.code(503);
-      return { success: true as const, data };
+      return ok(data);
     },
   );
 }
@@ -110,18 +109,14 @@ function registerHeartbeatRoute(app: SystemApp, db: Db): void {
         body: heartbeatRequestSchema.nullable(),
         response: {
           200: successEnvelope(heartbeatResponseSchema),
-          400: errorEnvelopeSchema,
-          401: errorEnvelopeSchema,
+          ...errorResponses(400, 401),
         },
       },
     },
     async (request) => {
       // The session was seen now (admin users list); its idle timeout stays where it is.
       await recordHeartbeat(db, currentAuth(request), request.now);
-      return {
-        success: true as const,
-        data: { received: true as const, serverTime: new Date().toISOString() },
-      };
+      return ok({ received: true as const, serverTime: new Date().toISOString() });
     },
   );
 }

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   X_CONNECT_RESULT_PARAM,
-  errorEnvelopeSchema,
   successEnvelope,
   xAccountStatusSchema,
   xConnectResponseSchema,
@@ -10,19 +9,13 @@ import {
 } from '@perch/shared';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
-import {
-  XConnectError,
-  accountStatus,
-  completeConnect,
-  createXOAuth,
-  disconnect,
-  startConnect,
-  type XOAuth,
-} from './x-account.service.js';
+import { XConnectError, completeConnect, startConnect } from './x-account-connect.service.js';
+import { accountStatus, createXOAuth, disconnect, type XOAuth } from './x-account.service.js';
 
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+const errors = errorResponses(400, 401, 403);
 const SETTINGS_PAGE = '/dashboard/settings';
 
 // Lenient on purpose: whatever arrives, the browser is sent back to Settings, never shown JSON.
@@ -59,7 +52,7 @@ export const xAccountRoutes: FastifyPluginAsyncZod<{
       // PUBLIC_URL, or the request's own origin when its host is allowed (400 otherwise).
       const origin = requestOrigin(request, config);
       const authorizeUrl = await startConnect(db, oauth, currentAuth(request).user.id, origin);
-      return { success: true as const, data: { authorizeUrl } };
+      return ok({ authorizeUrl });
     },
   );
 
@@ -107,10 +100,7 @@ export const xAccountRoutes: FastifyPluginAsyncZod<{
         response: { 200: successEnvelope(xAccountStatusSchema), ...errors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await accountStatus(db, oauth, currentAuth(request).user.id),
-    }),
+    async (request) => ok(await accountStatus(db, oauth, currentAuth(request).user.id)),
   );
 
   app.post(
@@ -126,7 +116,7 @@ export const xAccountRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const { status, revoked } = await disconnect(db, oauth, currentAuth(request).user.id);
       if (!revoked) request.log.warn('X did not confirm the revocation of a disconnected account');
-      return { success: true as const, message: 'X account disconnected', data: status };
+      return ok(status, 'X account disconnected');
     },
   );
 };

@@ -100,104 +100,134 @@ const errorBodySchema = z
   })
   .partial();
 
-export function createXOAuthClient(options: XOAuthClientOptions): XOAuthClient {
-  const base = options.baseUrl.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const doFetch = options.fetch ?? fetch;
-  const basic = options.clientSecret
-    ? `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64')}`
-    : null;
+/** What every request to X needs: where, how long, and the client's credentials. */
+interface Transport {
+  base: string;
+  timeoutMs: number;
+  fetch: typeof fetch;
+  clientId: string;
+  /** HTTP Basic credentials of a confidential client; null for a public client. */
+  basic: string | null;
+}
 
-  async function call(path: string, init: RequestInit, what: string): Promise<unknown> {
-    let response: Response;
-    try {
-      response = await doFetch(`${base}${path}`, {
-        ...init,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      throw new XOAuthError('unavailable', `${what}: X could not be reached (${String(error)})`);
-    }
-    const text = await response.text().catch(() => '');
-    let body: unknown = null;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : null;
-    } catch {
-      body = null;
-    }
-    if (response.ok) return body;
-    const parsed = errorBodySchema.safeParse(body);
-    const detail = parsed.success ? parsed.data : {};
-    const code = detail.error ?? detail.type?.split('/').pop() ?? null;
-    const description = detail.error_description ?? detail.detail ?? detail.title ?? '';
-    const kind = response.status >= 500 || response.status === 429 ? 'unavailable' : 'rejected';
-    throw new XOAuthError(
-      kind,
-      `${what}: X answered ${response.status}${code ? ` ${code}` : ''}${description ? `: ${description}` : ''}`,
-      response.status,
-      code,
-    );
+function transportOf(options: XOAuthClientOptions): Transport {
+  return {
+    base: options.baseUrl.replace(/\/+$/, ''),
+    timeoutMs: options.timeoutMs ?? 10_000,
+    fetch: options.fetch ?? fetch,
+    clientId: options.clientId,
+    basic: options.clientSecret
+      ? `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64')}`
+      : null,
+  };
+}
+
+/** X's answer as JSON, or null when it is empty or not JSON. */
+function parseBody(text: string): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    return null;
   }
+}
 
-  /** POST a form to the token or revoke endpoint with the client's authentication. */
-  function postForm(path: string, fields: Record<string, string>, what: string) {
-    const form = new URLSearchParams(fields);
-    if (!basic) form.set('client_id', options.clientId);
-    return call(
-      path,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
-          ...(basic ? { authorization: basic } : {}),
-        },
-        body: form.toString(),
+/** The error of a non-2xx answer: X's OAuth error or problem type, and its description. */
+function answerError(status: number, body: unknown, what: string): XOAuthError {
+  const parsed = errorBodySchema.safeParse(body);
+  const detail = parsed.success ? parsed.data : {};
+  const code = detail.error ?? detail.type?.split('/').pop() ?? null;
+  const description = detail.error_description ?? detail.detail ?? detail.title ?? '';
+  const kind = status >= 500 || status === 429 ? 'unavailable' : 'rejected';
+  return new XOAuthError(
+    kind,
+    `${what}: X answered ${status}${code ? ` ${code}` : ''}${description ? `: ${description}` : ''}`,
+    status,
+    code,
+  );
+}
+
+/** One request to X: the parsed body of a 2xx answer; XOAuthError otherwise. */
+async function call(
+  transport: Transport,
+  path: string,
+  init: RequestInit,
+  what: string,
+): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await transport.fetch(`${transport.base}${path}`, {
+      ...init,
+      signal: AbortSignal.timeout(transport.timeoutMs),
+    });
+  } catch (error) {
+    throw new XOAuthError('unavailable', `${what}: X could not be reached (${String(error)})`);
+  }
+  const body = parseBody(await response.text().catch(() => ''));
+  if (response.ok) return body;
+  throw answerError(response.status, body, what);
+}
+
+/** POST a form to the token or revoke endpoint with the client's authentication. */
+function postForm(
+  transport: Transport,
+  path: string,
+  fields: Record<string, string>,
+  what: string,
+): Promise<unknown> {
+  const form = new URLSearchParams(fields);
+  if (!transport.basic) form.set('client_id', transport.clientId);
+  return call(
+    transport,
+    path,
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        ...(transport.basic ? { authorization: transport.basic } : {}),
       },
-      what,
-    );
-  }
+      body: form.toString(),
+    },
+    what,
+  );
+}
 
-  function tokenSet(body: unknown, what: string): XTokenSet {
-    const parsed = tokenResponseSchema.safeParse(body);
-    if (!parsed.success) throw new XOAuthError('invalid_response', `${what}: unreadable answer`);
-    return {
-      accessToken: parsed.data.access_token,
-      refreshToken: parsed.data.refresh_token ?? null,
-      expiresIn: parsed.data.expires_in ?? null,
-      scope: parsed.data.scope ?? null,
-    };
-  }
+function tokenSet(body: unknown, what: string): XTokenSet {
+  const parsed = tokenResponseSchema.safeParse(body);
+  if (!parsed.success) throw new XOAuthError('invalid_response', `${what}: unreadable answer`);
+  return {
+    accessToken: parsed.data.access_token,
+    refreshToken: parsed.data.refresh_token ?? null,
+    expiresIn: parsed.data.expires_in ?? null,
+    scope: parsed.data.scope ?? null,
+  };
+}
+
+export function createXOAuthClient(options: XOAuthClientOptions): XOAuthClient {
+  const transport = transportOf(options);
+  /** A grant at the token endpoint: new tokens. */
+  const grant = async (fields: Record<string, string>, what: string) =>
+    tokenSet(await postForm(transport, '/2/oauth2/token', fields, what), what);
 
   return {
-    async exchangeCode({ code, codeVerifier, redirectUri }) {
-      const what = 'code exchange';
-      const body = await postForm(
-        '/2/oauth2/token',
+    exchangeCode: ({ code, codeVerifier, redirectUri }) =>
+      grant(
         {
           grant_type: 'authorization_code',
           code,
           redirect_uri: redirectUri,
           code_verifier: codeVerifier,
         },
-        what,
-      );
-      return tokenSet(body, what);
-    },
+        'code exchange',
+      ),
 
-    async refresh(refreshToken) {
-      const what = 'token refresh';
-      const body = await postForm(
-        '/2/oauth2/token',
-        { grant_type: 'refresh_token', refresh_token: refreshToken },
-        what,
-      );
-      return tokenSet(body, what);
-    },
+    refresh: (refreshToken) =>
+      grant({ grant_type: 'refresh_token', refresh_token: refreshToken }, 'token refresh'),
 
     async revoke(token, hint) {
       // X's documented revoke form carries client_id even for confidential clients.
       await postForm(
+        transport,
         '/2/oauth2/revoke',
         { token, token_type_hint: hint, client_id: options.clientId },
         'revoke',
@@ -206,6 +236,7 @@ export function createXOAuthClient(options: XOAuthClientOptions): XOAuthClient {
 
     async me(accessToken) {
       const body = await call(
+        transport,
         '/2/users/me',
         { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } },
         'users/me',

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorEnvelopeSchema, successEnvelope, xUsageSummarySchema } from '@perch/shared';
+import { successEnvelope, xUsageSummarySchema } from '@perch/shared';
 import type { CollectorControl } from '../../domain/collector-control.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import {
   createXUsageMeter,
   idleXUsageSummary,
@@ -19,7 +20,7 @@ export interface XUsageDeps {
   xUsage?: XUsageMeter;
 }
 
-const errors = { 401: errorEnvelopeSchema, 403: errorEnvelopeSchema };
+const errors = errorResponses(401, 403);
 const tags = ['admin'];
 
 /**
@@ -40,10 +41,10 @@ export const xUsageRoutes: FastifyPluginAsyncZod<XUsageDeps> = async (app, deps)
       const rateStatus = deps.collector ? deps.collector.source.rateStatus() : null;
       if (source === 'x-web') {
         const data = await xWebUsageSummary(deps.config, deps.db, rateStatus);
-        return { success: true as const, data };
+        return ok(data);
       }
-      if (!meter) return { success: true as const, data: idleXUsageSummary(deps.config) };
-      return { success: true as const, data: await meter.summary({ rateStatus, source }) };
+      if (!meter) return ok(idleXUsageSummary(deps.config));
+      return ok(await meter.summary({ rateStatus, source }));
     },
   );
 };
