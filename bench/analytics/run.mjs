@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateHandleData, toAnalyticsInput } from './synthetic.mjs';
+import { percentile } from '../lib/stats.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const HERE = path.dirname(SELF);
@@ -27,10 +28,6 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const ENGINE_ROUNDS = Number(process.env.BENCH_ENGINE_ROUNDS ?? 11);
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 const round = (ms, digits = 2) => Number(ms.toFixed(digits));
 
 // ---------------------------------------------------------------------------------------------

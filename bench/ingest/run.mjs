@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createPgSchema, dropPgSchema } from '../lib/pg-schema.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const SAMPLE_MS = 50;
@@ -64,7 +65,6 @@ const SCENARIOS = [
 // Child: one scenario.
 async function runScenario(scenario) {
   const dist = '../../apps/server/dist';
-  const pg = (await import('pg')).default;
   const { loadConfig } = await import(`${dist}/config.js`);
   const { createDb } = await import(`${dist}/db/index.js`);
   const { migrateToLatest } = await import(`${dist}/db/migrate.js`);
@@ -79,13 +79,7 @@ async function runScenario(scenario) {
   const base = process.env.BENCH_DATABASE_URL;
   if (scenario.dialect === 'postgres') {
     schema = `bench_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const url = new URL(base);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = url.toString();
+    databaseUrl = await createPgSchema(base, schema);
   }
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -169,12 +163,7 @@ async function runScenario(scenario) {
   } finally {
     await db.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (schema) {
-      const admin = new pg.Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`drop schema if exists ${schema} cascade`);
-      await admin.end();
-    }
+    if (schema) await dropPgSchema(base, schema);
   }
 }
 

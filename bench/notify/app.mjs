@@ -20,6 +20,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
+import { postMaker, seedSubscribedHandles } from '../lib/subscribers.mjs';
 
 /** The built server; BENCH_SERVER_DIST points at another build (e.g. one with a change to try). */
 const dist = process.env.BENCH_SERVER_DIST
@@ -132,53 +133,25 @@ const plainDb = createDb(config);
 await migrateToLatest(plainDb);
 
 const setupStarted = performance.now();
-const now = new Date().toISOString();
-const userIds = [];
-for (let i = 0; i < setup.users; i++) {
-  const user = await insertUser(plainDb.db, {
-    username: `bench${i}`,
-    email: `bench${i}@example.com`,
-    passwordHash: 'not-used',
-    isAdmin: false,
-    isSuperAdmin: false,
-    createdAt: now,
-  });
-  await upsertUserSettings(plainDb.db, user.id, {
-    telegram_chat_id: setup.chatIds[i],
-    discord_user_id: setup.discordIds[i],
-    twitter_username: `bench${i}_x`,
-    bot_running: true,
-    updated_at: now,
-  });
-  userIds.push(user.id);
-}
-const handleIds = [];
-for (let h = 0; h < setup.handles; h++) {
-  const handle = await insertHandle(plainDb.db, {
-    username: `bench_author${h}`,
-    backfillDays: 7,
-    now,
-  });
-  await plainDb.db
-    .updateTable('handles')
-    .set({
+const { userIds, handleIds } = await seedSubscribedHandles(
+  plainDb.db,
+  { insertUser, upsertUserSettings, insertHandle, insertLink, setHandleNotifications },
+  {
+    users: setup.users,
+    handles: setup.handles,
+    userName: (i) => `bench${i}`,
+    chatIdOf: (i) => setup.chatIds[i],
+    discordIdOf: (i) => setup.discordIds[i],
+    handleName: (h) => `bench_author${h}`,
+    handleFields: (h) => ({
       display_name: `Bench Author ${h}`,
       x_user_id: `4242${h}`,
       backfill_status: 'completed',
       initial_backfill_complete: true,
       next_poll_at: '2999-01-01T00:00:00.000Z',
-    })
-    .where('id', '=', handle.id)
-    .execute();
-  for (const userId of userIds) {
-    await insertLink(plainDb.db, { userId, handleId: handle.id, backfillDays: 7, now });
-    await setHandleNotifications(plainDb.db, userId, handle.id, {
-      telegram_enabled: true,
-      discord_enabled: true,
-    });
-  }
-  handleIds.push(handle.id);
-}
+    }),
+  },
+);
 const setupMs = performance.now() - setupStarted;
 
 const channels = createNotifyChannels(config);
@@ -240,27 +213,10 @@ const sampler = setInterval(() => {
   }
 }, 20);
 
-let tweetSeq = 1_900_000_000_000_000_000n + BigInt(process.pid) * 1_000_000n;
-function makeTweet(createdAt) {
-  tweetSeq += 1n;
-  return {
-    id: String(tweetSeq),
-    text: `Benchmark tweet ${tweetSeq}: fan-out & pacing <check>`,
-    createdAt,
-    lang: 'en',
-    likeCount: 1,
-    retweetCount: 2,
-    replyCount: 3,
-    quoteCount: 4,
-    impressionCount: 100,
-    conversationId: null,
-    inReplyToUserId: null,
-    referencedTypes: [],
-    hashtags: [],
-    urls: [],
-    media: [],
-  };
-}
+const makeTweet = postMaker(
+  1_900_000_000_000_000_000n + BigInt(process.pid) * 1_000_000n,
+  (id) => `Benchmark tweet ${id}: fan-out & pacing <check>`,
+);
 
 async function store({ handle, tweets, createdAt }) {
   const base = createdAt ?? Date.now();

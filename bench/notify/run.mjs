@@ -29,6 +29,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeDiscordServer } from '../../apps/server/test/fakes/fake-discord-server.ts';
 import { startFakeTelegramServer } from '../../apps/server/test/fakes/fake-telegram-server.ts';
+import {
+  busiestWindow,
+  deliveryPairs,
+  discordTweetId,
+  isDmOpen,
+  telegramTweetId,
+} from '../lib/deliveries.mjs';
+import { percentile, sleep } from '../lib/stats.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -63,19 +71,9 @@ const TARGET_P95_MS = 1_000;
 
 const chatIdOf = (i) => String(100_000 + i);
 const discordIdOf = (i) => String(82198898841029460n + BigInt(i));
-const tweetIdIn = (text) => /status\/(\d+)/.exec(text ?? '')?.[1];
-const telegramTweet = (m) => tweetIdIn(m.raw);
-const discordTweet = (m) => tweetIdIn(String(m.embeds[0]?.url ?? ''));
-const isDmOpen = (r) => r.path.endsWith('/users/@me/channels');
 
-const percentile = (values, p) => {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 const round = (value, digits = 1) => (value === null ? null : Number(value.toFixed(digits)));
 const pct = (share) => `${(share * 100).toFixed(1)}%`;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The built delivery system in a child process, driven over IPC (see app.mjs). */
 function startApp(setup) {
@@ -142,30 +140,7 @@ function setupFor(fakes, users, handles) {
   };
 }
 
-/** Messages per (target, tweet): every pair once, and the pairs are those the outbox sent. */
-function duplicates(messages, targetOf, tweetOf) {
-  const seen = new Set();
-  let doubled = 0;
-  for (const message of messages) {
-    const key = `${targetOf(message)}:${tweetOf(message)}`;
-    if (seen.has(key)) doubled += 1;
-    seen.add(key);
-  }
-  return { messages: messages.length, uniquePairs: seen.size, duplicates: doubled };
-}
-
 const countIn = (items, from, to) => items.filter((m) => m.at >= from && m.at < to).length;
-
-/** Most messages the fake accepted in any `windowMs` (a sliding window over arrivals). */
-function busiestWindow(items, windowMs) {
-  const times = items.map((m) => m.at).sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i] - times[j] >= windowMs) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-}
 
 /** Shortest gap between two messages to the same target. */
 function minGapPerTarget(items, targetOf) {
@@ -267,7 +242,7 @@ async function throughput() {
       rateLimitedAtS: telegram.requests
         .filter((r) => r.status === 429)
         .map((r) => round((r.at - storeStarted) / 1000)),
-      ...duplicates(tg, (m) => m.chatId, telegramTweet),
+      ...deliveryPairs(tg, (m) => m.chatId, telegramTweetId),
     },
     discord: {
       steady: discordSteady,
@@ -289,7 +264,7 @@ async function throughput() {
       rateLimitedAtS: discord.requests
         .filter((r) => r.status === 429)
         .map((r) => round((r.at - storeStarted) / 1000)),
-      ...duplicates(dc, (m) => m.userId, discordTweet),
+      ...deliveryPairs(dc, (m) => m.userId, discordTweetId),
     },
     outbox: report.outbox,
     outboxSent: report.sent,
@@ -348,8 +323,8 @@ async function latency() {
     p95: percentile(samples, 95),
     max: samples.length ? Math.max(...samples) : null,
   });
-  const tgSamples = of(telegram.messages, telegramTweet);
-  const dcSamples = of(discord.messages, discordTweet);
+  const tgSamples = of(telegram.messages, telegramTweetId);
+  const dcSamples = of(discord.messages, discordTweetId);
   return {
     users: LATENCY_USERS,
     tweets: LATENCY_TWEETS,
@@ -366,8 +341,8 @@ async function latency() {
     all: stats([...tgSamples, ...dcSamples]),
     gateWaits: report.gateWaits,
     duplicates:
-      duplicates(telegram.messages, (m) => m.chatId, telegramTweet).duplicates +
-      duplicates(discord.messages, (m) => m.userId, discordTweet).duplicates,
+      deliveryPairs(telegram.messages, (m) => m.chatId, telegramTweetId).duplicates +
+      deliveryPairs(discord.messages, (m) => m.userId, discordTweetId).duplicates,
   };
 }
 
@@ -428,15 +403,15 @@ async function outage() {
     telegram: {
       delivered: telegram.messages.length,
       expected,
-      duplicates: duplicates(telegram.messages, (m) => m.chatId, telegramTweet).duplicates,
-      inOrder: inOrder(telegram.messages, (m) => m.chatId, telegramTweet),
+      duplicates: deliveryPairs(telegram.messages, (m) => m.chatId, telegramTweetId).duplicates,
+      inOrder: inOrder(telegram.messages, (m) => m.chatId, telegramTweetId),
       rateLimited: telegram.requests.filter((r) => r.status === 429).length,
     },
     discord: {
       delivered: discord.messages.length,
       expected,
-      duplicates: duplicates(discord.messages, (m) => m.userId, discordTweet).duplicates,
-      inOrder: inOrder(discord.messages, (m) => m.userId, discordTweet),
+      duplicates: deliveryPairs(discord.messages, (m) => m.userId, discordTweetId).duplicates,
+      inOrder: inOrder(discord.messages, (m) => m.userId, discordTweetId),
       rateLimited: discord.requests.filter((r) => r.status === 429 && !isDmOpen(r)).length,
     },
   };

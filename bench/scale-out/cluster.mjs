@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import pg from 'pg';
+import { createPgSchema, dropPgSchema } from '../lib/pg-schema.mjs';
 import { Redis } from 'ioredis';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,13 +29,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * open Kysely database of the built server on it, and `drop()`.
  */
 export async function createSchema(baseUrl, name) {
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create schema ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.searchParams.set('options', `-c search_path=${name}`);
-  const databaseUrl = url.toString();
+  const databaseUrl = await createPgSchema(baseUrl, name);
   const { loadConfig } = await dist('config.js');
   const { createDb } = await dist('db/index.js');
   const { migrateToLatest } = await dist('db/migrate.js');
@@ -49,10 +43,7 @@ export async function createSchema(baseUrl, name) {
     async drop() {
       await db.close().catch(() => undefined);
       fs.rmSync(dataDir, { recursive: true, force: true });
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${name} cascade`);
-      await client.end();
+      await dropPgSchema(baseUrl, name);
     },
   };
 }

@@ -66,6 +66,16 @@ import {
   DIST,
   ROOT,
 } from './cluster.mjs';
+import { registerThroughApi } from '../lib/api-session.mjs';
+import {
+  busiestWindow,
+  deliveryPairs,
+  discordTweetId,
+  isDmOpen,
+  telegramTweetId,
+} from '../lib/deliveries.mjs';
+import { sleep } from '../lib/stats.mjs';
+import { postMaker, seedSubscribedHandles } from '../lib/subscribers.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -93,7 +103,6 @@ const DEFAULT_SLOTS = 4;
 const TARGET_2W = 1.6;
 const RUN = `${process.pid}_${Date.now().toString(36)}`;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const mean = (values) =>
   values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length;
 const fmt = (value, digits = 0) =>
@@ -471,53 +480,11 @@ async function collect(run) {
 
 const chatIdOf = (i) => String(300_000 + i);
 const discordIdOf = (i) => String(82198898841031000n + BigInt(i));
-const tweetIdIn = (text) => /status\/(\d+)/.exec(text ?? '')?.[1];
-const isDmOpen = (r) => r.path.endsWith('/users/@me/channels');
 
-/** Messages per (target, tweet) beyond the first. */
-function duplicates(messages, targetOf, tweetOf) {
-  const seen = new Set();
-  let doubled = 0;
-  for (const message of messages) {
-    const key = `${targetOf(message)}:${tweetOf(message)}`;
-    if (seen.has(key)) doubled += 1;
-    seen.add(key);
-  }
-  return doubled;
-}
-
-/** Most of `items` in any `windowMs` (a sliding window over their arrival). */
-function busiest(items, windowMs) {
-  const times = items.map((m) => m.at).sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i] - times[j] >= windowMs) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-}
-
-let tweetSeq = 1_930_000_000_000_000_000n;
-function sourceTweet(createdAt) {
-  tweetSeq += 1n;
-  return {
-    id: String(tweetSeq),
-    text: `Scale-out drain ${tweetSeq}: a post to deliver`,
-    createdAt,
-    lang: 'en',
-    likeCount: 1,
-    retweetCount: 2,
-    replyCount: 3,
-    quoteCount: 4,
-    impressionCount: 100,
-    conversationId: null,
-    inReplyToUserId: null,
-    referencedTypes: [],
-    hashtags: [],
-    urls: [],
-    media: [],
-  };
-}
+const sourceTweet = postMaker(
+  1_930_000_000_000_000_000n,
+  (id) => `Scale-out drain ${id}: a post to deliver`,
+);
 
 async function drain(workerCount) {
   return isolated(`d${workerCount}`, async ({ schema, prefix, nodes, stats }) => {
@@ -525,37 +492,18 @@ async function drain(workerCount) {
     const discord = await startFakeDiscordServer();
     try {
       const { db } = schema.db;
-      const now = new Date().toISOString();
-      const userIds = [];
-      for (let i = 0; i < NOTIFY_USERS; i++) {
-        const user = await insertUser(db, {
-          username: `so_drain${i}`,
-          email: `so_drain${i}@example.com`,
-          passwordHash: 'not-used',
-          isAdmin: false,
-          isSuperAdmin: false,
-          createdAt: now,
-        });
-        await upsertUserSettings(db, user.id, {
-          telegram_chat_id: chatIdOf(i),
-          discord_user_id: discordIdOf(i),
-          twitter_username: `so_drain${i}_x`,
-          bot_running: true,
-          updated_at: now,
-        });
-        userIds.push(user.id);
-      }
-      const handleIds = [];
-      for (let h = 0; h < NOTIFY_HANDLES; h++) {
-        const handle = await insertHandle(db, {
-          username: `so_author${h}`,
-          backfillDays: BACKFILL_DAYS,
-          now,
-        });
-        // Backfilled, profile fresh, next poll far away: the workers' collectors leave it be.
-        await db
-          .updateTable('handles')
-          .set({
+      const { handleIds } = await seedSubscribedHandles(
+        db,
+        { insertUser, upsertUserSettings, insertHandle, insertLink, setHandleNotifications },
+        {
+          users: NOTIFY_USERS,
+          handles: NOTIFY_HANDLES,
+          userName: (i) => `so_drain${i}`,
+          chatIdOf,
+          discordIdOf,
+          handleName: (h) => `so_author${h}`,
+          // Backfilled, profile fresh, next poll far away: the workers' collectors leave it be.
+          handleFields: (h, now) => ({
             display_name: `Author ${h}`,
             x_user_id: `5151${h}`,
             backfill_status: 'completed',
@@ -563,18 +511,9 @@ async function drain(workerCount) {
             initial_backfill_complete: true,
             profile_checked_at: now,
             next_poll_at: '2999-01-01T00:00:00.000Z',
-          })
-          .where('id', '=', handle.id)
-          .execute();
-        for (const userId of userIds) {
-          await insertLink(db, { userId, handleId: handle.id, backfillDays: 7, now });
-          await setHandleNotifications(db, userId, handle.id, {
-            telegram_enabled: true,
-            discord_enabled: true,
-          });
-        }
-        handleIds.push(handle.id);
-      }
+          }),
+        },
+      );
 
       const workers = await startWorkers(workerCount, nodes, {
         ...clusterEnv(schema, prefix, 'worker'),
@@ -658,7 +597,7 @@ async function drain(workerCount) {
           messagesPerSecond: lastOf('telegram')
             ? round(sentOf('telegram') / (lastOf('telegram') / 1000), 1)
             : null,
-          busiest1s: busiest(telegram.messages, 1000),
+          busiest1s: busiestWindow(telegram.messages, 1000),
           requests: tgRequests.length,
           rateLimited: telegram.requests.filter((r) => r.status === 429).length,
           // A 429 right after a message to the same chat went through: the per-chat limit.
@@ -669,11 +608,7 @@ async function drain(workerCount) {
                 (m) => m.chatId === r.chatId && m.at <= r.at && r.at - m.at < 1_000,
               ),
           ).length,
-          duplicates: duplicates(
-            telegram.messages,
-            (m) => m.chatId,
-            (m) => tweetIdIn(m.raw),
-          ),
+          duplicates: deliveryPairs(telegram.messages, (m) => m.chatId, telegramTweetId).duplicates,
         },
         discord: {
           sent: sentOf('discord'),
@@ -683,7 +618,7 @@ async function drain(workerCount) {
           messagesPerSecond: lastOf('discord')
             ? round(sentOf('discord') / (lastOf('discord') / 1000), 1)
             : null,
-          busiest1s: busiest(
+          busiest1s: busiestWindow(
             discord.requests.filter((r) => r.status === 200),
             1000,
           ),
@@ -691,11 +626,7 @@ async function drain(workerCount) {
           dmOpensRateLimited: dmOpens.filter((r) => r.status === 429).length,
           sendRequests: dcSends.length,
           rateLimited: discord.requests.filter((r) => r.status === 429).length,
-          duplicates: duplicates(
-            discord.messages,
-            (m) => m.userId,
-            (m) => tweetIdIn(String(m.embeds[0]?.url ?? '')),
-          ),
+          duplicates: deliveryPairs(discord.messages, (m) => m.userId, discordTweetId).duplicates,
         },
         cpu,
       };
@@ -708,40 +639,6 @@ async function drain(workerCount) {
 
 // ---------------------------------------------------------------------------------------------
 // 3. API
-
-/** Signs a user in through the API of `origin`; returns the cookie header of its session. */
-async function signIn(origin, code) {
-  const cookies = new Map();
-  const request = async (method, url, body) => {
-    const headers = {};
-    if (cookies.size > 0) headers.cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (method !== 'GET') headers['x-csrf-token'] = cookies.get('perch_csrf') ?? '';
-    if (body) headers['content-type'] = 'application/json';
-    const response = await fetch(origin + url, {
-      method,
-      headers,
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...rest] = pair.split('=');
-      cookies.set(name.trim(), rest.join('='));
-    }
-    return response;
-  };
-  await request('GET', '/api/v1/auth/check');
-  const registered = await request('POST', '/api/v1/auth/register', {
-    username: 'so_api',
-    email: 'so_api@example.com',
-    password: 'Bench-passw0rd!',
-    confirmPassword: 'Bench-passw0rd!',
-    invitationCode: code,
-    acceptTerms: true,
-    acceptPrivacy: true,
-  });
-  if (registered.status !== 201) throw new Error(`register: ${await registered.text()}`);
-  return [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-}
 
 function startLoadgen() {
   const child = fork(path.join(HERE, 'loadgen.mjs'), [], { execArgv: [], stdio: 'inherit' });
@@ -775,7 +672,11 @@ async function api() {
       expiresInDays: null,
       createdBy: null,
     });
-    const cookie = await signIn(api1.origin, code);
+    const cookie = await registerThroughApi(api1.origin, {
+      username: 'so_api',
+      password: 'Bench-passw0rd!',
+      code,
+    });
     const user = await db
       .selectFrom('users')
       .select('id')

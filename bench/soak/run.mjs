@@ -46,6 +46,8 @@ import {
   startNode,
   DIST,
 } from '../scale-out/cluster.mjs';
+import { apiSession } from '../lib/api-session.mjs';
+import { percentile, sleep } from '../lib/stats.mjs';
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 30);
 const WARMUP_MINUTES = Number(process.env.BENCH_SOAK_WARMUP_MINUTES ?? 10);
@@ -66,7 +68,6 @@ const GROWTH_WINDOW_MINUTES = Math.min(20, MINUTES - WARMUP_MINUTES);
 const TARGET_GROWTH = 0.05;
 const PASSWORD = 'Soak-passw0rd!';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (bytes) => (bytes === null || bytes === undefined ? null : round(bytes / 2 ** 20, 1));
 const chatIdOf = (i) => String(300_000 + i);
 const discordIdOf = (i) => String(82198898841039000n + BigInt(i));
@@ -153,25 +154,7 @@ async function seed() {
 
 /** Signs a user in through the API; returns the cookie header of its session. */
 async function signIn(origin, username) {
-  const cookies = new Map();
-  const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  const request = async (method, url, body) => {
-    const headers = {};
-    if (cookies.size > 0) headers.cookie = cookieHeader();
-    if (method !== 'GET') headers['x-csrf-token'] = cookies.get('perch_csrf') ?? '';
-    if (body) headers['content-type'] = 'application/json';
-    const response = await fetch(origin + url, {
-      method,
-      headers,
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...rest] = pair.split('=');
-      cookies.set(name.trim(), rest.join('='));
-    }
-    return response;
-  };
+  const { cookies, cookieHeader, request } = apiSession(origin);
   await request('GET', '/api/v1/auth/check');
   for (let attempt = 0; ; attempt++) {
     const response = await request('POST', '/api/v1/auth/login', { username, password: PASSWORD });
@@ -414,12 +397,6 @@ function trend(samples, key, warmupS, windowS, endS) {
     max: mb(Math.max(...after.map((s) => s[key]))),
   };
 }
-
-const percentile = (values, p) => {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 
 // ---------------------------------------------------------------------------------------------
 // Deliveries: what the database says should have arrived, and what the fakes got

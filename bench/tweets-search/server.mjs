@@ -4,7 +4,6 @@
 // through upsertTweets as a backfill stores them, so the search index is filled by the same
 // triggers or index updates as in production). Reports the port, the cookie and what the seed
 // cost, then serves until the parent disconnects.
-import pg from 'pg';
 import { sql } from 'kysely';
 import {
   insertHandle,
@@ -13,6 +12,7 @@ import {
 import { upsertTweets } from '../../apps/server/dist/modules/tweets/tweets.repository.js';
 import { findUserByLogin } from '../../apps/server/dist/modules/users/users.repository.js';
 import { generateHandleData } from '../analytics/synthetic.mjs';
+import { createPgSchema, dropPgSchema } from '../lib/pg-schema.mjs';
 import { BENCH_USERNAME, startSignedInApp } from '../lib/signed-in-app.mjs';
 
 const DIALECT = process.env.BENCH_DIALECT ?? 'sqlite';
@@ -26,23 +26,13 @@ let schema;
 const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 if (DIALECT === 'postgres') {
   schema = `bench_ts_${process.pid}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  process.env.DATABASE_URL = url.toString();
+  process.env.DATABASE_URL = await createPgSchema(base, schema);
 } else {
   delete process.env.DATABASE_URL;
 }
 
 async function dropSchema() {
-  if (!schema) return;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`drop schema if exists ${schema} cascade`);
-  await admin.end();
+  if (schema) await dropPgSchema(base, schema);
 }
 
 // Whatever fails from here on, the schema goes.

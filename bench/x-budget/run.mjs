@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { startFakeXServer } from '../../apps/server/test/fakes/fake-x-server.ts';
 import { Collector } from '../../apps/server/src/collector/collector.ts';
 import { METRIC_READ_AGES_MS } from '../../apps/server/src/collector/metric-schedule.ts';
-import { createXApiSource } from '../../apps/server/src/collector/sources/x-api-source.ts';
+import { createXApiSource } from '../../apps/server/src/sources/x-api-source.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { createDb } from '../../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';

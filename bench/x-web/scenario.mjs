@@ -14,7 +14,7 @@ import path from 'node:path';
 import { X_WEB_OPERATIONS } from '@perch/shared';
 import { startFakeXWebServer } from '../../apps/server/test/fakes/fake-x-web-server.ts';
 import { Collector } from '../../apps/server/src/collector/collector.ts';
-import { createXWebSource } from '../../apps/server/src/collector/sources/x-web/x-web-source.ts';
+import { createXWebSource } from '../../apps/server/src/sources/x-web/x-web-source.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { createDb } from '../../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';

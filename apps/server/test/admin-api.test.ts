@@ -19,6 +19,7 @@ import {
 import { insertUser } from '../src/modules/users/users.repository.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { signedInAs } from './seed.js';
 
 const API = '/api/v1';
 
@@ -85,11 +86,7 @@ describe.each(DIALECTS)('admin API [%s]', (dialect) => {
   /** A privilege change ends the user's sessions: the same browser signs in again. */
   async function signInAgain(client: TestClient, username: string) {
     expect(await authCheckOf(client)).toMatchObject({ authenticated: false });
-    const response = await client.post(`${API}/auth/login`, {
-      username,
-      password: 'Sup3r-secret!',
-    });
-    expect(response.statusCode, response.body).toBe(200);
+    await signedInAs(client, username);
   }
 
   describe('users', () => {

@@ -10,14 +10,11 @@ import {
   type AdminProcess,
   type ChallengeStatus,
 } from '@perch/shared';
-import {
-  createDemoSource,
-  createTweetSource,
-  DEMO_CHALLENGE,
-} from '../src/sources/index.js';
+import { createDemoSource, createTweetSource, DEMO_CHALLENGE } from '../src/sources/index.js';
 import { loadConfig } from '../src/config.js';
 import { STOPPED_BY_ADMIN } from '../src/modules/admin/admin-collector.service.js';
 import { dataOf, expectError } from './assertions.js';
+import { NO_ENGAGEMENT, makeTweet, tweetRow } from './factories.js';
 import {
   DIALECTS,
   TestClient,
@@ -447,26 +444,12 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
       .execute();
     await t.db.db
       .insertInto('tweets')
-      .values({
-        handle_id: handle.id,
-        tweet_id: '1',
-        text: 'not from the source',
-        created_at: new Date().toISOString(),
-        lang: null,
-        like_count: 0,
-        retweet_count: 0,
-        reply_count: 0,
-        quote_count: 0,
-        impression_count: null,
-        conversation_id: null,
-        in_reply_to_user_id: null,
-        referenced_types: '[]',
-        hashtags: '[]',
-        urls: '[]',
-        media: '[]',
-        first_seen_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
-      })
+      .values(
+        tweetRow(
+          handle.id,
+          makeTweet({ id: '1', text: 'not from the source', lang: null, ...NO_ENGAGEMENT }),
+        ),
+      )
       .execute();
     await queueDelivery(handle.id, '1');
     expect(await rowsOf('profile_snapshots', handle.id)).toBe(1);

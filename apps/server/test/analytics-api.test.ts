@@ -6,7 +6,6 @@ import {
   type CompleteAnalytics,
   type Tweet,
 } from '@perch/shared';
-import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { findHandleByName, updateHandle } from '../src/modules/handles/handles.repository.js';
 import {
   insertMetricSnapshots,
@@ -15,7 +14,9 @@ import {
 } from '../src/modules/tweets/tweets.repository.js';
 import { referenceAnalytics } from './analytics-reference.js';
 import { dataOf, expectError } from './assertions.js';
+import { originalPost, sourceProfile } from './factories.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { emptiedAndHeld, followCollected } from './seed.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -67,17 +68,6 @@ async function allTweets(client: TestClient, handle: string): Promise<Tweet[]> {
   }
 }
 
-async function waitComplete(t: TestApp, handle: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const row = await findHandleByName(t.db.db, handle);
-    if (row?.backfill_status === 'completed') return;
-    if (row?.backfill_status === 'failed') throw new Error(`${handle} failed: ${row.last_error}`);
-    if (Date.now() > deadline) throw new Error(`backfill of ${handle} did not finish`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** Every block of a complete payload checked against the reference, from stored data. */
 async function expectMatchesReference(
   t: TestApp,
@@ -115,25 +105,6 @@ async function expectMatchesReference(
   }
 }
 
-function sourceTweet(overrides: Partial<SourceTweet> & { id: string; createdAt: string }) {
-  return {
-    text: `post ${overrides.id}`,
-    lang: 'en',
-    likeCount: 0,
-    retweetCount: 0,
-    replyCount: 0,
-    quoteCount: 0,
-    impressionCount: null,
-    conversationId: overrides.id,
-    inReplyToUserId: null,
-    referencedTypes: [],
-    hashtags: [],
-    urls: [],
-    media: [],
-    ...overrides,
-  } satisfies SourceTweet;
-}
-
 describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
   let t: TestApp;
   let alice: TestClient;
@@ -155,11 +126,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
     );
 
   it('a collected demo handle: every block equals docs/analytics.md over the listed tweets, for week, month and another timezone', async () => {
-    expect(
-      (await alice.post('/api/v1/handles', { username: 'typical_ref', backfill_days: 15 }))
-        .statusCode,
-    ).toBe(201);
-    await waitComplete(t, 'typical_ref');
+    await followCollected(t, alice, 'typical_ref', { backfill_days: 15 });
     // A refresh polls once more: fresh metrics (metric snapshots) and a second profile snapshot.
     const refreshed = await alice.post('/api/v1/analytics/refresh/typical_ref');
     expect(refreshed.statusCode, refreshed.body).toBe(200);
@@ -193,16 +160,9 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
   });
 
   it('hand-made tweets stored through the repository: threads, media, links, retweets and snapshots', async () => {
-    expect((await alice.post('/api/v1/handles', { username: 'typical_hand' })).statusCode).toBe(
-      201,
-    );
-    await waitComplete(t, 'typical_hand');
-    const row = await findHandleByName(t.db.db, 'typical_hand');
-    if (!row?.x_user_id) throw new Error('no handle');
+    const row = await followCollected(t, alice, 'typical_hand');
     // Nothing else arrives during the test: the next poll is a day away.
-    await updateHandle(t.db.db, row.id, { next_poll_at: new Date(Date.now() + DAY).toISOString() });
-    await t.db.db.deleteFrom('tweets').where('handle_id', '=', row.id).execute();
-    await t.db.db.deleteFrom('profile_snapshots').where('handle_id', '=', row.id).execute();
+    await emptiedAndHeld(t, row.id);
 
     const now = Date.now();
     const at = (msAgo: number) => new Date(now - msAgo).toISOString();
@@ -211,14 +171,14 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
       t.db.db,
       row.id,
       [
-        sourceTweet({
+        originalPost({
           id: '100',
           createdAt: at(3 * DAY),
           likeCount: 40,
           retweetCount: 5,
           hashtags: ['AI', 'ai'],
         }),
-        sourceTweet({
+        originalPost({
           id: '101',
           createdAt: at(3 * DAY - 60_000),
           conversationId: '100',
@@ -226,7 +186,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
           referencedTypes: ['replied_to'],
           likeCount: 10,
         }),
-        sourceTweet({
+        originalPost({
           id: '102',
           createdAt: at(3 * DAY - 120_000),
           conversationId: '100',
@@ -234,76 +194,56 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
           referencedTypes: ['replied_to'],
           likeCount: 1,
         }),
-        sourceTweet({
+        originalPost({
           id: '103',
           createdAt: at(2 * DAY),
           media: [{ type: 'animated_gif', url: null, previewUrl: 'https://pbs.example/g.jpg' }],
           likeCount: 7,
           replyCount: 2,
         }),
-        sourceTweet({
+        originalPost({
           id: '104',
           createdAt: at(1 * DAY),
           media: [{ type: 'photo', url: 'https://pbs.example/p.jpg', previewUrl: null }],
           urls: ['https://example.com/a'],
           quoteCount: 3,
         }),
-        sourceTweet({
+        originalPost({
           id: '105',
           createdAt: at(10 * HOUR),
           urls: ['https://x.com/someone/status/123'],
           lang: null,
           referencedTypes: ['quoted'],
         }),
-        sourceTweet({
+        originalPost({
           id: '106',
           createdAt: at(8 * HOUR),
           urls: ['https://example.org/b'],
           lang: 'de',
           hashtags: ['Ai'],
         }),
-        sourceTweet({
+        originalPost({
           id: '107',
           createdAt: at(5 * HOUR),
           referencedTypes: ['retweeted'],
           likeCount: 500,
         }),
-        sourceTweet({ id: '108', createdAt: at(40 * DAY), likeCount: 1000 }),
+        originalPost({ id: '108', createdAt: at(40 * DAY), likeCount: 1000 }),
       ],
       at(0),
     );
-    await insertProfileSnapshot(
-      t.db.db,
-      row.id,
-      {
-        xUserId: me,
+    const profile = (followersCount: number, followingCount: number) =>
+      sourceProfile({
         username: 'typical_hand',
-        name: 'x',
-        followersCount: 1000,
-        followingCount: 10,
-        tweetCount: 9,
-        likeCount: null,
-        protected: false,
-      },
-      at(2 * DAY),
-    );
-    await insertProfileSnapshot(
-      t.db.db,
-      row.id,
-      {
         xUserId: me,
-        username: 'typical_hand',
         name: 'x',
-        followersCount: 1100,
-        followingCount: 11,
-        tweetCount: 9,
-        likeCount: null,
-        protected: false,
-      },
-      at(HOUR),
-    );
+        followersCount,
+        followingCount,
+      });
+    await insertProfileSnapshot(t.db.db, row.id, profile(1000, 10), at(2 * DAY));
+    await insertProfileSnapshot(t.db.db, row.id, profile(1100, 11), at(HOUR));
     const snapshot = (id: string, likes: number) =>
-      sourceTweet({ id, createdAt: at(10 * HOUR), likeCount: likes });
+      originalPost({ id, createdAt: at(10 * HOUR), likeCount: likes });
     await insertMetricSnapshots(t.db.db, row.id, [snapshot('105', 4)], at(9 * HOUR)); // age 1 h
     await insertMetricSnapshots(t.db.db, row.id, [snapshot('105', 16)], at(6 * HOUR)); // age 4 h
 
@@ -347,11 +287,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
   });
 
   it('every block path answers its block with the meta fields, and the complete payload agrees', async () => {
-    expect(
-      (await alice.post('/api/v1/handles', { username: 'typical_paths', backfill_days: 7 }))
-        .statusCode,
-    ).toBe(201);
-    await waitComplete(t, 'typical_paths');
+    await followCollected(t, alice, 'typical_paths', { backfill_days: 7 });
     const whole = await complete(alice, 'typical_paths', '?period=7');
     // A 7-day backfill covers the week: collection reaches back to its target start.
     const stored = await findHandleByName(t.db.db, 'typical_paths');
@@ -499,13 +435,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
   });
 
   it('ETag and If-None-Match: 304 while nothing changed, a new tweet stored invalidates at once', async () => {
-    expect(
-      (await alice.post('/api/v1/handles', { username: 'typical_etag', backfill_days: 7 }))
-        .statusCode,
-    ).toBe(201);
-    await waitComplete(t, 'typical_etag');
-    const row = await findHandleByName(t.db.db, 'typical_etag');
-    if (!row) throw new Error('no handle');
+    const row = await followCollected(t, alice, 'typical_etag', { backfill_days: 7 });
     await updateHandle(t.db.db, row.id, { next_poll_at: new Date(Date.now() + DAY).toISOString() });
 
     const url = '/api/v1/analytics/complete/typical_etag?period=7';
@@ -523,7 +453,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
     await upsertTweets(
       t.db.db,
       row.id,
-      [sourceTweet({ id: '9'.repeat(19), createdAt: new Date().toISOString(), likeCount: 12345 })],
+      [originalPost({ id: '9'.repeat(19), createdAt: new Date().toISOString(), likeCount: 12345 })],
       new Date().toISOString(),
     );
     const after = await alice.request({ method: 'GET', url, headers: { 'if-none-match': etag } });
@@ -536,13 +466,8 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
   });
 
   it('refresh polls and recomputes; a second refresh within 5 s is 429', async () => {
-    expect(
-      (await alice.post('/api/v1/handles', { username: 'typical_fresh', backfill_days: 7 }))
-        .statusCode,
-    ).toBe(201);
-    await waitComplete(t, 'typical_fresh');
-    const row = await findHandleByName(t.db.db, 'typical_fresh');
-    const polledBefore = row?.last_poll_at ?? null;
+    const row = await followCollected(t, alice, 'typical_fresh', { backfill_days: 7 });
+    const polledBefore = row.last_poll_at ?? null;
     const first = await alice.post('/api/v1/analytics/refresh/typical_fresh?period=7');
     expect(first.statusCode, first.body).toBe(200);
     const body = first.json<{ success: boolean; message: string; data: CompleteAnalytics }>();

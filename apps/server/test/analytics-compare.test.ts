@@ -4,55 +4,14 @@ import {
   completeAnalyticsSchema,
   type CompleteAnalytics,
 } from '@perch/shared';
-import type { SourceTweet } from '../src/domain/tweet-source.js';
-import { findHandleByName, updateHandle } from '../src/modules/handles/handles.repository.js';
 import { insertProfileSnapshot, upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';
+import { originalPost, sourceProfile } from './factories.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { emptiedAndHeld, followCollected } from './seed.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-function sourceTweet(overrides: Partial<SourceTweet> & { id: string; createdAt: string }) {
-  return {
-    text: `post ${overrides.id}`,
-    lang: 'en',
-    likeCount: 0,
-    retweetCount: 0,
-    replyCount: 0,
-    quoteCount: 0,
-    impressionCount: null,
-    conversationId: overrides.id,
-    inReplyToUserId: null,
-    referencedTypes: [],
-    hashtags: [],
-    urls: [],
-    media: [],
-    ...overrides,
-  } satisfies SourceTweet;
-}
-
-async function waitComplete(t: TestApp, handle: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const row = await findHandleByName(t.db.db, handle);
-    if (row?.backfill_status === 'completed') return;
-    if (row?.backfill_status === 'failed') throw new Error(`${handle} failed: ${row.last_error}`);
-    if (Date.now() > deadline) throw new Error(`backfill of ${handle} did not finish`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-const profile = (username: string, xUserId: string, followersCount: number) => ({
-  xUserId,
-  username,
-  name: username,
-  followersCount,
-  followingCount: 10,
-  tweetCount: 9,
-  likeCount: null,
-  protected: false,
-});
 
 describe.each(DIALECTS)('analytics: compare with the previous period (%s)', (dialect) => {
   let t: TestApp;
@@ -61,6 +20,8 @@ describe.each(DIALECTS)('analytics: compare with the previous period (%s)', (dia
   let xUserId: string;
   let now: number;
   const at = (msAgo: number) => new Date(now - msAgo).toISOString();
+  const cmpProfile = (followersCount: number) =>
+    sourceProfile({ username: 'typical_cmp', xUserId, followersCount });
 
   const complete = async (query: string) =>
     dataOf(
@@ -72,47 +33,32 @@ describe.each(DIALECTS)('analytics: compare with the previous period (%s)', (dia
     t = await buildTestApp(dialect);
     alice = new TestClient(t.app);
     await alice.register(t.db, 'alice');
-    expect((await alice.post('/api/v1/handles', { username: 'typical_cmp' })).statusCode).toBe(201);
-    await waitComplete(t, 'typical_cmp');
-    const row = await findHandleByName(t.db.db, 'typical_cmp');
-    if (!row?.x_user_id) throw new Error('no handle');
+    const row = await followCollected(t, alice, 'typical_cmp');
     handleId = row.id;
     xUserId = row.x_user_id;
     // Nothing else arrives during the test: the next poll is a day away.
-    await updateHandle(t.db.db, row.id, { next_poll_at: new Date(Date.now() + DAY).toISOString() });
-    await t.db.db.deleteFrom('tweets').where('handle_id', '=', row.id).execute();
-    await t.db.db.deleteFrom('profile_snapshots').where('handle_id', '=', row.id).execute();
+    await emptiedAndHeld(t, row.id);
     now = Date.now();
     await upsertTweets(
       t.db.db,
       row.id,
       [
         // This week: 3 posts (60 likes, 6 retweets, 3 replies, 0 quotes) and a retweet.
-        sourceTweet({ id: '201', createdAt: at(6 * DAY), likeCount: 10, retweetCount: 2 }),
-        sourceTweet({ id: '202', createdAt: at(2 * DAY), likeCount: 20, replyCount: 3 }),
-        sourceTweet({ id: '203', createdAt: at(3 * HOUR), likeCount: 30, retweetCount: 4 }),
-        sourceTweet({ id: '204', createdAt: at(HOUR), referencedTypes: ['retweeted'] }),
+        originalPost({ id: '201', createdAt: at(6 * DAY), likeCount: 10, retweetCount: 2 }),
+        originalPost({ id: '202', createdAt: at(2 * DAY), likeCount: 20, replyCount: 3 }),
+        originalPost({ id: '203', createdAt: at(3 * HOUR), likeCount: 30, retweetCount: 4 }),
+        originalPost({ id: '204', createdAt: at(HOUR), referencedTypes: ['retweeted'] }),
         // The week before: 2 posts (40 likes, 0 retweets, 1 reply, 2 quotes).
-        sourceTweet({ id: '101', createdAt: at(8 * DAY), likeCount: 15, quoteCount: 2 }),
-        sourceTweet({ id: '102', createdAt: at(13 * DAY), likeCount: 25, replyCount: 1 }),
+        originalPost({ id: '101', createdAt: at(8 * DAY), likeCount: 15, quoteCount: 2 }),
+        originalPost({ id: '102', createdAt: at(13 * DAY), likeCount: 25, replyCount: 1 }),
         // Before both weeks, inside this month.
-        sourceTweet({ id: '001', createdAt: at(20 * DAY), likeCount: 1000 }),
+        originalPost({ id: '001', createdAt: at(20 * DAY), likeCount: 1000 }),
       ],
       at(0),
     );
-    await insertProfileSnapshot(
-      t.db.db,
-      row.id,
-      profile('typical_cmp', xUserId, 800),
-      at(12 * DAY),
-    );
-    await insertProfileSnapshot(
-      t.db.db,
-      row.id,
-      profile('typical_cmp', xUserId, 1000),
-      at(9 * DAY),
-    );
-    await insertProfileSnapshot(t.db.db, row.id, profile('typical_cmp', xUserId, 1100), at(HOUR));
+    await insertProfileSnapshot(t.db.db, row.id, cmpProfile(800), at(12 * DAY));
+    await insertProfileSnapshot(t.db.db, row.id, cmpProfile(1000), at(9 * DAY));
+    await insertProfileSnapshot(t.db.db, row.id, cmpProfile(1100), at(HOUR));
   });
 
   afterEach(async () => {
@@ -261,7 +207,7 @@ describe.each(DIALECTS)('analytics: compare with the previous period (%s)', (dia
     await upsertTweets(
       t.db.db,
       handleId,
-      [sourceTweet({ id: '103', createdAt: at(10 * DAY), likeCount: 60 })],
+      [originalPost({ id: '103', createdAt: at(10 * DAY), likeCount: 60 })],
       new Date().toISOString(),
     );
     const after = await alice.request({

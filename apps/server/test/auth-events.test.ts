@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, SECURITY_MESSAGES, authCheckResponseSchema } from '@perch/shared';
 import { dataOf, expectError, representedEvents } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, inviteCode, type TestApp } from './helpers.js';
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  TestClient,
+  buildTestApp,
+  inviteCode,
+  type TestApp,
+} from './helpers.js';
+import { signedInUser, uniqueName } from './seed.js';
 
-const PASSWORD = 'Sup3r-secret!';
 const NEW_PASSWORD = 'An0ther-secret!';
 const API = '/api/v1';
 const AGENT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Safari/605.1.15';
-
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
 
 describe.each(DIALECTS)('auth security events and password change [%s]', (dialect) => {
   let t: TestApp;
@@ -26,15 +30,10 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
       headers: { 'user-agent': AGENT },
       ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
     });
-  const login = (client: TestClient, username: string, password = PASSWORD) =>
+  const login = (client: TestClient, username: string, password = TEST_PASSWORD) =>
     post(client, '/auth/login', { username, password });
 
-  async function signedIn(prefix: string, ip: string) {
-    const username = uniqueName(prefix);
-    const client = new TestClient(t.app, ip);
-    const registered = await client.register(t.db, username, 'user', PASSWORD);
-    return { client, username, userId: registered.data.user.id };
-  }
+  const signedIn = (prefix: string, ip: string) => signedInUser(t, prefix, { ip });
 
   const eventsOf = (userId: number | null, type: string) => {
     let query = t.db.db.selectFrom('security_events').selectAll().where('event_type', '=', type);
@@ -52,8 +51,8 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
     const response = await post(client, '/auth/register', {
       username,
       email: `${username}@example.com`,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
+      password: TEST_PASSWORD,
+      confirmPassword: TEST_PASSWORD,
       invitationCode: code,
       acceptTerms: true,
       acceptPrivacy: true,
@@ -110,7 +109,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
       await t.db.db.selectFrom('security_events').selectAll().execute(),
     );
     expect(everything).not.toContain(wrongPassword);
-    expect(everything).not.toContain(PASSWORD);
+    expect(everything).not.toContain(TEST_PASSWORD);
   });
 
   it('records the lock (high) each time throttling refuses a sign-in', async () => {
@@ -137,7 +136,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
       const bystander = await signedIn('bystander', '10.50.4.9');
 
       const response = await post(client, '/auth/change-password', {
-        currentPassword: PASSWORD,
+        currentPassword: TEST_PASSWORD,
         newPassword: NEW_PASSWORD,
       });
       expect(response.statusCode, response.body).toBe(200);
@@ -167,7 +166,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
       expect(event).toMatchObject({ severity: 'high', ip: '10.50.4.1', user_agent: AGENT });
       const stored = JSON.stringify(await eventsOf(userId, 'password_changed'));
       expect(stored).not.toContain(NEW_PASSWORD);
-      expect(stored).not.toContain(PASSWORD);
+      expect(stored).not.toContain(TEST_PASSWORD);
     });
 
     it('refuses a wrong current password and a new one registration would refuse', async () => {
@@ -182,7 +181,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
       );
       expectError(
         await post(client, '/auth/change-password', {
-          currentPassword: PASSWORD,
+          currentPassword: TEST_PASSWORD,
           newPassword: 'short',
         }),
         400,
@@ -190,7 +189,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
       );
       expectError(
         await post(client, '/auth/change-password', {
-          currentPassword: PASSWORD,
+          currentPassword: TEST_PASSWORD,
           newPassword: 'x'.repeat(300),
         }),
         400,
@@ -223,7 +222,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
       }
       expectError(
         await post(client, '/auth/change-password', {
-          currentPassword: PASSWORD,
+          currentPassword: TEST_PASSWORD,
           newPassword: NEW_PASSWORD,
         }),
         429,
@@ -232,7 +231,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
     });
 
     it('needs a signed-in user and a CSRF token', async () => {
-      const body = { currentPassword: PASSWORD, newPassword: NEW_PASSWORD };
+      const body = { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD };
       expectError(
         await post(new TestClient(t.app, '10.50.7.1'), '/auth/change-password', body),
         401,

@@ -2,15 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, loginResponseSchema } from '@perch/shared';
 import { cookieAttributes, dataOf, expectError, setCookieLine } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { uniqueName } from './seed.js';
 
-const PASSWORD = 'Sup3r-secret!';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WRONG = 'The username or password you entered is incorrect. Please try again.';
 const TOO_MANY = 'Too many login attempts. Please wait a moment and try again.';
-
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
 
 function login(client: TestClient, username: unknown, password: unknown, extra = {}) {
   return client.post('/api/v1/auth/login', { username, password, ...extra });
@@ -26,7 +23,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
   /** Registers a fresh user (from a throw-away client) and returns its name. */
   async function newUser(prefix: string): Promise<string> {
     const username = uniqueName(prefix);
-    await new TestClient(t.app, '10.255.255.254').register(t.db, username, 'user', PASSWORD);
+    await new TestClient(t.app, '10.255.255.254').register(t.db, username, 'user', TEST_PASSWORD);
     return username;
   }
 
@@ -55,7 +52,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
       `${username.toUpperCase()}@EXAMPLE.COM`,
     ]) {
       const client = new TestClient(t.app, '10.2.0.1');
-      const response = await login(client, name, PASSWORD);
+      const response = await login(client, name, TEST_PASSWORD);
       expect(response.statusCode, `${name}: ${response.body}`).toBe(200);
       const data = dataOf(response, loginResponseSchema);
       expect(data.user).toMatchObject({ username, email: `${username}@example.com` });
@@ -75,7 +72,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
       .where('username', '=', username)
       .execute();
     const before = Date.now();
-    const response = await login(new TestClient(t.app, '10.2.0.2'), username, PASSWORD);
+    const response = await login(new TestClient(t.app, '10.2.0.2'), username, TEST_PASSWORD);
     expect(response.statusCode).toBe(200);
     const stored = (await userRow(username)).last_login_at;
     expect(stored).not.toBe(past);
@@ -86,7 +83,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
   it('with remember-me, sets a cookie and session that last 30 days', async () => {
     const username = await newUser('remember');
     const before = Date.now();
-    const response = await login(new TestClient(t.app, '10.2.0.3'), username, PASSWORD, {
+    const response = await login(new TestClient(t.app, '10.2.0.3'), username, TEST_PASSWORD, {
       rememberMe: true,
     });
     expect(response.statusCode).toBe(200);
@@ -111,7 +108,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
   it('without remember-me, sets a browser-session cookie and a 12-hour session', async () => {
     const username = await newUser('forget');
     const before = Date.now();
-    const response = await login(new TestClient(t.app, '10.2.0.4'), username, PASSWORD, {
+    const response = await login(new TestClient(t.app, '10.2.0.4'), username, TEST_PASSWORD, {
       rememberMe: false,
     });
     expect(response.statusCode).toBe(200);
@@ -130,7 +127,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
   it('stores the user agent cut to 100 characters', async () => {
     const username = await newUser('agent');
     const userAgent = 'A'.repeat(300);
-    const response = await login(new TestClient(t.app, '10.2.0.5'), username, PASSWORD, {
+    const response = await login(new TestClient(t.app, '10.2.0.5'), username, TEST_PASSWORD, {
       deviceInfo: { userAgent },
     });
     expect(response.statusCode).toBe(200);
@@ -144,7 +141,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
     const unknownUser = await login(
       new TestClient(t.app, '10.3.0.2'),
       uniqueName('ghost'),
-      PASSWORD,
+      TEST_PASSWORD,
     );
     for (const response of [wrongPassword, unknownUser]) {
       expectError(response, 401, { message: WRONG, code: 'INVALID_CREDENTIALS' });
@@ -186,7 +183,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
           message: WRONG,
         });
       }
-      const blocked = await login(attacker, username, PASSWORD);
+      const blocked = await login(attacker, username, TEST_PASSWORD);
       expectError(blocked, 429, { message: TOO_MANY, code: 'RATE_LIMITED' });
       const retryAfter = Number(blocked.headers['retry-after']);
       expect(Number.isInteger(retryAfter)).toBe(true);
@@ -195,58 +192,60 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
       expect(setCookieLine(blocked, 'perch_session')).toBeUndefined();
 
       // The name is matched case-insensitively, so changing its case does not get around it.
-      expectError(await login(attacker, username.toUpperCase(), PASSWORD), 429, {
+      expectError(await login(attacker, username.toUpperCase(), TEST_PASSWORD), 429, {
         message: TOO_MANY,
       });
 
       // The same name from another IP is not blocked.
       const other = new TestClient(t.app, '10.5.0.2');
-      expect((await login(other, username, PASSWORD)).statusCode).toBe(200);
+      expect((await login(other, username, TEST_PASSWORD)).statusCode).toBe(200);
 
       // Another name from the blocked IP is not blocked.
       const bystander = await newUser('bystander');
-      expect((await login(attacker, bystander, PASSWORD)).statusCode).toBe(200);
-      expectError(await login(attacker, uniqueName('ghost'), PASSWORD), 401, { message: WRONG });
+      expect((await login(attacker, bystander, TEST_PASSWORD)).statusCode).toBe(200);
+      expectError(await login(attacker, uniqueName('ghost'), TEST_PASSWORD), 401, {
+        message: WRONG,
+      });
     });
 
     it('counts only failures inside the 15-minute window', async () => {
       const username = await newUser('window');
       const attacker = new TestClient(t.app, '10.5.1.1');
       for (let i = 0; i < 5; i++) await login(attacker, username, `wrong-${i}-password`);
-      expect((await login(attacker, username, PASSWORD)).statusCode).toBe(429);
+      expect((await login(attacker, username, TEST_PASSWORD)).statusCode).toBe(429);
       await t.db.db
         .updateTable('login_attempts')
         .set({ created_at: new Date(Date.now() - 16 * 60 * 1000).toISOString() })
         .where('login', '=', username.toLowerCase())
         .execute();
-      expect((await login(attacker, username, PASSWORD)).statusCode).toBe(200);
+      expect((await login(attacker, username, TEST_PASSWORD)).statusCode).toBe(200);
     });
 
     it('does not count failures before a successful sign-in', async () => {
       const username = await newUser('reset');
       const client = new TestClient(t.app, '10.5.2.1');
       for (let i = 0; i < 4; i++) await login(client, username, `wrong-${i}-password`);
-      expect((await login(client, username, PASSWORD)).statusCode).toBe(200);
+      expect((await login(client, username, TEST_PASSWORD)).statusCode).toBe(200);
       for (let i = 0; i < 4; i++) await login(client, username, `wrong-${i}-password`);
-      expect((await login(client, username, PASSWORD)).statusCode).toBe(200);
+      expect((await login(client, username, TEST_PASSWORD)).statusCode).toBe(200);
     });
   });
 
   describe('invalid data: 400 "Invalid login data. Please check your input."', () => {
     const invalid: [string, Record<string, unknown>][] = [
       ['an empty body', {}],
-      ['an empty username', { username: '', password: PASSWORD }],
-      ['a blank username', { username: '   ', password: PASSWORD }],
-      ['no username', { password: PASSWORD }],
+      ['an empty username', { username: '', password: TEST_PASSWORD }],
+      ['a blank username', { username: '   ', password: TEST_PASSWORD }],
+      ['no username', { password: TEST_PASSWORD }],
       ['an empty password', { username: 'someone', password: '' }],
       ['no password', { username: 'someone' }],
-      ['a numeric username', { username: 12345, password: PASSWORD }],
+      ['a numeric username', { username: 12345, password: TEST_PASSWORD }],
       ['an object password', { username: 'someone', password: { $ne: null } }],
-      ['an array username', { username: ['a', 'b'], password: PASSWORD }],
-      ['a string rememberMe', { username: 'someone', password: PASSWORD, rememberMe: 'yes' }],
-      ['a string deviceInfo', { username: 'someone', password: PASSWORD, deviceInfo: 'x' }],
+      ['an array username', { username: ['a', 'b'], password: TEST_PASSWORD }],
+      ['a string rememberMe', { username: 'someone', password: TEST_PASSWORD, rememberMe: 'yes' }],
+      ['a string deviceInfo', { username: 'someone', password: TEST_PASSWORD, deviceInfo: 'x' }],
       ['a 300-character password', { username: 'someone', password: 'p'.repeat(300) }],
-      ['a 300-character username', { username: 'u'.repeat(300), password: PASSWORD }],
+      ['a 300-character username', { username: 'u'.repeat(300), password: TEST_PASSWORD }],
     ];
 
     it.each(invalid)('refuses %s', async (_name, body) => {

@@ -7,26 +7,16 @@ import {
 } from '@perch/shared';
 import { invitationCodeHash } from '../src/modules/invitations/invitations.repository.js';
 import { cookieAttributes, dataOf, expectError, setCookieLine } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, inviteCode, type TestApp } from './helpers.js';
-
-const PASSWORD = 'Sup3r-secret!';
-
-let counter = 0;
-/** A username no other test uses (3-32 characters). */
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
-
-function registration(username: string, code: string, overrides: Record<string, unknown> = {}) {
-  return {
-    username,
-    email: `${username}@example.com`,
-    password: PASSWORD,
-    confirmPassword: PASSWORD,
-    invitationCode: code,
-    acceptTerms: true,
-    acceptPrivacy: true,
-    ...overrides,
-  };
-}
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  TestClient,
+  buildTestApp,
+  inviteCode,
+  registration,
+  type TestApp,
+} from './helpers.js';
+import { uniqueName } from './seed.js';
 
 describe.each(DIALECTS)('registration API [%s]', (dialect) => {
   let t: TestApp;
@@ -354,7 +344,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
         ['a blank invitation code', () => ({ invitationCode: ' ' }), MESSAGES.registerFillAll],
         [
           'passwords that differ',
-          () => ({ confirmPassword: `${PASSWORD}x` }),
+          () => ({ confirmPassword: `${TEST_PASSWORD}x` }),
           MESSAGES.passwordsDoNotMatch,
         ],
         [

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, loginResponseSchema } from '@perch/shared';
 import { dataOf, expectError, setCookieLine } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
 
-const PASSWORD = 'Sup3r-secret!';
 const CSRF = { message: MESSAGES.csrfInvalid, code: 'CSRF_INVALID' };
 
 describe.each(DIALECTS)('CSRF double submit [%s]', (dialect) => {
@@ -11,14 +10,14 @@ describe.each(DIALECTS)('CSRF double submit [%s]', (dialect) => {
   let csrf: string;
   beforeAll(async () => {
     t = await buildTestApp(dialect);
-    await new TestClient(t.app).register(t.db, 'csrf_user', 'user', PASSWORD);
+    await new TestClient(t.app).register(t.db, 'csrf_user', 'user', TEST_PASSWORD);
     const client = new TestClient(t.app);
     await client.get('/api/v1/auth/check');
     csrf = client.csrf ?? '';
   });
   afterAll(() => t.close());
 
-  const body = { username: 'csrf_user', password: PASSWORD };
+  const body = { username: 'csrf_user', password: TEST_PASSWORD };
   const post = (headers: Record<string, string>, cookies: Record<string, string>) =>
     t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: body, headers, cookies });
 

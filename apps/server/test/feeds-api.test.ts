@@ -6,13 +6,9 @@ import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { requestForLog } from '../src/app.js';
 import { sha256Hex } from '../src/lib/tokens.js';
 import { dataOf, errorOf, expectError, setCookieLines } from './assertions.js';
+import { makeTweet } from './factories.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
-import {
-  handleFollowedBy,
-  makeTweet,
-  postsOfOneSecond,
-  storeNewestFirst,
-} from './notify-helpers.js';
+import { handleFollowedBy, postsOfOneSecond, storeNewestFirst } from './notify-helpers.js';
 import { registeredRoutes } from './routes.js';
 
 /** An element of a parsed XML document: its name, attributes, text and children. */

@@ -3,7 +3,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorEnvelopeSchema } from '@perch/shared';
-import { closeSession, openSession } from '../src/modules/auth/auth.service.js';
+import { closeSession, openSession } from '../src/modules/auth/sessions.service.js';
 import { sessionCsrfToken } from '../src/modules/auth/csrf-token.js';
 import {
   findHandleByName,

@@ -214,6 +214,28 @@ export async function inviteCode(db: Db, role: Role = 'user', maxUses = 1): Prom
   return invitation.code;
 }
 
+/** The password of the accounts tests register (TestClient.register's default). */
+export const TEST_PASSWORD = 'Sup3r-secret!';
+
+/** The body of POST /api/v1/auth/register for `username` with invitation `code`. */
+export function registration(
+  username: string,
+  code: string,
+  overrides: Record<string, unknown> = {},
+  password = TEST_PASSWORD,
+) {
+  return {
+    username,
+    email: `${username}@example.com`,
+    password,
+    confirmPassword: password,
+    invitationCode: code,
+    acceptTerms: true,
+    acceptPrivacy: true,
+    ...overrides,
+  };
+}
+
 /**
  * A browser-like client over `inject`: keeps cookies, and sends the CSRF header on unsafe
  * methods the way the web client does.
@@ -280,17 +302,12 @@ export class TestClient {
   }
 
   /** Registers a user with a fresh invitation of `role`; the client is then signed in. */
-  async register(db: Db, username: string, role: Role = 'user', password = 'Sup3r-secret!') {
+  async register(db: Db, username: string, role: Role = 'user', password = TEST_PASSWORD) {
     const code = await inviteCode(db, role);
-    const response = await this.post('/api/v1/auth/register', {
-      username,
-      email: `${username}@example.com`,
-      password,
-      confirmPassword: password,
-      invitationCode: code,
-      acceptTerms: true,
-      acceptPrivacy: true,
-    });
+    const response = await this.post(
+      '/api/v1/auth/register',
+      registration(username, code, {}, password),
+    );
     if (response.statusCode !== 201) throw new Error(`register failed: ${response.body}`);
     return response.json() as { data: { user: { id: number; username: string } } };
   }

@@ -26,12 +26,12 @@ import {
   TestClient,
   buildTestApp,
   createTestDb,
+  registration,
   type TestApp,
   type TestDb,
 } from './helpers.js';
 
 const run = promisify(execFile);
-const PASSWORD = 'Sup3r-secret!';
 
 /** Everything a copy of the database holds, as text. */
 async function dumpOf(db: TestDb): Promise<string> {
@@ -50,18 +50,6 @@ async function dumpOf(db: TestDb): Promise<string> {
     { maxBuffer: 64 * 1024 * 1024 },
   );
   return stdout;
-}
-
-function registration(username: string, code: string) {
-  return {
-    username,
-    email: `${username}@example.com`,
-    password: PASSWORD,
-    confirmPassword: PASSWORD,
-    invitationCode: code,
-    acceptTerms: true,
-    acceptPrivacy: true,
-  };
 }
 
 /** Migrates down to the migration before 0019, as a database of the previous version is. */

@@ -10,7 +10,11 @@ import {
 } from '../src/lib/metrics.js';
 import { insertHandle, updateHandle } from '../src/modules/handles/handles.repository.js';
 import { insertUser } from '../src/modules/users/users.repository.js';
-import { METRICS_PATH, metricsPlugin, type MetricsPluginOptions } from '../src/modules/system/metrics.plugin.js';
+import {
+  METRICS_PATH,
+  metricsPlugin,
+  type MetricsPluginOptions,
+} from '../src/modules/system/metrics.plugin.js';
 import { DIALECTS, TestClient, createTestDb, type TestDb } from './helpers.js';
 
 interface Sample {

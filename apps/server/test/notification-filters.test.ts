@@ -9,11 +9,11 @@ import {
   type Delivery,
 } from '@perch/shared';
 import { dataOf, expectError } from './assertions.js';
+import { makeTweet } from './factories.js';
 import { DIALECTS, TestClient } from './helpers.js';
 import {
   buildNotifyTestApp,
   handleFollowedBy,
-  makeTweet,
   monitorFinds,
   outboxCounts,
   userWithChannels,

@@ -14,7 +14,11 @@ import {
 import { createTelegramClient } from '../src/notify/telegram/telegram-client.js';
 import { startFakeDiscordServer, type FakeDiscordServer } from './fakes/fake-discord-server.js';
 import { startFakeTelegramServer, type FakeTelegramServer } from './fakes/fake-telegram-server.js';
+import { makeTweet } from './factories.js';
 import { TestClient, buildTestApp, type TestApp } from './helpers.js';
+
+/** Re-exported: the notify tests take their tweets from here. */
+export { makeTweet };
 
 export interface NotifyTestOptions {
   /**
@@ -179,31 +183,6 @@ export async function handleFollowedBy(
       .execute();
   }
   return handle.id;
-}
-
-let tweetSeq = 1_800_000_000_000_000_000n;
-
-/** A tweet as a source returns it. */
-export function makeTweet(overrides: Partial<SourceTweet> = {}): SourceTweet {
-  tweetSeq += 1n;
-  return {
-    id: String(tweetSeq),
-    text: `Tweet number ${tweetSeq}`,
-    createdAt: new Date().toISOString(),
-    lang: 'en',
-    likeCount: 1,
-    retweetCount: 2,
-    replyCount: 3,
-    quoteCount: 4,
-    impressionCount: 100,
-    conversationId: null,
-    inReplyToUserId: null,
-    referencedTypes: [],
-    hashtags: [],
-    urls: [],
-    media: [],
-    ...overrides,
-  };
 }
 
 /** Tweets created one minute apart, oldest first, ending now. */

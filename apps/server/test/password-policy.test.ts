@@ -6,14 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@perch/shared';
 import { expectError } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, inviteCode, type TestApp } from './helpers.js';
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  TestClient,
+  buildTestApp,
+  inviteCode,
+  type TestApp,
+} from './helpers.js';
+import { uniqueName } from './seed.js';
 
-const PASSWORD = 'Sup3r-secret!';
 const COMMON = ['password123', 'Password1', 'QWERTY123456', 'iloveyou1', 'letmein123'];
 const STRONG = 'Heron-lantern-57!';
-
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
 
 describe.each(DIALECTS)('common passwords [%s]', (dialect) => {
   let t: TestApp;
@@ -55,9 +59,9 @@ describe.each(DIALECTS)('common passwords [%s]', (dialect) => {
   it.each(COMMON)('refuses %s as a new password, leaving the old one', async (password) => {
     const username = uniqueName('changer');
     const client = new TestClient(t.app, '10.90.1.1');
-    await client.register(t.db, username, 'user', PASSWORD);
+    await client.register(t.db, username, 'user', TEST_PASSWORD);
     const response = await client.post('/api/v1/auth/change-password', {
-      currentPassword: PASSWORD,
+      currentPassword: TEST_PASSWORD,
       newPassword: password,
     });
     expectError(response, 400, {
@@ -66,16 +70,16 @@ describe.each(DIALECTS)('common passwords [%s]', (dialect) => {
     });
     const again = await new TestClient(t.app, '10.90.1.2').post('/api/v1/auth/login', {
       username,
-      password: PASSWORD,
+      password: TEST_PASSWORD,
     });
     expect(again.statusCode, again.body).toBe(200);
   });
 
   it('changes to a password that is not on the list', async () => {
     const client = new TestClient(t.app, '10.90.2.1');
-    await client.register(t.db, uniqueName('changer'), 'user', PASSWORD);
+    await client.register(t.db, uniqueName('changer'), 'user', TEST_PASSWORD);
     const response = await client.post('/api/v1/auth/change-password', {
-      currentPassword: PASSWORD,
+      currentPassword: TEST_PASSWORD,
       newPassword: STRONG,
     });
     expect(response.statusCode, response.body).toBe(200);

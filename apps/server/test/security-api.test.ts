@@ -20,9 +20,9 @@ import {
 } from '@perch/shared';
 import { REFUSAL_EVENTS_PER_MINUTE } from '../src/modules/security/refusal-events.js';
 import { dataOf, expectError, setCookieLine } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { signedInAs, signedInUser } from './seed.js';
 
-const PASSWORD = 'Sup3r-secret!';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CHROME_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
@@ -31,8 +31,6 @@ const FIREFOX_WINDOWS =
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Safari/604.1';
 
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
 let ipCounter = 0;
 /** A fresh IP per call, so sign-in lockouts and refusal caps of one test never reach another. */
 const freshIp = () => `10.${60 + Math.floor(++ipCounter / 250)}.${ipCounter % 250}.7`;
@@ -55,24 +53,12 @@ describe.each(DIALECTS)('security API [%s]', (dialect) => {
 
   /** A fresh account, registered (and so signed in) on a new client. */
   async function signedUp(prefix: string, role: 'user' | 'superadmin' = 'user', app = t) {
-    const username = uniqueName(prefix);
-    const client = new TestClient(app.app, freshIp());
-    const registered = await client.register(app.db, username, role, PASSWORD);
-    return { client, username, userId: registered.data.user.id };
+    return signedInUser(app, prefix, { ip: freshIp(), role });
   }
 
   /** Signs `username` in on a new client from `ip` with `userAgent`. */
-  async function signIn(username: string, ip = freshIp(), userAgent = CHROME_LINUX, app = t) {
-    const client = new TestClient(app.app, ip);
-    const response = await client.request({
-      method: 'POST',
-      url: '/api/v1/auth/login',
-      payload: { username, password: PASSWORD },
-      headers: { 'user-agent': userAgent },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    return client;
-  }
+  const signIn = (username: string, ip = freshIp(), userAgent = CHROME_LINUX, app = t) =>
+    signedInAs(new TestClient(app.app, ip), username, { 'user-agent': userAgent });
 
   /** `count` wrong passwords for `username`, each from its own IP (no lockout). */
   async function failSignIns(username: string, count: number, app = t) {
@@ -808,7 +794,10 @@ describe.each(DIALECTS)('security API [%s]', (dialect) => {
       for (let i = 0; i < 5; i++) {
         await client.post('/api/v1/auth/login', { username, password: 'Wrong-password-1' });
       }
-      const limited = await client.post('/api/v1/auth/login', { username, password: PASSWORD });
+      const limited = await client.post('/api/v1/auth/login', {
+        username,
+        password: TEST_PASSWORD,
+      });
       expect(limited.statusCode, limited.body).toBe(429);
       const [limitEvent] = (await events(client, '?eventType=rate_limited')).events;
       expect(limitEvent).toMatchObject({ severity: 'low', ip: client.ip, userId });

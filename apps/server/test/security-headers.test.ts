@@ -13,9 +13,15 @@ import {
 } from '@perch/shared';
 import { buildApp } from '../src/app.js';
 import { cookieAttributes, dataOf, setCookieLine } from './assertions.js';
-import { DIALECTS, TestClient, createTestDb, inviteCode, type TestDb } from './helpers.js';
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  TestClient,
+  createTestDb,
+  inviteCode,
+  type TestDb,
+} from './helpers.js';
 
-const PASSWORD = 'Sup3r-secret!';
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 /** A built SPA in miniature: the page and one fingerprinted asset with its compressed copy. */
@@ -138,8 +144,8 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
       const response = await client.post('/api/v1/auth/register', {
         username,
         email: `${username}@example.com`,
-        password: PASSWORD,
-        confirmPassword: PASSWORD,
+        password: TEST_PASSWORD,
+        confirmPassword: TEST_PASSWORD,
         invitationCode: await inviteCode(db),
         acceptTerms: true,
         acceptPrivacy: true,
@@ -215,7 +221,7 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
       const onRegister = cookieFlags(response, names.session);
       expectSessionFlags(onRegister);
 
-      const signIn = await client.post('/api/v1/auth/login', { username, password: PASSWORD });
+      const signIn = await client.post('/api/v1/auth/login', { username, password: TEST_PASSWORD });
       expect(signIn.statusCode, signIn.body).toBe(200);
       const browserSession = cookieFlags(signIn, names.session);
       expectSessionFlags(browserSession);
@@ -225,7 +231,7 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
 
       const remembered = await client.post('/api/v1/auth/login', {
         username,
-        password: PASSWORD,
+        password: TEST_PASSWORD,
         rememberMe: true,
       });
       const rememberedFlags = cookieFlags(remembered, names.session);
@@ -258,7 +264,10 @@ describe.each(DIALECTS)('security headers and cookie flags [%s]', (dialect) => {
       if (!recoveryCode) throw new Error(`no recovery codes in ${enable.body}`);
 
       const browser = new TestClient(app, `10.88.2.${userCount}`);
-      const signIn = await browser.post('/api/v1/auth/login', { username, password: PASSWORD });
+      const signIn = await browser.post('/api/v1/auth/login', {
+        username,
+        password: TEST_PASSWORD,
+      });
       const result = dataOf(signIn, loginResultSchema);
       expect(result).toMatchObject({ requires2fa: true });
       expect(setCookieLine(signIn, names.session)).toBeUndefined();

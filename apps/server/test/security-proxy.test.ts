@@ -6,7 +6,8 @@ import {
   type LoginHistoryEntry,
 } from '@perch/shared';
 import { dataOf, expectError } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { signedInUser } from './seed.js';
 
 /**
  * The client's address as the sign-in limiter and the login history see it, behind a proxy
@@ -15,19 +16,12 @@ import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
  * attacker's values stay on the left). Only what a trusted proxy added may count.
  */
 
-const PASSWORD = 'Sup3r-secret!';
 /** The reverse proxy on the same machine, as Perch's TCP peer. */
 const PROXY = '127.0.0.1';
 
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
-
 /** A fresh account, registered straight from `ip` (no proxy header); its client stays signed in. */
-async function newUser(t: TestApp, ip: string) {
-  const username = uniqueName('proxied');
-  const client = new TestClient(t.app, ip);
-  await client.register(t.db, username, 'user', PASSWORD);
-  return { username, client };
+function newUser(t: TestApp, ip: string) {
+  return signedInUser(t, 'proxied', { ip });
 }
 
 /** A sign-in sent by `peer`, with the X-Forwarded-For (and more) the peer passes on. */
@@ -79,7 +73,7 @@ describe.each(DIALECTS)('client address behind a proxy [%s]', (dialect) => {
         expectError(await signIn(t, PROXY, username, `wrong-${i}`, forged(i)), 401);
       }
       // Even the right password, with yet another forged address, is refused now.
-      expectError(await signIn(t, PROXY, username, PASSWORD, forged(99)), 429, {
+      expectError(await signIn(t, PROXY, username, TEST_PASSWORD, forged(99)), 429, {
         code: 'RATE_LIMITED',
       });
 
@@ -141,7 +135,7 @@ describe.each(DIALECTS)('client address behind a proxy [%s]', (dialect) => {
         expectError(await signIn(t, attacker, username, `wrong-${i}`, headers), 401);
       }
       const last = { 'x-forwarded-for': '203.0.113.99' };
-      expectError(await signIn(t, attacker, username, PASSWORD, last), 429, {
+      expectError(await signIn(t, attacker, username, TEST_PASSWORD, last), 429, {
         code: 'RATE_LIMITED',
       });
       const tries = (await historyOf(client)).filter((entry) => !entry.success);

@@ -5,7 +5,6 @@
  * survive it, a privilege change must not carry over to old ids, and a CSRF token must be of
  * the very session it is sent with. Time moves by the app's clock (testClock), never by waiting.
  */
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -30,24 +29,21 @@ import { sessionLifetimes } from '../src/db/migrations/0018-session-lifetimes.js
 import { insertUser } from '../src/modules/users/users.repository.js';
 import {
   DIALECTS,
+  TEST_PASSWORD,
   TestClient,
   buildTestApp,
   createTestDb,
   testClock,
   type TestApp,
 } from './helpers.js';
+import { sha256, signedInUser, uniqueName } from './seed.js';
 
 const API = '/api/v1';
-const PASSWORD = 'Sup3r-secret!';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const CSRF = { message: MESSAGES.csrfInvalid, code: 'CSRF_INVALID' };
 const NOT_SIGNED_IN = { message: MESSAGES.notAuthenticated };
-
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
   const clock = testClock();
@@ -63,18 +59,17 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
 
   /** A new account, signed in (with remember-me when asked) on a new client. */
   async function signedIn(prefix: string, rememberMe = false) {
-    const username = uniqueName(prefix);
-    const registering = new TestClient(t.app);
-    const { data } = await registering.register(t.db, username, 'user', PASSWORD);
-    if (!rememberMe) return { client: registering, username, userId: data.user.id };
+    const registered = await signedInUser(t, prefix);
+    if (!rememberMe) return registered;
+    const { username } = registered;
     const client = new TestClient(t.app);
     const login = await client.post(`${API}/auth/login`, {
       username,
-      password: PASSWORD,
+      password: TEST_PASSWORD,
       rememberMe: true,
     });
     expect(login.statusCode, login.body).toBe(200);
-    return { client, username, userId: data.user.id };
+    return { ...registered, client };
   }
 
   /** Something the person does: a request of their own. */
@@ -132,7 +127,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       const before = Date.now();
       const login = await client.post(`${API}/auth/login`, {
         username,
-        password: PASSWORD,
+        password: TEST_PASSWORD,
         rememberMe: true,
       });
       const expiresAt = Date.parse(dataOf(login, loginResponseSchema).session.expiresAt);
@@ -194,7 +189,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       const { username } = await signedIn('victim');
       const login = await victimBrowser.post(`${API}/auth/login`, {
         username,
-        password: PASSWORD,
+        password: TEST_PASSWORD,
       });
       expect(login.statusCode, login.body).toBe(200);
       const issued = cookieValue(setCookieLine(login, 'perch_session') ?? '');
@@ -209,7 +204,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       const { username } = await signedIn('unknown_id');
       const browser = new TestClient(t.app);
       browser.cookies.set('perch_session', 'chosen-by-someone-else-0123456789abcdef');
-      const login = await browser.post(`${API}/auth/login`, { username, password: PASSWORD });
+      const login = await browser.post(`${API}/auth/login`, { username, password: TEST_PASSWORD });
       expect(login.statusCode, login.body).toBe(200);
       expect(sessionToken(browser)).not.toBe('chosen-by-someone-else-0123456789abcdef');
       expect((await personsRequest(browser)).statusCode).toBe(200);
@@ -230,7 +225,10 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       expect(enabled.statusCode, enabled.body).toBe(200);
       // The same browser signs in again (its earlier session still live): password, then code.
       const earlier = sessionToken(client);
-      const password = await client.post(`${API}/auth/login`, { username, password: PASSWORD });
+      const password = await client.post(`${API}/auth/login`, {
+        username,
+        password: TEST_PASSWORD,
+      });
       expect(password.statusCode, password.body).toBe(200);
       expect(setCookieLine(password, 'perch_session')).toBeUndefined();
       await t.db.db
@@ -257,7 +255,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
         .execute();
       const { client, username, userId } = await signedIn('promoted');
       const phone = new TestClient(t.app);
-      await phone.post(`${API}/auth/login`, { username, password: PASSWORD });
+      await phone.post(`${API}/auth/login`, { username, password: TEST_PASSWORD });
       expect((await personsRequest(phone)).statusCode).toBe(200);
 
       const granted = await root.client.request({
@@ -270,7 +268,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
         expectError(await personsRequest(browser), 401, NOT_SIGNED_IN);
         expectError(await browser.get(`${API}/admin/users`), 401);
       }
-      await client.post(`${API}/auth/login`, { username, password: PASSWORD });
+      await client.post(`${API}/auth/login`, { username, password: TEST_PASSWORD });
       expect(await authCheck(client)).toMatchObject({ authenticated: true, isAdmin: true });
 
       // Revoked again: the admin session ends as well.
@@ -335,7 +333,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       expect((await client.post(`${API}/auth/logout`)).statusCode).toBe(200);
       const afterLogout = client.csrf ?? '';
       expect(afterLogout).not.toBe(earlier);
-      const login = await client.post(`${API}/auth/login`, { username, password: PASSWORD });
+      const login = await client.post(`${API}/auth/login`, { username, password: TEST_PASSWORD });
       const answered = dataOf(login, loginResponseSchema).csrfToken;
       expect(answered).toBe(client.csrf);
       expect(answered).not.toBe(earlier);
@@ -373,8 +371,8 @@ describe.each(DIALECTS)('session cookies with COOKIE_SECURE=true [%s]', (dialect
     const client = new TestClient(t.app);
     const check = await client.get(`${API}/auth/check`);
     const username = uniqueName('host_prefix');
-    await client.register(t.db, username, 'user', PASSWORD);
-    const login = await client.post(`${API}/auth/login`, { username, password: PASSWORD });
+    await client.register(t.db, username, 'user', TEST_PASSWORD);
+    const login = await client.post(`${API}/auth/login`, { username, password: TEST_PASSWORD });
     expect(login.statusCode, login.body).toBe(200);
     for (const [response, name] of [
       [check, '__Host-perch_csrf'],
@@ -402,7 +400,7 @@ describe.each(DIALECTS)('session cookies with COOKIE_SECURE=true [%s]', (dialect
   it('ignores cookies without the prefix, which another host could have set', async () => {
     const client = new TestClient(t.app);
     const username = uniqueName('unprefixed');
-    await client.register(t.db, username, 'user', PASSWORD);
+    await client.register(t.db, username, 'user', TEST_PASSWORD);
     const planted = new TestClient(t.app);
     planted.cookies.set('perch_session', client.cookies.get('__Host-perch_session') ?? '');
     planted.cookies.set('perch_csrf', client.cookies.get('__Host-perch_csrf') ?? '');

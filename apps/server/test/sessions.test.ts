@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MESSAGES,
@@ -7,12 +6,8 @@ import {
   loginResponseSchema,
 } from '@perch/shared';
 import { cookieAttributes, cookieValue, dataOf, expectError, setCookieLine } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
-
-const PASSWORD = 'Sup3r-secret!';
-
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
+import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { sha256, signedInUser, uniqueName } from './seed.js';
 
 describe.each(DIALECTS)('sessions [%s]', (dialect) => {
   let t: TestApp;
@@ -23,17 +18,14 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
 
   /** A fresh user, signed in on a new client. */
   async function signedIn(prefix: string, ip = '10.20.0.1') {
-    const username = uniqueName(prefix);
-    const client = new TestClient(t.app, ip);
-    const registered = await client.register(t.db, username, 'user', PASSWORD);
-    const token = client.cookies.get('perch_session');
+    const user = await signedInUser(t, prefix, { ip });
+    const token = user.client.cookies.get('perch_session');
     if (!token) throw new Error('no session cookie after registration');
-    return { client, username, userId: registered.data.user.id, token };
+    return { ...user, token };
   }
 
   const sessionRow = (idHash: string) =>
     t.db.db.selectFrom('sessions').selectAll().where('id', '=', idHash).executeTakeFirstOrThrow();
-  const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
   /** GET /auth/check with exactly this session cookie (and nothing else). */
   async function checkWith(token: string) {
@@ -50,7 +42,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
     const { token, userId, username } = await signedIn('hash');
     const login = await new TestClient(t.app, '10.20.0.2').post('/api/v1/auth/login', {
       username,
-      password: PASSWORD,
+      password: TEST_PASSWORD,
       rememberMe: true,
     });
     const second = cookieValue(setCookieLine(login, 'perch_session') ?? '');
@@ -163,7 +155,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
     it('ends only the session it is sent with', async () => {
       const { client, username, token } = await signedIn('twodevices');
       const other = new TestClient(t.app, '10.20.0.3');
-      const login = await other.post('/api/v1/auth/login', { username, password: PASSWORD });
+      const login = await other.post('/api/v1/auth/login', { username, password: TEST_PASSWORD });
       expect(login.statusCode).toBe(200);
       await client.post('/api/v1/auth/logout', {});
       expect((await checkWith(token)).authenticated).toBe(false);
@@ -310,7 +302,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
     it("moves the user's last_active_at in the admin users list", async () => {
       const { client, userId, token } = await signedIn('active');
       const admin = new TestClient(t.app, '10.20.0.3');
-      await admin.register(t.db, uniqueName('overseer'), 'admin', PASSWORD);
+      await admin.register(t.db, uniqueName('overseer'), 'admin', TEST_PASSWORD);
       const old = new Date(Date.now() - 30_000).toISOString();
       // Within resolveSession's once-a-minute touch window: only the heartbeat writes it.
       await t.db.db
@@ -343,7 +335,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
   it('login answers the session it opened to /auth/check', async () => {
     const { username } = await signedIn('relogin');
     const client = new TestClient(t.app, '10.20.0.9');
-    const login = await client.post('/api/v1/auth/login', { username, password: PASSWORD });
+    const login = await client.post('/api/v1/auth/login', { username, password: TEST_PASSWORD });
     const data = dataOf(login, loginResponseSchema);
     const token = client.cookies.get('perch_session') ?? '';
     const row = await sessionRow(sha256(token));
@@ -366,8 +358,8 @@ describe.each(DIALECTS)('session cookie with COOKIE_SECURE=true [%s]', (dialect)
       'secure',
     );
     const username = uniqueName('secure');
-    await client.register(t.db, username, 'user', PASSWORD);
-    const login = await client.post('/api/v1/auth/login', { username, password: PASSWORD });
+    await client.register(t.db, username, 'user', TEST_PASSWORD);
+    const login = await client.post('/api/v1/auth/login', { username, password: TEST_PASSWORD });
     expect(login.statusCode, login.body).toBe(200);
     const attributes = cookieAttributes(setCookieLine(login, '__Host-perch_session') ?? '');
     expect(attributes).toHaveProperty('secure');

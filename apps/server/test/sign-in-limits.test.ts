@@ -21,17 +21,15 @@ import {
 } from '../src/modules/auth/login-throttle.js';
 import { passwordHashing } from '../src/modules/auth/passwords.js';
 import { dataOf, expectError } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { signedInUser, uniqueName, wrongTotpCode } from './seed.js';
 
-const PASSWORD = 'Sup3r-secret!';
 const API = '/api/v1';
 /** The longest account delay in these tests (SIGN_IN_DELAY_MAX_SECONDS). */
 const DELAY_MAX_SECONDS = 3;
 const HASH_CONCURRENCY = 2;
 const HASH_QUEUE = 4;
 
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
 let addressCounter = 0;
 /** An address no earlier request came from. */
 const freshIp = () => {
@@ -40,21 +38,6 @@ const freshIp = () => {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A well-formed six-digit code that none of the steps around now accepts. */
-async function wrongCode(secret: string): Promise<string> {
-  const near = new Set(
-    await Promise.all(
-      [-1, 0, 1].map((step) =>
-        generate({ secret, epoch: Math.floor(Date.now() / 1000) + step * 30 }),
-      ),
-    ),
-  );
-  for (let n = 0; ; n++) {
-    const candidate = String(234567 + n * 7919).slice(-6);
-    if (!near.has(candidate)) return candidate;
-  }
-}
 
 describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
   let t: TestApp;
@@ -69,10 +52,8 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
 
   /** A fresh account, registered from an address of its own; its id and names. */
   async function account(prefix: string) {
-    const username = uniqueName(prefix);
-    const client = new TestClient(t.app, freshIp());
-    const registered = await client.register(t.db, username, 'user', PASSWORD);
-    return { client, username, email: `${username}@example.com`, id: registered.data.user.id };
+    const { userId, ...user } = await signedInUser(t, prefix, { ip: freshIp() });
+    return { ...user, id: userId };
   }
 
   const login = (ip: string, username: string, password: string) =>
@@ -120,7 +101,7 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
       await failFromManyAddresses(victim.username, 1);
       waits.push(retryAfterOf(await login(freshIp(), victim.username, 'Wrong-guess-x')));
       // The right password is refused alike while the wait runs: no oracle.
-      retryAfterOf(await login(freshIp(), victim.username, PASSWORD));
+      retryAfterOf(await login(freshIp(), victim.username, TEST_PASSWORD));
       await letDelayPass(victim.id);
     }
     // 1 s, 2 s, then the bound (3 s here, 60 s by default).
@@ -147,8 +128,8 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
       expectError(await login(attacker, name, `Wrong-guess-${i}`), 401);
     }
     // Five failures under two names lock the account at that address, under either name.
-    retryAfterOf(await login(attacker, victim.email, PASSWORD));
-    retryAfterOf(await login(attacker, victim.username, PASSWORD));
+    retryAfterOf(await login(attacker, victim.email, TEST_PASSWORD));
+    retryAfterOf(await login(attacker, victim.username, TEST_PASSWORD));
 
     // Across addresses too: the two names add up to the account's free failures.
     const other = await account('twonames');
@@ -156,8 +137,8 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
       const name = i % 2 === 0 ? other.email : other.username;
       expectError(await login(freshIp(), name, `Wrong-guess-${i}`), 401);
     }
-    retryAfterOf(await login(freshIp(), other.username, PASSWORD));
-    retryAfterOf(await login(freshIp(), other.email, PASSWORD));
+    retryAfterOf(await login(freshIp(), other.username, TEST_PASSWORD));
+    retryAfterOf(await login(freshIp(), other.email, TEST_PASSWORD));
   });
 
   it('refuses one address that tries one password on many accounts', async () => {
@@ -176,12 +157,12 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
     );
     // Unknown names and right passwords are refused there alike; the window bounds the wait.
     const last = accounts[29]!;
-    expect(retryAfterOf(await login(sprayer, last.username, PASSWORD))).toBeLessThanOrEqual(
+    expect(retryAfterOf(await login(sprayer, last.username, TEST_PASSWORD))).toBeLessThanOrEqual(
       15 * 60,
     );
-    retryAfterOf(await login(sprayer, uniqueName('nobody'), PASSWORD));
+    retryAfterOf(await login(sprayer, uniqueName('nobody'), TEST_PASSWORD));
     // Nobody else is held back by it.
-    expect((await login(freshIp(), last.username, PASSWORD)).statusCode).toBe(200);
+    expect((await login(freshIp(), last.username, TEST_PASSWORD)).statusCode).toBe(200);
     const events = await lockEvents(last.id);
     expect(events.some((event) => event.metadata.includes('"address"'))).toBe(true);
   });
@@ -196,7 +177,7 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
     await failFromManyAddresses(owner.username, 1);
 
     const home = freshIp();
-    const refused = await login(home, owner.username, PASSWORD);
+    const refused = await login(home, owner.username, TEST_PASSWORD);
     const wait = retryAfterOf(refused);
     expect(wait).toBeLessThanOrEqual(DELAY_MAX_SECONDS);
     // The attacker hammering on meanwhile is refused without pushing the owner's wait back.
@@ -204,17 +185,17 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
       expect((await login(freshIp(), owner.username, 'Wrong-guess-y')).statusCode).toBe(429);
     }
     await sleep(wait * 1000);
-    const signedIn = await login(home, owner.username, PASSWORD);
+    const signedIn = await login(home, owner.username, TEST_PASSWORD);
     expect(signedIn.statusCode, signedIn.body).toBe(200);
   });
 
   it('does not make the owner wait at an address they signed in from before', async () => {
     const owner = await account('regular');
     const usual = freshIp();
-    expect((await login(usual, owner.username, PASSWORD)).statusCode).toBe(200);
+    expect((await login(usual, owner.username, TEST_PASSWORD)).statusCode).toBe(200);
     await failFromManyAddresses(owner.username, ACCOUNT_FREE_FAILURES + 1);
-    retryAfterOf(await login(freshIp(), owner.username, PASSWORD));
-    expect((await login(usual, owner.username, PASSWORD)).statusCode).toBe(200);
+    retryAfterOf(await login(freshIp(), owner.username, TEST_PASSWORD));
+    expect((await login(usual, owner.username, TEST_PASSWORD)).statusCode).toBe(200);
   });
 
   describe('the two-factor step', () => {
@@ -241,7 +222,10 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
     /** A new client from a fresh address past the password step. */
     async function pastPassword(username: string) {
       const client = new TestClient(t.app, freshIp());
-      const response = await client.post(`${API}/auth/login`, { username, password: PASSWORD });
+      const response = await client.post(`${API}/auth/login`, {
+        username,
+        password: TEST_PASSWORD,
+      });
       expect(response.statusCode, response.body).toBe(200);
       expect(requiresTwoFactor(dataOf(response, loginResultSchema))).toBe(true);
       return client;
@@ -263,7 +247,7 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
     }
 
     it.each([
-      ['authenticator codes', (secret: string) => wrongCode(secret)],
+      ['authenticator codes', (secret: string) => wrongTotpCode(secret, 234_567)],
       ['recovery codes', () => Promise.resolve('ABCD-EFGH-JKMN-PQRS')],
     ])('slows down guessing %s across addresses', async (_kind, guessFor) => {
       const victim = await enrolled('coded');
@@ -276,7 +260,7 @@ describe.each(DIALECTS)('sign-in limits [%s]', (dialect) => {
         expectError(await secondStep(client, await guess()), 401);
         // The same pending sign-in, and a new one's password step, now wait.
         waits.push(retryAfterOf(await secondStep(client, await guess())));
-        retryAfterOf(await login(freshIp(), victim.username, PASSWORD));
+        retryAfterOf(await login(freshIp(), victim.username, TEST_PASSWORD));
         await letDelayPass(victim.id);
       }
       expect(waits).toEqual([1, 2, 3]);

@@ -19,16 +19,21 @@ import {
   twoFactorResponseSchema,
 } from '@perch/shared';
 import { dataOf, expectError } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, testClock, type TestApp } from './helpers.js';
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  TestClient,
+  buildTestApp,
+  testClock,
+  type TestApp,
+} from './helpers.js';
+import { signedInUser } from './seed.js';
 
 const API = '/api/v1';
-const PASSWORD = 'Sup3r-secret!';
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const REAUTH_REQUIRED = { code: REAUTH_REQUIRED_CODE, message: STEP_UP_MESSAGES.required };
 
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
 let ipCounter = 0;
 const freshIp = () => `10.61.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 
@@ -95,12 +100,7 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
   // Sign-ins open sessions by the real clock: every test starts there.
   beforeEach(() => clock.reset());
 
-  async function signedIn(prefix: string, ip = freshIp()) {
-    const username = uniqueName(prefix);
-    const client = new TestClient(t.app, ip);
-    const { data } = await client.register(t.db, username, 'user', PASSWORD);
-    return { client, username, userId: data.user.id };
-  }
+  const signedIn = (prefix: string, ip = freshIp()) => signedInUser(t, prefix, { ip });
 
   const reauthenticate = (client: TestClient, proof: Record<string, unknown>) =>
     client.post(`${API}/auth/reauthenticate`, proof);
@@ -141,7 +141,7 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
       clock.advance(30 * MINUTE);
       expectError(await route.send(client), 403, REAUTH_REQUIRED);
 
-      const proven = await reauthenticate(client, { password: PASSWORD });
+      const proven = await reauthenticate(client, { password: TEST_PASSWORD });
       expect(proven.statusCode, proven.body).toBe(200);
       expect(proven.json()).toMatchObject({ message: STEP_UP_MESSAGES.confirmed });
       const { authenticatedAt, validUntil } = dataOf(proven, reauthenticateResponseSchema);
@@ -187,10 +187,10 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
     const { client, username } = await signedIn('two_browsers');
     const other = new TestClient(t.app, freshIp());
     expect(
-      (await other.post(`${API}/auth/login`, { username, password: PASSWORD })).statusCode,
+      (await other.post(`${API}/auth/login`, { username, password: TEST_PASSWORD })).statusCode,
     ).toBe(200);
     clock.advance(30 * MINUTE);
-    expect((await reauthenticate(client, { password: PASSWORD })).statusCode).toBe(200);
+    expect((await reauthenticate(client, { password: TEST_PASSWORD })).statusCode).toBe(200);
     expect((await STEP_UP_ROUTES[1]!.send(client)).statusCode).toBe(200);
     expectError(await STEP_UP_ROUTES[1]!.send(other), 403, REAUTH_REQUIRED);
   });
@@ -225,11 +225,14 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
       expect(JSON.stringify(events)).not.toContain('guess-');
 
       // Locked like sign-in: the right password now waits, here and at the sign-in form.
-      expectError(await reauthenticate(client, { password: PASSWORD }), 429, {
+      expectError(await reauthenticate(client, { password: TEST_PASSWORD }), 429, {
         message: SECURITY_MESSAGES.tooManyAttempts,
       });
       expectError(
-        await new TestClient(t.app, ip).post(`${API}/auth/login`, { username, password: PASSWORD }),
+        await new TestClient(t.app, ip).post(`${API}/auth/login`, {
+          username,
+          password: TEST_PASSWORD,
+        }),
         429,
         { message: MESSAGES.loginTooManyAttempts },
       );
@@ -267,20 +270,20 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
 
     it('wants exactly one proof, a session and the CSRF token', async () => {
       const { client } = await signedIn('malformed');
-      for (const body of [{}, { password: '' }, { password: PASSWORD, code: '123456' }]) {
+      for (const body of [{}, { password: '' }, { password: TEST_PASSWORD, code: '123456' }]) {
         expectError(await reauthenticate(client, body), 400, {
           message: STEP_UP_MESSAGES.proofRequired,
         });
       }
       expectError(
-        await new TestClient(t.app).post(`${API}/auth/reauthenticate`, { password: PASSWORD }),
+        await new TestClient(t.app).post(`${API}/auth/reauthenticate`, { password: TEST_PASSWORD }),
         401,
       );
       expectError(
         await client.request({
           method: 'POST',
           url: `${API}/auth/reauthenticate`,
-          payload: { password: PASSWORD },
+          payload: { password: TEST_PASSWORD },
           csrf: false,
         }),
         403,

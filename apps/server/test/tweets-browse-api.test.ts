@@ -4,13 +4,9 @@ import { TWEET_PAGE_MESSAGES, tweetPageResponseSchema } from '@perch/shared';
 import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { dataOf, expectError } from './assertions.js';
+import { makeTweet } from './factories.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
-import {
-  handleFollowedBy,
-  makeTweet,
-  postsOfOneSecond,
-  storeNewestFirst,
-} from './notify-helpers.js';
+import { handleFollowedBy, postsOfOneSecond, storeNewestFirst } from './notify-helpers.js';
 
 type TweetPage = z.infer<typeof tweetPageResponseSchema>;
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,33 +20,14 @@ import {
   representedEvents,
   setCookieLine,
 } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { sha256, signedInUser, wrongTotpCode } from './seed.js';
 
-const PASSWORD = 'Sup3r-secret!';
 const API = '/api/v1';
 const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0';
 
-let counter = 0;
-const uniqueName = (prefix: string) => `${prefix}_${(++counter).toString(36)}`;
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
 /** The code an authenticator app shows now for `secret`. */
 const currentCode = (secret: string) => generate({ secret });
-
-/** A well-formed code that is not the current one (nor the one before or after). */
-async function wrongCode(secret: string): Promise<string> {
-  const near = new Set(
-    await Promise.all(
-      [-1, 0, 1].map((step) =>
-        generate({ secret, epoch: Math.floor(Date.now() / 1000) + step * 30 }),
-      ),
-    ),
-  );
-  for (let n = 0; ; n++) {
-    const candidate = String(123456 + n * 7919).slice(-6);
-    if (!near.has(candidate)) return candidate;
-  }
-}
 
 describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
   let t: TestApp;
@@ -57,12 +37,7 @@ describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
   afterAll(() => t.close());
 
   /** A fresh user, signed in on a new client. */
-  async function signedIn(prefix: string, ip = '10.40.0.1') {
-    const username = uniqueName(prefix);
-    const client = new TestClient(t.app, ip);
-    const registered = await client.register(t.db, username, 'user', PASSWORD);
-    return { client, username, userId: registered.data.user.id };
-  }
+  const signedIn = (prefix: string, ip = '10.40.0.1') => signedInUser(t, prefix, { ip });
 
   const twoFactor = (client: TestClient, body: Record<string, unknown>) =>
     client.request({
@@ -96,7 +71,7 @@ describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
     client.request({
       method: 'POST',
       url: `${API}/auth/login`,
-      payload: { username, password: PASSWORD, ...extra },
+      payload: { username, password: TEST_PASSWORD, ...extra },
       headers: { 'user-agent': AGENT },
     });
   const secondStep = (client: TestClient, code: unknown) =>
@@ -194,7 +169,7 @@ describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
       expectError(await twoFactor(client, { enabled: true, totpSecret: secret, code: '  ' }), 400, {
         message: SECURITY_MESSAGES.twoFactorCodeRequired,
       });
-      for (const code of [await wrongCode(secret), 'abcdef', '12345', '1234567']) {
+      for (const code of [await wrongTotpCode(secret), 'abcdef', '12345', '1234567']) {
         expectError(await twoFactor(client, { enabled: true, totpSecret: secret, code }), 400, {
           message: SECURITY_MESSAGES.twoFactorCodeInvalid,
           code: 'TWO_FACTOR_CODE_INVALID',
@@ -409,7 +384,7 @@ describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
       const { username, userId, secret } = await enrolled('wrong');
       await forgetLastStep(userId);
       const { client } = await pastPassword(username, '10.40.3.1');
-      const wrong = await wrongCode(secret);
+      const wrong = await wrongTotpCode(secret);
       for (let i = 1; i <= 4; i++) {
         expectError(await secondStep(client, wrong), 401, {
           message: SECURITY_MESSAGES.twoFactorCodeInvalid,
@@ -457,7 +432,7 @@ describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
         });
       }
       const { client: browser } = await pastPassword(username, '10.40.4.1');
-      const wrong = await wrongCode(secret);
+      const wrong = await wrongTotpCode(secret);
       for (let i = 0; i < 2; i++) {
         expectError(await secondStep(browser, wrong), 401, {
           message: SECURITY_MESSAGES.twoFactorCodeInvalid,
@@ -559,10 +534,14 @@ describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
         message: SECURITY_MESSAGES.twoFactorCodeRequired,
         code: 'TWO_FACTOR_CODE_REQUIRED',
       });
-      expectError(await twoFactor(client, { enabled: false, code: await wrongCode(secret) }), 400, {
-        message: SECURITY_MESSAGES.twoFactorCodeInvalid,
-        code: 'TWO_FACTOR_CODE_INVALID',
-      });
+      expectError(
+        await twoFactor(client, { enabled: false, code: await wrongTotpCode(secret) }),
+        400,
+        {
+          message: SECURITY_MESSAGES.twoFactorCodeInvalid,
+          code: 'TWO_FACTOR_CODE_INVALID',
+        },
+      );
       const [failed] = await eventsOf(userId, 'two_factor_failed');
       expect(failed).toMatchObject({ severity: 'medium', user_agent: AGENT });
       // A pending sign-in ends with it.
@@ -615,7 +594,7 @@ describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
     it('stops trying codes after 5 wrong ones', async () => {
       const { client, userId, secret } = await enrolled('off_brute', '10.40.9.1');
       await forgetLastStep(userId);
-      const wrong = await wrongCode(secret);
+      const wrong = await wrongTotpCode(secret);
       for (let i = 0; i < 5; i++) {
         expectError(await twoFactor(client, { enabled: false, code: wrong }), 400, {
           message: SECURITY_MESSAGES.twoFactorCodeInvalid,
@@ -636,7 +615,7 @@ describe.each(DIALECTS)('two-factor sign-in [%s]', (dialect) => {
     await forgetLastStep(userId);
     const { client: waiting } = await pastPassword(username, '10.40.10.1');
     const changed = await client.post(`${API}/auth/change-password`, {
-      currentPassword: PASSWORD,
+      currentPassword: TEST_PASSWORD,
       newPassword: 'An0ther-secret!',
     });
     expect(changed.statusCode, changed.body).toBe(200);
