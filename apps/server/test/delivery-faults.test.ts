@@ -203,8 +203,8 @@ describe.each(DIALECTS)('a chat held after a send (%s)', (dialect) => {
       owner: 'a',
     });
     expect(first?.rows).toHaveLength(1);
-    await markSent(t.db, [first!.rows[0]!.id], 'a', { now: now(), attempts: 1 });
-    await unlockChat(t.db, 'telegram', userId, 'a', later(600));
+    await markSent(t.db.db, [first!.rows[0]!.id], 'a', { now: now(), attempts: 1 });
+    await unlockChat(t.db.db, 'telegram', userId, 'a', later(600));
     // Another process finds nothing to claim while the chat rests, then its next notice.
     expect(
       await claimNextDelivery(t.db, { now: now(), leaseUntil: later(60_000), owner: 'b' }),

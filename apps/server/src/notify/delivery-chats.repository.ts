@@ -3,7 +3,7 @@
  * next notice is due (`delivery_chats`) and which worker is sending to it (`delivery_chat_locks`).
  */
 import { sql } from 'kysely';
-import type { Db, Executor } from '../db/index.js';
+import type { Executor } from '../db/index.js';
 import type { NotificationChannel } from '../db/types.js';
 
 /** Rows per INSERT, far below both databases' parameter limits. */
@@ -69,7 +69,7 @@ export async function settleChat(
  * once its lease ran out. The database decides, so two workers never send to one chat at once.
  */
 export async function lockChat(
-  { db }: Db,
+  db: Executor,
   channel: NotificationChannel,
   userId: number,
   owner: string,
@@ -100,7 +100,7 @@ export async function lockChat(
  * processes (this process's own gate keeps it here).
  */
 export async function unlockChat(
-  { db }: Db,
+  db: Executor,
   channel: NotificationChannel,
   userId: number,
   owner: string,

@@ -1,6 +1,6 @@
 /** The Settings page's delivery log: a user's deliveries with their handle and tweet text. */
 import type { Selectable } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Executor } from '../db/index.js';
 import type { NotificationChannel, NotificationOutboxTable } from '../db/types.js';
 
 export interface DeliveryLogRow extends Selectable<NotificationOutboxTable> {
@@ -10,7 +10,7 @@ export interface DeliveryLogRow extends Selectable<NotificationOutboxTable> {
 
 /** A user's latest deliveries, newest first (the Settings page's delivery log). */
 export function listDeliveries(
-  { db }: Db,
+  db: Executor,
   userId: number,
   channel: NotificationChannel | undefined,
   limit: number,

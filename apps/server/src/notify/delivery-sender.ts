@@ -167,7 +167,7 @@ export class DeliverySender {
   ): Promise<SendResult | undefined> {
     const ids = rows.map((row) => row.id);
     const recorded = await settle(stage, () =>
-      markSent(this.db, ids, this.workerId, {
+      markSent(this.db.db, ids, this.workerId, {
         now: this.nowIso(),
         attempts: outcome.attempts,
         note: outcome.note,
@@ -187,12 +187,12 @@ export class DeliverySender {
     job: DeliveryJob,
   ): Promise<{ notices: PendingNotice[]; target: string } | undefined> {
     const head = job.rows[0]!;
-    const contexts = await Promise.all(job.rows.map((row) => loadDeliveryContext(this.db, row)));
+    const contexts = await Promise.all(job.rows.map((row) => loadDeliveryContext(this.db.db, row)));
     const context = contexts[0]!;
     const skip = skipReason(context, head.channel);
     if (skip !== null) {
       const ids = job.rows.map((row) => row.id);
-      await markFinished(this.db, ids, this.workerId, { status: 'cancelled', error: skip });
+      await markFinished(this.db.db, ids, this.workerId, { status: 'cancelled', error: skip });
       return undefined;
     }
     const notices: PendingNotice[] = [];
@@ -204,7 +204,7 @@ export class DeliverySender {
       else gone.push(row.id);
     });
     if (gone.length > 0) {
-      await markFinished(this.db, gone, this.workerId, {
+      await markFinished(this.db.db, gone, this.workerId, {
         status: 'cancelled',
         error: 'The tweet is no longer stored',
       });
@@ -240,7 +240,8 @@ export class DeliverySender {
       const parts = noticeParts(row.channel, notice);
       for (let sent = row.parts_sent; sent < parts.length; sent++) {
         await sendPart(this.channels, target, parts[sent]!, this.signal, `n${row.id}.${sent}`);
-        if (sent + 1 < parts.length) await markPartSent(this.db, row.id, this.workerId, sent + 1);
+        if (sent + 1 < parts.length)
+          await markPartSent(this.db.db, row.id, this.workerId, sent + 1);
       }
     });
   }
@@ -276,7 +277,7 @@ export class DeliverySender {
   private succeeded(channel: NotificationChannel): void {
     if (!this.circuits[channel].recordSuccess()) return;
     this.log.info({ channel }, 'channel is back: sending what waited');
-    void resumeChannel(this.db, channel, this.nowIso())
+    void resumeChannel(this.db.db, channel, this.nowIso())
       .then(() => this.onChannelBack())
       .catch((error: unknown) => this.log.warn({ err: error }, 'could not resume a channel'));
   }
@@ -299,7 +300,7 @@ export class DeliverySender {
     const ids = rows.map((row) => row.id);
     if (outcome.kind === 'retry') {
       if (outcome.channel === 'troubled') this.troubled(head.channel, probe, outcome.failure);
-      await markRetry(this.db, ids, this.workerId, {
+      await markRetry(this.db.db, ids, this.workerId, {
         nextAttemptAt: new Date(outcome.at).toISOString(),
         attempts: outcome.attempts,
         error: outcome.error,
@@ -314,7 +315,7 @@ export class DeliverySender {
         { delivery: head.id, err: outcome.failure },
         'notification refused by the service',
       );
-      await markFinished(this.db, ids, this.workerId, failed);
+      await markFinished(this.db.db, ids, this.workerId, failed);
       return;
     }
     const { reason } = outcome;
@@ -322,8 +323,8 @@ export class DeliverySender {
       { user: head.user_id, channel: head.channel, reason },
       'delivery stopped for this channel',
     );
-    await markFinished(this.db, ids, this.workerId, failed);
+    await markFinished(this.db.db, ids, this.workerId, failed);
     await stopChannel(this.db.db, head.user_id, head.channel, target, reason, this.nowIso());
-    await cancelPendingDeliveries(this.db, head.user_id, head.channel, `Stopped: ${reason}`);
+    await cancelPendingDeliveries(this.db.db, head.user_id, head.channel, `Stopped: ${reason}`);
   }
 }

@@ -176,7 +176,7 @@ export class DeliveryWorker {
   async start(): Promise<void> {
     if (this.state !== 'created') return;
     this.state = 'running';
-    const released = await releaseExpiredClaims(this.db, this.nowIso());
+    const released = await releaseExpiredClaims(this.db.db, this.nowIso());
     if (released > 0) this.log.warn({ released }, 'deliveries interrupted earlier are retried');
     this.lastRenewal = Date.now();
     this.lastRelease = Date.now();
@@ -208,7 +208,7 @@ export class DeliveryWorker {
     await Promise.allSettled(pending);
     clearTimeout(timer);
     try {
-      await releaseOwnClaims(this.db, this.workerId, this.nowIso());
+      await releaseOwnClaims(this.db.db, this.workerId, this.nowIso());
     } catch (error) {
       this.log.warn({ err: error }, 'could not give back claimed deliveries');
     }
@@ -267,17 +267,17 @@ export class DeliveryWorker {
     if (at - this.lastRenewal >= this.leaseMs / 3) {
       this.lastRenewal = at;
       const leaseUntil = new Date(this.now().getTime() + this.leaseMs).toISOString();
-      await renewClaims(this.db, this.workerId, leaseUntil);
+      await renewClaims(this.db.db, this.workerId, leaseUntil);
     }
     if (at - this.lastRelease >= Math.min(RELEASE_SWEEP_MS, this.leaseMs / 3)) {
       this.lastRelease = at;
-      const released = await releaseExpiredClaims(this.db, this.nowIso());
+      const released = await releaseExpiredClaims(this.db.db, this.nowIso());
       if (released > 0) this.log.warn({ released }, 'deliveries whose lease ran out are retried');
     }
     if (at - this.lastExpiry >= Math.min(EXPIRE_SWEEP_MS, this.maxAgeMs)) {
       this.lastExpiry = at;
       const cutoff = new Date(this.now().getTime() - this.maxAgeMs).toISOString();
-      const expired = await expireDeliveries(this.db, cutoff, expiredReason(this.maxAgeMs));
+      const expired = await expireDeliveries(this.db.db, cutoff, expiredReason(this.maxAgeMs));
       if (expired > 0) this.log.warn({ expired }, 'deliveries expired undelivered');
     }
   }
@@ -334,7 +334,7 @@ export class DeliveryWorker {
         this.slots.inFlight.delete(head.id);
         if (job.probe) this.circuits[head.channel].probeEnded();
         await unlockChat(
-          this.db,
+          this.db.db,
           head.channel,
           head.user_id,
           this.workerId,

@@ -49,15 +49,12 @@ const CLAIM_CANDIDATES = 8;
  * more than `digestAfter` notices of the row's handle wait for that chat, all of them (up to
  * `digestMax`) are claimed with it, to go as one digest message.
  */
-export async function claimNextDelivery(
-  database: Db,
-  options: ClaimOptions,
-): Promise<Claim | undefined> {
-  const chats = await dueChats(database.db, options);
+export async function claimNextDelivery(db: Db, options: ClaimOptions): Promise<Claim | undefined> {
+  const chats = await dueChats(db.db, options);
   for (const chat of chats) {
     const { channel, user_id } = chat;
     const locked = await lockChat(
-      database,
+      db.db,
       channel,
       user_id,
       options.owner,
@@ -65,9 +62,9 @@ export async function claimNextDelivery(
       options.leaseUntil,
     );
     if (!locked) continue;
-    const head = await claimOldestRow(database.db, chat, options);
-    if (head) return withDigest(database.db, head, options);
-    await unlockChat(database, channel, user_id, options.owner);
+    const head = await claimOldestRow(db.db, chat, options);
+    if (head) return withDigest(db.db, head, options);
+    await unlockChat(db.db, channel, user_id, options.owner);
   }
   return undefined;
 }
@@ -182,7 +179,7 @@ async function withDigest(db: Executor, head: OutboxRow, options: ClaimOptions):
 }
 
 /** Keeps what `owner` holds (its rows in 'sending' and its chats) for another lease. */
-export async function renewClaims({ db }: Db, owner: string, leaseUntil: string): Promise<void> {
+export async function renewClaims(db: Executor, owner: string, leaseUntil: string): Promise<void> {
   await db
     .updateTable('notification_outbox')
     .set({ next_attempt_at: leaseUntil })
@@ -211,7 +208,7 @@ export async function renewClaims({ db }: Db, owner: string, leaseUntil: string)
  * Puts deliveries whose lease ran out back to pending (a worker that crashed or hung), each
  * alone again. Live claims of other workers are left alone: they renew their leases.
  */
-export async function releaseExpiredClaims({ db }: Db, now: string): Promise<number> {
+export async function releaseExpiredClaims(db: Executor, now: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const released = await trx
       .updateTable('notification_outbox')
@@ -227,7 +224,7 @@ export async function releaseExpiredClaims({ db }: Db, now: string): Promise<num
 }
 
 /** Everything `owner` still holds goes back to pending at once (it stops). */
-export async function releaseOwnClaims({ db }: Db, owner: string, now: string): Promise<number> {
+export async function releaseOwnClaims(db: Executor, owner: string, now: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const released = await trx
       .updateTable('notification_outbox')

@@ -5,7 +5,7 @@
  * delivery-chats); the delivery log its own (delivery-log.repository.ts).
  */
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Executor } from '../db/index.js';
 import type { NotificationChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
 import type { TweetRow } from '../db/types.js';
 import { wakeChats } from './delivery-chats.repository.js';
@@ -20,7 +20,7 @@ export { listDeliveries, type DeliveryLogRow } from './delivery-log.repository.j
  * says how it went when not as itself (as plain text, in a digest); the log shows it.
  */
 export async function markSent(
-  { db }: Db,
+  db: Executor,
   ids: readonly number[],
   owner: string,
   values: { now: string; attempts: number; note?: string | null },
@@ -42,7 +42,7 @@ export async function markSent(
 
 /** One more message of a multi-message notification was accepted. */
 export async function markPartSent(
-  { db }: Db,
+  db: Executor,
   id: number,
   owner: string,
   partsSent: number,
@@ -58,7 +58,7 @@ export async function markPartSent(
 
 /** Back to pending (a digest's rows each alone again), to be tried at `nextAttemptAt`. */
 export async function markRetry(
-  { db }: Db,
+  db: Executor,
   ids: readonly number[],
   owner: string,
   values: { nextAttemptAt: string; attempts: number; error: string },
@@ -84,7 +84,7 @@ export async function markRetry(
  * out at once, oldest first, when the channel's circuit closes.
  */
 export async function resumeChannel(
-  { db }: Db,
+  db: Executor,
   channel: NotificationChannel,
   now: string,
 ): Promise<number> {
@@ -107,7 +107,7 @@ export async function resumeChannel(
  * the last error the service gave, if any.
  */
 export async function expireDeliveries(
-  { db }: Db,
+  db: Executor,
   createdBefore: string,
   reason: string,
 ): Promise<number> {
@@ -126,7 +126,7 @@ export async function expireDeliveries(
 
 /** Ends a claimed delivery without sending it: 'failed' (refused) or 'cancelled' (unwanted). */
 export async function markFinished(
-  { db }: Db,
+  db: Executor,
   ids: readonly number[],
   owner: string,
   values: {
@@ -153,7 +153,7 @@ export async function markFinished(
  * stopped or disconnected: no retry storm, and nothing sent to a chat the user left.
  */
 export async function cancelPendingDeliveries(
-  { db }: Db,
+  db: Executor,
   userId: number,
   channel: NotificationChannel | null,
   reason: string,
@@ -170,7 +170,7 @@ export async function cancelPendingDeliveries(
 
 /** Cancels a user's pending deliveries of one handle on one channel (its toggle went off). */
 export async function cancelPendingForHandle(
-  { db }: Db,
+  db: Executor,
   userId: number,
   handleId: number,
   channel: NotificationChannel,
@@ -205,7 +205,7 @@ export interface DeliveryContext {
 }
 
 /** Reads what sending `row` needs, all at once. */
-export async function loadDeliveryContext({ db }: Db, row: OutboxRow): Promise<DeliveryContext> {
+export async function loadDeliveryContext(db: Executor, row: OutboxRow): Promise<DeliveryContext> {
   const [tweet, handle, settings, link] = await Promise.all([
     db
       .selectFrom('tweets')

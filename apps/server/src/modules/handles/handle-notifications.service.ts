@@ -39,7 +39,7 @@ export async function setHandleNotifications(
     const enabled = channel === 'telegram' ? change.telegramEnabled : change.discordEnabled;
     if (enabled === false) {
       await cancelPendingForHandle(
-        deps.db,
+        deps.db.db,
         user.id,
         handleId,
         channel,

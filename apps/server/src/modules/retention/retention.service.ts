@@ -45,7 +45,7 @@ export interface PurgeResult {
  * with a pause between them, so a large backlog never holds the database for long.
  */
 export async function purgeExpiredRows(
-  { db }: Db,
+  db: Db,
   policy: RetentionPolicy,
   options: PurgeOptions = {},
 ): Promise<PurgeResult> {
@@ -55,7 +55,7 @@ export async function purgeExpiredRows(
   for (const { table, before } of retentionCutoffs(policy, options.now ?? new Date())) {
     let total = 0;
     for (;;) {
-      const count = await DELETE_BATCH[table](db, before, batchSize);
+      const count = await DELETE_BATCH[table](db.db, before, batchSize);
       result.batches += 1;
       total += count;
       if (count < batchSize) break;

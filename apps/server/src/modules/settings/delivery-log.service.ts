@@ -11,7 +11,7 @@ export async function deliveryLog(
   channel: NotificationChannel | undefined,
   limit: number,
 ): Promise<Delivery[]> {
-  const rows = await listDeliveries(db, user.id, channel, limit);
+  const rows = await listDeliveries(db.db, user.id, channel, limit);
   return rows.map((row) => {
     const handle = row.username ?? '';
     return {

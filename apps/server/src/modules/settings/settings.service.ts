@@ -116,17 +116,17 @@ export async function saveSettings(
   await upsertUserSettings(deps.db.db, user.id, values);
   await startBotWhenReady(deps, user.id);
   if (change.telegram_chat_id === null) {
-    await cancelPendingDeliveries(deps.db, user.id, 'telegram', 'Telegram was disconnected');
+    await cancelPendingDeliveries(deps.db.db, user.id, 'telegram', 'Telegram was disconnected');
   }
   if (change.discord_user_id === null) {
-    await cancelPendingDeliveries(deps.db, user.id, 'discord', 'Discord was disconnected');
+    await cancelPendingDeliveries(deps.db.db, user.id, 'discord', 'Discord was disconnected');
   }
   const state = await loadState(deps.db, user.id);
   const { connections } = state;
   let { row } = state;
   if (row?.bot_running && !connections.canStart) {
     row = await upsertUserSettings(deps.db.db, user.id, { bot_running: false, updated_at: now });
-    await cancelPendingDeliveries(deps.db, user.id, null, 'The bot stopped');
+    await cancelPendingDeliveries(deps.db.db, user.id, null, 'The bot stopped');
   }
   deps.wakeWorker?.();
   const bot = await botUsername(deps.channels);

@@ -90,7 +90,7 @@ export async function telegramChatBlocked(deps: SettingsDeps, chatId: string): P
       now,
     );
     await cancelPendingDeliveries(
-      deps.db,
+      deps.db.db,
       userId,
       'telegram',
       `Stopped: ${SETTINGS_MESSAGES.telegramBlockedReason}`,
