@@ -1,61 +1,21 @@
-import { MantineProvider } from '@mantine/core';
 import { TAB_CHANNEL_NAME } from '@perch/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
+  heartbeatHandler,
   ok,
   requestsTo,
+  signedInCheckHandler,
   signedOutCheckHandler,
   stubFetch,
-  type StubHandler,
 } from '@/test/fetch-stub';
+import { renderApp } from '@/test/render-app';
 import { makeCompleteAnalytics } from '@/features/analytics/test/analytics-fixtures';
 import { markSignedOut } from '@/features/auth/api/session-scope';
 import { makeHandle } from '@/features/handles/test/handle-fixtures';
 import { apiClient } from '@/lib/api-client';
 import { ClientRuntime } from '@/lib/client-runtime';
-import { ClientRuntimeProvider } from '@/lib/client-runtime-react';
-import { routes } from './router';
-import { theme } from './theme';
-
-function signedIn(overrides: Record<string, unknown> = {}): StubHandler {
-  return () =>
-    ok({
-      authenticated: true,
-      userId: 3,
-      username: 'grace',
-      email: 'grace@example.com',
-      isAdmin: false,
-      isSuperAdmin: false,
-      profile: null,
-      csrfToken: 'csrf',
-      ...overrides,
-    });
-}
-
-const heartbeat: StubHandler = () => ok({ received: true, serverTime: new Date().toISOString() });
-
-function renderApp(path: string, runtime: ClientRuntime | null = null) {
-  const queryClient =
-    runtime?.queryClient ??
-    new QueryClient({
-      defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-    });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <MantineProvider theme={theme} env="test">
-      <QueryClientProvider client={queryClient}>
-        <ClientRuntimeProvider runtime={runtime}>
-          <RouterProvider router={router} />
-        </ClientRuntimeProvider>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-  return router;
-}
 
 describe('routes', () => {
   beforeEach(() => {
@@ -97,8 +57,8 @@ describe('routes', () => {
 
   it('shows the shell with the user badge and no Admin entry for an ordinary user', async () => {
     stubFetch({
-      'GET /api/v1/auth/check': signedIn(),
-      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/auth/check': signedInCheckHandler(),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
       'GET /api/v1/handles': () => ok({ handles: [] }),
       'GET /api/v1/config': () =>
         ok({ supportEmail: 'help@example.com', tweetSource: 'demo', version: '0.1.0' }),
@@ -119,8 +79,8 @@ describe('routes', () => {
 
   it('tells a non-admin that /admin is off limits', async () => {
     stubFetch({
-      'GET /api/v1/auth/check': signedIn(),
-      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/auth/check': signedInCheckHandler(),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
     });
     renderApp('/admin');
     expect(
@@ -130,8 +90,8 @@ describe('routes', () => {
 
   it('shows the Admin entry and page to an admin', async () => {
     stubFetch({
-      'GET /api/v1/auth/check': signedIn({ isAdmin: true }),
-      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/auth/check': signedInCheckHandler({ isAdmin: true }),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
     });
     renderApp('/admin');
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
@@ -140,8 +100,8 @@ describe('routes', () => {
 
   it('sends a heartbeat from the leading tab and signs out with Logout', async () => {
     const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedIn(),
-      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/auth/check': signedInCheckHandler(),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
       'POST /api/v1/auth/logout': () => ok({ loggedOut: true }),
     });
     const runtime = new ClientRuntime(apiClient);
@@ -169,8 +129,8 @@ describe('routes', () => {
   it('Logout tells the other tabs before its request, and no page of the session fetches again', async () => {
     const order: string[] = [];
     const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedIn(),
-      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/auth/check': signedInCheckHandler(),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
       'GET /api/v1/handles': () => ok({ handles: [makeHandle({ handle: 'nasa' })] }),
       'GET /api/v1/config': () =>
         ok({ supportEmail: 'help@example.com', tweetSource: 'x-api', version: '0.1.0' }),
@@ -226,8 +186,8 @@ describe('routes', () => {
   it('a sign-in sent while the logout is under way waits for its answer, and stays signed in', async () => {
     let answerLogout: (response: Response) => void = () => undefined;
     const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedIn(),
-      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/auth/check': signedInCheckHandler(),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
       'POST /api/v1/auth/logout': () =>
         new Promise<Response>((resolve) => {
           answerLogout = resolve;
@@ -287,8 +247,8 @@ describe('routes', () => {
   it('shows the handle named in ?handle on the dashboard, and the sidebar selects another', async () => {
     const handles = [makeHandle({ handle: 'nasa' }), makeHandle({ handle: 'spacex' })];
     const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedIn(),
-      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/auth/check': signedInCheckHandler(),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
       'GET /api/v1/handles': () => ok({ handles }),
       'GET /api/v1/config': () =>
         ok({ supportEmail: 'help@example.com', tweetSource: 'x-api', version: '0.1.0' }),
@@ -315,8 +275,8 @@ describe('routes', () => {
 
   it('falls back to the first handle when ?handle names none of them', async () => {
     stubFetch({
-      'GET /api/v1/auth/check': signedIn(),
-      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/auth/check': signedInCheckHandler(),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
       'GET /api/v1/handles': () => ok({ handles: [makeHandle({ handle: 'nasa' })] }),
       'GET /api/v1/analytics/complete/nasa': () => ok(makeCompleteAnalytics('nasa')),
     });
@@ -327,8 +287,8 @@ describe('routes', () => {
 
   it('shows the analytics of the selected handle from the lazily loaded chunk', async () => {
     stubFetch({
-      'GET /api/v1/auth/check': signedIn(),
-      'POST /api/v1/session/heartbeat': heartbeat,
+      'GET /api/v1/auth/check': signedInCheckHandler(),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
       'GET /api/v1/handles': () => ok({ handles: [] }),
     });
     renderApp('/');

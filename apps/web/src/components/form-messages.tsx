@@ -1,5 +1,4 @@
-import { Alert } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { ErrorAlert, SuccessAlert } from './status-alerts';
 
 export interface FormMessagesProps {
   /** Shown in a dismissible red banner. */
@@ -13,23 +12,8 @@ export interface FormMessagesProps {
 export function FormMessages({ error, onDismissError, success }: FormMessagesProps) {
   return (
     <>
-      {error ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertCircle size={18} />}
-          withCloseButton
-          closeButtonLabel="Dismiss"
-          onClose={onDismissError}
-        >
-          {error}
-        </Alert>
-      ) : null}
-      {success ? (
-        <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />}>
-          {success}
-        </Alert>
-      ) : null}
+      {error ? <ErrorAlert onDismiss={onDismissError}>{error}</ErrorAlert> : null}
+      {success ? <SuccessAlert>{success}</SuccessAlert> : null}
     </>
   );
 }

@@ -75,3 +75,23 @@ export function requestsTo(mock: Mock<typeof fetch>, key: string): StubRequest[]
 /** The session check of a signed-out browser. */
 export const signedOutCheckHandler: StubHandler = () =>
   ok({ authenticated: false, csrfToken: 'csrf-token-from-check', message: 'Not signed in' });
+
+/** The session check of a signed-in browser (Grace, not an admin); overrides say what differs. */
+export function signedInCheckHandler(overrides: Record<string, unknown> = {}): StubHandler {
+  return () =>
+    ok({
+      authenticated: true,
+      userId: 3,
+      username: 'grace',
+      email: 'grace@example.com',
+      isAdmin: false,
+      isSuperAdmin: false,
+      profile: null,
+      csrfToken: 'csrf',
+      ...overrides,
+    });
+}
+
+/** The server's answer to the session heartbeat. */
+export const heartbeatHandler: StubHandler = () =>
+  ok({ received: true, serverTime: new Date().toISOString() });

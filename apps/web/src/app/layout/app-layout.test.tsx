@@ -1,26 +1,8 @@
-import { MantineProvider } from '@mantine/core';
 import { SECURITY_MESSAGES } from '@perch/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter } from 'react-router';
+import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ok, stubFetch } from '@/test/fetch-stub';
-import { routes } from '../router';
-import { theme } from '../theme';
-
-function renderApp(path: string) {
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <MantineProvider theme={theme} env="test">
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+import { renderApp } from '@/test/render-app';
 
 describe('AppLayout', () => {
   beforeEach(() => {

@@ -1,14 +1,10 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sampleSecurityServer } from '@/features/security/test/security-fixtures';
-import { ok, stubFetch } from '@/test/fetch-stub';
+import { heartbeatHandler, signedInCheckHandler, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
-import { routes } from '../router';
-import { theme } from '../theme';
+import { renderApp } from '@/test/render-app';
 import { SecurityRoute } from './security';
 
 const CARDS = [
@@ -47,30 +43,10 @@ describe('Security route', () => {
   it('is reachable at /security when signed in, without a menu entry', async () => {
     stubFetch({
       ...sampleSecurityServer().handlers,
-      'GET /api/v1/auth/check': () =>
-        ok({
-          authenticated: true,
-          userId: 3,
-          username: 'grace',
-          email: 'grace@example.com',
-          isAdmin: false,
-          isSuperAdmin: false,
-          profile: null,
-          csrfToken: 'csrf',
-        }),
-      'POST /api/v1/session/heartbeat': () =>
-        ok({ received: true, serverTime: new Date().toISOString() }),
+      'GET /api/v1/auth/check': signedInCheckHandler(),
+      'POST /api/v1/session/heartbeat': heartbeatHandler,
     });
-    const queryClient = new QueryClient({
-      defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-    });
-    render(
-      <MantineProvider theme={theme} env="test">
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/security'] })} />
-        </QueryClientProvider>
-      </MantineProvider>,
-    );
+    renderApp('/security');
     expect(
       await screen.findByRole('heading', { level: 2, name: 'Security Dashboard' }),
     ).toBeVisible();

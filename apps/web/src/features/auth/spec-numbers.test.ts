@@ -1,24 +1,14 @@
 /** "Max retries: auth 2" (docs/spec-notes.md, Resilience) as the session check applies it. */
-import { QueryClient } from '@tanstack/react-query';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError, NETWORK_ERROR_CODE } from '@/lib/api-client';
+import { fakeClockWithQueryClient } from '@/test/fake-clock';
 import { authCheckQueryOptions } from './api/get-auth-check';
 
-let queryClient: QueryClient;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(0);
-  queryClient = new QueryClient();
-});
-afterEach(() => {
-  queryClient.clear();
-  vi.useRealTimers();
-});
+const queryClient = fakeClockWithQueryClient();
 
 async function runCheck(error: ApiError) {
   const queryFn = vi.fn(() => Promise.reject(error));
-  const result = queryClient
+  const result = queryClient()
     .fetchQuery({ ...authCheckQueryOptions(), queryFn })
     .catch((failure: unknown) => failure);
   await vi.advanceTimersByTimeAsync(10 * 60_000);

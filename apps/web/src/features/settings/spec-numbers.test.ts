@@ -4,8 +4,9 @@
  * 10 s), asserted on timing with fake timers.
  */
 import type { Health } from '@perch/shared';
-import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryObserver } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeClockWithQueryClient } from '@/test/fake-clock';
 import { ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { checkHealth, healthQueryOptions } from './api/get-health';
 
@@ -18,20 +19,10 @@ const HEALTHY: Health = {
 };
 const HEALTH_PATH = 'GET /api/v1/health';
 
-let queryClient: QueryClient;
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(0);
-  queryClient = new QueryClient();
-});
-afterEach(() => {
-  queryClient.clear();
-  vi.useRealTimers();
-});
+const queryClient = fakeClockWithQueryClient();
 
 function mount(queryFn: () => Promise<Health>) {
-  const observer = new QueryObserver(queryClient, { ...healthQueryOptions(), queryFn });
+  const observer = new QueryObserver(queryClient(), { ...healthQueryOptions(), queryFn });
   return observer.subscribe(() => undefined);
 }
 
@@ -75,21 +66,21 @@ describe('checkHealth', () => {
   it('answers from the last result until exactly 5 s have passed, unless forced', async () => {
     const fetchMock = stubFetch({ [HEALTH_PATH]: () => ok(HEALTHY) });
     const checks = () => requestsTo(fetchMock, HEALTH_PATH).length;
-    await expect(checkHealth(queryClient)).resolves.toEqual({ ok: true, health: HEALTHY });
+    await expect(checkHealth(queryClient())).resolves.toEqual({ ok: true, health: HEALTHY });
     expect(checks()).toBe(1);
 
     await vi.advanceTimersByTimeAsync(4_999);
-    await checkHealth(queryClient);
+    await checkHealth(queryClient());
     expect(checks()).toBe(1);
-    await checkHealth(queryClient, { force: true });
+    await checkHealth(queryClient(), { force: true });
     expect(checks()).toBe(2);
 
     // The forced check answered at 4 999 ms; its answer is reused until 9 999 ms.
     await vi.advanceTimersByTimeAsync(4_999);
-    await checkHealth(queryClient);
+    await checkHealth(queryClient());
     expect(checks()).toBe(2);
     await vi.advanceTimersByTimeAsync(1);
-    await checkHealth(queryClient);
+    await checkHealth(queryClient());
     expect(checks()).toBe(3);
   });
 
@@ -101,7 +92,7 @@ describe('checkHealth', () => {
         }),
     });
     let outcome: unknown;
-    void checkHealth(queryClient).then((result) => {
+    void checkHealth(queryClient()).then((result) => {
       outcome = result;
     });
     await vi.advanceTimersByTimeAsync(9_999);

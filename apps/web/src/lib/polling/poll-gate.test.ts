@@ -30,6 +30,13 @@ function makeGate(): PollGate {
   });
 }
 
+/** A gate that has just seen the person act, so it polls at the active speed. */
+function makeActiveGate(): PollGate {
+  const gate = makeGate();
+  gate.recordActivity();
+  return gate;
+}
+
 function fakeQuery(meta?: Record<string, unknown>, data: unknown = undefined): AnyQuery {
   return { meta, state: { data } } as unknown as AnyQuery;
 }
@@ -113,8 +120,7 @@ describe('PollGate.interval', () => {
   });
 
   it("never goes below the query's own interval before the network multiplier", () => {
-    const gate = makeGate();
-    gate.recordActivity();
+    const gate = makeActiveGate();
     expect(gate.interval(60_000, fakeQuery())).toBe(60_000);
     world.quality = 'good';
     expect(gate.interval(60_000, fakeQuery())).toBe(48_000);
@@ -124,8 +130,7 @@ describe('PollGate.interval', () => {
   });
 
   it('uses the background table for an unfocused page and the multipliers per network', () => {
-    const gate = makeGate();
-    gate.recordActivity();
+    const gate = makeActiveGate();
     world.focused = false;
     expect(gate.interval(1_000, fakeQuery())).toBe(10_000);
     world.focused = true;
@@ -138,8 +143,7 @@ describe('PollGate.interval', () => {
   });
 
   it('triples a hidden page for normal and high priority, not low', () => {
-    const gate = makeGate();
-    gate.recordActivity();
+    const gate = makeActiveGate();
     world.visible = false;
     // Hidden is background mode: fast is 10 s, tripled.
     expect(gate.interval(1_000, fakeQuery())).toBe(30_000);
@@ -148,8 +152,7 @@ describe('PollGate.interval', () => {
   });
 
   it('stretches after unchanged polls: 2x after 1, 4x after 3, 12x after 6, capped at 10 min', () => {
-    const gate = makeGate();
-    gate.recordActivity();
+    const gate = makeActiveGate();
     const state = { data: { n: 1 } as unknown };
     const query = { meta: undefined, state } as unknown as AnyQuery;
     gate.recordResult(query);
@@ -197,8 +200,7 @@ describe('backgroundRefreshMs', () => {
 
 describe('a gated QueryClient', () => {
   it('polls through the gate and stops when the tab stops leading', async () => {
-    const gate = makeGate();
-    gate.recordActivity();
+    const gate = makeActiveGate();
     const queryClient = createQueryClient({ pollGate: gate });
     const disconnect = connectPollGate(queryClient, gate);
     let calls = 0;
@@ -229,8 +231,7 @@ describe('a gated QueryClient', () => {
   });
 
   it('counts unchanged polls and slows down by itself', async () => {
-    const gate = makeGate();
-    gate.recordActivity();
+    const gate = makeActiveGate();
     const queryClient = createQueryClient({ pollGate: gate });
     const disconnect = connectPollGate(queryClient, gate);
     let calls = 0;

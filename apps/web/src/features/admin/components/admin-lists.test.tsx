@@ -1,25 +1,9 @@
 import { within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { stubFetch } from '@/test/fetch-stub';
 import { sampleAdminServer } from '../test/admin-fixtures';
+import { phoneScreen } from '../test/phone-screen';
 import { renderAdmin, section } from '../test/render-admin';
-
-/** A phone: every max-width query matches. */
-function phoneScreen() {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: query.includes('max-width'),
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  );
-}
 
 describe('admin lists', () => {
   beforeEach(() => {

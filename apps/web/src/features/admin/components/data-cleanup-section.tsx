@@ -1,4 +1,4 @@
-import { Alert, Text, TextInput } from '@mantine/core';
+import { Alert, TextInput } from '@mantine/core';
 import { ADMIN_MESSAGES, normalizeHandle, type AdminHandle } from '@perch/shared';
 import { IconDatabaseCog, IconEraser, IconLock, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { useAllHandlesQuery } from '../api/get-all-handles';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { DangerButton } from './danger-button';
+import { HANDLE_NAME_COLUMN } from './handle-name-column';
 
 /** Handles whose name or ID contains the search text (a leading @ is ignored). */
 export function filterHandles(handles: readonly AdminHandle[], search: string): AdminHandle[] {
@@ -24,15 +25,7 @@ export function filterHandles(handles: readonly AdminHandle[], search: string): 
 
 const CLEANUP_COLUMNS: readonly ListColumn<AdminHandle>[] = [
   { header: 'ID', cell: (handle) => handle.id },
-  {
-    header: 'Handle',
-    card: 'title',
-    cell: (handle) => (
-      <Text fw={600} size="sm">
-        @{handle.handle}
-      </Text>
-    ),
-  },
+  HANDLE_NAME_COLUMN,
   { header: 'Created At', cell: (handle) => formatDateTime(handle.created_at) },
 ];
 

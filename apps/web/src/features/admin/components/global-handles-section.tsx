@@ -1,4 +1,4 @@
-import { Box, Button, Text, Tooltip } from '@mantine/core';
+import { Box, Button, Tooltip } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminHandle } from '@perch/shared';
 import { IconRefresh, IconTrash, IconWorld } from '@tabler/icons-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -14,6 +14,7 @@ import { formatStatus } from '../utils/format';
 import { backfillColor } from '../utils/looks';
 import { LookBadge } from './look-badge';
 import { DangerButton } from './danger-button';
+import { HANDLE_NAME_COLUMN } from './handle-name-column';
 
 function HandleStatus({ handle }: { handle: AdminHandle }) {
   const badge = handle.stopped ? (
@@ -37,15 +38,7 @@ function HandleStatus({ handle }: { handle: AdminHandle }) {
 }
 
 const HANDLE_COLUMNS: readonly ListColumn<AdminHandle>[] = [
-  {
-    header: 'Handle',
-    card: 'title',
-    cell: (handle) => (
-      <Text fw={600} size="sm">
-        @{handle.handle}
-      </Text>
-    ),
-  },
+  HANDLE_NAME_COLUMN,
   { header: 'ID', cell: (handle) => handle.id },
   { header: 'Created', cell: (handle) => formatDate(handle.created_at) },
   {

@@ -9,6 +9,13 @@ import { renderAdmin, section } from '../test/render-admin';
 const person = () => userEvent.setup({ delay: null });
 const userButton = (name: RegExp) => screen.getByRole('button', { name });
 
+/** Renders the admin page, waits for the three users and returns the person at the keyboard. */
+async function renderWithUsersListed() {
+  renderAdmin();
+  await screen.findByRole('region', { name: 'Registered Users (3)' });
+  return person();
+}
+
 describe('Registered Users and Monitored Handles', () => {
   beforeEach(() => {
     document.cookie = 'perch_csrf=csrf; path=/';
@@ -36,9 +43,7 @@ describe('Registered Users and Monitored Handles', () => {
   it("toggles the selection: clicking a user shows that user's handles, clicking again hides them", async () => {
     const server = sampleAdminServer();
     const fetchMock = stubFetch(server.handlers);
-    renderAdmin();
-    await screen.findByRole('region', { name: 'Registered Users (3)' });
-    const user = person();
+    const user = await renderWithUsersListed();
 
     await user.click(userButton(/^grace/));
     expect(userButton(/^grace/)).toHaveAttribute('aria-pressed', 'true');
@@ -63,9 +68,7 @@ describe('Registered Users and Monitored Handles', () => {
 
   it('selects a user from the keyboard', async () => {
     stubFetch(sampleAdminServer().handlers);
-    renderAdmin();
-    await screen.findByRole('region', { name: 'Registered Users (3)' });
-    const user = person();
+    const user = await renderWithUsersListed();
     userButton(/^grace/).focus();
     await user.keyboard('{Enter}');
     expect(userButton(/^grace/)).toHaveAttribute('aria-pressed', 'true');
@@ -77,9 +80,7 @@ describe('Registered Users and Monitored Handles', () => {
   it('removes a handle from the user after a confirmation naming the handle, its ID and the user ID', async () => {
     const server = sampleAdminServer();
     const fetchMock = stubFetch(server.handlers);
-    renderAdmin();
-    await screen.findByRole('region', { name: 'Registered Users (3)' });
-    const user = person();
+    const user = await renderWithUsersListed();
     await user.click(userButton(/^grace/));
     await user.click(await screen.findByRole('button', { name: 'Delete @nasa' }));
 
@@ -112,9 +113,7 @@ describe('Registered Users and Monitored Handles', () => {
       'DELETE /api/v1/admin/users/3/handles/11': () =>
         fail(404, ADMIN_MESSAGES.userDoesNotFollow, 'NOT_FOUND'),
     });
-    renderAdmin();
-    await screen.findByRole('region', { name: 'Registered Users (3)' });
-    const user = person();
+    const user = await renderWithUsersListed();
     await user.click(userButton(/^grace/));
     await user.click(await screen.findByRole('button', { name: 'Delete @nasa' }));
     await user.click(

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { xUsageQueryOptions } from '../api/get-x-usage';
+import { phoneScreen } from '../test/phone-screen';
 import { makeXUsage, renderXUsage } from '../test/x-usage-fixtures';
 
 const NOW = new Date('2025-03-10T12:00:00.000Z');
@@ -48,23 +49,6 @@ const busyMonth = makeXUsage({
     app_day: { limit: 100_000, remaining: 99_120, resetAt: '2025-03-11T09:00:00.000Z' },
   },
 });
-
-/** A phone: every max-width query matches. */
-function phoneScreen() {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: query.includes('max-width'),
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  );
-}
 
 describe('X API usage', () => {
   beforeEach(() => {

@@ -1,16 +1,13 @@
-import { Stack } from '@mantine/core';
 import { X_WEB_MESSAGES, type XWebAccounts } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, jsonResponse, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
-import { renderRoute } from '@/test/render';
 import { phoneScreen } from '../test/phone-screen';
+import { renderAdminSection } from '../test/render-admin';
 import { POOL_RUNNING, fromNow, makeXWebAccount, makeXWebPool } from '../test/x-web-fixtures';
 import { formatDateTime, formatTime } from '@/lib/format';
 import { X_WEB_STATUS_HINT, X_WEB_TEXTS } from '../utils/x-web-texts';
-import { AdminBanner } from './admin-banner';
-import { AdminBannerProvider } from './admin-banner-provider';
 import { XWebAccountsSection } from './x-web-accounts-section';
 
 const LIST = 'GET /api/v1/admin/x-web-accounts';
@@ -64,15 +61,7 @@ const POOL: XWebAccounts = {
 };
 
 function renderSection(isSuperAdmin: boolean) {
-  return renderRoute(
-    '/admin',
-    <AdminBannerProvider>
-      <Stack>
-        <AdminBanner />
-        <XWebAccountsSection isSuperAdmin={isSuperAdmin} />
-      </Stack>
-    </AdminBannerProvider>,
-  );
+  return renderAdminSection(<XWebAccountsSection isSuperAdmin={isSuperAdmin} />);
 }
 
 const region = () => screen.getByRole('region', { name: X_WEB_TEXTS.title });

@@ -1,12 +1,11 @@
-import { Stack } from '@mantine/core';
 import { X_WEB_MESSAGES } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
-import { renderRoute } from '@/test/render';
 import { okWithMessage } from '../test/admin-fixtures';
 import { phoneScreen } from '../test/phone-screen';
+import { renderAdminSection } from '../test/render-admin';
 import {
   fromNow,
   makeXWebOperation,
@@ -14,8 +13,6 @@ import {
   makeXWebPool,
 } from '../test/x-web-fixtures';
 import { X_WEB_TEXTS } from '../utils/x-web-texts';
-import { AdminBanner } from './admin-banner';
-import { AdminBannerProvider } from './admin-banner-provider';
 import { XWebOperationsSection } from './x-web-operations-section';
 
 const POOL = 'GET /api/v1/admin/x-web-accounts';
@@ -27,15 +24,7 @@ const UNPIN = 'DELETE /api/v1/admin/x-web-operations/UserTweetsAndReplies';
 const person = () => userEvent.setup({ delay: null });
 
 function renderSection(isSuperAdmin: boolean) {
-  return renderRoute(
-    '/admin',
-    <AdminBannerProvider>
-      <Stack>
-        <AdminBanner />
-        <XWebOperationsSection isSuperAdmin={isSuperAdmin} />
-      </Stack>
-    </AdminBannerProvider>,
-  );
+  return renderAdminSection(<XWebOperationsSection isSuperAdmin={isSuperAdmin} />);
 }
 
 const region = () => screen.getByRole('region', { name: X_WEB_TEXTS.operationsTitle });

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { X_WEB_MESSAGES, type XWebOperationView } from '@perch/shared';
-import { IconAlertCircle, IconPin } from '@tabler/icons-react';
+import { IconPin } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { COMMON_TEXTS } from '@/components/common-texts';
+import { ErrorAlert } from '@/components/status-alerts';
 import { failureReason } from '@/lib/failure-text';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
 import { usePinXWebOperationMutation } from '../api/x-web-operations';
@@ -106,15 +107,9 @@ function PinForm({ operation, onClose }: PinFormProps) {
           {...field('field_toggles')}
         />
         {failure ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertCircle size={18} />}
-            role="alert"
-            data-testid="x-web-pin-error"
-          >
+          <ErrorAlert role="alert" testId="x-web-pin-error">
             {failure}
-          </Alert>
+          </ErrorAlert>
         ) : null}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>

@@ -1,5 +1,6 @@
 import { Stack } from '@mantine/core';
 import { screen } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import { renderRoute } from '@/test/render';
 import { AdminBanner } from '../components/admin-banner';
 import { AdminBannerProvider } from '../components/admin-banner-provider';
@@ -29,6 +30,19 @@ export function renderAdmin({ isSuperAdmin = false, currentUserId = 2 }: RenderA
       </Stack>
     </AdminBannerProvider>,
     { routes: [{ path: '/settings', element: <p>Settings page</p> }] },
+  );
+}
+
+/** Renders one admin section at /admin under the page's banner, as the route places it. */
+export function renderAdminSection(sectionElement: ReactElement) {
+  return renderRoute(
+    '/admin',
+    <AdminBannerProvider>
+      <Stack>
+        <AdminBanner />
+        {sectionElement}
+      </Stack>
+    </AdminBannerProvider>,
   );
 }
 

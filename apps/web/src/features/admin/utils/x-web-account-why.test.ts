@@ -1,42 +1,22 @@
-import type { XWebAccount } from '@perch/shared';
 import { describe, expect, it } from 'vitest';
+import { makeXWebAccount } from '../test/x-web-fixtures';
 import { accountWhy } from './x-web-account-why';
 import { X_WEB_STATUS_HINT, X_WEB_TEXTS } from './x-web-texts';
-
-function account(overrides: Partial<XWebAccount>): XWebAccount {
-  return {
-    id: 1,
-    username: 'orbit_reader',
-    auth_method: 'cookies',
-    has_totp: false,
-    status: 'ACTIVE',
-    status_reason: null,
-    challenge_step: null,
-    challenge_since: null,
-    limits: [],
-    resting_until: null,
-    last_error: null,
-    last_error_at: null,
-    last_used_at: null,
-    created_at: '2025-03-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
 
 const AT = '2025-03-10T11:00:00.000Z';
 const LATER = '2025-03-10T12:00:00.000Z';
 
 describe('accountWhy', () => {
   it.each([
-    ['an ACTIVE account without errors', account({}), { status: null, lastError: null }],
+    ['an ACTIVE account without errors', makeXWebAccount({}), { status: null, lastError: null }],
     [
       'an ACTIVE account with a last error',
-      account({ last_error: '(88) Rate limit exceeded', last_error_at: AT }),
+      makeXWebAccount({ last_error: '(88) Rate limit exceeded', last_error_at: AT }),
       { status: null, lastError: { text: '(88) Rate limit exceeded', at: AT } },
     ],
     [
       "an account taken out with X's reason (written to both fields)",
-      account({
+      makeXWebAccount({
         status: 'LOCKED',
         status_reason: '(326) Authorization: Denied by access control',
         last_error: '(326) Authorization: Denied by access control',
@@ -49,7 +29,7 @@ describe('accountWhy', () => {
     ],
     [
       'an account out for one reason that failed differently since',
-      account({
+      makeXWebAccount({
         status: 'EXPIRED',
         status_reason: '(32) Could not authenticate you',
         last_error: 'X answered HTTP 503',
@@ -62,7 +42,7 @@ describe('accountWhy', () => {
     ],
     [
       'an account waiting for a code, whose last code X refused',
-      account({
+      makeXWebAccount({
         status: 'AWAITING_INPUT',
         challenge_step: 'LoginAcid',
         challenge_since: AT,
@@ -76,7 +56,7 @@ describe('accountWhy', () => {
     ],
     [
       'an account not signed in yet',
-      account({ status: 'NEEDS_LOGIN' }),
+      makeXWebAccount({ status: 'NEEDS_LOGIN' }),
       { status: { text: X_WEB_STATUS_HINT.NEEDS_LOGIN, at: null }, lastError: null },
     ],
   ])('%s', (_name, input, expected) => {
@@ -92,7 +72,7 @@ describe('accountWhy', () => {
       'SUSPENDED',
       'EXPIRED',
     ] as const) {
-      expect(accountWhy(account({ status })).status?.text).toBeTruthy();
+      expect(accountWhy(makeXWebAccount({ status })).status?.text).toBeTruthy();
     }
   });
 });

@@ -1,5 +1,6 @@
 import { ANALYTICS_MESSAGES, type ProgressState } from '@perch/shared';
 import { act, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ok, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
@@ -36,6 +37,20 @@ const reading = (message: string): ProgressState => ({
   estimatedCompletion: null,
 });
 
+/** The view of the queued @nasa with this progress reading and, when given, a notice. */
+function renderQueued(progress: ProgressState, collectionNotice?: ReactNode) {
+  return renderRoute(
+    '/',
+    <AnalyticsView
+      handles={[queued]}
+      selectedHandle="nasa"
+      onSelectHandle={() => undefined}
+      progress={progress}
+      collectionNotice={collectionNotice}
+    />,
+  );
+}
+
 describe('AnalyticsView: a collection that has not started', { timeout: 20_000 }, () => {
   beforeEach(() => {
     document.cookie = 'perch_csrf=csrf; path=/';
@@ -47,15 +62,7 @@ describe('AnalyticsView: a collection that has not started', { timeout: 20_000 }
   });
 
   it('after a minute at 0 % says it is waiting (with the server’s reason), never that it failed', async () => {
-    renderRoute(
-      '/',
-      <AnalyticsView
-        handles={[queued]}
-        selectedHandle="nasa"
-        onSelectHandle={() => undefined}
-        progress={reading('X rate limit reached: retrying at 01:15 UTC')}
-      />,
-    );
+    renderQueued(reading('X rate limit reached: retrying at 01:15 UTC'));
     expect(await screen.findByTestId('collecting-overlay')).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(FORCED_CLEAR_MS + 100));
     expect(screen.queryByTestId('collecting-overlay')).toBeNull();
@@ -67,15 +74,9 @@ describe('AnalyticsView: a collection that has not started', { timeout: 20_000 }
   });
 
   it('shows the notice it is given (the server’s failure or wait) in place of its own', async () => {
-    renderRoute(
-      '/',
-      <AnalyticsView
-        handles={[queued]}
-        selectedHandle="nasa"
-        onSelectHandle={() => undefined}
-        progress={reading('Waiting to start collection')}
-        collectionNotice={<p data-testid="notice">Collection of @nasa is waiting</p>}
-      />,
+    renderQueued(
+      reading('Waiting to start collection'),
+      <p data-testid="notice">Collection of @nasa is waiting</p>,
     );
     expect(await screen.findByTestId('notice')).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(FORCED_CLEAR_MS + 100));

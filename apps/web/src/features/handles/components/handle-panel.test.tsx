@@ -29,6 +29,15 @@ function rowOf(name: string): HTMLElement {
 
 const person = () => userEvent.setup({ delay: null });
 
+/** Clicks Remove on the handle's row and confirms in the dialog. */
+async function removeAndConfirm(handle: string) {
+  const user = person();
+  await user.click(screen.getByRole('button', { name: `Remove @${handle}` }));
+  await user.click(
+    within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }),
+  );
+}
+
 describe('HandlePanel', () => {
   beforeEach(() => {
     document.cookie = 'perch_csrf=csrf; path=/';
@@ -213,11 +222,7 @@ describe('HandlePanel', () => {
     });
     renderPanel('nasa');
     await screen.findByRole('listitem', { name: '@nasa' });
-    const user = person();
-    await user.click(screen.getByRole('button', { name: 'Remove @nasa' }));
-    await user.click(
-      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }),
-    );
+    await removeAndConfirm('nasa');
     expect(await screen.findByText('No handles yet. Add your first handle above.')).toBeVisible();
     expect(screen.getByTestId('selected')).toHaveTextContent('none');
   });
@@ -231,11 +236,7 @@ describe('HandlePanel', () => {
     });
     renderPanel('nasa');
     await screen.findByRole('listitem', { name: '@nasa' });
-    const user = person();
-    await user.click(screen.getByRole('button', { name: 'Remove @nasa' }));
-    await user.click(
-      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }),
-    );
+    await removeAndConfirm('nasa');
     await waitFor(() =>
       expect(screen.queryByRole('listitem', { name: '@nasa' })).not.toBeInTheDocument(),
     );

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Switch, TagsInput, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Switch, TagsInput, Text } from '@mantine/core';
 import {
   EMPTY_NOTIFICATION_FILTER,
   FILTER_MAX_TERMS,
@@ -8,8 +8,8 @@ import {
   type Handle,
   type NotificationFilter,
 } from '@perch/shared';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
+import { ErrorAlert } from '@/components/status-alerts';
 import { refusalText } from '@/lib/failure-text';
 import { usePhoneLayout } from '@/lib/use-phone-layout';
 import { useSetHandleFilterMutation } from '../api/set-handle-filter';
@@ -116,15 +116,9 @@ export function NotificationFilterModal({
             onChange={(event) => setMediaOnly(event.currentTarget.checked)}
           />
           {error ? (
-            <Alert
-              color="red"
-              variant="light"
-              icon={<IconAlertCircle size={18} />}
-              role="alert"
-              data-testid="filter-error"
-            >
+            <ErrorAlert role="alert" testId="filter-error">
               {error}
-            </Alert>
+            </ErrorAlert>
           ) : null}
           <Group justify="space-between" gap="sm">
             <Button

@@ -12,6 +12,15 @@ const sessions = () => card('Sessions');
 const rows = () => within(sessions()).queryAllByTestId('session-row');
 const dialog = () => screen.getByRole('dialog');
 
+/** Clicks Revoke on the session of this device and confirms in the dialog. */
+async function revokeAndConfirm(device: string) {
+  const user = person();
+  await user.click(
+    within(sessions()).getByRole('button', { name: `Revoke the session on ${device}` }),
+  );
+  await user.click(within(dialog()).getByRole('button', { name: 'Revoke' }));
+}
+
 describe('Sessions', () => {
   beforeEach(() => {
     document.cookie = 'perch_csrf=csrf; path=/';
@@ -97,11 +106,7 @@ describe('Sessions', () => {
     });
     renderSecurity(<SessionsSection />);
     await within(sessions()).findAllByTestId('session-row');
-    const user = person();
-    await user.click(
-      within(sessions()).getByRole('button', { name: 'Revoke the session on Chrome on Windows' }),
-    );
-    await user.click(within(dialog()).getByRole('button', { name: 'Revoke' }));
+    await revokeAndConfirm('Chrome on Windows');
     const error = await within(sessions()).findByTestId('sessions-outcome-error');
     expect(error).toHaveTextContent('Failed to revoke the session.');
     expect(error).toHaveTextContent('Invalid CSRF token.');
@@ -118,11 +123,7 @@ describe('Sessions', () => {
     });
     renderSecurity(<SessionsSection />);
     await within(sessions()).findAllByTestId('session-row');
-    const user = person();
-    await user.click(
-      within(sessions()).getByRole('button', { name: 'Revoke the session on Chrome on Windows' }),
-    );
-    await user.click(within(dialog()).getByRole('button', { name: 'Revoke' }));
+    await revokeAndConfirm('Chrome on Windows');
     expect(await within(sessions()).findByTestId('sessions-outcome-success')).toBeVisible();
     await waitFor(() => expect(rows()).toHaveLength(2));
   });

@@ -1,5 +1,4 @@
-import { Alert } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { ErrorAlert, SuccessAlert } from '@/components/status-alerts';
 
 export interface SettingsBannersProps {
   error: string | null;
@@ -19,32 +18,14 @@ export function SettingsBanners({
   return (
     <>
       {error ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertCircle size={18} />}
-          role="alert"
-          withCloseButton
-          closeButtonLabel="Dismiss"
-          onClose={onDismissError}
-          data-testid="settings-error"
-        >
+        <ErrorAlert role="alert" onDismiss={onDismissError} testId="settings-error">
           {error}
-        </Alert>
+        </ErrorAlert>
       ) : null}
       {success ? (
-        <Alert
-          color="green"
-          variant="light"
-          icon={<IconCircleCheck size={18} />}
-          role="status"
-          withCloseButton
-          closeButtonLabel="Dismiss"
-          onClose={onDismissSuccess}
-          data-testid="settings-success"
-        >
+        <SuccessAlert role="status" onDismiss={onDismissSuccess} testId="settings-success">
           {success}
-        </Alert>
+        </SuccessAlert>
       ) : null}
     </>
   );

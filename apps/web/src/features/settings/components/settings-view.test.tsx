@@ -16,6 +16,15 @@ import { COMPONENT_STATUS_KEY } from '../utils/component-status';
 const person = () => userEvent.setup({ delay: null });
 const forwarding = () => screen.getByTestId('forwarding-status');
 
+/** The X account status when sign-in through X is offered and no account is connected. */
+const X_OAUTH_AVAILABLE_NOT_CONNECTED = {
+  available: true,
+  connected: false,
+  username: null,
+  connectedAt: null,
+  method: null,
+};
+
 describe('Settings page', () => {
   beforeEach(() => {
     document.cookie = 'perch_csrf=csrf; path=/';
@@ -186,14 +195,7 @@ describe('Settings page', () => {
       const assign = vi.spyOn(browserNavigation, 'assign').mockImplementation(() => undefined);
       stubFetch({
         ...server.handlers,
-        'GET /api/v1/auth/twitter/status': () =>
-          ok({
-            available: true,
-            connected: false,
-            username: null,
-            connectedAt: null,
-            method: null,
-          }),
+        'GET /api/v1/auth/twitter/status': () => ok(X_OAUTH_AVAILABLE_NOT_CONNECTED),
         'POST /api/v1/auth/twitter/connect': () =>
           ok({ authorizeUrl: 'https://x.com/i/oauth2/authorize?state=s1' }),
       });
@@ -211,14 +213,7 @@ describe('Settings page', () => {
       const server = settingsServer();
       stubFetch({
         ...server.handlers,
-        'GET /api/v1/auth/twitter/status': () =>
-          ok({
-            available: true,
-            connected: false,
-            username: null,
-            connectedAt: null,
-            method: null,
-          }),
+        'GET /api/v1/auth/twitter/status': () => ok(X_OAUTH_AVAILABLE_NOT_CONNECTED),
         'POST /api/v1/auth/twitter/connect': () =>
           fail(400, X_OAUTH_NOT_CONFIGURED_MESSAGE, 'X_OAUTH_NOT_CONFIGURED'),
       });
@@ -244,13 +239,7 @@ describe('Settings page', () => {
           }),
         'POST /api/v1/auth/twitter/disconnect': () => {
           server.set({ ...server.current, twitter_username: null, twitterConnection: 'none' });
-          return ok({
-            available: true,
-            connected: false,
-            username: null,
-            connectedAt: null,
-            method: null,
-          });
+          return ok(X_OAUTH_AVAILABLE_NOT_CONNECTED);
         },
       });
       renderSettings();
