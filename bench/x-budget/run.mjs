@@ -37,6 +37,7 @@ import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { addHandle } from '../../apps/server/src/modules/handles/handles.service.ts';
 import { insertUser } from '../../apps/server/src/modules/users/users.repository.ts';
 import { createXUsageMeter } from '../../apps/server/src/modules/x-usage/x-usage.service.ts';
+import { countingLog } from '../lib/counting-log.mjs';
 import { createPreviousStrategy } from './previous.mjs';
 import { ENDPOINTS, WINDOW_MS, createBillingTally, createRequestTally } from './tally.mjs';
 import { CLASSES, DAY_MS, buildWorld, populate, utcDay } from './world.mjs';
@@ -218,11 +219,7 @@ async function runToday() {
         },
       }),
     );
-    const logged = {};
-    const count = (level) => (obj, msg) => {
-      const key = `${level}: ${typeof obj === 'string' ? obj : msg}`;
-      logged[key] = (logged[key] ?? 0) + 1;
-    };
+    const { logged, log } = countingLog();
     const collector = new Collector({
       db,
       source: counted.source,
@@ -232,7 +229,7 @@ async function runToday() {
       concurrency: appConfig.COLLECTOR_CONCURRENCY,
       profileRefreshMinutes: appConfig.PROFILE_REFRESH_MINUTES,
       budget: meter,
-      log: { info: () => {}, warn: count('warn'), error: count('error') },
+      log,
     });
     const backfill = { completed: 0, failed: 0, doneAt: null };
     collector.events.on('handle.status', ({ status }) => {

@@ -22,6 +22,7 @@ import { createTokenCipher } from '../../apps/server/src/lib/token-cipher.ts';
 import { addHandle } from '../../apps/server/src/modules/handles/handles.service.ts';
 import { insertUser } from '../../apps/server/src/modules/users/users.repository.ts';
 import { addAccount } from '../../apps/server/src/modules/x-web/x-web-accounts.service.ts';
+import { countingLog } from '../lib/counting-log.mjs';
 import { populate } from '../x-budget/world.mjs';
 import { createRequestLog } from './tally.mjs';
 
@@ -177,11 +178,7 @@ export async function runScenario({
       }),
       now,
     );
-    const logged = {};
-    const count = (level) => (obj, msg) => {
-      const key = `${level}: ${typeof obj === 'string' ? obj : msg}`;
-      logged[key] = (logged[key] ?? 0) + 1;
-    };
+    const { logged, log: collectorLog } = countingLog();
     const collector = new Collector({
       db,
       source: noted.source,
@@ -190,7 +187,7 @@ export async function runScenario({
       monitorIntervalSeconds: config.MONITOR_INTERVAL_SECONDS,
       concurrency: config.COLLECTOR_CONCURRENCY,
       profileRefreshMinutes: config.PROFILE_REFRESH_MINUTES,
-      log: { info: () => {}, warn: count('warn'), error: count('error') },
+      log: collectorLog,
     });
     const backfillDoneAt = new Map();
     collector.events.on('handle.status', ({ username, status }) => {

@@ -32,6 +32,7 @@ import { eventsRoutes } from './modules/events/events.routes.js';
 import { feedsRoutes } from './modules/feeds/feeds.routes.js';
 import { handleNotificationsRoutes } from './modules/handles/handle-notifications.routes.js';
 import { handlesRoutes } from './modules/handles/handles.routes.js';
+import { tweetsRoutes } from './modules/tweets/tweets.routes.js';
 import { notificationFiltersRoutes } from './modules/notification-filters/notification-filters.routes.js';
 import { refusalEventsPlugin } from './modules/security/refusal-events.js';
 import { securityRoutes } from './modules/security/security.routes.js';
@@ -220,6 +221,7 @@ async function registerApiRoutes(api: FastifyInstance, options: AppOptions): Pro
   await api.register(systemRoutes, { config, db, version: VERSION });
   await api.register(authRoutes, { config, db });
   await api.register(handlesRoutes, { db, collector });
+  await api.register(tweetsRoutes, { db });
   await api.register(handleNotificationsRoutes, { db });
   await api.register(analyticsRoutes, { db, collector, cluster });
   await api.register(settingsRoutes, {

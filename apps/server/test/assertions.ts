@@ -2,7 +2,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { errorEnvelopeSchema, successEnvelope, type ErrorEnvelope } from '@perch/shared';
-import { aggregatedCount } from '../src/modules/security/event-aggregation.js';
+import { aggregatedCount } from '../src/modules/auth/event-aggregation.js';
+import { SourceError } from '../src/domain/tweet-source.js';
+import { DeliveryError, type DeliveryErrorKind } from '../src/notify/types.js';
 
 /** The failure envelope of a response; fails the test when the body is not exactly that shape. */
 export function errorOf(response: LightMyRequestResponse): ErrorEnvelope {
@@ -92,8 +94,35 @@ export function looksLikeStackTrace(text: string): boolean {
 
 /**
  * How many security events the rows stand for: one each, or an aggregate's count (failed and
- * locked sign-ins beyond the first few of a window, modules/security/event-aggregation.ts).
+ * locked sign-ins beyond the first few of a window, modules/auth/event-aggregation.ts).
  */
 export function representedEvents(rows: readonly { metadata: string }[]): number {
   return rows.reduce((sum, row) => sum + (aggregatedCount(row.metadata) ?? 1), 0);
+}
+
+/** The error `promise` rejects with; fails the test when it resolves or rejects with another type. */
+export async function rejectionOf<E>(
+  promise: Promise<unknown>,
+  type: abstract new (...args: never[]) => E,
+): Promise<E> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(type);
+  return error as E;
+}
+
+/** The source failure `promise` rejects with (a SourceError, or the test fails). */
+export const sourceFailure = (promise: Promise<unknown>): Promise<SourceError> =>
+  rejectionOf(promise, SourceError);
+
+/** The delivery failure `promise` rejects with, of `kind` when one is given. */
+export async function deliveryFailure(
+  promise: Promise<unknown>,
+  kind?: DeliveryErrorKind,
+): Promise<DeliveryError> {
+  const error = await rejectionOf(promise, DeliveryError);
+  if (kind) expect(error.kind).toBe(kind);
+  return error;
 }

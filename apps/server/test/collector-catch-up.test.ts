@@ -21,6 +21,7 @@ import {
   waitFor,
   type TestApp,
 } from './helpers.js';
+import { makeTweet } from './factories.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -33,23 +34,18 @@ const PAUSE_IDS = 1_800_000_000_001_000_000n;
 function posts(count: number, firstId: bigint, newestAt: number, everyMs: number): SourceTweet[] {
   const tweets: SourceTweet[] = [];
   for (let i = 0; i < count; i += 1) {
-    tweets.push({
-      id: String(firstId + BigInt(count - 1 - i)),
-      text: `post ${count - i} #perch`,
-      createdAt: new Date(newestAt - i * everyMs).toISOString(),
-      lang: 'en',
-      likeCount: i,
-      retweetCount: 0,
-      replyCount: 0,
-      quoteCount: 0,
-      impressionCount: 100,
-      conversationId: null,
-      inReplyToUserId: null,
-      referencedTypes: [],
-      hashtags: ['perch'],
-      urls: [],
-      media: [],
-    });
+    tweets.push(
+      makeTweet({
+        id: String(firstId + BigInt(count - 1 - i)),
+        text: `post ${count - i} #perch`,
+        createdAt: new Date(newestAt - i * everyMs).toISOString(),
+        likeCount: i,
+        retweetCount: 0,
+        replyCount: 0,
+        quoteCount: 0,
+        hashtags: ['perch'],
+      }),
+    );
   }
   return tweets;
 }

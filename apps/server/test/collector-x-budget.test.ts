@@ -19,6 +19,7 @@ import { XUsageMeter } from '../src/modules/x-usage/x-usage.service.js';
 import { dataOf } from './assertions.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';
 import { DIALECTS, TestClient, buildTestApp, handleNamed, type TestApp } from './helpers.js';
+import { makeTweet } from './factories.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -29,23 +30,18 @@ function posts(count: number, spanMs: number, options: { seed?: number; text?: s
   const seed = BigInt(options.seed ?? 1) * 10_000_000n;
   const tweets: SourceTweet[] = [];
   for (let i = 0; i < count; i += 1) {
-    tweets.push({
-      id: String(1_800_000_000_000_000_000n + seed + BigInt(count - i)),
-      text: options.text ?? `post ${i} #perch`,
-      createdAt: new Date(now - 60_000 - (i * spanMs) / count).toISOString(),
-      lang: 'en',
-      likeCount: i,
-      retweetCount: 0,
-      replyCount: 0,
-      quoteCount: 0,
-      impressionCount: 100,
-      conversationId: null,
-      inReplyToUserId: null,
-      referencedTypes: [],
-      hashtags: ['perch'],
-      urls: [],
-      media: [],
-    });
+    tweets.push(
+      makeTweet({
+        id: String(1_800_000_000_000_000_000n + seed + BigInt(count - i)),
+        text: options.text ?? `post ${i} #perch`,
+        createdAt: new Date(now - 60_000 - (i * spanMs) / count).toISOString(),
+        likeCount: i,
+        retweetCount: 0,
+        replyCount: 0,
+        quoteCount: 0,
+        hashtags: ['perch'],
+      }),
+    );
   }
   return tweets;
 }

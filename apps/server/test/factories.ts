@@ -7,6 +7,8 @@
 import type { Insertable } from 'kysely';
 import type { TweetsTable } from '../src/db/types.js';
 import type { SourceProfile, SourceTweet } from '../src/domain/tweet-source.js';
+import { storedTweetColumns } from '../src/modules/tweets/tweets.repository.js';
+import type { TweetNotice } from '../src/notify/types.js';
 
 /** The counts of a post nobody engaged with (and whose views X did not tell). */
 export const NO_ENGAGEMENT = {
@@ -75,26 +77,7 @@ export function tweetRow(
   tweet: SourceTweet = makeTweet(),
   now = new Date().toISOString(),
 ): Insertable<TweetsTable> {
-  return {
-    handle_id: handleId,
-    tweet_id: tweet.id,
-    text: tweet.text,
-    created_at: tweet.createdAt,
-    lang: tweet.lang,
-    like_count: tweet.likeCount,
-    retweet_count: tweet.retweetCount,
-    reply_count: tweet.replyCount,
-    quote_count: tweet.quoteCount,
-    impression_count: tweet.impressionCount,
-    conversation_id: tweet.conversationId,
-    in_reply_to_user_id: tweet.inReplyToUserId,
-    referenced_types: JSON.stringify(tweet.referencedTypes),
-    hashtags: JSON.stringify(tweet.hashtags),
-    urls: JSON.stringify(tweet.urls),
-    media: JSON.stringify(tweet.media),
-    first_seen_at: now,
-    updated_at: now,
-  };
+  return storedTweetColumns(handleId, tweet, now);
 }
 
 /** A public profile as a source returns it: named after `username`, 10 following, 9 posts. */
@@ -108,6 +91,25 @@ export function sourceProfile(
     tweetCount: 9,
     likeCount: null,
     protected: false,
+    ...overrides,
+  };
+}
+
+/** A post as the notifiers render it: a real one of @XDevelopers, with some engagement. */
+export function makeNotice(overrides: Partial<TweetNotice> = {}): TweetNotice {
+  return {
+    handle: 'XDevelopers',
+    authorName: 'X Developers',
+    tweetId: '1524796546306478083',
+    text: 'Launch day! #DevsInTheDetails',
+    url: 'https://x.com/XDevelopers/status/1524796546306478083',
+    createdAt: '2022-05-12T17:00:00.000Z',
+    likes: 892,
+    retweets: 156,
+    replies: 23,
+    quotes: 12,
+    photoUrls: [],
+    previewUrl: null,
     ...overrides,
   };
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Migrator, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminCreatedInvitationResponseSchema } from '@perch/shared';
 import { sqliteFiles } from '../src/db/index.js';
 import { migrations } from '../src/db/migrations/index.js';
@@ -21,15 +21,8 @@ import {
   ensureBootstrapInvitation,
 } from '../src/modules/invitations/invitations.service.js';
 import { dataOf } from './assertions.js';
-import {
-  DIALECTS,
-  TestClient,
-  buildTestApp,
-  createTestDb,
-  registration,
-  type TestApp,
-  type TestDb,
-} from './helpers.js';
+import { DIALECTS, TestClient, registration, type TestDb } from './helpers.js';
+import { closedAfterEachTest } from './seed.js';
 
 const run = promisify(execFile);
 
@@ -71,17 +64,10 @@ async function beforeSecretsAtRest(db: TestDb): Promise<void> {
 }
 
 describe.each(DIALECTS)('invitation codes at rest (%s)', (dialect) => {
-  let t: TestApp | undefined;
-  const disposers: (() => Promise<void>)[] = [];
-
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    for (const dispose of disposers.splice(0)) await dispose();
-  });
+  const fresh = closedAfterEachTest(dialect);
 
   it('a dump holds no usable code, and every code still registers', async () => {
-    t = await buildTestApp(dialect);
+    const t = await fresh.app();
     const root = new TestClient(t.app);
     await root.register(t.db, 'root', 'superadmin');
     const created = await root.post('/api/v1/admin/invitations', { max_uses: 2 });
@@ -111,8 +97,7 @@ describe.each(DIALECTS)('invitation codes at rest (%s)', (dialect) => {
   });
 
   it('hashes the plain codes a database of the previous version holds, which still register', async () => {
-    const db = await createTestDb(dialect);
-    disposers.push(() => db.dispose());
+    const db = await fresh.db();
     await beforeSecretsAtRest(db);
     const plain = ['PERCH-OLD1-AAAA-BBBB', 'PERCH-OLD2-CCCC-DDDD'];
     await sql`insert into invitations (code, role, max_uses, uses, created_at)
@@ -137,7 +122,7 @@ describe.each(DIALECTS)('invitation codes at rest (%s)', (dialect) => {
   });
 
   it('prints the first-start code until somebody registers, then forgets it', async () => {
-    t = await buildTestApp(dialect);
+    const t = await fresh.app();
     const cipher = createTokenCipher({ secretKey: 'k'.repeat(40), dataDir: t.config.DATA_DIR });
     const bootstrap = await ensureBootstrapInvitation(t.db, cipher);
     if (!bootstrap) throw new Error('no first-start invitation');

@@ -82,6 +82,38 @@ function problemWith(response: LightMyRequestResponse): string | null {
   return success === true ? null : `2xx without success: true: ${response.body.slice(0, 300)}`;
 }
 
+/** A request of the hostile-path tests, built from one hostile value. */
+interface HostileRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  payload?: Record<string, unknown>;
+}
+
+const encodeHostile = (text: string) =>
+  encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+
+/**
+ * Sends the requests `requestsFor` builds from each hostile value, given as a path segment and
+ * as a percent-encoded query value, and lists the answers that are not a proper 4xx.
+ */
+async function hostilePathProblems(
+  client: TestClient,
+  requestsFor: (segment: string, value: string) => readonly HostileRequest[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [label, raw] of HOSTILE_VALUES) {
+    const text = String(raw);
+    if (text.length >= 5_000) continue;
+    // Lone surrogates cannot be percent-encoded; a broken escape is sent raw instead.
+    const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encodeHostile(text) || '%20';
+    for (const request of requestsFor(segment, encodeHostile(text))) {
+      const problem = problemWith(await client.request(request));
+      if (problem) problems.push(`${request.method} ${request.url} (${label}): ${problem}`);
+    }
+  }
+  return problems;
+}
+
 /**
  * Sends `route` every hostile whole body, then its valid body with each field replaced by each
  * hostile value, then with extra keys; returns what was wrong with the answers.
@@ -127,6 +159,17 @@ describe.each(DIALECTS)(
       await new TestClient(t.app).register(t.db, 'robust_user', 'user', 'Sup3r-secret!');
     });
     afterAll(() => t.close());
+
+    /** A client signed in as robust_user, so routes behind a session run their handlers too. */
+    async function signedInRobustUser(ip: string): Promise<TestClient> {
+      const client = new TestClient(t.app, ip);
+      await client.request({
+        method: 'POST',
+        url: '/api/v1/auth/dev-login',
+        payload: { username: 'robust_user' },
+      });
+      return client;
+    }
 
     const routes: RouteCase[] = [
       { url: '/api/v1/auth/verify-invite', valid: () => ({ code: 'PERCH-AAAA-BBBB-CCCC' }) },
@@ -212,13 +255,7 @@ describe.each(DIALECTS)(
     it.each(routes.map((route) => [route.url, route] as const))(
       '%s answers every hostile body with a 4xx envelope, never a 500',
       async (_url, route) => {
-        // Signed in, so routes behind a session run their handlers too.
-        const client = new TestClient(t.app, '10.77.0.1');
-        await client.request({
-          method: 'POST',
-          url: '/api/v1/auth/dev-login',
-          payload: { username: 'robust_user' },
-        });
+        const client = await signedInRobustUser('10.77.0.1');
         const problems = await hostileBodyProblems(client, route);
         expect(problems).toEqual([]);
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -227,44 +264,18 @@ describe.each(DIALECTS)(
     );
 
     it('answers hostile path and query values of the handle routes with a 4xx envelope', async () => {
-      const client = new TestClient(t.app, '10.77.0.2');
-      await client.request({
-        method: 'POST',
-        url: '/api/v1/auth/dev-login',
-        payload: { username: 'robust_user' },
-      });
-      // Lone surrogates cannot be percent-encoded; a broken escape is sent raw below instead.
-      const encode = (text: string) =>
-        encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
-      const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
-        ([, text]) => text.length < 5_000,
-      );
-      const problems: string[] = [];
-      for (const [label, text] of values) {
-        const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
-        const query = `page=${encode(text)}&limit=${encode(text)}`;
-        const requests = [
-          { method: 'GET', url: `/api/v1/handles/${segment}/tweets` },
-          { method: 'GET', url: `/api/v1/handles/typical_rb/tweets?${query}` },
-          { method: 'GET', url: `/api/v1/handles/${segment}/backfill-progress` },
-          { method: 'DELETE', url: `/api/v1/handles/${segment}` },
-        ] as const;
-        for (const request of requests) {
-          const response = await client.request(request);
-          const problem = problemWith(response);
-          if (problem) problems.push(`${request.method} ${label}: ${problem}`);
-        }
-      }
+      const client = await signedInRobustUser('10.77.0.2');
+      const problems = await hostilePathProblems(client, (segment, value) => [
+        { method: 'GET', url: `/api/v1/handles/${segment}/tweets` },
+        { method: 'GET', url: `/api/v1/handles/typical_rb/tweets?page=${value}&limit=${value}` },
+        { method: 'GET', url: `/api/v1/handles/${segment}/backfill-progress` },
+        { method: 'DELETE', url: `/api/v1/handles/${segment}` },
+      ]);
       expect(problems).toEqual([]);
     });
 
     it('answers hostile path and query values of every analytics route with a 4xx envelope', async () => {
-      const client = new TestClient(t.app, '10.77.0.3');
-      await client.request({
-        method: 'POST',
-        url: '/api/v1/auth/dev-login',
-        payload: { username: 'robust_user' },
-      });
+      const client = await signedInRobustUser('10.77.0.3');
       await client.post('/api/v1/handles', { username: 'typical_rba', backfill_days: 7 });
       const blocks = [
         'summary',
@@ -287,67 +298,34 @@ describe.each(DIALECTS)(
         'complete',
         'availability',
       ];
-      const encode = (text: string) =>
-        encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
-      const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
-        ([, text]) => text.length < 5_000,
-      );
-      const problems: string[] = [];
-      for (const [label, text] of values) {
-        const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
-        const value = encode(text);
+      const problems = await hostilePathProblems(client, (segment, value) => {
         const query = `period=${value}&timezone=${value}&sortBy=${value}&limit=${value}&metric=${value}`;
-        const requests = [
-          ...blocks.flatMap((block) => [
+        return [
+          ...blocks.flatMap((block): HostileRequest[] => [
             { method: 'GET', url: `/api/v1/analytics/${block}/${segment}` },
             { method: 'GET', url: `/api/v1/analytics/${block}/typical_rba?${query}` },
           ]),
           { method: 'POST', url: `/api/v1/analytics/refresh/${segment}` },
           { method: 'POST', url: `/api/v1/analytics/refresh/typical_rba?${query}` },
-        ] as const;
-        for (const request of requests) {
-          const response = await client.request(request);
-          const problem = problemWith(response);
-          if (problem) problems.push(`${request.method} ${request.url} (${label}): ${problem}`);
-        }
-      }
+        ];
+      });
       expect(problems).toEqual([]);
     });
 
     it('answers hostile path and query values of the security routes with a 4xx envelope', async () => {
-      const client = new TestClient(t.app, '10.77.0.4');
-      await client.request({
-        method: 'POST',
-        url: '/api/v1/auth/dev-login',
-        payload: { username: 'robust_user' },
-      });
-      const encode = (text: string) =>
-        encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
-      const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
-        ([, text]) => text.length < 5_000,
-      );
-      const problems: string[] = [];
-      for (const [label, text] of values) {
-        const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
-        const value = encode(text);
-        const requests = [
-          {
-            method: 'GET',
-            url: `/api/v1/security/events?eventType=${value}&severity=${value}&startDate=${value}&endDate=${value}&limit=${value}&offset=${value}&userId=${value}`,
-          },
-          { method: 'GET', url: `/api/v1/security/events?startDate=${value}` },
-          { method: 'GET', url: `/api/v1/security/events?eventType=${value}` },
-          { method: 'GET', url: `/api/v1/security/stats?timeRange=${value}&userId=${value}` },
-          { method: 'GET', url: `/api/v1/security/login-history?limit=${value}&userId=${value}` },
-          { method: 'GET', url: `/api/v1/security/export?format=${value}&userId=${value}` },
-          { method: 'DELETE', url: `/api/v1/security/sessions/${segment}` },
-        ] as const;
-        for (const request of requests) {
-          const response = await client.request(request);
-          const problem = problemWith(response);
-          if (problem) problems.push(`${request.method} ${request.url} (${label}): ${problem}`);
-        }
-      }
+      const client = await signedInRobustUser('10.77.0.4');
+      const problems = await hostilePathProblems(client, (segment, value) => [
+        {
+          method: 'GET',
+          url: `/api/v1/security/events?eventType=${value}&severity=${value}&startDate=${value}&endDate=${value}&limit=${value}&offset=${value}&userId=${value}`,
+        },
+        { method: 'GET', url: `/api/v1/security/events?startDate=${value}` },
+        { method: 'GET', url: `/api/v1/security/events?eventType=${value}` },
+        { method: 'GET', url: `/api/v1/security/stats?timeRange=${value}&userId=${value}` },
+        { method: 'GET', url: `/api/v1/security/login-history?limit=${value}&userId=${value}` },
+        { method: 'GET', url: `/api/v1/security/export?format=${value}&userId=${value}` },
+        { method: 'DELETE', url: `/api/v1/security/sessions/${segment}` },
+      ]);
       expect(problems).toEqual([]);
     });
 
@@ -394,26 +372,13 @@ describe.each(DIALECTS)('hostile input to the admin routes [%s]', (dialect) => {
   );
 
   it('answers hostile ids in the admin paths with a 4xx envelope', async () => {
-    const encode = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
-    const values = HOSTILE_VALUES.map(([label, value]) => [label, String(value)] as const).filter(
-      ([, text]) => text.length < 5_000,
-    );
-    const problems: string[] = [];
-    for (const [label, text] of values) {
-      const segment = label === 'lone surrogate' ? 'ab%E0%A4%Acd' : encode(text) || '%20';
-      const requests = [
-        { method: 'GET', url: `/api/v1/admin/users/${segment}/handles` },
-        { method: 'DELETE', url: `/api/v1/admin/users/${segment}/handles/1` },
-        { method: 'DELETE', url: `/api/v1/admin/users/2/handles/${segment}` },
-        { method: 'PUT', url: `/api/v1/admin/users/${segment}/role`, payload: { role: 'user' } },
-        { method: 'DELETE', url: `/api/v1/admin/invitations/${segment}` },
-      ] as const;
-      for (const request of requests) {
-        const response = await superAdmin.request(request);
-        const problem = problemWith(response);
-        if (problem) problems.push(`${request.method} ${request.url} (${label}): ${problem}`);
-      }
-    }
+    const problems = await hostilePathProblems(superAdmin, (segment) => [
+      { method: 'GET', url: `/api/v1/admin/users/${segment}/handles` },
+      { method: 'DELETE', url: `/api/v1/admin/users/${segment}/handles/1` },
+      { method: 'DELETE', url: `/api/v1/admin/users/2/handles/${segment}` },
+      { method: 'PUT', url: `/api/v1/admin/users/${segment}/role`, payload: { role: 'user' } },
+      { method: 'DELETE', url: `/api/v1/admin/invitations/${segment}` },
+    ]);
     expect(problems).toEqual([]);
     const superAdmins = await t.db.db
       .selectFrom('users')

@@ -2,16 +2,17 @@
  * An attacker guessing passwords cannot grow the security log: failed and locked sign-ins of one
  * account write a bounded number of rows, and the aggregate counts every attempt.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordAuthEvent } from '../src/modules/auth/auth-events.js';
-import { recordBoundedEvent } from '../src/modules/security/bounded-events.js';
+import { recordBoundedEvent } from '../src/modules/auth/bounded-events.js';
 import {
   AGGREGATED_EVENT_TYPES,
   EVENTS_BEFORE_AGGREGATE,
   aggregatedCount,
-} from '../src/modules/security/event-aggregation.js';
+} from '../src/modules/auth/event-aggregation.js';
 import { representedEvents } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, createTestDb, type TestApp } from './helpers.js';
+import { DIALECTS, TestClient, type TestApp } from './helpers.js';
+import { closedAfterEachTest } from './seed.js';
 
 interface EventRow {
   event_type: string;
@@ -21,14 +22,8 @@ interface EventRow {
 }
 
 describe.each(DIALECTS)('bounded security events (%s)', (dialect) => {
+  const fresh = closedAfterEachTest(dialect);
   let t: TestApp | undefined;
-  const disposers: (() => Promise<void>)[] = [];
-
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-    for (const dispose of disposers.splice(0)) await dispose();
-  });
 
   async function eventsOf(userId: number | null): Promise<EventRow[]> {
     if (!t) throw new Error('no app');
@@ -42,7 +37,7 @@ describe.each(DIALECTS)('bounded security events (%s)', (dialect) => {
   }
 
   it('200 failed sign-ins for one account write a handful of rows with the right counts', async () => {
-    t = await buildTestApp(dialect);
+    t = await fresh.app();
     const owner = new TestClient(t.app);
     const { data } = await owner.register(t.db, 'victim');
     // 20 addresses, 10 tries each: each address is locked after a few wrong passwords.
@@ -81,7 +76,7 @@ describe.each(DIALECTS)('bounded security events (%s)', (dialect) => {
   });
 
   it('200 failed sign-in events of one account become a few rows and one aggregate of the rest', async () => {
-    t = await buildTestApp(dialect);
+    t = await fresh.app();
     const owner = new TestClient(t.app);
     const { data } = await owner.register(t.db, 'target');
     for (let i = 0; i < 200; i++) {
@@ -105,7 +100,7 @@ describe.each(DIALECTS)('bounded security events (%s)', (dialect) => {
   });
 
   it('bounds the sign-ins of names that match no account together', async () => {
-    t = await buildTestApp(dialect);
+    t = await fresh.app();
     let wrong = 0;
     for (let i = 0; i < 30; i++) {
       const attacker = new TestClient(t.app, `10.9.1.${i % 3}`);
@@ -123,8 +118,7 @@ describe.each(DIALECTS)('bounded security events (%s)', (dialect) => {
   });
 
   it('counts every event exactly when many arrive at once', async () => {
-    const db = await createTestDb(dialect);
-    disposers.push(() => db.dispose());
+    const db = await fresh.db();
     const at = '2026-03-01T10:01:00.000Z';
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>

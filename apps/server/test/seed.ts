@@ -5,14 +5,22 @@
  */
 import { createHash } from 'node:crypto';
 import { generate } from 'otplib';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { Role } from '@perch/shared';
+import type { Dialect } from '../src/db/index.js';
 import {
   findHandleByName,
   updateHandle,
   type HandleRow,
 } from '../src/modules/handles/handles.repository.js';
-import { TEST_PASSWORD, TestClient, type TestApp } from './helpers.js';
+import {
+  TEST_PASSWORD,
+  TestClient,
+  buildTestApp,
+  createTestDb,
+  type TestApp,
+  type TestDb,
+} from './helpers.js';
 
 let nameCounter = 0;
 
@@ -117,4 +125,27 @@ export async function emptiedAndHeld(t: TestApp, handleId: number): Promise<void
   await updateHandle(t.db.db, handleId, { next_poll_at: dayAhead });
   await t.db.db.deleteFrom('tweets').where('handle_id', '=', handleId).execute();
   await t.db.db.deleteFrom('profile_snapshots').where('handle_id', '=', handleId).execute();
+}
+
+/**
+ * Apps and databases each test builds for itself, closed after every test in the order built:
+ * for suites whose tests need a fresh app or a database at an older version.
+ */
+export function closedAfterEachTest(dialect: Dialect) {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+  return {
+    async app(): Promise<TestApp> {
+      const t = await buildTestApp(dialect);
+      closers.push(() => t.close());
+      return t;
+    },
+    async db(): Promise<TestDb> {
+      const db = await createTestDb(dialect);
+      closers.push(() => db.dispose());
+      return db;
+    },
+  };
 }

@@ -11,12 +11,13 @@ import {
   xWebAccountsResponseSchema,
   xWebOperationsResponseSchema,
 } from '@perch/shared';
-import { SourceError, type SourceTweet } from '../src/domain/tweet-source.js';
+import { type SourceTweet } from '../src/domain/tweet-source.js';
 import { createXWebSource } from '../src/sources/x-web/x-web-source.js';
 import { createTokenCipher } from '../src/lib/token-cipher.js';
-import { dataOf } from './assertions.js';
+import { dataOf, sourceFailure as failure } from './assertions.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fakes/fake-x-web-server.js';
 import { addXWebAccountByCookies } from './x-web-accounts.js';
+import { makeTweet } from './factories.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
 
 const ACCOUNTS = '/api/v1/admin/x-web-accounts';
@@ -25,36 +26,21 @@ const NASA = '11348282';
 const MINUTE = 60_000;
 const RECHECK_MS = 3_000;
 
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SourceError);
-  return error as SourceError;
-}
-
 /** `count` posts of `userId`, one a minute back from an hour ago, newest first. */
 function posts(count: number, extra: (n: number) => Partial<SourceTweet> = () => ({})) {
   const top = Math.floor(Date.now() / 1000) * 1000 - 60 * MINUTE;
-  return Array.from({ length: count }, (_, n): SourceTweet => ({
-    id: String(1_900_000_000_000_000_000n + BigInt(count - n) * 1_000n),
-    text: `Post ${count - n}`,
-    createdAt: new Date(top - n * MINUTE).toISOString(),
-    lang: 'en',
-    likeCount: n,
-    retweetCount: 0,
-    replyCount: 0,
-    quoteCount: 0,
-    impressionCount: 100,
-    conversationId: null,
-    inReplyToUserId: null,
-    referencedTypes: [],
-    hashtags: [],
-    urls: [],
-    media: [],
-    ...extra(n),
-  }));
+  return Array.from({ length: count }, (_, n) =>
+    makeTweet({
+      id: String(1_900_000_000_000_000_000n + BigInt(count - n) * 1_000n),
+      text: `Post ${count - n}`,
+      createdAt: new Date(top - n * MINUTE).toISOString(),
+      likeCount: n,
+      retweetCount: 0,
+      replyCount: 0,
+      quoteCount: 0,
+      ...extra(n),
+    }),
+  );
 }
 
 describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) => {
@@ -103,6 +89,13 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
   });
 
   const addByCookies = (username: string) => addXWebAccountByCookies(fake, root, username);
+
+  /** An account added by its password, that X lets sign in. */
+  async function addSigner() {
+    const signer = { username: 'signer', password: 'hunter2!', email: 's@example.com' };
+    fake.addAccount(signer);
+    await root.post(ACCOUNTS, { method: 'credentials', ...signer });
+  }
   const accounts = async () => dataOf(await root.get(ACCOUNTS), xWebAccountsResponseSchema);
   const graphql = () => fake.requests.filter((r) => r.path.startsWith('/i/api/graphql/'));
 
@@ -125,13 +118,7 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
 
   it('signs the sign-in requests too', async () => {
     await start();
-    fake.addAccount({ username: 'signer', password: 'hunter2!', email: 's@example.com' });
-    await root.post(ACCOUNTS, {
-      method: 'credentials',
-      username: 'signer',
-      password: 'hunter2!',
-      email: 's@example.com',
-    });
+    await addSigner();
     await source.lookupUser('nasa');
     const signIn = fake.requests.filter((r) => r.path.startsWith('/1.1/'));
     expect(signIn.length).toBeGreaterThan(3);
@@ -253,13 +240,7 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
 
   it('leaves an account to sign in later when X answers its sign-in with a Cloudflare page', async () => {
     await start();
-    fake.addAccount({ username: 'signer', password: 'hunter2!', email: 's@example.com' });
-    await root.post(ACCOUNTS, {
-      method: 'credentials',
-      username: 'signer',
-      password: 'hunter2!',
-      email: 's@example.com',
-    });
+    await addSigner();
     fake.refuseWithHtml('always');
     const refused = await failure(source.lookupUser('nasa'));
     expect(refused.kind).toBe('rate_limited');

@@ -14,10 +14,10 @@ import {
   xWebAccountsResponseSchema,
   type XWebAccount,
 } from '@perch/shared';
-import { SourceError, type TweetSource } from '../src/domain/tweet-source.js';
+import { type TweetSource } from '../src/domain/tweet-source.js';
 import { createXWebSource } from '../src/sources/x-web/x-web-source.js';
 import { createTokenCipher } from '../src/lib/token-cipher.js';
-import { dataOf, expectError } from './assertions.js';
+import { dataOf, expectError, sourceFailure as failure } from './assertions.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fakes/fake-x-web-server.js';
 import { addXWebAccountByCookies } from './x-web-accounts.js';
 import { DIALECTS, TestClient, buildTestApp, waitFor, type TestApp } from './helpers.js';
@@ -26,15 +26,6 @@ const TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 const ACCOUNTS = '/api/v1/admin/x-web-accounts';
 const CHALLENGE = '/api/v1/admin/twitter-challenge-status';
 const SUBMIT = '/api/v1/admin/submit-twitter-challenge-code';
-
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SourceError);
-  return error as SourceError;
-}
 
 describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
   let fake: FakeXWebServer;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { recordAuthEvent } from '../modules/auth/auth-events.js';
 import { revokeUserSessions } from '../modules/auth/sessions.repository.js';
 import { hashPassword } from '../modules/auth/passwords.js';
-import { deletePendingLoginsOf, disableTotp } from '../modules/security/two-factor.repository.js';
+import { deletePendingLoginsOf, disableTotp } from '../modules/auth/two-factor.repository.js';
 import {
   countSuperAdmins,
   findUserByLogin,

@@ -149,3 +149,46 @@ export async function recordRoundFailure(
   }
   ctx.log.warn({ err: error }, logMessage);
 }
+
+/** One kind of batched round: which posts or handles are due, how to read them, what to keep. */
+export interface BatchedRound<Due, Found> {
+  /** The budget cut this work obeys (see roundMayGoOn). */
+  work: BudgetedWork;
+  /** Items per request; a shorter batch means nothing more is due. */
+  batchSize: number;
+  /** Requests one round sends at most; the rest stays due for the next round. */
+  maxBatches: number;
+  /** Logged when a request fails for a reason other than a refusing source. */
+  failureMessage: string;
+  listDue(): Promise<Due[]>;
+  read(due: Due[]): Promise<Found>;
+  store(due: Due[], found: Found): Promise<void>;
+}
+
+/**
+ * Runs batches until nothing is due, the budget or a pause stops it, or a request fails (then
+ * the same items are due on the next round). Returns how many requests were sent.
+ */
+export async function runBatchedRound<Due, Found>(
+  ctx: CollectorContext,
+  signal: AbortSignal,
+  round: BatchedRound<Due, Found>,
+): Promise<number> {
+  let requests = 0;
+  for (let batch = 0; batch < round.maxBatches; batch += 1) {
+    if (!(await roundMayGoOn(ctx, signal, round.work))) return requests;
+    const due = await round.listDue();
+    if (due.length === 0) return requests;
+    let found: Found;
+    try {
+      requests += 1;
+      found = await round.read(due);
+    } catch (error) {
+      await recordRoundFailure(ctx, error, signal, round.failureMessage);
+      return requests;
+    }
+    await round.store(due, found);
+    if (due.length < round.batchSize) return requests;
+  }
+  return requests;
+}

@@ -4,8 +4,9 @@ import {
   setMetricsNextAt,
   type DueMetricsRow,
 } from '../modules/tweets/tweets.repository.js';
+import type { SourceTweet } from '../domain/tweet-source.js';
 import type { CollectorContext } from './context.js';
-import { recordRoundFailure, roundMayGoOn } from './job-steps.js';
+import { runBatchedRound } from './job-steps.js';
 import { nextMetricsAt } from './metric-schedule.js';
 
 /** Posts per metrics request (X's maximum for GET /2/tweets?ids=). */
@@ -18,48 +19,51 @@ const MAX_BATCHES_PER_ROUND = 20;
  * 100 per request whatever handle they belong to. Changed numbers become metric snapshots;
  * every post read (or gone from X) moves to its next reading. Returns the requests sent.
  */
-export async function runMetricRefresh(
+export function runMetricRefresh(
   ctx: CollectorContext,
   signal: AbortSignal,
   skipHandleIds: ReadonlySet<number> = new Set(),
 ): Promise<number> {
-  let requests = 0;
-  for (let round = 0; round < MAX_BATCHES_PER_ROUND; round += 1) {
+  return runBatchedRound(ctx, signal, {
     // Metrics are the first work a daily spend limit cuts.
-    if (!(await roundMayGoOn(ctx, signal, 'metrics'))) return requests;
-    const due = await listTweetsDueForMetrics(ctx.db.db, ctx.now().toISOString(), METRICS_BATCH, [
-      ...skipHandleIds,
-    ]);
-    if (due.length === 0) return requests;
-    let fresh;
-    try {
-      requests += 1;
-      fresh = await ctx.source.tweetsByIds(
+    work: 'metrics',
+    batchSize: METRICS_BATCH,
+    maxBatches: MAX_BATCHES_PER_ROUND,
+    failureMessage: 'metric refresh failed: will retry',
+    listDue: () =>
+      listTweetsDueForMetrics(ctx.db.db, ctx.now().toISOString(), METRICS_BATCH, [
+        ...skipHandleIds,
+      ]),
+    read: (due) =>
+      ctx.source.tweetsByIds(
         due.map((row) => row.tweet_id),
         signal,
-      );
-    } catch (error) {
-      await recordRoundFailure(ctx, error, signal, 'metric refresh failed: will retry');
-      return requests;
-    }
-    const now = ctx.now();
-    for (const [handleId, rows] of groupByHandle(due)) {
-      const ids = new Set(rows.map((row) => row.tweet_id));
-      await recordMetrics(
-        ctx.db.db,
-        handleId,
-        rows,
-        fresh.filter((tweet) => ids.has(tweet.id)),
-        now.toISOString(),
-      );
-    }
-    await setMetricsNextAt(
+      ),
+    store: (due, fresh) => storeMetrics(ctx, due, fresh),
+  });
+}
+
+/** Stores a metrics read: changed numbers as snapshots, and each post's next reading. */
+async function storeMetrics(
+  ctx: CollectorContext,
+  due: readonly DueMetricsRow[],
+  fresh: readonly SourceTweet[],
+): Promise<void> {
+  const now = ctx.now();
+  for (const [handleId, rows] of groupByHandle(due)) {
+    const ids = new Set(rows.map((row) => row.tweet_id));
+    await recordMetrics(
       ctx.db.db,
-      due.map((row) => ({ id: row.id, at: nextMetricsAt(row.created_at, now) })),
+      handleId,
+      rows,
+      fresh.filter((tweet) => ids.has(tweet.id)),
+      now.toISOString(),
     );
-    if (due.length < METRICS_BATCH) return requests;
   }
-  return requests;
+  await setMetricsNextAt(
+    ctx.db.db,
+    due.map((row) => ({ id: row.id, at: nextMetricsAt(row.created_at, now) })),
+  );
 }
 
 function groupByHandle(rows: readonly DueMetricsRow[]): Map<number, DueMetricsRow[]> {

@@ -2,24 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { catchingUpText, gapCutText, isGapCutText } from '../lib/collection-status.js';
 import { gapCutByDepthLimit, walkOutcome } from './poll.js';
 import type { SourceTweet } from '../domain/tweet-source.js';
+import { NO_ENGAGEMENT, makeTweet } from '../../test/factories.js';
 
-const tweet = (id: string, createdAt: string): SourceTweet => ({
-  id,
-  text: `post ${id}`,
-  createdAt,
-  lang: 'en',
-  likeCount: 0,
-  retweetCount: 0,
-  replyCount: 0,
-  quoteCount: 0,
-  impressionCount: null,
-  conversationId: null,
-  inReplyToUserId: null,
-  referencedTypes: [],
-  hashtags: [],
-  urls: [],
-  media: [],
-});
+const tweet = (id: string, createdAt: string): SourceTweet =>
+  makeTweet({ id, text: `post ${id}`, createdAt, ...NO_ENGAGEMENT });
 
 const NOTE = gapCutText(3_200, '2026-06-01T08:15:30.000Z');
 const idle = { newest_tweet_id: '100', catch_up_newest_id: null, catch_up_found: 0 };

@@ -4,9 +4,9 @@ import {
   type HandleRow,
 } from '../modules/handles/handles.repository.js';
 import { insertProfileSnapshot } from '../modules/tweets/tweets.repository.js';
-import { recordRoundFailure, roundMayGoOn } from './job-steps.js';
+import { runBatchedRound } from './job-steps.js';
 import { msAfter, permanentErrorMessage, saveHandle, type CollectorContext } from './context.js';
-import { SourceError, type SourceProfile } from '../domain/tweet-source.js';
+import { SourceError, type SourceProfile, type UsersById } from '../domain/tweet-source.js';
 
 /** Users per lookup request (X's maximum for GET /2/users?ids=). */
 export const PROFILE_BATCH = 100;
@@ -19,46 +19,54 @@ const MAX_BATCHES_PER_ROUND = 10;
  * an account renamed on X keeps being followed by its id and shows its new username. Returns
  * how many requests were sent.
  */
-export async function runProfileRefresh(
+export function runProfileRefresh(
   ctx: CollectorContext,
   signal: AbortSignal,
   skipHandleIds: ReadonlySet<number> = new Set(),
 ): Promise<number> {
-  let requests = 0;
-  for (let round = 0; round < MAX_BATCHES_PER_ROUND; round += 1) {
+  return runBatchedRound(ctx, signal, {
     // Profile reads are part of monitoring new tweets: cut last, with the polls.
-    if (!(await roundMayGoOn(ctx, signal, 'poll'))) return requests;
-    const now = ctx.now();
-    const due = (
-      await listHandlesDueForProfile(ctx.db.db, msAfter(now, -ctx.profileRefreshMs), PROFILE_BATCH)
-    ).filter((handle) => !skipHandleIds.has(handle.id));
-    if (due.length === 0) return requests;
-    const ids = due.map((handle) => handle.x_user_id).filter((id): id is string => id !== null);
-    let found;
-    try {
-      requests += 1;
-      found = await ctx.source.usersByIds(ids, signal);
-    } catch (error) {
-      // Rate limited or X unavailable: the same handles are due on the next round.
-      await recordRoundFailure(ctx, error, signal, 'profile refresh failed: will retry');
-      return requests;
+    work: 'poll',
+    batchSize: PROFILE_BATCH,
+    maxBatches: MAX_BATCHES_PER_ROUND,
+    // Rate limited or X unavailable: the same handles are due on the next round.
+    failureMessage: 'profile refresh failed: will retry',
+    listDue: async () =>
+      (
+        await listHandlesDueForProfile(
+          ctx.db.db,
+          msAfter(ctx.now(), -ctx.profileRefreshMs),
+          PROFILE_BATCH,
+        )
+      ).filter((handle) => !skipHandleIds.has(handle.id)),
+    read: (due) =>
+      ctx.source.usersByIds(
+        due.map((handle) => handle.x_user_id).filter((id): id is string => id !== null),
+        signal,
+      ),
+    store: (due, found) => storeProfiles(ctx, due, found),
+  });
+}
+
+/** Stores each handle's profile, or why it could not be read. */
+async function storeProfiles(
+  ctx: CollectorContext,
+  due: readonly HandleRow[],
+  found: UsersById,
+): Promise<void> {
+  const byId = new Map(found.profiles.map((profile) => [profile.xUserId, profile]));
+  const missing = new Map(found.missing.map((entry) => [entry.xUserId, entry.kind]));
+  const at = ctx.now().toISOString();
+  for (const handle of due) {
+    const profile = byId.get(handle.x_user_id ?? '');
+    if (profile) {
+      await storeProfile(ctx, handle, profile, at);
+      continue;
     }
-    const byId = new Map(found.profiles.map((profile) => [profile.xUserId, profile]));
-    const missing = new Map(found.missing.map((entry) => [entry.xUserId, entry.kind]));
-    const at = ctx.now().toISOString();
-    for (const handle of due) {
-      const profile = byId.get(handle.x_user_id ?? '');
-      if (profile) {
-        await storeProfile(ctx, handle, profile, at);
-        continue;
-      }
-      const kind = missing.get(handle.x_user_id ?? '') ?? 'not_found';
-      const message = permanentErrorMessage(new SourceError(kind, kind), handle.username);
-      await saveHandle(ctx, handle, { profile_checked_at: at, last_error: message });
-    }
-    if (due.length < PROFILE_BATCH) return requests;
+    const kind = missing.get(handle.x_user_id ?? '') ?? 'not_found';
+    const message = permanentErrorMessage(new SourceError(kind, kind), handle.username);
+    await saveHandle(ctx, handle, { profile_checked_at: at, last_error: message });
   }
-  return requests;
 }
 
 /** Stores a profile read: counts, a snapshot, and a new username when the account was renamed. */

@@ -8,12 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeXServer, type FakeXServer } from '../../test/fakes/fake-x-server.js';
 import { createDemoSource, demoUserId } from './demo-source.js';
-import {
-  SourceError,
-  type SourceTweet,
-  type TimelineQuery,
-  type TweetSource,
-} from '../domain/tweet-source.js';
+import { type SourceTweet, type TimelineQuery, type TweetSource } from '../domain/tweet-source.js';
 import { createXApiSource } from './x-api-source.js';
 import { createTestDb, DIALECTS } from '../../test/helpers.js';
 import type { Dialect } from '../db/index.js';
@@ -21,6 +16,7 @@ import { startFakeXWebServer } from '../../test/fakes/fake-x-web-server.js';
 import { createTokenCipher } from '../lib/token-cipher.js';
 import { addAccount } from '../modules/x-web/x-web-accounts.service.js';
 import { createXWebSource } from './x-web/x-web-source.js';
+import { sourceFailure as failure } from '../../test/assertions.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -56,15 +52,6 @@ async function collect(source: TweetSource, query: TimelineQuery): Promise<Sourc
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined && pages.length < 1_000);
   return pages;
-}
-
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SourceError);
-  return error as SourceError;
 }
 
 const demoHarness = async (): Promise<Harness> => {

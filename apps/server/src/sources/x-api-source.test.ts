@@ -4,8 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeXServer, type FakeXServer } from '../../test/fakes/fake-x-server.js';
-import { SourceError, type BilledRead, type BilledReadsListener } from '../domain/tweet-source.js';
+import { type BilledRead, type BilledReadsListener } from '../domain/tweet-source.js';
 import { createXApiSource, type XApiSourceOptions } from './x-api-source.js';
+import { sourceFailure as failure } from '../../test/assertions.js';
 
 let fake: FakeXServer;
 let userId: string;
@@ -78,15 +79,6 @@ const source = (options: Partial<XApiSourceOptions> = {}) =>
     retryBaseMs: 2,
     ...options,
   });
-
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SourceError);
-  return error as SourceError;
-}
 
 describe('x-api source', () => {
   it('sends the bearer token and the documented fields', async () => {

@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Transaction } from 'kysely';
 import type { Database, Executor } from '../../db/index.js';
-import type { HandleRow } from '../handles/handles.repository.js';
+import { requeueFailedHandle, type HandleRow } from '../handles/handles.repository.js';
 
 /** A handle with how many users follow it. */
 export interface HandleWithUsersRow extends HandleRow {
@@ -74,19 +74,8 @@ export async function markStarted(db: Executor, id: number, now: string): Promis
     .where('id', '=', id)
     .where('paused', '=', true)
     .executeTakeFirst();
-  const retried = await db
-    .updateTable('handles')
-    .set({
-      backfill_status: 'pending',
-      last_error: null,
-      estimated_completion: null,
-      next_poll_at: null,
-      updated_at: now,
-    })
-    .where('id', '=', id)
-    .where('backfill_status', '=', 'failed')
-    .executeTakeFirst();
-  return resumed.numUpdatedRows > 0n || retried.numUpdatedRows > 0n;
+  const retried = await requeueFailedHandle(db, id, now);
+  return resumed.numUpdatedRows > 0n || retried !== undefined;
 }
 
 /**

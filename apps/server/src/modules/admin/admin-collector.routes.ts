@@ -14,7 +14,7 @@ import {
 } from '@perch/shared';
 import { errorResponses, ok } from '../../lib/reply.js';
 import { requireSuperAdmin } from '../auth/auth.plugin.js';
-import { logAdminAction } from './admin-events.js';
+import { logAdminAction } from '../security/admin-events.js';
 import {
   challengeStatus,
   clearHandleData,

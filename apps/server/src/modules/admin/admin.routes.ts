@@ -24,7 +24,7 @@ import { rotateSession } from '../auth/sessions.service.js';
 import { xUsageRoutes } from '../x-usage/x-usage.routes.js';
 import { adminCollectorRoutes } from './admin-collector.routes.js';
 import type { AdminDeps } from './admin-deps.js';
-import { logAdminAction } from './admin-events.js';
+import { logAdminAction } from '../security/admin-events.js';
 import {
   changeRole,
   createInvitationAs,

@@ -1,12 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { DEVICE_INFO_MAX_LENGTH, type SecurityEventType, type Severity } from '@perch/shared';
 import type { Db } from '../../db/index.js';
-import { recordBoundedEvent } from '../security/bounded-events.js';
-import { AGGREGATED_EVENT_TYPES } from '../security/event-aggregation.js';
-import {
-  recordSecurityEvent,
-  type NewSecurityEvent,
-} from '../security/security-events.repository.js';
+import { recordBoundedEvent } from './bounded-events.js';
+import { AGGREGATED_EVENT_TYPES } from './event-aggregation.js';
+import { recordSecurityEvent, type NewSecurityEvent } from './security-events.repository.js';
 
 /** Where a request came from: the IP and the browser's user agent (cut to 100 characters). */
 export interface ClientInfo {
@@ -32,7 +29,7 @@ export interface AuthEvent {
 /**
  * Records a sign-in, sign-out, password or two-factor event in the security log, with the IP and
  * browser it came from. Never pass a password or a code in it. Failed and locked sign-ins and
- * wrong codes, which anybody can cause, are bounded per account (security/event-aggregation.ts).
+ * wrong codes, which anybody can cause, are bounded per account (event-aggregation.ts).
  */
 export async function recordAuthEvent(
   db: Db,

@@ -27,7 +27,7 @@ import type { Db } from '../../db/index.js';
 import { forbidden } from '../../lib/errors.js';
 import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from './auth.plugin.js';
-import { createTwoFactorCipher } from '../security/two-factor.service.js';
+import { createTwoFactorCipher } from './two-factor.service.js';
 import { toUser } from '../users/users.service.js';
 import { clientOf } from './auth-events.js';
 import { configureSignInLimits } from './login-throttle.js';

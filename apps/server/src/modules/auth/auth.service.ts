@@ -15,18 +15,14 @@ import {
   findInvitationById,
   type InvitationRow,
 } from '../invitations/invitations.repository.js';
-import {
-  twoFactorErrors,
-  useSecondFactor,
-  type SecondFactor,
-} from '../security/two-factor.service.js';
+import { twoFactorErrors, useSecondFactor, type SecondFactor } from './two-factor.service.js';
 import {
   addPendingLoginAttempt,
   deletePendingLogin,
   deletePendingLoginsOf,
   findLivePendingLogin,
   insertPendingLogin,
-} from '../security/two-factor.repository.js';
+} from './two-factor.repository.js';
 import type { TokenCipher } from '../../lib/token-cipher.js';
 import {
   emailExists,

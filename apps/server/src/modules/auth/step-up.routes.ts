@@ -9,7 +9,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { errorResponses, ok } from '../../lib/reply.js';
 import { currentAuth, requireAuth } from './auth.plugin.js';
-import { createTwoFactorCipher } from '../security/two-factor.service.js';
+import { createTwoFactorCipher } from './two-factor.service.js';
 import { clientOf } from './auth-events.js';
 import { reauthenticate } from './step-up.js';
 

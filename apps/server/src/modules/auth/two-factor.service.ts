@@ -8,9 +8,9 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { AppError, conflict } from '../../lib/errors.js';
 import { nowIso, safeEqual } from '../../lib/tokens.js';
-import { recordAuthEvent, type ClientInfo } from '../auth/auth-events.js';
-import { admitAttempt } from '../auth/login-throttle.js';
-import type { SessionInvalidator } from '../auth/session-cache.js';
+import { recordAuthEvent, type ClientInfo } from './auth-events.js';
+import { admitAttempt } from './login-throttle.js';
+import type { SessionInvalidator } from './session-cache.js';
 import { createTokenCipher, type TokenCipher } from '../../lib/token-cipher.js';
 import {
   looksLikeTotp,

@@ -142,7 +142,7 @@ class LiveStream {
 }
 
 /**
- * Live updates as Server-Sent Events (issue 3, item 5): the collector's `handle.progress`,
+ * Live updates as Server-Sent Events: the collector's `handle.progress`,
  * `handle.status` and `tweet.new` for the handles the signed-in user follows. Every open stream
  * ends when the app closes, so shutdown never waits for a client.
  */

@@ -186,20 +186,8 @@ export async function deleteLink(db: Executor, userId: number, handleId: number)
  */
 export function listDueHandles(db: Executor, now: string, limit: number): Promise<HandleRow[]> {
   return (
-    db
-      .selectFrom('handles')
-      .selectAll()
-      .where('paused', '=', false)
-      .where('backfill_status', '!=', 'failed')
+    collectedHandles(db)
       .where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '<=', now)]))
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('user_handles')
-            .select('user_handles.id')
-            .whereRef('user_handles.handle_id', '=', 'handles.id'),
-        ),
-      )
       // Never scheduled (a new backfill) before the longest due, in both dialects: Postgres
       // sorts nulls last.
       .orderBy(sql`coalesce(next_poll_at, '')`)
@@ -207,6 +195,23 @@ export function listDueHandles(db: Executor, now: string, limit: number): Promis
       .limit(limit)
       .execute()
   );
+}
+
+/** The handles the collector works on: followed by at least one user, not paused, not failed. */
+function collectedHandles(db: Executor) {
+  return db
+    .selectFrom('handles')
+    .selectAll()
+    .where('paused', '=', false)
+    .where('backfill_status', '!=', 'failed')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_handles')
+          .select('user_handles.id')
+          .whereRef('user_handles.handle_id', '=', 'handles.id'),
+      ),
+    );
 }
 
 /**
@@ -219,22 +224,10 @@ export function listHandlesDueForProfile(
   before: string,
   limit: number,
 ): Promise<HandleRow[]> {
-  return db
-    .selectFrom('handles')
-    .selectAll()
+  return collectedHandles(db)
     .where('x_user_id', 'is not', null)
-    .where('paused', '=', false)
-    .where('backfill_status', '!=', 'failed')
     .where((eb) =>
       eb.or([eb('profile_checked_at', 'is', null), eb('profile_checked_at', '<=', before)]),
-    )
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('user_handles')
-          .select('user_handles.id')
-          .whereRef('user_handles.handle_id', '=', 'handles.id'),
-      ),
     )
     .orderBy(sql`coalesce(profile_checked_at, '')`)
     .orderBy('id')

@@ -8,8 +8,6 @@ import {
   handleResponseSchema,
   idParamSchema,
   successEnvelope,
-  tweetPageQuerySchema,
-  tweetPageResponseSchema,
 } from '@perch/shared';
 import type { Db } from '../../db/index.js';
 import { badRequest } from '../../lib/errors.js';
@@ -25,12 +23,11 @@ import {
   INVALID_HANDLE,
   type BackfillRequester,
 } from './handles.service.js';
-import { tweetPage } from '../tweets/tweets.service.js';
 
 const errors = errorResponses(400, 401, 403, 404);
 const handleParamSchema = z.object({ handle: z.string().max(64) });
 
-/** Followed handles, their tweets and backfill progress. */
+/** Followed handles and their backfill progress (their tweets: tweets.routes.ts). */
 export const handlesRoutes: FastifyPluginAsyncZod<{
   db: Db;
   collector: BackfillRequester | undefined;
@@ -114,24 +111,6 @@ export const handlesRoutes: FastifyPluginAsyncZod<{
         await readProgress(db, handle),
         `Collection of @${handle.username} will be tried again`,
       );
-    },
-  );
-
-  app.get(
-    '/handles/:handle/tweets',
-    {
-      schema: {
-        tags: ['handles'],
-        params: handleParamSchema,
-        querystring: tweetPageQuerySchema,
-        response: { 200: successEnvelope(tweetPageResponseSchema), ...errors },
-      },
-      // A bad page, limit, q, type or sort says which and what is allowed.
-      config: { useIssueMessage: true },
-    },
-    async (request) => {
-      const handle = await readableHandle(db, currentAuth(request).user, request.params.handle);
-      return ok(await tweetPage(db, handle, request.query));
     },
   );
 

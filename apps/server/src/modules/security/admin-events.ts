@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/index.js';
 import type { Severity } from '../../db/types.js';
 import { currentAuth } from '../auth/auth.plugin.js';
-import { recordSecurityEvent } from '../security/security-events.repository.js';
+import { recordSecurityEvent } from '../auth/security-events.repository.js';
 
 export interface AdminAction {
   /** e.g. 'admin_handle_deleted', 'role_changed'. */

@@ -5,7 +5,7 @@ import type { Severity } from '../../db/types.js';
 import { AppError } from '../../lib/errors.js';
 import { isApiRoute } from '../auth/auth.plugin.js';
 import { sha256Hex } from '../../lib/tokens.js';
-import { recordSecurityEvent } from './security-events.repository.js';
+import { recordSecurityEvent } from '../auth/security-events.repository.js';
 import { liveSessionUserId } from './security-sessions.repository.js';
 
 /** At most this many refusal events per (IP, type) per minute; the rest are not written. */

@@ -6,7 +6,7 @@ import type { AuthContext } from '../auth/auth-context.js';
 import type { SessionInvalidator } from '../auth/session-cache.js';
 import { revokeSession, revokeUserSessions, type SessionRow } from '../auth/sessions.repository.js';
 import { deviceLabel } from './device-label.js';
-import { recordSecurityEvent } from './security-events.repository.js';
+import { recordSecurityEvent } from '../auth/security-events.repository.js';
 import { listLiveSessions } from './security-sessions.repository.js';
 import type { Client } from './security.service.js';
 

@@ -25,7 +25,7 @@ import {
   recordSecurityEvent,
   type SecurityEventFilter,
   type SecurityEventWithActorRow,
-} from './security-events.repository.js';
+} from '../auth/security-events.repository.js';
 import { countLiveSessions } from './security-sessions.repository.js';
 import {
   countLoginAttempts,

@@ -5,7 +5,7 @@ import { currentAuth, requireAuth } from '../auth/auth.plugin.js';
 import { clientOf } from '../auth/auth-events.js';
 import { requireRecentAuthentication } from '../auth/step-up.js';
 import type { SecurityDeps } from './security.routes.js';
-import { changeTwoFactor, createTwoFactorCipher } from './two-factor.service.js';
+import { changeTwoFactor, createTwoFactorCipher } from '../auth/two-factor.service.js';
 
 /**
  * POST /security/2fa: two-factor sign-in set-up and switch-off, each step behind the step-up (the

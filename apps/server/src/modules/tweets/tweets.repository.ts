@@ -14,13 +14,8 @@ export type { TweetRow };
  */
 const INSERT_CHUNK = 500;
 
-function tweetValues(
-  handleId: number,
-  tweet: SourceTweet,
-  now: string,
-  fanout: boolean,
-  metricsNextAt: string | null,
-) {
+/** The columns of a stored tweet as the source gave it, first seen and updated `now`. */
+export function storedTweetColumns(handleId: number, tweet: SourceTweet, now: string) {
   return {
     handle_id: handleId,
     tweet_id: tweet.id,
@@ -38,10 +33,22 @@ function tweetValues(
     hashtags: JSON.stringify(tweet.hashtags),
     urls: JSON.stringify(tweet.urls),
     media: JSON.stringify(tweet.media),
-    fanout_pending: fanout,
-    metrics_next_at: metricsNextAt,
     first_seen_at: now,
     updated_at: now,
+  };
+}
+
+function tweetValues(
+  handleId: number,
+  tweet: SourceTweet,
+  now: string,
+  fanout: boolean,
+  metricsNextAt: string | null,
+) {
+  return {
+    ...storedTweetColumns(handleId, tweet, now),
+    fanout_pending: fanout,
+    metrics_next_at: metricsNextAt,
   };
 }
 

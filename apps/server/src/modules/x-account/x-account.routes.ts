@@ -27,7 +27,7 @@ const callbackQuerySchema = z.object({
 });
 
 /**
- * The user's X account (issue 5): OAuth 2.0 with PKCE when X_CLIENT_ID is set. The callback is
+ * The user's X account: OAuth 2.0 with PKCE when X_CLIENT_ID is set. The callback is
  * the browser's way back from X, so it answers with a redirect to the Settings page.
  */
 export const xAccountRoutes: FastifyPluginAsyncZod<{

@@ -3,26 +3,21 @@ import { z } from 'zod';
 import {
   X_WEB_MESSAGES,
   addXWebAccountRequestSchema,
-  errorEnvelopeSchema,
   successEnvelope,
   xWebAccountIdParamSchema,
   xWebAccountResponseSchema,
   xWebAccountsResponseSchema,
 } from '@perch/shared';
 import { requireAdmin, requireSuperAdmin } from '../auth/auth.plugin.js';
-import { logAdminAction } from '../admin/admin-events.js';
+import { logAdminAction } from '../security/admin-events.js';
 import type { Config } from '../../config.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import type { Db } from '../../db/index.js';
 import { addAccount, listAccounts, removeAccount, resetAccount } from './x-web-accounts.service.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-};
-const config = { useIssueMessage: true };
+const errors = errorResponses(400, 401, 403, 404, 409);
+/** Changes need a super admin; a refused body answers with the schema's own message. */
+const superAdminOnly = { config: { useIssueMessage: true }, preValidation: requireSuperAdmin };
 const tags = ['admin'];
 const removedSchema = z.object({ id: z.number().int(), username: z.string() });
 
@@ -44,14 +39,13 @@ export const xWebAccountsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async (
   app.get(
     '/admin/x-web-accounts',
     { schema: { tags, response: { 200: successEnvelope(xWebAccountsResponseSchema), ...errors } } },
-    async () => ({ success: true as const, data: await listAccounts(service) }),
+    async () => ok(await listAccounts(service)),
   );
 
   app.post(
     '/admin/x-web-accounts',
     {
-      config,
-      preValidation: requireSuperAdmin,
+      ...superAdminOnly,
       schema: {
         tags,
         body: addXWebAccountRequestSchema,
@@ -67,19 +61,14 @@ export const xWebAccountsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async (
         metadata: { account_id: account.id, username: account.username },
       });
       reply.code(201);
-      return {
-        success: true as const,
-        message: X_WEB_MESSAGES.accountAdded(account.username),
-        data: { account },
-      };
+      return ok({ account }, X_WEB_MESSAGES.accountAdded(account.username));
     },
   );
 
   app.delete(
     '/admin/x-web-accounts/:id',
     {
-      config,
-      preValidation: requireSuperAdmin,
+      ...superAdminOnly,
       schema: {
         tags,
         params: xWebAccountIdParamSchema,
@@ -94,19 +83,17 @@ export const xWebAccountsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async (
         description: `Removed @${row.username} from the X web collector pool`,
         metadata: { account_id: row.id, username: row.username },
       });
-      return {
-        success: true as const,
-        message: X_WEB_MESSAGES.accountRemoved(row.username),
-        data: { id: row.id, username: row.username },
-      };
+      return ok(
+        { id: row.id, username: row.username },
+        X_WEB_MESSAGES.accountRemoved(row.username),
+      );
     },
   );
 
   app.post(
     '/admin/x-web-accounts/:id/reset',
     {
-      config,
-      preValidation: requireSuperAdmin,
+      ...superAdminOnly,
       schema: {
         tags,
         params: xWebAccountIdParamSchema,
@@ -121,11 +108,7 @@ export const xWebAccountsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async (
         description: `Put @${account.username} back in the X web collector pool`,
         metadata: { account_id: account.id, username: account.username },
       });
-      return {
-        success: true as const,
-        message: X_WEB_MESSAGES.accountReset(account.username),
-        data: { account },
-      };
+      return ok({ account }, X_WEB_MESSAGES.accountReset(account.username));
     },
   );
 };

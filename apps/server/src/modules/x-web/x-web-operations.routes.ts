@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   X_WEB_MESSAGES,
-  errorEnvelopeSchema,
   pinXWebOperationRequestSchema,
   successEnvelope,
   xWebOperationNameParamSchema,
   xWebOperationsResponseSchema,
 } from '@perch/shared';
 import { currentAuth, requireAdmin, requireSuperAdmin } from '../auth/auth.plugin.js';
-import { logAdminAction } from '../admin/admin-events.js';
+import { logAdminAction } from '../security/admin-events.js';
 import type { Config } from '../../config.js';
+import { errorResponses, ok } from '../../lib/reply.js';
 import type { Db } from '../../db/index.js';
 import {
   createOperationsRegistry,
@@ -19,16 +19,9 @@ import {
   unpinOperation,
 } from './x-web-operations.service.js';
 
-const errors = {
-  400: errorEnvelopeSchema,
-  401: errorEnvelopeSchema,
-  403: errorEnvelopeSchema,
-  404: errorEnvelopeSchema,
-  409: errorEnvelopeSchema,
-  429: errorEnvelopeSchema,
-  502: errorEnvelopeSchema,
-};
-const config = { useIssueMessage: true };
+const errors = errorResponses(400, 401, 403, 404, 409, 429, 502);
+/** Changes need a super admin; a refused body answers with the schema's own message. */
+const superAdminOnly = { config: { useIssueMessage: true }, preValidation: requireSuperAdmin };
 const tags = ['admin'];
 const answer = successEnvelope(xWebOperationsResponseSchema);
 
@@ -55,14 +48,13 @@ export const xWebOperationsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async
   app.get(
     '/admin/x-web-operations',
     { schema: { tags, response: { 200: answer, ...errors } } },
-    async () => ({ success: true as const, data: await listOperations(registry) }),
+    async () => ok(await listOperations(registry)),
   );
 
   app.put(
     '/admin/x-web-operations/:name',
     {
-      config,
-      preValidation: requireSuperAdmin,
+      ...superAdminOnly,
       schema: {
         tags,
         params: xWebOperationNameParamSchema,
@@ -87,19 +79,14 @@ export const xWebOperationsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async
             : null,
         },
       });
-      return {
-        success: true as const,
-        message: X_WEB_MESSAGES.operationPinned(name),
-        data: operations,
-      };
+      return ok(operations, X_WEB_MESSAGES.operationPinned(name));
     },
   );
 
   app.delete(
     '/admin/x-web-operations/:name',
     {
-      config,
-      preValidation: requireSuperAdmin,
+      ...superAdminOnly,
       schema: {
         tags,
         params: xWebOperationNameParamSchema,
@@ -115,19 +102,14 @@ export const xWebOperationsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async
         description: `Unpinned the X web operation ${name}: x.com's client decides again`,
         metadata: { operation: name },
       });
-      return {
-        success: true as const,
-        message: X_WEB_MESSAGES.operationUnpinned(name),
-        data: operations,
-      };
+      return ok(operations, X_WEB_MESSAGES.operationUnpinned(name));
     },
   );
 
   app.post(
     '/admin/x-web-operations/refresh',
     {
-      config,
-      preValidation: requireSuperAdmin,
+      ...superAdminOnly,
       schema: { tags, response: { 200: answer, ...errors } },
     },
     async (request) => {
@@ -146,11 +128,7 @@ export const xWebOperationsRoutes: FastifyPluginAsyncZod<XWebRoutesDeps> = async
             : `Read x.com's client for the X web operations: ${result.changed.join(', ')} changed`,
         metadata: { changed: result.changed, missing: result.missing },
       });
-      return {
-        success: true as const,
-        message: X_WEB_MESSAGES.operationsRefreshed(result.changed.length),
-        data: operations,
-      };
+      return ok(operations, X_WEB_MESSAGES.operationsRefreshed(result.changed.length));
     },
   );
 };

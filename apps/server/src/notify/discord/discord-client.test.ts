@@ -11,7 +11,7 @@ import { createLocalCluster } from '../../cluster/cluster.js';
 import { clusterDmChannelStore } from '../channels.js';
 import { discordMessage } from '../format/discord-format.js';
 import { SERVICE_WINDOW_MS } from '../rate-gate.js';
-import { DeliveryError, type DeliveryErrorKind, type DiscordEmbedMessage } from '../types.js';
+import { type DeliveryErrorKind, type DiscordEmbedMessage } from '../types.js';
 import {
   DISCORD_BAD_TOKEN,
   DISCORD_DMS_CLOSED,
@@ -22,6 +22,7 @@ import {
   createDiscordClient,
   type DiscordClientOptions,
 } from './discord-client.js';
+import { deliveryFailure as failure } from '../../../test/assertions.js';
 
 let fake: FakeDiscordServer;
 
@@ -36,19 +37,6 @@ const hello: DiscordEmbedMessage = { embeds: [{ description: 'hello' }] };
 
 const client = (options: Partial<DiscordClientOptions> = {}) =>
   createDiscordClient({ token: fake.token, baseUrl: fake.baseUrl, ...options });
-
-async function failure(
-  promise: Promise<unknown>,
-  kind?: DeliveryErrorKind,
-): Promise<DeliveryError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DeliveryError);
-  if (kind) expect((error as DeliveryError).kind).toBe(kind);
-  return error as DeliveryError;
-}
 
 const statuses = () => fake.requests.map((r) => r.status);
 

@@ -1,29 +1,13 @@
 /** The Discord rendering, checked against the fake server's copy of Discord's limits. */
 import { describe, expect, it } from 'vitest';
 import { discordMessageErrors } from '../../../test/fakes/fake-discord-server.js';
-import type { TweetNotice } from '../types.js';
+import { makeNotice as notice } from '../../../test/factories.js';
 import {
   DISCORD_DESCRIPTION_LIMIT,
   DISCORD_EMBED_TOTAL_LIMIT,
   discordMessage,
   escapeDiscordMarkdown,
 } from './discord-format.js';
-
-const notice = (overrides: Partial<TweetNotice> = {}): TweetNotice => ({
-  handle: 'XDevelopers',
-  authorName: 'X Developers',
-  tweetId: '1524796546306478083',
-  text: 'Launch day! #DevsInTheDetails',
-  url: 'https://x.com/XDevelopers/status/1524796546306478083',
-  createdAt: '2022-05-12T17:00:00.000Z',
-  likes: 892,
-  retweets: 156,
-  replies: 23,
-  quotes: 12,
-  photoUrls: [],
-  previewUrl: null,
-  ...overrides,
-});
 
 /** The characters Discord adds up against the 6000 limit. */
 function embedTotal(message: ReturnType<typeof discordMessage>): number {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseTelegramHtml } from '../../../test/fakes/fake-telegram-server.js';
-import type { TweetNotice } from '../types.js';
+import { makeNotice as notice } from '../../../test/factories.js';
 import { escapeHtml, htmlToPlainText } from './telegram-html.js';
 import {
   TELEGRAM_CAPTION_LIMIT,
@@ -12,22 +12,6 @@ import {
   telegramMessages,
   type TelegramOutgoing,
 } from './telegram-format.js';
-
-const notice = (overrides: Partial<TweetNotice> = {}): TweetNotice => ({
-  handle: 'XDevelopers',
-  authorName: 'X Developers',
-  tweetId: '1524796546306478083',
-  text: 'Launch day! #DevsInTheDetails',
-  url: 'https://x.com/XDevelopers/status/1524796546306478083',
-  createdAt: '2022-05-12T17:00:00.000Z',
-  likes: 892,
-  retweets: 156,
-  replies: 23,
-  quotes: 12,
-  photoUrls: [],
-  previewUrl: null,
-  ...overrides,
-});
 
 /** What Telegram would show: fails the test when Telegram would refuse the HTML. */
 function read(html: string): string {

@@ -25,7 +25,7 @@ import {
   TELEGRAM_WEBHOOK_WARNING,
   TelegramUpdatesPoller,
 } from '../../modules/settings/telegram-updates.js';
-import { DeliveryError, type DeliveryErrorKind, type TelegramClient } from '../types.js';
+import { type DeliveryErrorKind, type TelegramClient } from '../types.js';
 import {
   TELEGRAM_BAD_TOKEN,
   TELEGRAM_NOT_SET_UP,
@@ -33,6 +33,7 @@ import {
   sendTelegramOutgoing,
   type TelegramClientOptions,
 } from './telegram-client.js';
+import { deliveryFailure as failure } from '../../../test/assertions.js';
 
 let fake: FakeTelegramServer;
 
@@ -46,19 +47,6 @@ const client = (options: Partial<TelegramClientOptions> = {}) =>
 
 /** A gate that never holds anything back, for tests about something else. */
 const noPacing = () => createRateGate({ perSecond: 10_000 });
-
-async function failure(
-  promise: Promise<unknown>,
-  kind?: DeliveryErrorKind,
-): Promise<DeliveryError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DeliveryError);
-  if (kind) expect((error as DeliveryError).kind).toBe(kind);
-  return error as DeliveryError;
-}
 
 describe('telegram client', () => {
   it('sends HTML with link previews off and returns the message id', async () => {
@@ -402,15 +390,7 @@ describe('telegram client', () => {
   });
 
   it('counts an album as one message per photo, for the chat and overall', async () => {
-    const clock = fakeClock();
-    const paced = await startFakeTelegramServer({ now: clock.now });
-    try {
-      const gate = createTelegramRateGate({ now: clock.now, sleep: clock.sleep });
-      const telegram = createTelegramClient({
-        token: paced.token,
-        baseUrl: paced.baseUrl,
-        rateGate: gate,
-      });
+    await withPacedTelegram(async ({ clock, paced, gate, telegram }) => {
       const photos = ['https://p/1.jpg', 'https://p/2.jpg', 'https://p/3.jpg'];
       await telegram.sendMediaGroup('7', photos, 'album');
       // Three messages to chat 7: the next one waits three windows, not one.
@@ -422,21 +402,11 @@ describe('telegram client', () => {
       expect(clock.t - clock.start).toBe(3 * SERVICE_WINDOW_MS);
       expect(paced.rateLimited).toBe(0);
       expect(paced.messagesTo(7).map((m) => m.method)).toEqual(['sendMediaGroup', 'sendMessage']);
-    } finally {
-      await paced.close();
-    }
+    });
   });
 
   it('keeps a group to 20 messages a minute, refusing a longer wait as rate_limited', async () => {
-    const clock = fakeClock();
-    const paced = await startFakeTelegramServer({ now: clock.now });
-    try {
-      const gate = createTelegramRateGate({ now: clock.now, sleep: clock.sleep });
-      const telegram = createTelegramClient({
-        token: paced.token,
-        baseUrl: paced.baseUrl,
-        rateGate: gate,
-      });
+    await withPacedTelegram(async ({ clock, paced, gate, telegram }) => {
       for (let i = 0; i < 20; i++) await telegram.sendMessage('-100777', `m${i}`);
       expect(clock.t - clock.start).toBe(19 * SERVICE_WINDOW_MS);
       // The 21st would wait for the minute: longer than maxPacingWaitMs, so it is handed back.
@@ -449,9 +419,7 @@ describe('telegram client', () => {
       await telegram.sendMessage('-100777', 'm20');
       expect(paced.rateLimited).toBe(0);
       expect(paced.messagesTo('-100777')).toHaveLength(21);
-    } finally {
-      await paced.close();
-    }
+    });
   });
 
   it('without pacing the same burst is refused by flood control', async () => {
@@ -669,6 +637,33 @@ async function waitFor(condition: () => boolean, timeoutMs = 8000): Promise<void
 }
 
 /** A clock that only moves when the gate sleeps (the fake server reads it too). */
+/**
+ * A Telegram client paced by the Bot API's real limits against a fake server on the same fake
+ * clock, closed when `test` ends.
+ */
+async function withPacedTelegram(
+  test: (setUp: {
+    clock: ReturnType<typeof fakeClock>;
+    paced: FakeTelegramServer;
+    gate: ReturnType<typeof createTelegramRateGate>;
+    telegram: TelegramClient;
+  }) => Promise<void>,
+): Promise<void> {
+  const clock = fakeClock();
+  const paced = await startFakeTelegramServer({ now: clock.now });
+  try {
+    const gate = createTelegramRateGate({ now: clock.now, sleep: clock.sleep });
+    const telegram = createTelegramClient({
+      token: paced.token,
+      baseUrl: paced.baseUrl,
+      rateGate: gate,
+    });
+    await test({ clock, paced, gate, telegram });
+  } finally {
+    await paced.close();
+  }
+}
+
 function fakeClock() {
   const start = Date.now();
   const clock = {
