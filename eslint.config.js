@@ -20,7 +20,7 @@ const features = fs.existsSync(path.join(ROOT, WEB_FEATURES))
   : [];
 
 /**
- * The import rules of ARCHITECTURE.md: shared imports nothing of ours; web and server import
+ * The import rules between packages: shared imports nothing of ours; web and server import
  * shared, never each other; a web feature does not reach into another feature.
  */
 const boundaryZones = [
