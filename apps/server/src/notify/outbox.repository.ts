@@ -13,7 +13,6 @@ import { wakeChats } from './delivery-chats.repository.js';
 export type OutboxRow = Selectable<NotificationOutboxTable>;
 
 /** The Settings page's delivery log, where it was read before it had its own repository. */
-export { listDeliveries, type DeliveryLogRow } from './delivery-log.repository.js';
 
 /**
  * The service accepted the message: recorded at once, if the claim is still `owner`'s. `note`

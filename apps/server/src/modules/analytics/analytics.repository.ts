@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/index.js';
 import type { MetricSnapshot, ProfileSnapshot } from '../../analytics/types.js';
-import type { TweetRow } from '../tweets/tweets.repository.js';
+import type { TweetRow } from '../../db/types.js';
 
 /** A handle's tweets created at or after `since` (the window's start), retweets included. */
 export function listTweetsSince(

@@ -121,6 +121,7 @@ export async function useRecoveryCode(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Recovery codes of one account not used yet. */
 export async function countUnusedRecoveryCodes(db: Executor, userId: number): Promise<number> {
   const row = await db
     .selectFrom('recovery_codes')

@@ -135,14 +135,3 @@ export async function saveSecuritySettings(
     .where('id', '=', userId)
     .execute();
 }
-
-/** Recovery codes of one account not used yet. */
-export async function countUnusedRecoveryCodes(db: Executor, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('recovery_codes')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}

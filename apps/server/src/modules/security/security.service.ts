@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { countUnusedRecoveryCodes } from '../auth/two-factor.repository.js';
 import {
   FAILED_LOGINS_MEDIUM,
   FAILED_LOGINS_THREAT,
@@ -29,7 +30,6 @@ import {
 import { countLiveSessions } from './security-sessions.repository.js';
 import {
   countLoginAttempts,
-  countUnusedRecoveryCodes,
   findSecurityAccount,
   listLoginAttempts,
   saveSecuritySettings,

@@ -1,6 +1,6 @@
 import type { Delivery, NotificationChannel } from '@perch/shared';
 import type { Db } from '../../db/index.js';
-import { listDeliveries } from '../../notify/outbox.repository.js';
+import { listDeliveries } from '../../notify/delivery-log.repository.js';
 import type { UserRow } from '../users/users.repository.js';
 
 const EXCERPT_LENGTH = 140;

@@ -1,6 +1,6 @@
 import type { AnalyticsTweet } from '../../analytics/types.js';
 import type { ReferenceType } from '../../domain/tweet-source.js';
-import type { TweetRow } from './tweets.repository.js';
+import type { TweetRow } from '../../db/types.js';
 
 /** A JSON array column; anything unreadable counts as empty (rows are written by us). */
 function jsonArray<T>(text: string): T[] {

@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TweetSort, TweetType } from '@perch/shared';
 import type { Dialect, Executor } from '../../db/index.js';
 import { postIdLength } from '../../db/posting-order.js';
-import type { TweetRow } from './tweets.repository.js';
+import type { TweetRow } from '../../db/types.js';
 
 /**
  * The words of a search text: runs of letters, digits and marks. Anything else (spaces,

@@ -6,8 +6,6 @@ import { postIdLength } from '../../db/posting-order.js';
 import { comparePostingOrder } from '../../lib/posting-order.js';
 import { LeaseLostError, renewHandleLease } from '../handles/handles.repository.js';
 
-export type { TweetRow };
-
 /**
  * Rows per INSERT: 20 parameters each, so 500 rows stay well under SQLite's 32,766 and
  * Postgres's 65,535 bound parameters.

@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.js';
 import type { HandleRow } from '../handles/handles.repository.js';
 import { parseTweetRow } from './stored-tweet.js';
 import { browseTweets, searchWords } from './tweet-browse.repository.js';
-import type { TweetRow } from './tweets.repository.js';
+import type { TweetRow } from '../../db/types.js';
 
 /** Maps a stored tweet to the API's tweet object. */
 export function toTweet(row: TweetRow, username: string): Tweet {

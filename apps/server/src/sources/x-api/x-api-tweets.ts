@@ -4,9 +4,8 @@ import { postReads, reportBilledReads } from './x-api-billing.js';
 import type { XApiContext } from './x-api-client.js';
 import { tweetsOf } from './x-api-mapping.js';
 import { userProblem } from './x-api-problems.js';
+import { tweetIdsToAsk } from '../x-ids.js';
 import {
-  ID_RE,
-  MAX_IDS,
   MEDIA_FIELDS,
   TWEET_EXPANSIONS,
   TWEET_FIELDS,
@@ -58,7 +57,7 @@ export async function tweetsByIds(
   ids: string[],
   signal?: AbortSignal,
 ): Promise<SourceTweet[]> {
-  const wanted = [...new Set(ids.filter((id) => ID_RE.test(id)))].slice(0, MAX_IDS);
+  const wanted = tweetIdsToAsk(ids);
   if (wanted.length === 0) return [];
   const body = await client.request<WireTweet[]>(
     'tweets',

@@ -4,7 +4,8 @@ import { reportBilledReads, userReads } from './x-api-billing.js';
 import type { XApiContext } from './x-api-client.js';
 import { toProfile } from './x-api-mapping.js';
 import { missingUsers, userProblem } from './x-api-problems.js';
-import { ID_RE, MAX_IDS, USER_FIELDS, type WireUser } from './x-api-wire.js';
+import { USER_FIELDS, type WireUser } from './x-api-wire.js';
+import { userIdsToAsk } from '../x-ids.js';
 
 const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;
 
@@ -45,14 +46,7 @@ export async function usersByIds(
   ids: string[],
   signal?: AbortSignal,
 ): Promise<UsersById> {
-  const distinct = [...new Set(ids)];
-  if (distinct.length > MAX_IDS) {
-    throw new RangeError(`usersByIds takes at most ${MAX_IDS} ids, got ${distinct.length}`);
-  }
-  const asked = distinct.filter((id) => ID_RE.test(id));
-  const missing: UsersById['missing'] = distinct
-    .filter((id) => !ID_RE.test(id))
-    .map((xUserId) => ({ xUserId, kind: 'not_found' }));
+  const { asked, missing } = userIdsToAsk(ids);
   if (asked.length === 0) return { profiles: [], missing };
   const body = await client.request<WireUser[]>(
     'users',

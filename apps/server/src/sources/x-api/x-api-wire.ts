@@ -1,12 +1,7 @@
 /**
  * What X API v2 sends: only the fields the x-api source reads, all optional because X omits what
- * it likes; the fields and expansions it asks for, and the shape of an X id.
+ * it likes; the fields and expansions it asks for (X's id rules: ../x-ids.ts).
  */
-
-/** An X id (of a user or a post). */
-export const ID_RE = /^[0-9]{1,19}$/;
-/** X's batch size of lookups by id. */
-export const MAX_IDS = 100;
 
 export const USER_FIELDS = 'public_metrics,protected,created_at,name';
 export const TWEET_FIELDS =

@@ -11,6 +11,7 @@
  * - Timeline: X's web timeline has no time window or since_id; pages are read newest first and
  *   cut here, with a cursor of ours (x-web-timeline-walk.ts).
  */
+import { tweetIdsToAsk, userIdsToAsk } from '../x-ids.js';
 import type { Kysely } from 'kysely';
 import { X_WEB_OPERATIONS } from '@perch/shared';
 import type { Database } from '../../db/types.js';
@@ -76,8 +77,6 @@ export interface XWebSourceOptions {
 }
 
 const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;
-const ID_RE = /^[0-9]{1,19}$/;
-const MAX_IDS = 100;
 /** Web pages read at most per timeline() call before answering a short page. */
 const MAX_WEB_PAGES = 10;
 /** Posts asked per web page (as x.com's client and twscrape ask; X may answer fewer). */
@@ -204,14 +203,7 @@ async function timeline(
 }
 
 async function usersByIds(web: WebReads, ids: string[], signal?: AbortSignal): Promise<UsersById> {
-  const distinct = [...new Set(ids)];
-  if (distinct.length > MAX_IDS) {
-    throw new RangeError(`usersByIds takes at most ${MAX_IDS} ids, got ${distinct.length}`);
-  }
-  const asked = distinct.filter((id) => ID_RE.test(id));
-  const missing: UsersById['missing'] = distinct
-    .filter((id) => !ID_RE.test(id))
-    .map((xUserId) => ({ xUserId, kind: 'not_found' }));
+  const { asked, missing } = userIdsToAsk(ids);
   if (asked.length === 0) return { profiles: [], missing };
   const body = await web.graphql(
     'UsersByRestIds',
@@ -235,7 +227,7 @@ async function tweetsByIds(
   ids: string[],
   signal?: AbortSignal,
 ): Promise<SourceTweet[]> {
-  const wanted = [...new Set(ids.filter((id) => ID_RE.test(id)))].slice(0, MAX_IDS);
+  const wanted = tweetIdsToAsk(ids);
   if (wanted.length === 0) return [];
   const body = await web.graphql(
     'TweetResultsByRestIds',
