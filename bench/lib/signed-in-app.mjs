@@ -6,7 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../apps/server/dist/app.js';
 import { loadConfig } from '../../apps/server/dist/config.js';
+import { createLocalCluster } from '../../apps/server/dist/cluster/cluster.js';
 import { createDb } from '../../apps/server/dist/db/index.js';
+import { createMetrics } from '../../apps/server/dist/lib/metrics.js';
+import { createSessionCache } from '../../apps/server/dist/modules/auth/session-cache.js';
 import { migrateToLatest } from '../../apps/server/dist/db/migrate.js';
 import { createInvitation } from '../../apps/server/dist/modules/invitations/invitations.service.js';
 
@@ -35,30 +38,36 @@ async function signIn(app, db) {
       invitationCode: code,
     },
   });
-  const session = registered.cookies.find((c) => c.name === 'perch_session').value;
-  return { session, csrf };
+  // Signing in hands out the session's own CSRF token; a browser holds that one from then on.
+  const cookie = (name) => registered.cookies.find((c) => c.name === name).value;
+  return { session: cookie('perch_session'), csrf: cookie('perch_csrf'), anonymousCsrf: csrf };
 }
 
 /**
- * Starts the app with its data in a new temp folder named after `tmpPrefix`. `cookie` signs a
- * request in; `csrfCookie` is the anonymous visitor's. `close()` stops the app, closes the
- * database and removes the folder.
+ * Starts the app with its data in a new temp folder named after `tmpPrefix`, assembled as
+ * main.ts assembles an API process: Prometheus metrics on every request and the session cache
+ * (on the in-process cluster of a single node). `cookie` signs a request in, with the CSRF
+ * token sign-in handed out; `csrfCookie` is an anonymous visitor's. `close()` stops the app,
+ * closes the database and removes the folder.
  */
 export async function startSignedInApp({ tmpPrefix }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PORT: '0' });
   const db = createDb(config);
   await migrateToLatest(db);
-  const app = await buildApp({ config, db });
+  const sessionCache = await createSessionCache({ cluster: createLocalCluster() });
+  const app = await buildApp({ config, db, metrics: createMetrics(), sessionCache });
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const { session, csrf } = await signIn(app, db);
+  const { session, csrf, anonymousCsrf } = await signIn(app, db);
   return {
+    app,
     db,
     port: app.server.address().port,
     cookie: `perch_session=${session}; perch_csrf=${csrf}`,
-    csrfCookie: `perch_csrf=${csrf}`,
+    csrfCookie: `perch_csrf=${anonymousCsrf}`,
     async close() {
       await app.close();
+      await sessionCache.close();
       await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -14,7 +14,6 @@ import Fastify, {
 } from 'fastify';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -48,6 +47,7 @@ import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Metrics } from './lib/metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { metricsPlugin } from './modules/system/metrics.plugin.js';
+import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 
 /** The built SPA: apps/web/dist, found the same way from src/ (tests) and dist/ (production). */
@@ -101,6 +101,12 @@ export interface AppOptions {
   role?: Config['PERCH_ROLE'];
   /** The clock of session lifetimes and step-up (ms since the epoch); tests move it. */
   now?: () => number;
+  /**
+   * Check every answer against its zod contract as well as writing it with the fast serializer
+   * (plugins/response-serializer.ts). Default: on under the test runner (NODE_ENV=test), off in
+   * production, where it would cost more than the rest of a signed-in request.
+   */
+  checkResponses?: boolean;
 }
 
 /**
@@ -118,7 +124,7 @@ export function requestForLog(request: { method: string; url: string; ip?: strin
 /** Builds the Fastify app. Never listens: main.ts does, tests call `inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db, collector, metrics, role = config.PERCH_ROLE } = options;
-  const app = createServer(config, options.logger);
+  const app = createServer(config, options);
   await app.register(errorHandlerPlugin);
   if (metrics) {
     await app.register(metricsPlugin, {
@@ -152,7 +158,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /** The Fastify instance with its logger, limits and zod type provider; no routes yet. */
-function createServer(config: Config, logger: AppOptions['logger']) {
+function createServer(
+  config: Config,
+  { logger, checkResponses = process.env.NODE_ENV === 'test' }: AppOptions,
+) {
   const app = Fastify({
     logger:
       logger ??
@@ -180,7 +189,7 @@ function createServer(config: Config, logger: AppOptions['logger']) {
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ check: checkResponses }));
   return app;
 }
 

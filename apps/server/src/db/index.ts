@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -9,7 +10,7 @@ import {
   type SqliteStatement,
   type Transaction,
 } from 'kysely';
-import pg from 'pg';
+import type pgTypes from 'pg';
 import type { Config } from '../config.js';
 import { createPrivateFile, ensurePrivateDir, restrictFile } from '../lib/private-files.js';
 import type { Database } from './types.js';
@@ -27,8 +28,22 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// COUNT(*) and BIGINT arrive as strings from pg; every count we keep fits in a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+let pgDriver: typeof pgTypes | undefined;
+
+/**
+ * The PostgreSQL driver, loaded the first time a PostgreSQL database is opened: a process on
+ * SQLite (the default) never spends its start-up loading it.
+ */
+function loadPg(): typeof pgTypes {
+  if (!pgDriver) {
+    pgDriver = createRequire(import.meta.url)('pg') as typeof pgTypes;
+    // COUNT(*) and BIGINT arrive as strings from pg; every count we keep fits in a JS number.
+    pgDriver.types.setTypeParser(pgDriver.types.builtins.INT8, (value) =>
+      Number.parseInt(value, 10),
+    );
+  }
+  return pgDriver;
+}
 
 /**
  * How long PostgreSQL lets one of our sessions sit idle inside a transaction before it ends the
@@ -94,7 +109,7 @@ export function createDb(
   options: DbOptions = {},
 ): Db {
   if (config.DATABASE_URL) {
-    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
+    const pool = new (loadPg().Pool)({ connectionString: config.DATABASE_URL, max: 10 });
     // An idle client whose connection drops (a PostgreSQL restart, a network cut) emits 'error'
     // on the pool; unhandled, that would end the process. The pool drops that client and the
     // next query opens a new connection, so it is only worth a line on stderr.

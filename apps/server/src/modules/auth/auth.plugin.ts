@@ -10,10 +10,12 @@ import {
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { forbidden, unauthorized } from '../../lib/errors.js';
+import { sha256Hex } from '../../lib/tokens.js';
 import {
   anonymousCsrfToken,
   csrfHeaderMatches,
   plausibleCsrfToken,
+  SessionCsrfTokens,
   sessionCsrfToken,
 } from './csrf-token.js';
 import type { SessionCache } from './session-cache.js';
@@ -126,12 +128,12 @@ export const authPlugin = fp(
     app.decorateRequest('replacedSessionIdHash', null);
     decorateSessionCookies(app, cookies);
 
-    app.addHook('onSend', async (request, _reply, payload) => {
+    // Callback style: most answers replace no session and pass straight through.
+    app.addHook('onSend', (request, _reply, payload, done) => {
       const replaced = request.replacedSessionIdHash;
-      if (replaced === null) return payload;
+      if (replaced === null) return done(null, payload);
       request.replacedSessionIdHash = null;
-      await closeSession(db, replaced, sessionCache);
-      return payload;
+      closeSession(db, replaced, sessionCache).then(() => done(null, payload), done);
     });
     app.addHook('onRequest', authenticate(options, cookies));
   },
@@ -156,21 +158,10 @@ function decorateSessionCookies(app: FastifyInstance, cookies: AuthCookies): voi
   });
 }
 
-/**
- * The CSRF token a client must send: with a session cookie, that session's token (whether or
- * not the session is still live); without one, the token of the CSRF cookie (double submit).
- */
-function expectedCsrfToken(
-  sessionToken: string | undefined,
-  presented: string | undefined,
-): string | undefined {
-  if (sessionToken) return sessionCsrfToken(sessionToken);
-  return plausibleCsrfToken(presented) ? presented : undefined;
-}
-
 /** The onRequest hook: the CSRF check, then the session behind the cookie. */
 function authenticate(options: AuthPluginOptions, cookies: AuthCookies) {
   const { db, sessionCache = null, now = Date.now } = options;
+  const csrfTokens = new SessionCsrfTokens();
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     // By the route the router matched, never the raw URL: /%61pi/..., /api/v1/x/ and /api/v1/x
     // reach the same handler, so they meet the same checks. A path no route serves reaches no
@@ -181,8 +172,15 @@ function authenticate(options: AuthPluginOptions, cookies: AuthCookies) {
     request.now = now();
     const cookie = request.cookies[cookies.names.session];
     const sessionToken = cookie && cookie.length <= 128 ? cookie : undefined;
+    const idHash = sessionToken && sha256Hex(sessionToken);
     const presented = request.cookies[cookies.names.csrf];
-    const expected = expectedCsrfToken(sessionToken, presented);
+    // With a session cookie, that session's token (whether or not the session is still live);
+    // without one, the token of the CSRF cookie (double submit).
+    const expected = idHash
+      ? csrfTokens.of(sessionToken, idHash)
+      : plausibleCsrfToken(presented)
+        ? presented
+        : undefined;
     if (expected !== undefined && presented === expected) request.csrfToken = expected;
     else cookies.setCsrf(reply, expected ?? anonymousCsrfToken());
     if (UNSAFE_METHODS.has(request.method) && !request.routeOptions.config?.csrfExempt) {
@@ -190,8 +188,9 @@ function authenticate(options: AuthPluginOptions, cookies: AuthCookies) {
         throw forbidden(MESSAGES.csrfInvalid, 'CSRF_INVALID');
       }
     }
-    if (sessionToken) {
+    if (idHash) {
       request.auth = await resolveSession(db, sessionToken, sessionCache, {
+        idHash,
         now: request.now,
         activity: isPersonsOwnRequest(request),
       });

@@ -23,6 +23,29 @@ export function sessionCsrfToken(sessionToken: string): string {
   return createHmac('sha256', sessionToken).update(CSRF_PURPOSE).digest('base64url');
 }
 
+/**
+ * The CSRF tokens of the sessions seen lately, so that a signed-in request does not compute its
+ * HMAC again: keyed by the session's id hash (the sessions table's id, as the session cache),
+ * never by the cookie itself. A token never changes for a session, so nothing is invalidated;
+ * past `max` sessions the memo starts over.
+ */
+export class SessionCsrfTokens {
+  private readonly tokens = new Map<string, string>();
+
+  constructor(private readonly max = 10_000) {}
+
+  /** The CSRF token of the session `sessionToken`, whose SHA-256 is `idHash`. */
+  of(sessionToken: string, idHash: string): string {
+    let token = this.tokens.get(idHash);
+    if (token === undefined) {
+      if (this.tokens.size >= this.max) this.tokens.clear();
+      token = sessionCsrfToken(sessionToken);
+      this.tokens.set(idHash, token);
+    }
+    return token;
+  }
+}
+
 /** A fresh token for a browser without a session. */
 export function anonymousCsrfToken(): string {
   return randomToken();

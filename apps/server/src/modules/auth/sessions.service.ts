@@ -100,6 +100,8 @@ export interface ResolveOptions {
    * idle timeout. Background requests and the heartbeat are not.
    */
   activity?: boolean;
+  /** The SHA-256 of `token` (the sessions table's id), when the caller has it already. */
+  idHash?: string;
 }
 
 /**
@@ -112,9 +114,8 @@ export async function resolveSession(
   db: Db,
   token: string,
   cache?: SessionCache | null,
-  { now = Date.now(), activity = true }: ResolveOptions = {},
+  { now = Date.now(), activity = true, idHash = sha256Hex(token) }: ResolveOptions = {},
 ): Promise<AuthContext | null> {
-  const idHash = sha256Hex(token);
   if (cache) {
     const cached = cache.get(idHash, now);
     if (cached && !activityWriteDue(cached, now, activity)) return cached.auth;

@@ -52,6 +52,7 @@ interface Refusal {
 }
 
 function refusalOf(request: FastifyRequest, status: number, csrfRefused: boolean): Refusal | null {
+  if (!csrfRefused && status !== 429) return null;
   const path = (request.url.split('?')[0] ?? '').slice(0, 200);
   if (csrfRefused) {
     return {
@@ -60,14 +61,11 @@ function refusalOf(request: FastifyRequest, status: number, csrfRefused: boolean
       description: `Refused ${request.method} ${path}: missing or wrong CSRF token`,
     };
   }
-  if (status === 429) {
-    return {
-      type: 'rate_limited',
-      severity: 'low',
-      description: `Too many requests: ${request.method} ${path}`,
-    };
-  }
-  return null;
+  return {
+    type: 'rate_limited',
+    severity: 'low',
+    description: `Too many requests: ${request.method} ${path}`,
+  };
 }
 
 /**
@@ -87,29 +85,34 @@ export const refusalEventsPlugin = fp(
       if (error instanceof AppError && error.code === 'CSRF_INVALID') csrfRefusals.add(request);
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (!isApiRoute(request)) return payload;
+    // Callback style: answers that refuse nothing pass straight through.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!isApiRoute(request)) return done(null, payload);
       const refusal = refusalOf(request, reply.statusCode, csrfRefusals.has(request));
-      if (!refusal || !throttle.allow(request.ip, refusal.type)) return payload;
-      try {
-        const now = new Date().toISOString();
-        await recordSecurityEvent(db.db, {
-          userId: await requestUserId(db, request, now),
-          type: refusal.type,
-          severity: refusal.severity,
-          description: refusal.description,
-          ip: request.ip,
-          userAgent: request.headers['user-agent'] ?? null,
-          at: now,
-        });
-      } catch (error) {
-        request.log.error({ err: error }, 'could not record a refused request');
-      }
-      return payload;
+      if (!refusal || !throttle.allow(request.ip, refusal.type)) return done(null, payload);
+      recordRefusal(db, request, refusal).then(() => done(null, payload));
     });
   },
   { name: 'perch-refusal-events', dependencies: ['perch-auth'] },
 );
+
+/** Writes the refusal's security event; a failure is logged, never turned into a failed answer. */
+async function recordRefusal(db: Db, request: FastifyRequest, refusal: Refusal): Promise<void> {
+  try {
+    const now = new Date().toISOString();
+    await recordSecurityEvent(db.db, {
+      userId: await requestUserId(db, request, now),
+      type: refusal.type,
+      severity: refusal.severity,
+      description: refusal.description,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+      at: now,
+    });
+  } catch (error) {
+    request.log.error({ err: error }, 'could not record a refused request');
+  }
+}
 
 async function requestUserId(db: Db, request: FastifyRequest, now: string): Promise<number | null> {
   if (request.auth) return request.auth.user.id;

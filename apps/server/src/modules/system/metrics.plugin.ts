@@ -37,9 +37,9 @@ export const metricsPlugin = fp(
       onError: (source, error) => log.warn({ err: error, source }, 'metrics: a source failed'),
     });
 
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
-      if (route === METRICS_PATH) return;
+      if (route === METRICS_PATH) return done();
       // A live-events stream lasts as long as the tab stays open: counted, but not timed.
       const type = reply.getHeader('content-type');
       const streaming = typeof type === 'string' && type.startsWith('text/event-stream');
@@ -49,6 +49,7 @@ export const metricsPlugin = fp(
         reply.statusCode,
         streaming ? null : reply.elapsedTime / 1000,
       );
+      done();
     });
 
     app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) => {

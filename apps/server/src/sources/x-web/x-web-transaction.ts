@@ -11,8 +11,7 @@
  * empty body or after an hour. Everything else sees only `TransactionIds`, so a broken release
  * of the package can be swapped here alone.
  */
-import { parseHTML } from 'linkedom';
-import { ClientTransaction } from 'x-client-transaction-id';
+import type { ClientTransaction } from 'x-client-transaction-id';
 import type { Cookies } from './x-web-http.js';
 import {
   loadClientPage,
@@ -96,8 +95,14 @@ async function createGenerator(
   const indices = parseIndices(
     await loadScript(options.page, await signingScriptUrl(options.page, page)),
   );
+  // The HTML parser and the package are loaded by the first x-web account that signs a request,
+  // not at every start-up.
+  const [{ parseHTML }, { ClientTransaction: Transaction }] = await Promise.all([
+    import('linkedom'),
+    import('x-client-transaction-id'),
+  ]);
   const { document } = parseHTML(page.html);
-  const transaction = new ClientTransaction(
+  const transaction = new Transaction(
     document as unknown as ConstructorParameters<typeof ClientTransaction>[0],
   );
   // The package would fetch the legacy signing script from abs.twimg.com itself: it gets the
