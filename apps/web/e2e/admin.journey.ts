@@ -1,25 +1,17 @@
 import { ADMIN_MESSAGES } from '@perch/shared';
 import { expect, test } from '@playwright/test';
 import { registerSuperAdmin } from './accounts';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { servePerch } from './journey-servers';
 
 /** The code the demo collector account accepts (DEMO_CHALLENGE_CODE). */
 const CHALLENGE_CODE = '246810';
 /** A demo handle posting about 2,000 tweets a day: a 3-day backfill takes many pages. */
 const BUSY_HANDLE = 'bench_admin';
 
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  server = await startPerchServer({
-    DEMO_CHALLENGE_CODE: CHALLENGE_CODE,
-    // Slow enough that the backfill is seen collecting before it is ready.
-    DEMO_PAGE_DELAY_MS: '300',
-  });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
+const server = servePerch({
+  DEMO_CHALLENGE_CODE: CHALLENGE_CODE,
+  // Slow enough that the backfill is seen collecting before it is ready.
+  DEMO_PAGE_DELAY_MS: '300',
 });
 
 test('super admin: answers the collector account challenge, sees the admin sections, follows a handle in the demo panel', async ({

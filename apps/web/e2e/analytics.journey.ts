@@ -3,20 +3,13 @@ import { INVALID_COMPARE_MESSAGE, type CompleteAnalytics } from '@perch/shared';
 import { registerSuperAdmin, registerUser } from './accounts';
 import { addHandleInPanel } from './handle-rows';
 import { addHandleByApi } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { servePerch } from './journey-servers';
 
-let server: PerchServer;
 /** A non-UTC zone: the day and hour buckets the page shows must be the browser's own. */
 const TIMEZONE = 'America/New_York';
 
-test.beforeAll(async () => {
-  // Slow enough that the collecting overlay can be seen, quick enough for a test.
-  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '250' });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+// Slow enough that the collecting overlay can be seen, quick enough for a test.
+const server = servePerch({ DEMO_PAGE_DELAY_MS: '250' });
 
 test.use({ timezoneId: TIMEZONE, viewport: { width: 1280, height: 900 } });
 

@@ -1,16 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { fillRegisterForm, signIn, signOut, submitSignIn } from './accounts';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { servePerch } from './journey-servers';
 
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  server = await startPerchServer({ SUPPORT_EMAIL: 'help@perch.example' });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const server = servePerch({ SUPPORT_EMAIL: 'help@perch.example' });
 
 test('first start: register the super admin, sign out and in, deep links, not found', async ({
   page,

@@ -2,17 +2,9 @@ import { FEED_MESSAGES } from '@perch/shared';
 import { expect, request, test } from '@playwright/test';
 import { registerSuperAdmin } from './accounts';
 import { addHandleInPanel, expectReady, handleRow } from './handle-rows';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { servePerch } from './journey-servers';
 
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '0' });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const server = servePerch({ DEMO_PAGE_DELAY_MS: '0' });
 
 test('copy a handle’s feed address, read it as a feed reader would, regenerate it', async ({
   page,

@@ -2,24 +2,16 @@ import { FORWARDING_MESSAGES, SETTINGS_MESSAGES } from '@perch/shared';
 import { expect, test } from '@playwright/test';
 import { registerSuperAdmin, registerUser } from './accounts';
 import { handlePanel, handleRow } from './handle-rows';
-import { startFakeTelegramServer, telegramEnv, type FakeTelegramServer } from './notify-fakes';
-import { addHandleByApi, apiCall, saveSettings } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { servePerchWith } from './journey-servers';
+import { startFakeTelegramServer, telegramEnv } from './notify-fakes';
+import { addHandleByApi, apiCall, apiCallAnswering, saveSettings } from './perch-api';
 
 const CHAT_ID = '424242777';
 
-let telegram: FakeTelegramServer;
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  telegram = await startFakeTelegramServer({ botUsername: 'perch_forwarding_bot' });
-  server = await startPerchServer({ ...telegramEnv(telegram), DEMO_PAGE_DELAY_MS: '0' });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  await telegram?.close();
-});
+const { server } = servePerchWith(
+  () => startFakeTelegramServer({ botUsername: 'perch_forwarding_bot' }),
+  (fake) => ({ ...telegramEnv(fake), DEMO_PAGE_DELAY_MS: '0' }),
+);
 
 test('a switch that is on says why nothing would arrive, and forwarding starts on the server', async ({
   page,
@@ -85,8 +77,7 @@ test('forwarding starts with no page open: settings saved through the API alone'
   status = await (await apiCall(page, server.origin, 'GET', '/bot/status')).json();
   expect(status.data).toMatchObject({ botRunning: true, canStart: true });
   // POST /bot/start still answers, and changes nothing.
-  const start = await apiCall(page, server.origin, 'POST', '/bot/start');
-  expect(start.status()).toBe(200);
+  const start = await apiCallAnswering(200, page, server.origin, 'POST', '/bot/start');
   expect((await start.json()).message).toBe(SETTINGS_MESSAGES.botAlreadyRunning);
 });
 

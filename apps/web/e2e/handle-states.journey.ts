@@ -2,18 +2,10 @@ import { expect, test } from '@playwright/test';
 import { registerSuperAdmin, registerUser, signIn } from './accounts';
 import { sidebarStatus } from './handle-rows';
 import { addHandleByApi } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
-import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
+import { servePerch, withPerchServerOn } from './journey-servers';
+import { collectThenRefuseCredentials, startFakeXWithAccounts, xApiEnv } from './x-fakes';
 
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '0' });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const server = servePerch({ DEMO_PAGE_DELAY_MS: '0' });
 
 test('a failed handle says why where the analytics would be, and Retry queues it again', async ({
   page,
@@ -111,18 +103,10 @@ test('a collected handle whose X credentials are refused shows Waiting for X, ne
   page,
 }) => {
   test.setTimeout(120_000);
-  const fake = await startFakeXWithAccounts();
-  const xServer = await startPerchServer(xApiEnv(fake));
-  try {
-    await registerSuperAdmin(page, xServer, 'hedy');
-    await addHandleByApi(page, xServer.origin, 'TidePools', 1);
-    await page.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
-    const sidebarBadge = sidebarStatus(page, 'TidePools');
-    await expect(sidebarBadge).toHaveText('Ready', { timeout: 30_000 });
-
-    // X starts refusing the app's bearer token: the next poll waits for the credentials.
-    fake.setAuthFailure(401);
-    await expect(sidebarBadge).toHaveText('Waiting for X', { timeout: 45_000 });
+  await withPerchServerOn(startFakeXWithAccounts, xApiEnv, async (xServer, fake) => {
+    // Ready, then X starts refusing the app's bearer token: the next poll waits for the
+    // credentials.
+    const sidebarBadge = await collectThenRefuseCredentials(page, xServer, fake, 1);
     await expect(sidebarBadge).toHaveAttribute('title', 'Waiting for X credentials');
     const waiting = page.getByTestId('handle-waiting');
     await expect(waiting).toContainText('Collection of @TidePools is waiting');
@@ -134,8 +118,5 @@ test('a collected handle whose X credentials are refused shows Waiting for X, ne
     await expect(sidebarStatus(page, 'OrbitNews')).toHaveText('Waiting for X', {
       timeout: 15_000,
     });
-  } finally {
-    await xServer.stop();
-    await fake.close();
-  }
+  });
 });

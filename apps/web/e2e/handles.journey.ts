@@ -2,18 +2,10 @@ import { expect, test } from '@playwright/test';
 import { registerSuperAdmin } from './accounts';
 import { addHandleInPanel, handlePanel, handleRow } from './handle-rows';
 import { addHandleByApi } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { servePerch } from './journey-servers';
 
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  // A small page delay keeps the demo backfill quick but still visibly in progress.
-  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '300' });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+// A small page delay keeps the demo backfill quick but still visibly in progress.
+const server = servePerch({ DEMO_PAGE_DELAY_MS: '300' });
 
 test('add a handle, watch it collect to Ready, browse tweets, hit the limit, remove', async ({
   page,

@@ -2,36 +2,14 @@ import { FILTER_MESSAGES } from '@perch/shared';
 import { expect, test } from '@playwright/test';
 import { registerSuperAdmin } from './accounts';
 import { handleRow } from './handle-rows';
-import {
-  BUSY_DEMO_HANDLES,
-  pickBusyDemoHandle,
-  startFakeTelegramServer,
-  telegramEnv,
-  type FakeTelegramServer,
-} from './notify-fakes';
-import { addHandleByApi, apiData, saveSettings, switchNotifications } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { deliveryRow, followBusyDemoHandle, serveTelegramMonitoring } from './notify-fakes';
+import { apiData, saveSettings, switchNotifications } from './perch-api';
 
 const CHAT_ID = '424242077';
 /** A word no demo tweet holds: with it as the only "notify about" word, every tweet is held back. */
 const NEVER = 'zyzzyva';
 
-let telegram: FakeTelegramServer;
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  telegram = await startFakeTelegramServer({ botUsername: 'perch_filters_bot' });
-  server = await startPerchServer({
-    ...telegramEnv(telegram),
-    MONITOR_INTERVAL_SECONDS: '5',
-    DEMO_PAGE_DELAY_MS: '0',
-  });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  await telegram?.close();
-});
+const { server, fake: telegram } = serveTelegramMonitoring('perch_filters_bot');
 
 test('filter a handle: the summary shows, its next tweet is held back and the log says why', async ({
   page,
@@ -44,10 +22,8 @@ test('filter a handle: the summary shows, its next tweet is held back and the lo
     telegram_chat_id: CHAT_ID,
   });
   await apiData(page, server.origin, 'POST', '/bot/start', {});
-  const now = Date.now();
-  const busy = await pickBusyDemoHandle(BUSY_DEMO_HANDLES, now + 30_000, now + 200_000);
-  const id = await addHandleByApi(page, server.origin, busy.handle, 1);
-  await switchNotifications(page, server.origin, id, { telegramEnabled: true });
+  const busy = await followBusyDemoHandle(page, server.origin, 30_000, 200_000);
+  await switchNotifications(page, server.origin, busy.id, { telegramEnabled: true });
 
   // The dashboard: no filter yet; the editor sets one.
   await page.goto(`${server.origin}/dashboard/`);
@@ -82,11 +58,7 @@ test('filter a handle: the summary shows, its next tweet is held back and the lo
 
   // The handle's next tweet is found and held back: nothing reaches Telegram, the log says why.
   await page.goto(`${server.origin}/dashboard/settings`);
-  const held = page
-    .getByTestId('delivery-log')
-    .getByTestId('delivery-row')
-    .filter({ hasText: `@${busy.handle}` })
-    .first();
+  const held = deliveryRow(page, busy.handle);
   await expect(held).toContainText('Filtered', { timeout: 180_000 });
   await expect(held.getByTestId('delivery-note')).toHaveText(
     FILTER_MESSAGES.heldBackNoneOf([NEVER]),

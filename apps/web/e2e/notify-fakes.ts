@@ -20,6 +20,9 @@ import {
   type FakeDiscordServer,
 } from '../../server/test/fakes/fake-discord-server';
 /* eslint-enable import-x/no-restricted-paths */
+import type { Locator, Page } from '@playwright/test';
+import { servePerchWith } from './journey-servers';
+import { addHandleByApi } from './perch-api';
 
 export { startFakeDiscordServer, startFakeTelegramServer };
 export type { FakeDiscordServer, FakeTelegramServer };
@@ -38,6 +41,22 @@ export function telegramEnv(fake: FakeTelegramServer): Record<string, string> {
 /** The server's environment that delivers to the fake Discord. */
 export function discordEnv(fake: FakeDiscordServer): Record<string, string> {
   return { DISCORD_BOT_TOKEN: fake.token, DISCORD_API_BASE_URL: fake.baseUrl };
+}
+
+/**
+ * One fake Telegram (with the bot `botUsername`) and one Perch server delivering to it, for every
+ * test of the file. The server monitors at the shortest interval it accepts: new tweets are found
+ * within seconds.
+ */
+export function serveTelegramMonitoring(botUsername: string) {
+  return servePerchWith(
+    () => startFakeTelegramServer({ botUsername }),
+    (telegram) => ({
+      ...telegramEnv(telegram),
+      MONITOR_INTERVAL_SECONDS: '5',
+      DEMO_PAGE_DELAY_MS: '0',
+    }),
+  );
 }
 
 export interface NotifyFakes {
@@ -128,4 +147,29 @@ export async function pickBusyDemoHandle(
   }
   if (!best) throw new Error('no candidate handles');
   return best;
+}
+
+/**
+ * Follows the busiest of BUSY_DEMO_HANDLES between `fromMs` and `toMs` from now (picked as
+ * pickBusyDemoHandle does) with a one-day backfill, so monitoring starts quickly; returns it
+ * with the handle's id.
+ */
+export async function followBusyDemoHandle(
+  page: Page,
+  origin: string,
+  fromMs: number,
+  toMs: number,
+): Promise<BusyHandle & { id: number }> {
+  const now = Date.now();
+  const busy = await pickBusyDemoHandle(BUSY_DEMO_HANDLES, now + fromMs, now + toMs);
+  return { ...busy, id: await addHandleByApi(page, origin, busy.handle, 1) };
+}
+
+/** The newest row of `@handle` in the Settings page's delivery log. */
+export function deliveryRow(page: Page, handle: string): Locator {
+  return page
+    .getByTestId('delivery-log')
+    .getByTestId('delivery-row')
+    .filter({ hasText: `@${handle}` })
+    .first();
 }

@@ -21,23 +21,26 @@ export async function apiCall(
   });
 }
 
+/** What apiCall takes: the signed-in page, the server's origin, and the request. */
+type ApiCallArgs = Parameters<typeof apiCall>;
+
+/** As apiCall, for a call that must answer with `status`. */
+export async function apiCallAnswering(status: number, ...call: ApiCallArgs): Promise<APIResponse> {
+  const response = await apiCall(...call);
+  expect(response.status()).toBe(status);
+  return response;
+}
+
 /** As apiCall, for a call that must succeed: returns the answer's `data`. */
-export async function apiData<T = Record<string, unknown>>(
-  page: Page,
-  origin: string,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  path: string,
-  data?: unknown,
-): Promise<T> {
-  const response = await apiCall(page, origin, method, path, data);
+export async function apiData<T = Record<string, unknown>>(...call: ApiCallArgs): Promise<T> {
+  const response = await apiCall(...call);
   expect(response.ok(), await response.text()).toBe(true);
   return ((await response.json()) as { data: T }).data;
 }
 
 /** Saves settings through the API, as the Settings page would (POST /settings). */
 export async function saveSettings(page: Page, origin: string, settings: Record<string, unknown>) {
-  const response = await apiCall(page, origin, 'POST', '/settings', settings);
-  expect(response.status()).toBe(200);
+  await apiCallAnswering(200, page, origin, 'POST', '/settings', settings);
 }
 
 /**
@@ -50,12 +53,11 @@ export async function addHandleByApi(
   username: string,
   backfillDays = 7,
 ): Promise<number> {
-  const response = await apiCall(page, origin, 'POST', '/handles', {
+  const response = await apiCallAnswering(201, page, origin, 'POST', '/handles', {
     username,
     backfill_days: backfillDays,
     async: true,
   });
-  expect(response.status()).toBe(201);
   return ((await response.json()) as { data: { handle: { id: number } } }).data.handle.id;
 }
 
@@ -66,14 +68,7 @@ export async function switchNotifications(
   handleId: number,
   channels: Record<string, boolean>,
 ) {
-  const response = await apiCall(
-    page,
-    origin,
-    'PUT',
-    `/handles/${handleId}/notifications`,
-    channels,
-  );
-  expect(response.status()).toBe(200);
+  await apiCallAnswering(200, page, origin, 'PUT', `/handles/${handleId}/notifications`, channels);
 }
 
 /** Waits until the API says the handle's backfill is complete. */

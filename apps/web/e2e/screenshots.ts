@@ -17,25 +17,23 @@ import {
   submitRegisterForm,
   submitSignIn,
 } from './accounts';
+import { addHandleInPanel, expectReady, handlePanel, handleRow } from './handle-rows';
 import {
-  addHandleInPanel,
-  expectReady,
-  handlePanel,
-  handleRow,
-  sidebarStatus,
-} from './handle-rows';
-import {
-  BUSY_DEMO_HANDLES,
   demoTweets,
-  pickBusyDemoHandle,
+  followBusyDemoHandle,
   startNotifyFakes,
   type DemoTweet,
   type NotifyFakes,
 } from './notify-fakes';
-import { addHandleByApi, apiCall, saveSettings, switchNotifications } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { addHandleByApi, apiCallAnswering, saveSettings, switchNotifications } from './perch-api';
+import { servePerchWith, withPerchServer, withPerchServerOn } from './journey-servers';
 import { authenticator, failSignIns } from './security-helpers';
-import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
+import {
+  collectThenRefuseCredentials,
+  startFakeXWithAccounts,
+  xApiEnv,
+  type FakeXServer,
+} from './x-fakes';
 import { startFakeXWebWithAccounts, xWebEnv } from './x-web-fakes';
 
 // Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles, the
@@ -53,24 +51,16 @@ const PASSWORD = 'Corr3ct-Horse-Battery!';
 /** The Discord user the Settings screens connect. */
 const DISCORD_USER_ID = '80351110224678912';
 
-let server: PerchServer;
-let notify: NotifyFakes;
-
-test.beforeAll(async () => {
-  // Telegram and Discord are the server's loopback fakes, so Settings can connect and deliver.
-  notify = await startNotifyFakes('perch_alerts_bot');
-  server = await startPerchServer({
+// Telegram and Discord are the server's loopback fakes, so Settings can connect and deliver.
+const { server } = servePerchWith(
+  () => startNotifyFakes('perch_alerts_bot'),
+  (notify) => ({
     // Slow enough that a new handle's collecting overlay can be captured.
     DEMO_PAGE_DELAY_MS: '300',
     MONITOR_INTERVAL_SECONDS: '5',
     ...notify.env,
-  });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  await notify?.close();
-});
+  }),
+);
 
 // Capturing.
 
@@ -175,6 +165,23 @@ async function forEachWidth(
   }
 }
 
+/**
+ * As forEachWidth, with a new account `${name}_${label}` registered on the shared server first
+ * (signed in).
+ */
+async function forEachNewUser(
+  browser: Browser,
+  name: string,
+  body: (tab: { page: Page; label: Width }) => Promise<void>,
+) {
+  await forEachWidth(browser, async ({ page, label }) => {
+    await registerUser(page, server.origin, `${name}_${label}`, await server.invite(), {
+      password: PASSWORD,
+    });
+    await body({ page, label });
+  });
+}
+
 // The screens.
 
 /** Settings, open. */
@@ -270,9 +277,7 @@ test('screenshots', async ({ browser }) => {
     }
 
     // Settings as a new user finds it, then connected, forwarding, with a delivery in the log.
-    const now = Date.now();
-    const busy = await pickBusyDemoHandle(BUSY_DEMO_HANDLES, now + 20_000, now + 200_000);
-    const busyId = await addHandleByApi(page, server.origin, busy.handle, 1);
+    const busy = await followBusyDemoHandle(page, server.origin, 20_000, 200_000);
     await openSettings(page, server.origin);
     await expect(page.getByTestId('delivery-log').getByTestId('deliveries-empty')).toBeVisible();
     await shoot(page, `settings-setup-${label}`);
@@ -281,7 +286,7 @@ test('screenshots', async ({ browser }) => {
       xUsername: username,
       telegramChatId: label === 'desktop' ? '512000714' : '512000715',
     });
-    await switchNotifications(page, server.origin, busyId, { telegramEnabled: true });
+    await switchNotifications(page, server.origin, busy.id, { telegramEnabled: true });
     await expect(page.getByTestId('forwarding-status')).toHaveText('Forwarding active', {
       timeout: 15_000,
     });
@@ -298,11 +303,8 @@ test('admin screenshots', async ({ browser }) => {
   test.setTimeout(300_000);
   // Its own server: the demo collector account asks for a code until the super admin gives it.
   const challengeCode = '246810';
-  const adminServer = await startPerchServer({
-    DEMO_CHALLENGE_CODE: challengeCode,
-    DEMO_PAGE_DELAY_MS: '300',
-  });
-  try {
+  const adminEnv = { DEMO_CHALLENGE_CODE: challengeCode, DEMO_PAGE_DELAY_MS: '300' };
+  await withPerchServer(adminEnv, async (adminServer) => {
     await forEachWidth(browser, async ({ page, label }) => {
       const code =
         label === 'desktop' ? adminServer.firstStartCode : await adminServer.invite('superadmin');
@@ -345,17 +347,14 @@ test('admin screenshots', async ({ browser }) => {
       await demo.getByRole('button', { name: 'Record Activity' }).click();
       await shootPart(page, demo, `admin-demo-${label}`);
     });
-  } finally {
-    await adminServer.stop();
-  }
+  });
 });
 
 test('security screenshots', async ({ browser, playwright }) => {
   // Waits for fresh authenticator steps; the proxy setting lets the failed sign-ins come from
   // several addresses and the alert panel see a connection that is not local.
   test.setTimeout(240_000);
-  const securityServer = await startPerchServer({ TRUST_PROXY: 'true' });
-  try {
+  await withPerchServer({ TRUST_PROXY: 'true' }, async (securityServer) => {
     await forEachWidth(browser, async ({ page, context, label }) => {
       const username = `ada_${label}`;
       const code =
@@ -403,18 +402,12 @@ test('security screenshots', async ({ browser, playwright }) => {
       await expect(page.getByTestId('two-factor-status')).toHaveText('On');
       await shoot(page, `security-${label}`);
     });
-  } finally {
-    await securityServer.stop();
-  }
+  });
 });
 
 test('preferences and connection screenshots', async ({ browser }) => {
   test.setTimeout(180_000);
-  await forEachWidth(browser, async ({ page, label }) => {
-    await registerUser(page, server.origin, `lin_${label}`, await server.invite(), {
-      password: PASSWORD,
-    });
-
+  await forEachNewUser(browser, 'lin', async ({ page, label }) => {
     // The Preferences card on Settings, as it starts (every default).
     await openSettings(page, server.origin);
     const card = page.getByTestId('preferences-card');
@@ -439,9 +432,8 @@ test('preferences and connection screenshots', async ({ browser }) => {
 test('X API usage screenshots', async ({ browser }) => {
   test.setTimeout(180_000);
   // Its own server on the x-api source, reading from the loopback fake X, with a spend limit.
-  const fake = await startFakeXWithAccounts();
-  const xServer = await startPerchServer({ ...xApiEnv(fake), X_DAILY_SPEND_LIMIT_USD: '2.5' });
-  try {
+  const usageEnv = (fake: FakeXServer) => ({ ...xApiEnv(fake), X_DAILY_SPEND_LIMIT_USD: '2.5' });
+  await withPerchServerOn(startFakeXWithAccounts, usageEnv, async (xServer, fake) => {
     const context = await browser.newContext({ viewport: WIDTHS.desktop });
     const page = await context.newPage();
     await registerSuperAdmin(page, xServer, 'marta', { password: PASSWORD });
@@ -471,10 +463,7 @@ test('X API usage screenshots', async ({ browser }) => {
       },
       { storageState: signedIn },
     );
-  } finally {
-    await xServer.stop();
-    await fake.close();
-  }
+  });
 });
 
 interface DeliveryLogPlan {
@@ -546,16 +535,15 @@ test('delivery log screenshots', async ({ browser }) => {
   test.setTimeout(600_000);
   // Its own server and fakes: Telegram and Discord go down. Rows expire after 180 s (not the
   // default 24 hours) and more than 2 waiting notices of a handle go as a digest (default 5).
-  const fakes = await startNotifyFakes('perch_alerts_bot');
-  const { telegram: tg, discord: dc } = fakes;
-  const logServer = await startPerchServer({
+  const logEnv = (fakes: NotifyFakes) => ({
     DEMO_PAGE_DELAY_MS: '0',
     MONITOR_INTERVAL_SECONDS: '5',
     NOTIFY_MAX_AGE_HOURS: '0.05',
     NOTIFY_DIGEST_AFTER: '2',
     ...fakes.env,
   });
-  try {
+  const startFakes = () => startNotifyFakes('perch_alerts_bot');
+  await withPerchServerOn(startFakes, logEnv, async (logServer, { telegram: tg, discord: dc }) => {
     const context = await browser.newContext({ viewport: WIDTHS.desktop });
     const page = await context.newPage();
     await registerSuperAdmin(page, logServer, 'grace', { password: PASSWORD });
@@ -621,18 +609,12 @@ test('delivery log screenshots', async ({ browser }) => {
     );
     await shootPartAtWidths(page, card, 'settings-delivery-log');
     await context.close();
-  } finally {
-    await logServer.stop();
-    await fakes.close();
-  }
+  });
 });
 
 test('notification filter and feeds screenshots', async ({ browser }) => {
   test.setTimeout(240_000);
-  await forEachWidth(browser, async ({ page, label }) => {
-    await registerUser(page, server.origin, `ada_feeds_${label}`, await server.invite(), {
-      password: PASSWORD,
-    });
+  await forEachNewUser(browser, 'ada_feeds', async ({ page, label }) => {
     for (const handle of ['nasa', 'typical_news', 'prolific_dev']) {
       await addHandleByApi(page, server.origin, handle, 1);
     }
@@ -675,10 +657,7 @@ test('notification filter and feeds screenshots', async ({ browser }) => {
 
 test('analytics compare and words screenshots', async ({ browser }) => {
   test.setTimeout(240_000);
-  await forEachWidth(browser, async ({ page, label }) => {
-    await registerUser(page, server.origin, `lin_week_${label}`, await server.invite(), {
-      password: PASSWORD,
-    });
+  await forEachNewUser(browser, 'lin_week', async ({ page, label }) => {
     // 15 days of backfill: this week and the whole week before it.
     await addHandleByApi(page, server.origin, 'prolific_dev', 15);
 
@@ -716,10 +695,7 @@ test('analytics compare and words screenshots', async ({ browser }) => {
 
 test('tweets browse screenshots', async ({ browser }) => {
   test.setTimeout(180_000);
-  await forEachWidth(browser, async ({ page, label }) => {
-    await registerUser(page, server.origin, `tess_${label}`, await server.invite(), {
-      password: PASSWORD,
-    });
+  await forEachNewUser(browser, 'tess', async ({ page, label }) => {
     await addHandleByApi(page, server.origin, 'prolific_dev', 15);
     await page.reload();
     const row = handlePanel(page).getByTestId('handle-row').first();
@@ -740,10 +716,7 @@ test('forwarding reasons, failed handle and empty phone dashboard screenshots', 
   browser,
 }) => {
   test.setTimeout(180_000);
-  await forEachWidth(browser, async ({ page, label }) => {
-    await registerUser(page, server.origin, `rosalind_${label}`, await server.invite(), {
-      password: PASSWORD,
-    });
+  await forEachNewUser(browser, 'rosalind', async ({ page, label }) => {
     await expect(page).toHaveURL(/\/dashboard\/?$/);
 
     // The empty dashboard: on a phone the handle panel offers the sample handles.
@@ -777,16 +750,12 @@ test('forwarding reasons, failed handle and empty phone dashboard screenshots', 
 test('X web collector accounts screenshots', async ({ browser }) => {
   test.setTimeout(180_000);
   // Its own server on the x-web source, signing in to the loopback fake of X's web API.
-  const fake = await startFakeXWebWithAccounts();
-  const webServer = await startPerchServer(xWebEnv(fake));
-  try {
+  await withPerchServerOn(startFakeXWebWithAccounts, xWebEnv, async (webServer, fake) => {
     const context = await browser.newContext({ viewport: WIDTHS.desktop });
     const page = await context.newPage();
     await registerSuperAdmin(page, webServer, 'marta', { password: PASSWORD });
-    const add = async (data: Record<string, unknown>) => {
-      const response = await apiCall(page, webServer.origin, 'POST', '/admin/x-web-accounts', data);
-      expect(response.status()).toBe(201);
-    };
+    const add = (data: Record<string, unknown>) =>
+      apiCallAnswering(201, page, webServer.origin, 'POST', '/admin/x-web-accounts', data);
     // Two accounts by cookies (X locked the second), one by password that has not signed in.
     for (const username of ['orbit_reader', 'spare_lens']) {
       fake.addAccount({ username, password: 'pw', email: `${username}@example.com` });
@@ -858,27 +827,16 @@ test('X web collector accounts screenshots', async ({ browser }) => {
     await shootPartAtWidths(page, page.getByTestId('x-web-pool-paused'), 'admin-x-web-paused');
     fake.refuseWithHtml(0);
     await context.close();
-  } finally {
-    await webServer.stop();
-    await fake.close();
-  }
+  });
 });
 
 test('waiting for X and unreachable session screenshots', async ({ browser }) => {
   test.setTimeout(180_000);
   // Its own server on the x-api source: the fake X refuses the bearer token after the backfill.
-  const fake = await startFakeXWithAccounts();
-  const xServer = await startPerchServer(xApiEnv(fake));
-  try {
+  await withPerchServerOn(startFakeXWithAccounts, xApiEnv, async (xServer, fake) => {
     const context = await browser.newContext({ viewport: WIDTHS.desktop });
     const page = await context.newPage();
-    await registerSuperAdmin(page, xServer, 'hedy', { password: PASSWORD });
-    await addHandleByApi(page, xServer.origin, 'TidePools', 3);
-    await page.goto(`${xServer.origin}/dashboard/?handle=TidePools`);
-    const badge = sidebarStatus(page, 'TidePools');
-    await expect(badge).toHaveText('Ready', { timeout: 30_000 });
-    fake.setAuthFailure(401);
-    await expect(badge).toHaveText('Waiting for X', { timeout: 45_000 });
+    await collectThenRefuseCredentials(page, xServer, fake, 3, { password: PASSWORD });
     const signedIn = await context.storageState();
     await context.close();
 
@@ -899,8 +857,5 @@ test('waiting for X and unreachable session screenshots', async ({ browser }) =>
       },
       { storageState: signedIn },
     );
-  } finally {
-    await xServer.stop();
-    await fake.close();
-  }
+  });
 });

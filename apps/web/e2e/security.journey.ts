@@ -1,21 +1,13 @@
 import { SECURITY_MESSAGES } from '@perch/shared';
 import { expect, test, type Page } from '@playwright/test';
 import { registerUser, signOut, submitSignIn } from './accounts';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { servePerch, withPerchServer } from './journey-servers';
 import { authenticator, failSignIns } from './security-helpers';
 
 const USERNAME = 'ada';
 const PASSWORD = 'Corr3ct-Horse-Battery!';
 
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  server = await startPerchServer();
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const server = servePerch();
 
 /** The password step; answers the second step's form. */
 async function enterPassword(page: Page) {
@@ -120,8 +112,7 @@ test('security alerts: an unencrypted connection and repeated failed sign-ins; a
   request,
 }) => {
   // Reached by name through a proxy that speaks plain HTTP: not a local install any more.
-  const proxied = await startPerchServer({ TRUST_PROXY: 'true' });
-  try {
+  await withPerchServer({ TRUST_PROXY: 'true' }, async (proxied) => {
     const context = await browser.newContext({
       extraHTTPHeaders: { 'x-forwarded-host': 'perch.example.net' },
     });
@@ -156,7 +147,5 @@ test('security alerts: an unencrypted connection and repeated failed sign-ins; a
     await expect(page).toHaveURL(/\/dashboard\/security$/);
     await expect(page.getByRole('heading', { name: 'Security Dashboard' })).toBeVisible();
     await context.close();
-  } finally {
-    await proxied.stop();
-  }
+  });
 });

@@ -2,35 +2,11 @@ import { SETTINGS_MESSAGES, TEST_MESSAGE_TEXT } from '@perch/shared';
 import { expect, test } from '@playwright/test';
 import { registerSuperAdmin, registerUser } from './accounts';
 import { handleRow } from './handle-rows';
-import {
-  BUSY_DEMO_HANDLES,
-  pickBusyDemoHandle,
-  startFakeTelegramServer,
-  telegramEnv,
-  type FakeTelegramServer,
-} from './notify-fakes';
-import { addHandleByApi } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { deliveryRow, followBusyDemoHandle, serveTelegramMonitoring } from './notify-fakes';
 
 const CHAT_ID = '424242001';
 
-let telegram: FakeTelegramServer;
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  telegram = await startFakeTelegramServer({ botUsername: 'perch_journey_bot' });
-  server = await startPerchServer({
-    ...telegramEnv(telegram),
-    // The shortest monitoring interval the server accepts: new tweets are found within seconds.
-    MONITOR_INTERVAL_SECONDS: '5',
-    DEMO_PAGE_DELAY_MS: '0',
-  });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  await telegram?.close();
-});
+const { server, fake: telegram } = serveTelegramMonitoring('perch_journey_bot');
 
 test('connect Telegram, test it, switch a handle on: its next tweet reaches Telegram and the log', async ({
   page,
@@ -40,9 +16,7 @@ test('connect Telegram, test it, switch a handle on: its next tweet reaches Tele
 
   // A handle whose demo persona is about to post: its next minutes are known in advance; a
   // one-day backfill, so monitoring starts quickly.
-  const now = Date.now();
-  const busy = await pickBusyDemoHandle(BUSY_DEMO_HANDLES, now + 30_000, now + 240_000);
-  await addHandleByApi(page, server.origin, busy.handle, 1);
+  const busy = await followBusyDemoHandle(page, server.origin, 30_000, 240_000);
 
   await page.goto(`${server.origin}/dashboard/settings`);
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
@@ -112,11 +86,7 @@ test('connect Telegram, test it, switch a handle on: its next tweet reaches Tele
 
   // The delivery log on the Settings page shows it as sent.
   await page.getByRole('link', { name: 'Settings' }).first().click();
-  const delivered = page
-    .getByTestId('delivery-log')
-    .getByTestId('delivery-row')
-    .filter({ hasText: `@${busy.handle}` })
-    .first();
+  const delivered = deliveryRow(page, busy.handle);
   await expect(delivered).toContainText('Sent', { timeout: 20_000 });
   await expect(delivered.getByRole('link', { name: 'Open tweet' })).toHaveAttribute(
     'href',

@@ -1,7 +1,7 @@
 import { HEARTBEAT_INTERVAL_MS } from '@perch/shared';
 import { expect, test, type Browser, type Page, type Request } from '@playwright/test';
 import { registerSuperAdmin, signIn } from './accounts';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { servePerch } from './journey-servers';
 
 /**
  * Signing out with two tabs of one browser open (one context, so BroadcastChannel joins them).
@@ -23,17 +23,12 @@ const SESSIONLESS_PATHS = new Set(['/api/v1/auth/check', '/api/v1/health']);
  */
 const QUIET_MS = HEARTBEAT_INTERVAL_MS + 2_000;
 
-let server: PerchServer;
+const server = servePerch();
 
 test.beforeAll(async ({ browser }) => {
-  server = await startPerchServer();
   const context = await browser.newContext();
   await registerSuperAdmin(await context.newPage(), server, USERNAME);
   await context.close();
-});
-
-test.afterAll(async () => {
-  await server?.stop();
 });
 
 /** What one tab sends and reports; problems and API calls count from `watchFromNow` on. */

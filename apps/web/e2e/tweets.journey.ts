@@ -3,18 +3,11 @@ import type { Tweet } from '@perch/shared';
 import { registerSuperAdmin, registerUser } from './accounts';
 import { expectReady, handleRow } from './handle-rows';
 import { apiCall } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
+import { servePerch } from './journey-servers';
 
-let server: PerchServer;
 const HANDLE = 'prolific_tess';
 
-test.beforeAll(async () => {
-  server = await startPerchServer({ DEMO_PAGE_DELAY_MS: '0' });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-});
+const server = servePerch({ DEMO_PAGE_DELAY_MS: '0' });
 
 /** Follows the handle through the API and waits until its backfill is done. */
 async function followCollected(page: Page) {

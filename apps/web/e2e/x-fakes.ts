@@ -3,6 +3,7 @@
  * what "X" served and billed, and turn its credits off. It is the fake the server's own tests
  * use, which follows X's contracts (pay-per-use billing, 402 CreditsDepleted, rate limits).
  */
+import { expect, type Locator, type Page } from '@playwright/test';
 /* eslint-disable import-x/no-restricted-paths -- test harness: runs the server's fake in-process */
 import {
   startFakeXServer,
@@ -10,6 +11,10 @@ import {
   type FakeXTweet,
 } from '../../server/test/fakes/fake-x-server';
 /* eslint-enable import-x/no-restricted-paths */
+import { registerSuperAdmin, type AccountOptions } from './accounts';
+import { sidebarStatus } from './handle-rows';
+import { addHandleByApi } from './perch-api';
+import type { PerchServer } from './perch-server';
 
 export type { FakeXServer };
 
@@ -49,4 +54,26 @@ export function xApiEnv(fake: FakeXServer): Record<string, string> {
     X_API_BASE_URL: fake.baseUrl,
     MONITOR_INTERVAL_SECONDS: '5',
   };
+}
+
+/**
+ * On a server collecting from `fake`: registers the super admin `hedy`, follows TidePools until
+ * it is Ready, then has X refuse the bearer token and waits until the sidebar badge says Waiting
+ * for X. Returns that badge.
+ */
+export async function collectThenRefuseCredentials(
+  page: Page,
+  server: PerchServer,
+  fake: FakeXServer,
+  backfillDays: number,
+  account: AccountOptions = {},
+): Promise<Locator> {
+  await registerSuperAdmin(page, server, 'hedy', account);
+  await addHandleByApi(page, server.origin, 'TidePools', backfillDays);
+  await page.goto(`${server.origin}/dashboard/?handle=TidePools`);
+  const badge = sidebarStatus(page, 'TidePools');
+  await expect(badge).toHaveText('Ready', { timeout: 30_000 });
+  fake.setAuthFailure(401);
+  await expect(badge).toHaveText('Waiting for X', { timeout: 45_000 });
+  return badge;
 }

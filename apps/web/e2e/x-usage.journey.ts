@@ -2,21 +2,13 @@ import { X_USAGE_MESSAGES } from '@perch/shared';
 import { expect, test } from '@playwright/test';
 import { registerSuperAdmin } from './accounts';
 import { addHandleByApi, waitForBackfill } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
-import { startFakeXWithAccounts, xApiEnv, type FakeXServer } from './x-fakes';
+import { servePerchWith } from './journey-servers';
+import { startFakeXWithAccounts, xApiEnv } from './x-fakes';
 
-let fake: FakeXServer;
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  fake = await startFakeXWithAccounts();
-  server = await startPerchServer({ ...xApiEnv(fake), X_DAILY_SPEND_LIMIT_USD: '5' });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
+const { server, fake } = servePerchWith(startFakeXWithAccounts, (fakeX) => ({
+  ...xApiEnv(fakeX),
+  X_DAILY_SPEND_LIMIT_USD: '5',
+}));
 
 test('admin: the X API usage card shows what X billed, and a banner when the credits run out', async ({
   page,

@@ -2,21 +2,10 @@ import { X_WEB_MESSAGES } from '@perch/shared';
 import { expect, test } from '@playwright/test';
 import { registerSuperAdmin } from './accounts';
 import { addHandleByApi, waitForBackfill } from './perch-api';
-import { startPerchServer, type PerchServer } from './perch-server';
-import { startFakeXWebWithAccounts, xWebEnv, type FakeXWebServer } from './x-web-fakes';
+import { servePerchWith } from './journey-servers';
+import { startFakeXWebWithAccounts, xWebEnv } from './x-web-fakes';
 
-let fake: FakeXWebServer;
-let server: PerchServer;
-
-test.beforeAll(async () => {
-  fake = await startFakeXWebWithAccounts();
-  server = await startPerchServer(xWebEnv(fake), { postgres: true });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
+const { server, fake } = servePerchWith(startFakeXWebWithAccounts, xWebEnv, { postgres: true });
 
 test("x-web: a super admin adds a collector account, answers X's emailed code in Settings, and collection runs", async ({
   page,
@@ -87,15 +76,7 @@ test("x-web: a super admin adds a collector account, answers X's emailed code in
 });
 
 test.describe('x-web against a changing X', () => {
-  const healing = {} as { fake: FakeXWebServer; server: PerchServer };
-  test.beforeAll(async () => {
-    healing.fake = await startFakeXWebWithAccounts();
-    healing.server = await startPerchServer(xWebEnv(healing.fake), { postgres: true });
-  });
-  test.afterAll(async () => {
-    await healing.server?.stop();
-    await healing.fake?.close();
-  });
+  const healing = servePerchWith(startFakeXWebWithAccounts, xWebEnv, { postgres: true });
 
   test('x-web heals itself: X rotates its query ids, then refuses the server with Cloudflare, and the Admin page says so', async ({
     page,

@@ -28,6 +28,14 @@ export interface CommandOptions {
   refresh?: boolean;
 }
 
+/** Prints `rows` as a table, with the columns `columns` makes of each. */
+export function printTable<T>(
+  rows: readonly T[],
+  columns: (row: T) => Record<string, string | number | null>,
+): void {
+  console.log(table(rows.map(columns)));
+}
+
 /** The commands of one group, by name. */
 export type CommandGroup = Record<string, (command: CliCommand) => Promise<void>>;
 

@@ -3,7 +3,7 @@ import { createInvitation } from '../modules/invitations/invitations.service.js'
 import {
   parseRole,
   positiveInt,
-  table,
+  printTable,
   type CliCommand,
   type CommandGroup,
 } from './cli-command.js';
@@ -24,20 +24,15 @@ async function createInviteCommand({ db, values }: CliCommand): Promise<void> {
 
 /** `invite list`: the invitations, without their codes. */
 async function listInvitesCommand({ db }: CliCommand): Promise<void> {
-  const rows = await listInvitations(db.db);
-  console.log(
-    table(
-      // Codes are shown once, by `invite create`: the database keeps only their hashes.
-      rows.map((r) => ({
-        id: r.id,
-        role: r.role,
-        uses: `${r.uses}/${r.max_uses}`,
-        expires: r.expires_at,
-        created: r.created_at,
-        revoked: r.revoked_at,
-      })),
-    ),
-  );
+  // Codes are shown once, by `invite create`: the database keeps only their hashes.
+  printTable(await listInvitations(db.db), (r) => ({
+    id: r.id,
+    role: r.role,
+    uses: `${r.uses}/${r.max_uses}`,
+    expires: r.expires_at,
+    created: r.created_at,
+    revoked: r.revoked_at,
+  }));
 }
 
 /** The `invite` commands. */

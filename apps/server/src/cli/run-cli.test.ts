@@ -1,12 +1,19 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { DIALECTS, TestClient, createTestDb, type TestDb } from '../../test/helpers.js';
+import {
+  DIALECTS,
+  TEST_PASSWORD,
+  TestClient,
+  createTestDb,
+  registration,
+  type TestDb,
+} from '../../test/helpers.js';
 import { createRedisCluster } from '../cluster/redis-cluster.js';
 import { createSessionCache } from '../modules/auth/session-cache.js';
-import { runCli } from './run-cli.js';
+import { runCliOn } from './test-factories.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -18,33 +25,7 @@ async function cli(db: TestDb, ...args: string[]) {
 }
 
 async function cliWith(db: TestDb, extraEnv: Record<string, string>, ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi
-    .spyOn(console, 'log')
-    .mockImplementation((...parts) => void out.push(parts.join(' ')));
-  const error = vi
-    .spyOn(console, 'error')
-    .mockImplementation((...parts) => void err.push(parts.join(' ')));
-  try {
-    const env = {
-      DATA_DIR: db.config.DATA_DIR,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: db.config.DATABASE_URL,
-      ...extraEnv,
-    };
-    const code = await runCli(args, env);
-    const lines = out.join('\n').split('\n');
-    return {
-      code,
-      stdout: out.join('\n'),
-      stderr: err.join('\n'),
-      lastLine: lines[lines.length - 1] ?? '',
-    };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
+  return runCliOn(db, extraEnv, args);
 }
 
 describe.each(DIALECTS)('operator CLI [%s]', (dialect) => {
@@ -71,14 +52,10 @@ describe.each(DIALECTS)('operator CLI [%s]', (dialect) => {
 
     const app = await buildApp({ config: db.config, db, logger: false });
     const client = new TestClient(app);
-    const password = 'Sup3r-secret!';
-    const response = await client.post('/api/v1/auth/register', {
-      username: 'carol',
-      email: 'carol@example.com',
-      password,
-      confirmPassword: password,
-      invitationCode: created.lastLine,
-    });
+    const response = await client.post(
+      '/api/v1/auth/register',
+      registration('carol', created.lastLine),
+    );
     expect(response.statusCode).toBe(201);
     expect(response.json().data.user).toMatchObject({ isAdmin: true, isSuperAdmin: false });
     await app.close();
@@ -194,14 +171,11 @@ describe.each(DIALECTS)('operator CLI [%s]', (dialect) => {
     try {
       const invite = await cli(db, 'invite', 'create', '--role', 'admin');
       const client = new TestClient(app);
-      const password = 'Sup3r-secret!';
-      const registered = await client.post('/api/v1/auth/register', {
-        username: 'dave',
-        email: 'dave@example.com',
-        password,
-        confirmPassword: password,
-        invitationCode: invite.lastLine,
-      });
+      const password = TEST_PASSWORD;
+      const registered = await client.post(
+        '/api/v1/auth/register',
+        registration('dave', invite.lastLine),
+      );
       expect(registered.statusCode).toBe(201);
       const login = await client.post('/api/v1/auth/login', { username: 'dave', password });
       expect(login.statusCode).toBe(200);

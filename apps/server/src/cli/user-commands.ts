@@ -12,23 +12,43 @@ import {
 } from '../modules/users/users.repository.js';
 import { roleFlags, roleOf } from '../modules/users/users.service.js';
 import { CommandError, UsageError } from './cli-errors.js';
-import { parseRole, table, type CliCommand, type CommandGroup } from './cli-command.js';
+import { parseRole, printTable, type CliCommand, type CommandGroup } from './cli-command.js';
+import type { Db } from '../db/index.js';
 
 /** `user list`: every user with their role. */
 async function listUsersCommand({ db }: CliCommand): Promise<void> {
-  const rows = await listUsers(db.db);
-  console.log(
-    table(
-      rows.map((r) => ({
-        id: r.id,
-        username: r.username,
-        email: r.email,
-        role: roleOf(r),
-        created: r.created_at,
-        last_login: r.last_login_at,
-      })),
-    ),
-  );
+  printTable(await listUsers(db.db), (r) => ({
+    id: r.id,
+    username: r.username,
+    email: r.email,
+    role: roleOf(r),
+    created: r.created_at,
+    last_login: r.last_login_at,
+  }));
+}
+
+/** The user `username` names; `usage` is the error when no name was given. */
+async function namedUser(db: Db, username: string | undefined, usage: string) {
+  if (!username) throw new UsageError(usage);
+  const user = await findUserByLogin(db.db, username);
+  if (!user) throw new CommandError(`no user named ${username}`);
+  return user;
+}
+
+/** Records, in the user's security log, a change an operator made with the CLI. */
+function recordOperatorChange(
+  db: Db,
+  userId: number,
+  type: 'password_changed' | 'two_factor_disabled',
+  description: string,
+): Promise<void> {
+  return recordAuthEvent(db, null, {
+    type,
+    severity: 'high',
+    description,
+    userId,
+    metadata: { source: 'cli' },
+  });
 }
 
 /** `user set-role <username> <role>`: never demotes the last super admin. */
@@ -36,8 +56,7 @@ async function setUserRoleCommand({ db, positionals, userChanged }: CliCommand):
   const [username, roleName] = positionals;
   if (!username) throw new UsageError('user set-role needs a username and a role');
   const role = parseRole(roleName);
-  const user = await findUserByLogin(db.db, username);
-  if (!user) throw new CommandError(`no user named ${username}`);
+  const user = await namedUser(db, username, 'user set-role needs a username and a role');
   if (user.is_super_admin && role !== 'superadmin' && (await countSuperAdmins(db.db)) <= 1) {
     throw new CommandError(`${user.username} is the only super admin; promote someone else first`);
   }
@@ -56,10 +75,7 @@ async function resetUserPasswordCommand({
   positionals,
   userChanged,
 }: CliCommand): Promise<void> {
-  const [username] = positionals;
-  if (!username) throw new UsageError('user reset-password needs a username');
-  const user = await findUserByLogin(db.db, username);
-  if (!user) throw new CommandError(`no user named ${username}`);
+  const user = await namedUser(db, positionals[0], 'user reset-password needs a username');
   const password = randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(password);
   await db.db.transaction().execute(async (trx) => {
@@ -67,13 +83,12 @@ async function resetUserPasswordCommand({
     await deletePendingLoginsOf(trx, user.id);
     await revokeUserSessions(trx, user.id, new Date().toISOString());
   });
-  await recordAuthEvent(db, null, {
-    type: 'password_changed',
-    severity: 'high',
-    description: 'Password reset by an operator with the CLI; every session was signed out.',
-    userId: user.id,
-    metadata: { source: 'cli' },
-  });
+  await recordOperatorChange(
+    db,
+    user.id,
+    'password_changed',
+    'Password reset by an operator with the CLI; every session was signed out.',
+  );
   await userChanged(user.id);
   console.log(`New password for ${user.username} (all their sessions were signed out):`);
   console.log(password);
@@ -85,20 +100,16 @@ async function disableUserTwoFactorCommand({
   positionals,
   userChanged,
 }: CliCommand): Promise<void> {
-  const [username] = positionals;
-  if (!username) throw new UsageError('user disable-2fa needs a username');
-  const user = await findUserByLogin(db.db, username);
-  if (!user) throw new CommandError(`no user named ${username}`);
+  const user = await namedUser(db, positionals[0], 'user disable-2fa needs a username');
   if (!user.totp_secret) throw new CommandError(`${user.username} has no two-factor sign-in`);
   await db.db.transaction().execute((trx) => disableTotp(trx, user.id));
   await userChanged(user.id);
-  await recordAuthEvent(db, null, {
-    type: 'two_factor_disabled',
-    severity: 'high',
-    description: 'Two-factor sign-in was turned off by an operator with the CLI.',
-    userId: user.id,
-    metadata: { source: 'cli' },
-  });
+  await recordOperatorChange(
+    db,
+    user.id,
+    'two_factor_disabled',
+    'Two-factor sign-in was turned off by an operator with the CLI.',
+  );
   console.log(`Two-factor sign-in is off for ${user.username}; the password alone signs in.`);
 }
 

@@ -1,10 +1,9 @@
 /** The operator CLI's x-web commands: the collector pool without the web app. */
 import { spawn } from 'node:child_process';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
-import { runCli } from './run-cli.js';
+import { runCliOn } from './test-factories.js';
 import { COOKIES_NOT_IN_ARGUMENTS, parseCookies } from './x-web-cookies.js';
 
 const AUTH_TOKEN = 'a'.repeat(40);
@@ -14,35 +13,26 @@ async function cli(db: TestDb, env: Record<string, string>, ...args: string[]) {
   return cliWithInput(db, env, '', ...args);
 }
 
-/** The CLI with `stdin` as its standard input, delivered in small pieces as a pipe would. */
+/** The CLI with `stdin` as its standard input. */
 async function cliWithInput(
   db: TestDb,
   env: Record<string, string>,
   stdin: string,
   ...args: string[]
 ) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...p) => void out.push(p.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...p) => void err.push(p.join(' ')));
-  try {
-    const code = await runCli(
-      args,
-      {
-        DATA_DIR: db.config.DATA_DIR,
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: db.config.DATABASE_URL,
-        TWEET_SOURCE: 'x-web',
-        ...env,
-      },
-      Readable.from(stdin.match(/[\s\S]{1,7}/g) ?? []),
-    );
-    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
+  return runCliOn(db, { TWEET_SOURCE: 'x-web', ...env }, args, stdin);
 }
+
+/** `x-web add-cookies <name>`, the cookies taken from `env`, then from `stdin`. */
+function addCookies(db: TestDb, env: Record<string, string>, name: string, stdin = '') {
+  return cliWithInput(db, env, stdin, 'x-web', 'add-cookies', name);
+}
+
+/** What `x-web add-cookies` answers once it put `username` in the pool. */
+const addedByCookies = (username: string) => ({
+  code: 0,
+  stdout: `Added @${username} (cookies): collects now.`,
+});
 
 describe.each(DIALECTS)('operator CLI: x-web accounts [%s]', (dialect) => {
   let db: TestDb;
@@ -52,17 +42,12 @@ describe.each(DIALECTS)('operator CLI: x-web accounts [%s]', (dialect) => {
   afterAll(() => db.dispose());
 
   it('adds by cookies and by credentials, lists, resets and removes', async () => {
-    const cookies = await cli(
+    const cookies = await addCookies(
       db,
       { X_WEB_AUTH_TOKEN: AUTH_TOKEN, X_WEB_CT0: CT0 },
-      'x-web',
-      'add-cookies',
       '@Cookie_Acct',
     );
-    expect(cookies).toMatchObject({
-      code: 0,
-      stdout: 'Added @cookie_acct (cookies): collects now.',
-    });
+    expect(cookies).toMatchObject(addedByCookies('cookie_acct'));
     const creds = await cli(
       db,
       { X_WEB_PASSWORD: 'hunter2!' },
@@ -111,11 +96,9 @@ describe.each(DIALECTS)('operator CLI: x-web accounts [%s]', (dialect) => {
   });
 
   it('refuses bad input with the reason and the usage', async () => {
-    const bad = await cli(
+    const bad = await addCookies(
       db,
       { X_WEB_AUTH_TOKEN: 'xyz', X_WEB_CT0: 'c'.repeat(40) },
-      'x-web',
-      'add-cookies',
       'someone',
     );
     expect(bad.code).toBe(2);
@@ -130,9 +113,9 @@ describe.each(DIALECTS)('operator CLI: x-web accounts [%s]', (dialect) => {
       stderr: 'Error: no X web account named nobody',
     });
     const env = { X_WEB_AUTH_TOKEN: AUTH_TOKEN, X_WEB_CT0: CT0 };
-    const duplicate = await cli(db, env, 'x-web', 'add-cookies', 'dup');
+    const duplicate = await addCookies(db, env, 'dup');
     expect(duplicate.code).toBe(0);
-    expect(await cli(db, env, 'x-web', 'add-cookies', 'DUP')).toMatchObject({
+    expect(await addCookies(db, env, 'DUP')).toMatchObject({
       code: 1,
       stderr: 'Error: @dup is already in the pool.',
     });
@@ -159,39 +142,25 @@ describe.each(DIALECTS)('operator CLI: x-web accounts [%s]', (dialect) => {
   });
 
   it('takes the cookies from standard input, as a Cookie header or one a line', async () => {
-    const header = await cliWithInput(
+    const header = await addCookies(
       db,
       {},
-      `Cookie: guest_id=v1%3A1; auth_token=${AUTH_TOKEN}; lang=en; ct0=${CT0}\n`,
-      'x-web',
-      'add-cookies',
       'stdin_header',
+      `Cookie: guest_id=v1%3A1; auth_token=${AUTH_TOKEN}; lang=en; ct0=${CT0}\n`,
     );
-    expect(header).toMatchObject({
-      code: 0,
-      stdout: 'Added @stdin_header (cookies): collects now.',
-    });
+    expect(header).toMatchObject(addedByCookies('stdin_header'));
     // No newline at the end (a file without one): the last value is read whole at the end.
-    const lines = await cliWithInput(
-      db,
-      {},
-      `ct0=${CT0}\nauth_token=${AUTH_TOKEN}`,
-      'x-web',
-      'add-cookies',
-      'stdin_lines',
-    );
-    expect(lines).toMatchObject({ code: 0, stdout: 'Added @stdin_lines (cookies): collects now.' });
+    const lines = await addCookies(db, {}, 'stdin_lines', `ct0=${CT0}\nauth_token=${AUTH_TOKEN}`);
+    expect(lines).toMatchObject(addedByCookies('stdin_lines'));
     // The environment first, standard input for what it lacks.
-    const mixed = await cliWithInput(
+    const mixed = await addCookies(
       db,
       { X_WEB_CT0: CT0 },
-      `auth_token=${AUTH_TOKEN}\n`,
-      'x-web',
-      'add-cookies',
       'stdin_mixed',
+      `auth_token=${AUTH_TOKEN}\n`,
     );
     expect(mixed.code).toBe(0);
-    const nothing = await cliWithInput(db, {}, '', 'x-web', 'add-cookies', 'stdin_none');
+    const nothing = await addCookies(db, {}, 'stdin_none');
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toMatch(/^Error: Enter the auth_token cookie/);
   });

@@ -14,7 +14,7 @@ import {
   refreshFailure,
 } from '../modules/x-web/x-web-operations.service.js';
 import { CommandError, UsageError } from './cli-errors.js';
-import { table, type CliCommand, type CommandGroup } from './cli-command.js';
+import { printTable, type CliCommand, type CommandGroup } from './cli-command.js';
 import { readXWebCookies } from './x-web-cookies.js';
 
 /** Reads one line of `input` (the password of `x-web add`), without echoing it back. */
@@ -35,13 +35,18 @@ async function xWebAccountNamed(db: Db, username: string | undefined, command: s
   return row;
 }
 
-/** Adds an x-web account from the command line, checked as the admin API checks it. */
+/**
+ * Adds the x-web account the command's first argument names, with the rest of `input`,
+ * checked as the admin API checks it.
+ */
 async function addXWebAccountFromCli(
-  db: Db,
-  config: Config,
+  { db, config, positionals }: CliCommand,
   input: Record<string, unknown>,
 ): Promise<void> {
-  const parsed = addXWebAccountRequestSchema.safeParse(input);
+  const parsed = addXWebAccountRequestSchema.safeParse({
+    username: positionals[0] ?? '',
+    ...input,
+  });
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid account');
   const account = await addAccount({ config, db: db.db }, parsed.data).catch((error: Error) => {
     throw new CommandError(error.message);
@@ -58,18 +63,14 @@ async function addXWebAccountFromCli(
 
 /** The operations as a table, and how the reads of x.com's client went. */
 function printXWebOperations(list: XWebOperations): void {
-  console.log(
-    table(
-      list.operations.map((op) => ({
-        operation: op.name,
-        query_id: op.query_id,
-        source: op.source,
-        seen: op.seen_at,
-        features: Object.keys(op.features).length,
-        toggles: Object.keys(op.field_toggles).length,
-      })),
-    ),
-  );
+  printTable(list.operations, (op) => ({
+    operation: op.name,
+    query_id: op.query_id,
+    source: op.source,
+    seen: op.seen_at,
+    features: Object.keys(op.features).length,
+    toggles: Object.keys(op.field_toggles).length,
+  }));
   console.log('');
   console.log(`Last check: ${list.checked_at ?? 'never'}`);
   console.log(`Last successful read: ${list.refreshed_at ?? 'never'}`);
@@ -109,55 +110,32 @@ async function showXWebOperations(db: Db, config: Config, refresh: boolean): Pro
 /** `x-web list`: the X web collector accounts. */
 async function listXWebAccountsCommand({ db, config }: CliCommand): Promise<void> {
   const { accounts } = await listAccounts({ config, db: db.db });
-  console.log(
-    table(
-      accounts.map((a) => ({
-        id: a.id,
-        username: a.username,
-        method: a.auth_method,
-        status: a.status,
-        reason: a.status_reason ?? (a.challenge_step ? `waits at ${a.challenge_step}` : null),
-        last_used: a.last_used_at,
-      })),
-    ),
-  );
+  printTable(accounts, (a) => ({
+    id: a.id,
+    username: a.username,
+    method: a.auth_method,
+    status: a.status,
+    reason: a.status_reason ?? (a.challenge_step ? `waits at ${a.challenge_step}` : null),
+    last_used: a.last_used_at,
+  }));
 }
 
 /** `x-web add-cookies <username>`: an account by the cookies of a signed-in browser. */
-async function addXWebCookiesCommand({
-  db,
-  config,
-  env,
-  input,
-  positionals,
-}: CliCommand): Promise<void> {
-  const [username] = positionals;
+async function addXWebCookiesCommand(command: CliCommand): Promise<void> {
   const cookies = await readXWebCookies({
-    env,
-    input,
+    env: command.env,
+    input: command.input,
     prompt: (text) => console.error(text),
   });
-  await addXWebAccountFromCli(db, config, {
-    method: 'cookies',
-    username: username ?? '',
-    ...cookies,
-  });
+  await addXWebAccountFromCli(command, { method: 'cookies', ...cookies });
 }
 
 /** `x-web add <username>`: an account that signs in with its password. */
-async function addXWebCredentialsCommand({
-  db,
-  config,
-  env,
-  input,
-  positionals,
-  values,
-}: CliCommand): Promise<void> {
-  const [username] = positionals;
+async function addXWebCredentialsCommand(command: CliCommand): Promise<void> {
+  const { env, input, values } = command;
   const password = env.X_WEB_PASSWORD ?? (await readStdinLine(input));
-  await addXWebAccountFromCli(db, config, {
+  await addXWebAccountFromCli(command, {
     method: 'credentials',
-    username: username ?? '',
     password,
     email: values.email ?? '',
     totp_secret: values['totp-secret'] ?? null,

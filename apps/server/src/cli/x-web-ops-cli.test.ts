@@ -1,29 +1,12 @@
 /** The operator CLI's `x-web ops`: the GraphQL operations in use, and a read of x.com's client. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
-import { runCli } from './run-cli.js';
+import { runCliOn } from './test-factories.js';
 
 async function cli(db: TestDb, env: Record<string, string>, ...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...p) => void out.push(p.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...p) => void err.push(p.join(' ')));
-  try {
-    const code = await runCli(args, {
-      DATA_DIR: db.config.DATA_DIR,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: db.config.DATABASE_URL,
-      TWEET_SOURCE: 'x-web',
-      X_REQUEST_TIMEOUT_SECONDS: '5',
-      ...env,
-    });
-    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
+  return runCliOn(db, { TWEET_SOURCE: 'x-web', X_REQUEST_TIMEOUT_SECONDS: '5', ...env }, args);
 }
 
 /** x.com's /home and a bundle script that declares UserTweets with a new query id. */

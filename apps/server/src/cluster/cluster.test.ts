@@ -41,6 +41,13 @@ describe('Redis cluster', () => {
     await redis.quit();
   });
 
+  /** The collector events of a new node that hears the others' (and publishes its own). */
+  async function relayingNode({ publish }: { publish: boolean }): Promise<CollectorEvents> {
+    const events = new CollectorEvents();
+    await relayEvents({ cluster: await node(), events, publish, receive: true });
+    return events;
+  }
+
   const fresh = () => {
     prefix = `perch-test-cluster-${process.pid}-${++sequence}`;
   };
@@ -89,10 +96,8 @@ describe('Redis cluster', () => {
 
   it('relays collector events from a worker node to the listeners of an API node, once', async () => {
     fresh();
-    const [worker, api] = [await node(), await node()];
-    const [workerEvents, apiEvents] = [new CollectorEvents(), new CollectorEvents()];
-    await relayEvents({ cluster: worker, events: workerEvents, publish: true, receive: true });
-    await relayEvents({ cluster: api, events: apiEvents, publish: false, receive: true });
+    const workerEvents = await relayingNode({ publish: true });
+    const apiEvents = await relayingNode({ publish: false });
     const heardByApi: HandleProgressEvent[] = [];
     const heardByWorker: HandleProgressEvent[] = [];
     apiEvents.on('handle.progress', (event) => heardByApi.push(event));
@@ -115,11 +120,9 @@ describe('Redis cluster', () => {
 
   it('logs a handle status change on the node that made it only, though every node hears it', async () => {
     fresh();
-    const [a, b] = [await node(), await node()];
-    const [aEvents, bEvents] = [new CollectorEvents(), new CollectorEvents()];
     // Two workers, as main.ts wires them: each publishes its events and hears the other's.
-    await relayEvents({ cluster: a, events: aEvents, publish: true, receive: true });
-    await relayEvents({ cluster: b, events: bEvents, publish: true, receive: true });
+    const aEvents = await relayingNode({ publish: true });
+    const bEvents = await relayingNode({ publish: true });
     const logged = { a: [] as unknown[], b: [] as unknown[] };
     const recording = (lines: unknown[]) =>
       ({

@@ -147,11 +147,15 @@ describe.each(DIALECTS)('database [%s]', (dialect) => {
         })
         .execute();
 
-    async function expectUniqueViolation(promise: Promise<unknown>) {
-      const error: unknown = await promise.then(
+    /** What `promise` was rejected with; undefined when it was fulfilled. */
+    const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
+      promise.then(
         () => undefined,
         (caught: unknown) => caught,
       );
+
+    async function expectUniqueViolation(promise: Promise<unknown>) {
+      const error = await rejectionOf(promise);
       expect(error, 'the insert should have failed').toBeDefined();
       expect(isUniqueViolation(error)).toBe(true);
     }
@@ -168,43 +172,39 @@ describe.each(DIALECTS)('database [%s]', (dialect) => {
     });
 
     it('refuses an invitation used more often than allowed', async () => {
-      const error: unknown = await db.db
-        .insertInto('invitations')
-        .values({
-          code_hash: 'OVERUSED',
-          role: 'user',
-          max_uses: 1,
-          uses: 2,
-          created_at: now(),
-          expires_at: null,
-          created_by: null,
-        })
-        .execute()
-        .then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
+      const error = await rejectionOf(
+        db.db
+          .insertInto('invitations')
+          .values({
+            code_hash: 'OVERUSED',
+            role: 'user',
+            max_uses: 1,
+            uses: 2,
+            created_at: now(),
+            expires_at: null,
+            created_by: null,
+          })
+          .execute(),
+      );
       expect(error).toBeDefined();
     });
 
     it('refuses a session of a user that does not exist (foreign keys are on)', async () => {
-      const error: unknown = await db.db
-        .insertInto('sessions')
-        .values({
-          id: 'f'.repeat(64),
-          user_id: 999_999,
-          created_at: now(),
-          last_seen_at: now(),
-          expires_at: now(),
-          ip: null,
-          user_agent: null,
-          remember_me: false,
-        })
-        .execute()
-        .then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
+      const error = await rejectionOf(
+        db.db
+          .insertInto('sessions')
+          .values({
+            id: 'f'.repeat(64),
+            user_id: 999_999,
+            created_at: now(),
+            last_seen_at: now(),
+            expires_at: now(),
+            ip: null,
+            user_agent: null,
+            remember_me: false,
+          })
+          .execute(),
+      );
       expect(error).toBeDefined();
     });
   });

@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Database, Db } from './index.js';
 import { migrations } from './migrations/index.js';
+import { commitOrRollback } from './queries.js';
 
 /** How long a starter waits for another process's SQLite migration before giving up. */
 const SQLITE_LOCK_WAIT_MS = 30_000;
@@ -45,14 +46,7 @@ async function migrateSqlite(db: Kysely<Database>, migrator: Migrator): Promise<
         await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
       }
     }
-    try {
-      const applied = await runMigrator(migrator);
-      await sql`commit`.execute(db);
-      return applied;
-    } catch (error) {
-      await sql`rollback`.execute(db);
-      throw error;
-    }
+    return await commitOrRollback(db, () => runMigrator(migrator));
   } finally {
     await sql.raw(`pragma busy_timeout = ${Number(busyTimeout)}`).execute(db);
   }

@@ -3,6 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { chooseLogFormat, loggerOptions, type LogOutput } from './logger.js';
+import { onlyLogLine } from './test-factories.js';
 
 /** The app's logger as app.ts makes it, writing into `output()`. */
 function logTo(output: Omit<LogOutput, 'destination'>) {
@@ -50,8 +51,7 @@ describe('the app logger', () => {
     const { log, output } = logTo({ isTTY: false, nodeEnv: 'production' });
     log.child({ module: 'job-queue' }).warn({ err: new Error('boom') }, 'job queue error');
     const lines = output().trimEnd().split('\n');
-    expect(lines).toHaveLength(1);
-    const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const line = onlyLogLine(lines);
     expect(line).toMatchObject({
       level: 40,
       module: 'job-queue',

@@ -6,6 +6,7 @@
  */
 import { abortReason } from '../lib/sleep.js';
 import { DeliveryError } from './types.js';
+import { headerNumber } from '../lib/http-headers.js';
 
 export interface HttpJsonReply {
   status: number;
@@ -67,8 +68,38 @@ export async function requestJson(
 
 /** A header holding a number of seconds (fractions allowed), in ms; null when absent or bad. */
 export function headerSecondsMs(headers: Headers, name: string): number | null {
-  const value = headers.get(name);
-  if (value === null || value.trim() === '') return null;
-  const seconds = Number(value);
-  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds * 1000) : null;
+  const seconds = headerNumber(headers, name);
+  return seconds !== null && seconds >= 0 ? Math.ceil(seconds * 1000) : null;
+}
+
+/** How a bot API client reaches its service: the options every one takes. */
+export interface BotApiOptions {
+  /** The bot token; without one the client is unavailable. */
+  token: string | undefined;
+  /** The API's base URL (a trailing slash is tolerated). */
+  baseUrl: string;
+  /** Injected in tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Time limit of one request. Default 15,000 ms. */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * What every bot API client starts from: its token (blank counts as none: unavailable), the
+ * base URL without trailing slashes, the fetch it calls and a request's time limit.
+ */
+export abstract class BotApiClient {
+  readonly available: boolean;
+  protected readonly token: string | undefined;
+  protected readonly baseUrl: string;
+  protected readonly doFetch: typeof fetch;
+  protected readonly timeoutMs: number;
+
+  protected constructor(options: BotApiOptions) {
+    this.token = options.token?.trim() || undefined;
+    this.available = this.token !== undefined;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.doFetch = options.fetch ?? fetch;
+    this.timeoutMs = options.requestTimeoutMs ?? 15_000;
+  }
 }

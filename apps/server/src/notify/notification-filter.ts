@@ -1,4 +1,5 @@
 import { FILTER_MESSAGES, isFilterActive, type NotificationFilter } from '@perch/shared';
+import { parseStringArray } from '../lib/json-strings.js';
 
 /**
  * Matching of notification filters: whole words and phrases, case-insensitive, in any script.
@@ -95,14 +96,7 @@ export function compileFilter(filter: NotificationFilter): CompiledFilter | null
 /** A JSON array of strings as stored in `user_handles`; anything else reads as empty. */
 function storedTerms(text: string | null | undefined): string[] {
   if (!text || text === '[]') return [];
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value)
-      ? value.filter((item): item is string => typeof item === 'string')
-      : [];
-  } catch {
-    return [];
-  }
+  return parseStringArray(text);
 }
 
 /** A link row's filter columns as the API's filter object. */

@@ -209,31 +209,34 @@ export async function renewClaims(db: Executor, owner: string, leaseUntil: strin
  * alone again. Live claims of other workers are left alone: they renew their leases.
  */
 export async function releaseExpiredClaims(db: Executor, now: string): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const released = await trx
-      .updateTable('notification_outbox')
-      .set({ status: 'pending', next_attempt_at: now, claimed_by: null, digest_of: null })
-      .where('status', '=', 'sending')
-      .where('next_attempt_at', '<=', now)
-      .returning(['channel', 'user_id'])
-      .execute();
-    await trx.deleteFrom('delivery_chat_locks').where('lease_until', '<=', now).execute();
-    await wakeChats(trx, released, now);
-    return released.length;
-  });
+  return releaseClaims(db, now, null);
 }
 
 /** Everything `owner` still holds goes back to pending at once (it stops). */
 export async function releaseOwnClaims(db: Executor, owner: string, now: string): Promise<number> {
+  return releaseClaims(db, now, owner);
+}
+
+/**
+ * Puts the deliveries being sent back to pending, each alone again, and frees their chats:
+ * those of `owner`, or (null) those whose lease ran out by `now`. Answers how many.
+ */
+async function releaseClaims(db: Executor, now: string, owner: string | null): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const released = await trx
+    let claims = trx
       .updateTable('notification_outbox')
       .set({ status: 'pending', next_attempt_at: now, claimed_by: null, digest_of: null })
-      .where('status', '=', 'sending')
-      .where('claimed_by', '=', owner)
-      .returning(['channel', 'user_id'])
-      .execute();
-    await trx.deleteFrom('delivery_chat_locks').where('owner', '=', owner).execute();
+      .where('status', '=', 'sending');
+    let locks = trx.deleteFrom('delivery_chat_locks');
+    if (owner === null) {
+      claims = claims.where('next_attempt_at', '<=', now);
+      locks = locks.where('lease_until', '<=', now);
+    } else {
+      claims = claims.where('claimed_by', '=', owner);
+      locks = locks.where('owner', '=', owner);
+    }
+    const released = await claims.returning(['channel', 'user_id']).execute();
+    await locks.execute();
     await wakeChats(trx, released, now);
     return released.length;
   });

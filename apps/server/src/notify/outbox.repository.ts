@@ -14,6 +14,14 @@ export type OutboxRow = Selectable<NotificationOutboxTable>;
 
 /** The Settings page's delivery log, where it was read before it had its own repository. */
 
+/** An update of the rows of `ids` still being sent under `owner`'s claim (others are left). */
+const claimedRows = (db: Executor, ids: readonly number[], owner: string) =>
+  db
+    .updateTable('notification_outbox')
+    .where('id', 'in', ids)
+    .where('status', '=', 'sending')
+    .where('claimed_by', '=', owner);
+
 /**
  * The service accepted the message: recorded at once, if the claim is still `owner`'s. `note`
  * says how it went when not as itself (as plain text, in a digest); the log shows it.
@@ -24,17 +32,13 @@ export async function markSent(
   owner: string,
   values: { now: string; attempts: number; note?: string | null },
 ): Promise<number> {
-  const result = await db
-    .updateTable('notification_outbox')
+  const result = await claimedRows(db, ids, owner)
     .set({
       status: 'sent',
       sent_at: values.now,
       attempts: values.attempts,
       last_error: values.note ?? null,
     })
-    .where('id', 'in', ids)
-    .where('status', '=', 'sending')
-    .where('claimed_by', '=', owner)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -46,13 +50,7 @@ export async function markPartSent(
   owner: string,
   partsSent: number,
 ): Promise<void> {
-  await db
-    .updateTable('notification_outbox')
-    .set({ parts_sent: partsSent })
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .where('claimed_by', '=', owner)
-    .execute();
+  await claimedRows(db, [id], owner).set({ parts_sent: partsSent }).execute();
 }
 
 /** Back to pending (a digest's rows each alone again), to be tried at `nextAttemptAt`. */
@@ -62,8 +60,7 @@ export async function markRetry(
   owner: string,
   values: { nextAttemptAt: string; attempts: number; error: string },
 ): Promise<void> {
-  await db
-    .updateTable('notification_outbox')
+  await claimedRows(db, ids, owner)
     .set({
       status: 'pending',
       next_attempt_at: values.nextAttemptAt,
@@ -72,9 +69,6 @@ export async function markRetry(
       claimed_by: null,
       digest_of: null,
     })
-    .where('id', 'in', ids)
-    .where('status', '=', 'sending')
-    .where('claimed_by', '=', owner)
     .execute();
 }
 
@@ -134,16 +128,12 @@ export async function markFinished(
     error: string;
   },
 ): Promise<void> {
-  await db
-    .updateTable('notification_outbox')
+  await claimedRows(db, ids, owner)
     .set({
       status: values.status,
       last_error: values.error,
       ...(values.attempts === undefined ? {} : { attempts: values.attempts }),
     })
-    .where('id', 'in', ids)
-    .where('status', '=', 'sending')
-    .where('claimed_by', '=', owner)
     .execute();
 }
 

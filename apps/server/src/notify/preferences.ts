@@ -3,6 +3,7 @@ import {
   notificationPreferencesSchema,
   type NotificationPreferences,
 } from '@perch/shared';
+import { parseStringArray } from '../lib/json-strings.js';
 
 /**
  * The stored preferences (a JSON object): every known key that holds a boolean, the defaults
@@ -29,17 +30,6 @@ interface TweetKinds {
   in_reply_to_user_id: string | null;
 }
 
-function referenceTypes(text: string): string[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value)
-      ? value.filter((item): item is string => typeof item === 'string')
-      : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Whether a tweet is wanted under these preferences. A reply of the handle to itself (a thread)
  * is not "a reply" here: threads are the handle's own posts.
@@ -49,7 +39,7 @@ export function allowsTweet(
   tweet: TweetKinds,
   handleXUserId: string | null,
 ): boolean {
-  const types = referenceTypes(tweet.referenced_types);
+  const types = parseStringArray(tweet.referenced_types);
   if (types.includes('retweeted') && !preferences.include_retweets) return false;
   if (types.includes('quoted') && !preferences.include_quotes) return false;
   const selfReply = handleXUserId !== null && tweet.in_reply_to_user_id === handleXUserId;

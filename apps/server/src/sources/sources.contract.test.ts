@@ -6,7 +6,11 @@
  * tweetsByIds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeXServer, type FakeXServer } from '../../test/fakes/fake-x-server.js';
+import {
+  startFakeXServer,
+  type FakeXServer,
+  type FakeXUserInput,
+} from '../../test/fakes/fake-x-server.js';
 import { createDemoSource, demoUserId } from './demo-source.js';
 import { type SourceTweet, type TimelineQuery, type TweetSource } from '../domain/tweet-source.js';
 import { createXApiSource } from './x-api-source.js';
@@ -54,6 +58,45 @@ async function collect(source: TweetSource, query: TimelineQuery): Promise<Sourc
   return pages;
 }
 
+/** What a fake X server needs to be seeded with the demo's accounts. */
+interface SeedableFake {
+  addUser(input: FakeXUserInput): { id: string };
+  addSourceTweets(userId: string, tweets: SourceTweet[]): void;
+}
+
+/**
+ * Seeds a fake with the active handle (profile and history as the demo source tells them, each
+ * tweet passed through `shape`) and with a protected and a suspended account.
+ */
+async function seedFake(fake: SeedableFake, shape: (tweet: SourceTweet) => SourceTweet) {
+  const demo = createDemoSource({ pageDelayMs: 0, now: () => NOW });
+  const profile = await demo.lookupUser(ACTIVE);
+  const user = fake.addUser({
+    username: ACTIVE,
+    id: profile.xUserId,
+    name: profile.name,
+    followersCount: profile.followersCount,
+    followingCount: profile.followingCount,
+    tweetCount: profile.tweetCount,
+  });
+  const seeded = (
+    await collect(demo, { xUserId: user.id, startTime: iso(SEEDED_FROM), endTime: iso(NOW) })
+  )
+    .flat()
+    .map(shape);
+  fake.addSourceTweets(user.id, seeded);
+  const locked = fake.addUser({ username: 'protected_demo', protected: true });
+  const banned = fake.addUser({ username: 'suspended_demo', suspended: true });
+  return { seeded, ids: { protected: locked.id, suspended: banned.id, unknown: '4242424242' } };
+}
+
+/** A harness of a source of X (3,200 posts deep) over a fake seeded by seedFake. */
+const xHarness = (
+  make: () => TweetSource,
+  seed: Pick<Harness, 'seeded' | 'ids'>,
+  rest: Pick<Harness, 'endpoints' | 'timelineEndpoint' | 'close'>,
+): Harness => ({ source: make(), another: make, timelineDepth: 3_200, ...seed, ...rest });
+
 const demoHarness = async (): Promise<Harness> => {
   const make = () => createDemoSource({ pageDelayMs: 0, now: () => NOW });
   return {
@@ -74,22 +117,7 @@ const demoHarness = async (): Promise<Harness> => {
 
 const xApiHarness = async (): Promise<Harness> => {
   const fake: FakeXServer = await startFakeXServer();
-  const demo = createDemoSource({ pageDelayMs: 0, now: () => NOW });
-  const profile = await demo.lookupUser(ACTIVE);
-  const user = fake.addUser({
-    username: ACTIVE,
-    id: profile.xUserId,
-    name: profile.name,
-    followersCount: profile.followersCount,
-    followingCount: profile.followingCount,
-    tweetCount: profile.tweetCount,
-  });
-  const seeded = (
-    await collect(demo, { xUserId: user.id, startTime: iso(SEEDED_FROM), endTime: iso(NOW) })
-  ).flat();
-  fake.addSourceTweets(user.id, seeded);
-  const locked = fake.addUser({ username: 'protected_demo', protected: true });
-  const banned = fake.addUser({ username: 'suspended_demo', suspended: true });
+  const seed = await seedFake(fake, (tweet) => tweet);
   const make = () =>
     createXApiSource({
       baseUrl: fake.baseUrl,
@@ -97,16 +125,11 @@ const xApiHarness = async (): Promise<Harness> => {
       now: () => Date.now(),
       retryBaseMs: 1,
     });
-  return {
-    source: make(),
-    another: make,
-    seeded,
-    timelineDepth: 3_200,
+  return xHarness(make, seed, {
     endpoints: ['tweets', 'users', 'users/by/username', 'users/tweets'],
     timelineEndpoint: 'users/tweets',
-    ids: { protected: locked.id, suspended: banned.id, unknown: '4242424242' },
     close: () => fake.close(),
-  };
+  });
 };
 
 /** X's web API gives created_at to the second: the seeded posts are, too. */
@@ -119,24 +142,7 @@ const toSecond = (tweet: SourceTweet): SourceTweet => ({
 const xWebHarness = (dialect: Dialect) => async (): Promise<Harness> => {
   const fake = await startFakeXWebServer();
   const db = await createTestDb(dialect, { TWEET_SOURCE: 'x-web' });
-  const demo = createDemoSource({ pageDelayMs: 0, now: () => NOW });
-  const profile = await demo.lookupUser(ACTIVE);
-  const user = fake.addUser({
-    username: ACTIVE,
-    id: profile.xUserId,
-    name: profile.name,
-    followersCount: profile.followersCount,
-    followingCount: profile.followingCount,
-    tweetCount: profile.tweetCount,
-  });
-  const seeded = (
-    await collect(demo, { xUserId: user.id, startTime: iso(SEEDED_FROM), endTime: iso(NOW) })
-  )
-    .flat()
-    .map(toSecond);
-  fake.addSourceTweets(user.id, seeded);
-  const locked = fake.addUser({ username: 'protected_demo', protected: true });
-  const banned = fake.addUser({ username: 'suspended_demo', suspended: true });
+  const seed = await seedFake(fake, toSecond);
   // The suite reads more pages than one 15-minute window of one account allows.
   fake.setLimit('UserTweetsAndReplies', 1_000);
   fake.addAccount({ username: 'collector_one', password: 'pw', email: 'one@example.com' });
@@ -159,11 +165,7 @@ const xWebHarness = (dialect: Dialect) => async (): Promise<Harness> => {
       apiBaseUrl: fake.baseUrl,
       retryBaseMs: 1,
     });
-  return {
-    source: make(),
-    another: make,
-    seeded,
-    timelineDepth: 3_200,
+  return xHarness(make, seed, {
     endpoints: [
       'TweetResultsByRestIds',
       'UserByScreenName',
@@ -171,12 +173,11 @@ const xWebHarness = (dialect: Dialect) => async (): Promise<Harness> => {
       'UsersByRestIds',
     ],
     timelineEndpoint: 'UserTweetsAndReplies',
-    ids: { protected: locked.id, suspended: banned.id, unknown: '4242424242' },
     close: async () => {
       await fake.close();
       await db.dispose();
     },
-  };
+  });
 };
 
 describe.each([

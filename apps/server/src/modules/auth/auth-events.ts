@@ -49,3 +49,20 @@ export async function recordAuthEvent(
   if (AGGREGATED_EVENT_TYPES.has(event.type)) await recordBoundedEvent(db, row);
   else await recordSecurityEvent(db.db, row);
 }
+
+/** Records a wrong two-factor code given for `purpose` (in `metadata`) in the security log. */
+export function recordWrongCode(
+  db: Db,
+  client: ClientInfo,
+  userId: number,
+  description: string,
+  metadata: { purpose: string } & Record<string, unknown>,
+): Promise<void> {
+  return recordAuthEvent(db, client, {
+    type: 'two_factor_failed',
+    severity: 'medium',
+    description,
+    userId,
+    metadata,
+  });
+}

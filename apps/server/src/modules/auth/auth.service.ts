@@ -15,7 +15,7 @@ import {
   findInvitationById,
   type InvitationRow,
 } from '../invitations/invitations.repository.js';
-import { twoFactorErrors, useSecondFactor, type SecondFactor } from './two-factor.service.js';
+import { attemptSecondFactor, twoFactorErrors, type SecondFactor } from './two-factor.service.js';
 import {
   addPendingLoginAttempt,
   deletePendingLogin,
@@ -35,7 +35,7 @@ import {
   type UserRow,
 } from '../users/users.repository.js';
 import { roleFlags, toUser } from '../users/users.service.js';
-import { recordAuthEvent, type ClientInfo } from './auth-events.js';
+import { recordAuthEvent, recordWrongCode, type ClientInfo } from './auth-events.js';
 import { admitAttempt, countAttempt } from './login-throttle.js';
 import { hashPassword, refuseCommonPassword, verifyPassword } from './passwords.js';
 import type { SessionInvalidator } from './session-cache.js';
@@ -206,15 +206,15 @@ async function wrongSignInCode(
   const attempts = await addPendingLoginAttempt(db.db, idHash);
   const dropped = attempts >= LOGIN_MAX_FAILURES;
   if (dropped) await deletePendingLogin(db.db, idHash);
-  await recordAuthEvent(db, client, {
-    type: 'two_factor_failed',
-    severity: 'medium',
-    description: dropped
+  await recordWrongCode(
+    db,
+    client,
+    userId,
+    dropped
       ? 'A wrong two-factor code was given at sign-in; the sign-in was dropped.'
       : 'A wrong two-factor code was given at sign-in.',
-    userId,
-    metadata: { purpose: 'sign-in', attempts },
-  });
+    { purpose: 'sign-in', attempts },
+  );
   return dropped;
 }
 
@@ -238,18 +238,13 @@ export async function completeTwoFactorLogin(
   const { idHash, pending, row } = found;
   // The browser the password came from (its device info), seen at this request's address.
   const client = { ip: requestClient.ip, userAgent: pending.user_agent ?? requestClient.userAgent };
-  const attempt = await admitAttempt(
-    db,
-    { userId: row.id, login: row.username },
-    client,
-    MESSAGES.loginTooManyAttempts,
-  );
-
-  const used = await attempt.guard(
-    useSecondFactor(db, cipher, row.id, row, code, client, 'sign-in'),
+  const { attempt, used } = await attemptSecondFactor(
+    { db, cipher, client, purpose: 'sign-in', tooManyMessage: MESSAGES.loginTooManyAttempts },
+    row,
+    row,
+    code,
   );
   if (!used) {
-    await attempt.failed();
     const dropped = await wrongSignInCode(db, idHash, row.id, client);
     return failed(twoFactorErrors.codeInvalid(401), dropped);
   }

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/index.js';
 import type { Database } from '../../db/types.js';
 
@@ -61,12 +61,7 @@ export async function recentFailures(
     .where('success', '=', true)
     .executeTakeFirst();
   const from = lastSuccess?.at && lastSuccess.at > since ? lastSuccess.at : since;
-  const row = await attempts
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
-    .where('success', '=', false)
-    .where('created_at', '>', from)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), oldest: row.oldest ?? null };
+  return failuresAfter(attempts, from);
 }
 
 /** Failed attempts from one IP since `since`, whatever names they were for. */
@@ -75,12 +70,18 @@ export async function failuresFromIp(
   ip: string,
   since: string,
 ): Promise<{ count: number; oldest: string | null }> {
-  const row = await db
-    .selectFrom('login_attempts')
+  return failuresAfter(db.selectFrom('login_attempts').where('ip', '=', ip), since);
+}
+
+/** The failures among `attempts` made after `after`: how many, and when the oldest was. */
+async function failuresAfter(
+  attempts: SelectQueryBuilder<Database, 'login_attempts', object>,
+  after: string,
+): Promise<{ count: number; oldest: string | null }> {
+  const row = await attempts
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
-    .where('ip', '=', ip)
     .where('success', '=', false)
-    .where('created_at', '>', since)
+    .where('created_at', '>', after)
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), oldest: row.oldest ?? null };
 }

@@ -109,10 +109,10 @@ export async function admitAttempt(
   client: ClientInfo,
   message: string,
 ): Promise<AdmittedAttempt> {
-  const now = Date.now();
-  await refuseLockedAddress(db, subject, client, message, now);
-  await refuseBusyAddress(db, subject, client, message, now);
-  const key = await claimAccount(db, subject, client, message, now);
+  const check: AttemptCheck = { db, subject, client, message, now: Date.now() };
+  await refuseLockedAddress(check);
+  await refuseBusyAddress(check);
+  const key = await claimAccount(check);
   const release = () => releaseHold(db.db, key, new Date().toISOString());
   return {
     async failed() {
@@ -135,6 +135,15 @@ export async function admitAttempt(
   };
 }
 
+/** One attempt being checked against the rules, at `now`; refused with `message`. */
+interface AttemptCheck {
+  db: Db;
+  subject: AttemptSubject;
+  client: ClientInfo;
+  message: string;
+  now: number;
+}
+
 /** Failures counted by one of the window rules: how many, and the oldest. */
 type WindowFailures = Awaited<ReturnType<typeof failuresFromIp>>;
 
@@ -143,11 +152,7 @@ type WindowFailures = Awaited<ReturnType<typeof failuresFromIp>>;
  * oldest of them leaves the window.
  */
 async function refuseOverLimit(
-  db: Db,
-  subject: AttemptSubject,
-  client: ClientInfo,
-  message: string,
-  now: number,
+  { db, subject, client, message, now }: AttemptCheck,
   rule: { failures: WindowFailures; limit: number; description: string; limitName?: string },
 ): Promise<void> {
   const { failures } = rule;
@@ -165,20 +170,15 @@ async function refuseOverLimit(
 }
 
 /** Rule 1: the account (or name) at this address. */
-async function refuseLockedAddress(
-  db: Db,
-  subject: AttemptSubject,
-  client: ClientInfo,
-  message: string,
-  now: number,
-): Promise<void> {
+async function refuseLockedAddress(check: AttemptCheck): Promise<void> {
+  const { db, subject, client, now } = check;
   const failures = await recentFailures(
     db.db,
     subject,
     iso(now - LOGIN_FAILURE_WINDOW_MS),
     client.ip,
   );
-  await refuseOverLimit(db, subject, client, message, now, {
+  await refuseOverLimit(check, {
     failures,
     limit: LOGIN_MAX_FAILURES,
     description: `Blocked after ${failures.count} failed attempts in ${windowMinutes} minutes.`,
@@ -186,15 +186,10 @@ async function refuseLockedAddress(
 }
 
 /** Rule 2: the address, whatever the name. */
-async function refuseBusyAddress(
-  db: Db,
-  subject: AttemptSubject,
-  client: ClientInfo,
-  message: string,
-  now: number,
-): Promise<void> {
+async function refuseBusyAddress(check: AttemptCheck): Promise<void> {
+  const { db, client, now } = check;
   const failures = await failuresFromIp(db.db, client.ip, iso(now - LOGIN_FAILURE_WINDOW_MS));
-  await refuseOverLimit(db, subject, client, message, now, {
+  await refuseOverLimit(check, {
     failures,
     limit: ADDRESS_MAX_FAILURES,
     description: `Blocked: ${failures.count} failed sign-ins from this address in ${windowMinutes} minutes.`,
@@ -203,13 +198,7 @@ async function refuseBusyAddress(
 }
 
 /** Rule 3: claims the account's hold for this attempt; returns its key. */
-async function claimAccount(
-  db: Db,
-  subject: AttemptSubject,
-  client: ClientInfo,
-  message: string,
-  now: number,
-): Promise<string> {
+async function claimAccount({ db, subject, client, message, now }: AttemptCheck): Promise<string> {
   const key = holdKey(subject);
   const at = iso(now);
   const claimedUntil = iso(now + ATTEMPT_CLAIM_MS);

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/index.js';
+import { countRows } from '../../db/queries.js';
 import type { SecurityEventsTable, Severity } from '../../db/types.js';
 
 export type SecurityEventRow = Selectable<SecurityEventsTable>;
@@ -105,10 +106,7 @@ export async function countSecurityEvents(
   db: Executor,
   filter: SecurityEventFilter,
 ): Promise<number> {
-  const row = await filteredEvents(db, filter)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(filteredEvents(db, filter));
 }
 
 /** How many events of these types are on one account since `since`. */
@@ -118,12 +116,11 @@ export async function countEventsOfTypes(
   types: readonly string[],
   since: string,
 ): Promise<number> {
-  const row = await db
-    .selectFrom('security_events')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('user_id', '=', userId)
-    .where('event_type', 'in', types)
-    .where('created_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(
+    db
+      .selectFrom('security_events')
+      .where('user_id', '=', userId)
+      .where('event_type', 'in', types)
+      .where('created_at', '>=', since),
+  );
 }

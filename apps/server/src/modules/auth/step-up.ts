@@ -22,7 +22,7 @@ import type { TokenCipher } from '../../lib/token-cipher.js';
 import { currentAuth } from './auth.plugin.js';
 import { findTwoFactorState } from './two-factor.repository.js';
 import { twoFactorErrors, useSecondFactor } from './two-factor.service.js';
-import { recordAuthEvent, type ClientInfo } from './auth-events.js';
+import { recordAuthEvent, recordWrongCode, type ClientInfo } from './auth-events.js';
 import { admitAttempt } from './login-throttle.js';
 import { verifyPassword } from './passwords.js';
 import type { SessionInvalidator } from './session-cache.js';
@@ -95,13 +95,13 @@ async function refusedProof(
   kind: 'password' | 'code',
 ): Promise<AppError> {
   if (kind === 'code') {
-    await recordAuthEvent(db, client, {
-      type: 'two_factor_failed',
-      severity: 'medium',
-      description: 'A wrong two-factor code was given to confirm a sensitive change.',
+    await recordWrongCode(
+      db,
+      client,
       userId,
-      metadata: { purpose: 'step-up' },
-    });
+      'A wrong two-factor code was given to confirm a sensitive change.',
+      { purpose: 'step-up' },
+    );
     return twoFactorErrors.codeInvalid(400);
   }
   await recordAuthEvent(db, client, {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/index.js';
+import { countRows } from '../../db/queries.js';
 import type { PendingLoginsTable } from '../../db/types.js';
 
 export type PendingLoginRow = Selectable<PendingLoginsTable>;
@@ -123,13 +124,9 @@ export async function useRecoveryCode(
 
 /** Recovery codes of one account not used yet. */
 export async function countUnusedRecoveryCodes(db: Executor, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('recovery_codes')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(
+    db.selectFrom('recovery_codes').where('user_id', '=', userId).where('used_at', 'is', null),
+  );
 }
 
 export interface NewPendingLogin {

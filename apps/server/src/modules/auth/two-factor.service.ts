@@ -8,8 +8,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/index.js';
 import { AppError, conflict } from '../../lib/errors.js';
 import { nowIso, safeEqual } from '../../lib/tokens.js';
-import { recordAuthEvent, type ClientInfo } from './auth-events.js';
-import { admitAttempt } from './login-throttle.js';
+import { recordAuthEvent, recordWrongCode, type ClientInfo } from './auth-events.js';
+import { admitAttempt, type AdmittedAttempt } from './login-throttle.js';
 import type { SessionInvalidator } from './session-cache.js';
 import { createTokenCipher, type TokenCipher } from '../../lib/token-cipher.js';
 import {
@@ -73,6 +73,40 @@ const PURPOSE_TEXT: Record<SecondFactorPurpose, string> = {
   'switch-off': 'turn two-factor sign-in off',
   'step-up': 'confirm a sensitive change',
 };
+
+/** Where and how a second factor is being checked. */
+export interface SecondFactorCheck {
+  db: Db;
+  cipher: TokenCipher;
+  client: ClientInfo;
+  purpose: SecondFactorPurpose;
+  /** The 429's message once the account or address made too many attempts. */
+  tooManyMessage: string;
+}
+
+/**
+ * Admits one attempt of `user` (login-throttle.ts) and checks `code` as its second factor
+ * (useSecondFactor). A wrong code is counted as a failed attempt; after a right one the
+ * attempt is still open, for the caller to release once it is done.
+ */
+export async function attemptSecondFactor(
+  { db, cipher, client, purpose, tooManyMessage }: SecondFactorCheck,
+  user: { id: number; username: string },
+  state: TwoFactorState,
+  code: string,
+): Promise<{ attempt: AdmittedAttempt; used: SecondFactor | null }> {
+  const attempt = await admitAttempt(
+    db,
+    { userId: user.id, login: user.username },
+    client,
+    tooManyMessage,
+  );
+  const used = await attempt.guard(
+    useSecondFactor(db, cipher, user.id, state, code, client, purpose),
+  );
+  if (!used) await attempt.failed();
+  return { attempt, used };
+}
 
 /**
  * Checks and uses up a code of a user with two-factor sign-in on: a TOTP code of a step not used
@@ -231,24 +265,26 @@ async function switchOff(
 ): Promise<TwoFactorOutcome> {
   if (!state.totp_secret) throw twoFactorErrors.notEnabled();
   if (!code) throw twoFactorErrors.codeRequired();
-  const attempt = await admitAttempt(
-    db,
-    { userId: user.id, login: user.username },
-    client,
-    SECURITY_MESSAGES.tooManyAttempts,
-  );
-  const used = await attempt.guard(
-    useSecondFactor(db, cipher, user.id, state, code, client, 'switch-off'),
+  const { attempt, used } = await attemptSecondFactor(
+    {
+      db,
+      cipher,
+      client,
+      purpose: 'switch-off',
+      tooManyMessage: SECURITY_MESSAGES.tooManyAttempts,
+    },
+    user,
+    state,
+    code,
   );
   if (!used) {
-    await attempt.failed();
-    await recordAuthEvent(db, client, {
-      type: 'two_factor_failed',
-      severity: 'medium',
-      description: 'A wrong two-factor code was given to turn two-factor sign-in off.',
-      userId: user.id,
-      metadata: { purpose: 'switch-off' },
-    });
+    await recordWrongCode(
+      db,
+      client,
+      user.id,
+      'A wrong two-factor code was given to turn two-factor sign-in off.',
+      { purpose: 'switch-off' },
+    );
     throw twoFactorErrors.codeInvalid(400);
   }
   await attempt.release();

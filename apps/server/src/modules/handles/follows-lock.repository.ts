@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/index.js';
+import { commitOrRollback } from '../../db/queries.js';
 
 /**
  * Runs `work` in a transaction that no other change to this user's follows can interleave with,
@@ -31,13 +32,6 @@ export async function withFollowsLocked<T>(
   // connection, which Kysely keeps for it until the callback returns.
   return db.db.connection().execute(async (connection) => {
     await sql`begin immediate`.execute(connection);
-    try {
-      const result = await work(connection);
-      await sql`commit`.execute(connection);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(connection);
-      throw error;
-    }
+    return commitOrRollback(connection, () => work(connection));
   });
 }

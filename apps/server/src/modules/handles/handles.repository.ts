@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db, Executor } from '../../db/index.js';
+import { countRows } from '../../db/queries.js';
 import type { HandlesTable, UserHandlesTable } from '../../db/types.js';
 
 export type HandleRow = Selectable<HandlesTable>;
@@ -131,22 +132,12 @@ export function findLinkedHandle(
 }
 
 export async function countLinks(db: Executor, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('user_handles')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(db.selectFrom('user_handles').where('user_id', '=', userId));
 }
 
 /** How many users follow a handle. */
 export async function countFollowers(db: Executor, handleId: number): Promise<number> {
-  const row = await db
-    .selectFrom('user_handles')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('handle_id', '=', handleId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(db.selectFrom('user_handles').where('handle_id', '=', handleId));
 }
 
 export interface NewLink {
@@ -380,23 +371,18 @@ export async function renewHandleLease(
   owner: string,
   until: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('handles')
-    .set({ lease_until: until })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .executeTakeFirst();
+  const result = await leaseHeldBy(db, id, owner).set({ lease_until: until }).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
 /** Gives a handle back (the job is over). */
 export async function releaseHandleLease(db: Executor, id: number, owner: string): Promise<void> {
-  await db
-    .updateTable('handles')
-    .set({ lease_owner: null, lease_until: null })
-    .where('id', '=', id)
-    .where('lease_owner', '=', owner)
-    .execute();
+  await leaseHeldBy(db, id, owner).set({ lease_owner: null, lease_until: null }).execute();
+}
+
+/** An update of the handle `id` while `owner` holds its lease (else it changes nothing). */
+function leaseHeldBy(db: Executor, id: number, owner: string) {
+  return db.updateTable('handles').where('id', '=', id).where('lease_owner', '=', owner);
 }
 
 /** Frees the handles held by jobs of processes that are gone (owner `<node id>:...`). */

@@ -19,35 +19,24 @@ const FINISHED_DELIVERIES: readonly OutboxStatus[] = [
 
 const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
 
+/** Rows of a log table (`id`, `created_at`) recorded before `before`, one batch. */
+const deleteCreatedBefore =
+  (table: 'security_events' | 'login_attempts') =>
+  async (db: Executor, before: string, limit: number): Promise<number> => {
+    const result = await db
+      .deleteFrom(table)
+      .where('id', 'in', (eb) =>
+        eb.selectFrom(table).select('id').where('created_at', '<', before).limit(limit),
+      )
+      .executeTakeFirst();
+    return deleted(result);
+  };
+
 /** Security events recorded before `before`. */
-export async function deleteSecurityEventsBefore(
-  db: Executor,
-  before: string,
-  limit: number,
-): Promise<number> {
-  const result = await db
-    .deleteFrom('security_events')
-    .where('id', 'in', (eb) =>
-      eb.selectFrom('security_events').select('id').where('created_at', '<', before).limit(limit),
-    )
-    .executeTakeFirst();
-  return deleted(result);
-}
+export const deleteSecurityEventsBefore = deleteCreatedBefore('security_events');
 
 /** Sign-in attempts (the login history) made before `before`. */
-export async function deleteLoginAttemptsBefore(
-  db: Executor,
-  before: string,
-  limit: number,
-): Promise<number> {
-  const result = await db
-    .deleteFrom('login_attempts')
-    .where('id', 'in', (eb) =>
-      eb.selectFrom('login_attempts').select('id').where('created_at', '<', before).limit(limit),
-    )
-    .executeTakeFirst();
-  return deleted(result);
-}
+export const deleteLoginAttemptsBefore = deleteCreatedBefore('login_attempts');
 
 /** Sessions that ended (expired or revoked) before `before`; live ones are never touched. */
 export async function deleteSessionsEndedBefore(

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/index.js';
+import { countRows } from '../../db/queries.js';
 import type { SessionRow } from '../auth/sessions.repository.js';
 
 /** One account's live sessions (not revoked, not expired), most recently used first. */
@@ -20,14 +21,13 @@ export async function countLiveSessions(
   userId: number,
   now: string,
 ): Promise<number> {
-  const row = await db
-    .selectFrom('sessions')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(
+    db
+      .selectFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now),
+  );
 }
 
 /** The account a live session belongs to, without touching the session. */

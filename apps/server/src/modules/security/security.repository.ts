@@ -1,10 +1,19 @@
-import type { Selectable } from 'kysely';
-import type { Executor } from '../../db/index.js';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
+import type { Database, Executor } from '../../db/index.js';
+import { countRows } from '../../db/queries.js';
 import type { LoginAttemptsTable } from '../../db/types.js';
 
 export type LoginAttemptRow = Selectable<LoginAttemptsTable>;
 
 // ---------------------------------------------------------------- sign-in attempts
+
+/** The sign-in attempts on one account. */
+const attemptsOf = (db: Executor, userId: number) =>
+  db.selectFrom('login_attempts').where('user_id', '=', userId);
+
+/** Newest first; of two attempts as old, the later one. */
+const newestFirst = (query: SelectQueryBuilder<Database, 'login_attempts', LoginAttemptRow>) =>
+  query.orderBy('created_at', 'desc').orderBy('id', 'desc');
 
 /** Failed and successful sign-ins on one account since `since`. */
 export async function countLoginAttempts(
@@ -32,14 +41,7 @@ export function listLoginAttempts(
   userId: number,
   limit: number,
 ): Promise<LoginAttemptRow[]> {
-  return db
-    .selectFrom('login_attempts')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  return newestFirst(attemptsOf(db, userId).selectAll()).limit(limit).execute();
 }
 
 /** Failed sign-ins on one account since `since`: how many, and the newest. */
@@ -49,20 +51,10 @@ export async function recentFailedLogins(
   since: string,
 ): Promise<{ count: number; newest: LoginAttemptRow | undefined }> {
   const failed = () =>
-    db
-      .selectFrom('login_attempts')
-      .where('user_id', '=', userId)
-      .where('success', '=', false)
-      .where('created_at', '>=', since);
-  const row = await failed()
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  const newest = await failed()
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  return { count: Number(row.count), newest };
+    attemptsOf(db, userId).where('success', '=', false).where('created_at', '>=', since);
+  const count = await countRows(failed());
+  const newest = await newestFirst(failed().selectAll()).executeTakeFirst();
+  return { count, newest };
 }
 
 /** One account's newest successful sign-in. */
@@ -70,14 +62,9 @@ export function newestSuccessfulLogin(
   db: Executor,
   userId: number,
 ): Promise<LoginAttemptRow | undefined> {
-  return db
-    .selectFrom('login_attempts')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('success', '=', true)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  return newestFirst(
+    attemptsOf(db, userId).selectAll().where('success', '=', true),
+  ).executeTakeFirst();
 }
 
 /**
@@ -90,10 +77,8 @@ export function successfulLoginsBefore(
   attempt: Pick<LoginAttemptRow, 'id' | 'created_at'>,
   options: { ip?: string; limit: number },
 ): Promise<Pick<LoginAttemptRow, 'ip' | 'user_agent'>[]> {
-  let query = db
-    .selectFrom('login_attempts')
+  let query = attemptsOf(db, userId)
     .select(['ip', 'user_agent'])
-    .where('user_id', '=', userId)
     .where('success', '=', true)
     .where((eb) =>
       eb.or([

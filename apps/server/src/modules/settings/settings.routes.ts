@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -173,19 +174,17 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
     );
   }
 
+  /** Both Telegram link routes answer the same: a new one-click link and how to use it. */
+  const telegramLinkResponse = { 200: successEnvelope(telegramLinkSchema), ...upstreamErrors };
+  const answerTelegramLink = async (request: FastifyRequest) => {
+    const link = await createTelegramLink(deps, currentAuth(request).user);
+    return ok(link, link.instructions);
+  };
+
   app.post(
     '/settings/telegram/link',
-    {
-      ...stepUp,
-      schema: {
-        tags,
-        response: { 200: successEnvelope(telegramLinkSchema), ...upstreamErrors },
-      },
-    },
-    async (request) => {
-      const link = await createTelegramLink(deps, currentAuth(request).user);
-      return ok(link, link.instructions);
-    },
+    { ...stepUp, schema: { tags, response: telegramLinkResponse } },
+    answerTelegramLink,
   );
 
   app.post(
@@ -193,16 +192,9 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsDeps> = async (app, o
     {
       config,
       ...stepUp,
-      schema: {
-        tags,
-        body: telegramByUsernameRequestSchema,
-        response: { 200: successEnvelope(telegramLinkSchema), ...upstreamErrors },
-      },
+      schema: { tags, body: telegramByUsernameRequestSchema, response: telegramLinkResponse },
     },
-    async (request) => {
-      const link = await createTelegramLink(deps, currentAuth(request).user);
-      return ok(link, link.instructions);
-    },
+    answerTelegramLink,
   );
 
   app.post(

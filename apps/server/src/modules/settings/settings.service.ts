@@ -71,6 +71,26 @@ export interface SettingsChange {
   twitter_username?: string | null;
 }
 
+/** Each channel's field in a change and in the settings row, and what saving it answers. */
+const CHANNEL_FIELDS = [
+  {
+    channel: 'telegram',
+    name: 'Telegram',
+    field: 'telegram_chat_id',
+    stoppedReason: 'telegram_stopped_reason',
+    saved: SETTINGS_MESSAGES.telegramSaved,
+    disconnected: SETTINGS_MESSAGES.telegramDisconnected,
+  },
+  {
+    channel: 'discord',
+    name: 'Discord',
+    field: 'discord_user_id',
+    stoppedReason: 'discord_stopped_reason',
+    saved: SETTINGS_MESSAGES.discordSaved,
+    disconnected: SETTINGS_MESSAGES.discordDisconnected,
+  },
+] as const;
+
 /**
  * Saves channels and the typed Twitter username. Saving a channel clears its stopped reason
  * (the user fixed something, or wants another try); disconnecting one cancels its pending
@@ -85,23 +105,12 @@ export async function saveSettings(
   const now = nowOf(deps).toISOString();
   const values: UserSettingsUpdate & { updated_at: string } = { updated_at: now };
   const messages: string[] = [];
-  if (change.telegram_chat_id !== undefined) {
-    values.telegram_chat_id = change.telegram_chat_id;
-    values.telegram_stopped_reason = null;
-    messages.push(
-      change.telegram_chat_id === null
-        ? SETTINGS_MESSAGES.telegramDisconnected
-        : SETTINGS_MESSAGES.telegramSaved,
-    );
-  }
-  if (change.discord_user_id !== undefined) {
-    values.discord_user_id = change.discord_user_id;
-    values.discord_stopped_reason = null;
-    messages.push(
-      change.discord_user_id === null
-        ? SETTINGS_MESSAGES.discordDisconnected
-        : SETTINGS_MESSAGES.discordSaved,
-    );
+  for (const { field, stoppedReason, saved, disconnected } of CHANNEL_FIELDS) {
+    const target = change[field];
+    if (target === undefined) continue;
+    values[field] = target;
+    values[stoppedReason] = null;
+    messages.push(target === null ? disconnected : saved);
   }
   if (change.twitter_username !== undefined) {
     values.twitter_username = change.twitter_username;
@@ -115,11 +124,10 @@ export async function saveSettings(
 
   await upsertUserSettings(deps.db.db, user.id, values);
   await startBotWhenReady(deps, user.id);
-  if (change.telegram_chat_id === null) {
-    await cancelPendingDeliveries(deps.db.db, user.id, 'telegram', 'Telegram was disconnected');
-  }
-  if (change.discord_user_id === null) {
-    await cancelPendingDeliveries(deps.db.db, user.id, 'discord', 'Discord was disconnected');
+  for (const { channel, field, name } of CHANNEL_FIELDS) {
+    if (change[field] === null) {
+      await cancelPendingDeliveries(deps.db.db, user.id, channel, `${name} was disconnected`);
+    }
   }
   const state = await loadState(deps.db, user.id);
   const { connections } = state;

@@ -7,18 +7,16 @@ import {
   startFakeTelegramServer,
   type FakeTelegramServer,
 } from '../../../test/fakes/fake-telegram-server.js';
-import type { Db } from '../../db/index.js';
 import type { Logger } from '../../lib/logger.js';
-import type { NotifyChannels } from '../../notify/channels.js';
-import { createDiscordClient } from '../../notify/discord/discord-client.js';
 import { createTelegramClient } from '../../notify/telegram/telegram-client.js';
 import {
   TELEGRAM_POLL_DOWN_REPORT_MS,
   TELEGRAM_POLL_FAILED,
   TELEGRAM_POLL_RECOVERED,
   TELEGRAM_POLL_STILL_FAILING,
-  TelegramUpdatesPoller,
+  type TelegramUpdatesPoller,
 } from './telegram-updates.js';
+import { telegramOnlyPoller } from './test-factories.js';
 
 interface Line {
   level: 'info' | 'warn' | 'error';
@@ -74,18 +72,10 @@ describe('telegram updates poller, while Telegram is down', () => {
       if (elapsed >= downForMs) fake.setDown(false);
     });
     fake.setDown(true);
-    const channels = {
-      telegram: createTelegramClient({ token: fake.token, baseUrl: fake.baseUrl }),
-      discord: createDiscordClient({ token: undefined, baseUrl: 'http://127.0.0.1:9' }),
-    } as NotifyChannels;
-    poller = new TelegramUpdatesPoller({
-      db: {} as Db,
-      channels,
-      log,
-      timeoutSeconds: 1,
-      now: clock.now,
-      sleep: clock.sleep,
-    });
+    poller = telegramOnlyPoller(
+      createTelegramClient({ token: fake.token, baseUrl: fake.baseUrl }),
+      { log, timeoutSeconds: 1, now: clock.now, sleep: clock.sleep },
+    );
     poller.start();
     await expect
       .poll(() => lines.map((line) => line.message), { timeout: 15_000 })

@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { TweetSort, TweetType } from '@perch/shared';
 import type { Dialect, Executor } from '../../db/index.js';
+import { countRows } from '../../db/queries.js';
 import { postIdLength } from '../../db/posting-order.js';
 import type { TweetRow } from '../../db/types.js';
 
@@ -107,10 +108,7 @@ async function countFiltered(
     );
     return Number(rows[0]?.count ?? 0);
   }
-  const row = await filtered(db, dialect, handleId, filter)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(filtered(db, dialect, handleId, filter));
 }
 
 /**

@@ -1,5 +1,6 @@
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Database, Dialect, Executor } from '../../db/index.js';
+import { countRows } from '../../db/queries.js';
 import type { UsersTable } from '../../db/types.js';
 
 export type UserRow = Selectable<UsersTable>;
@@ -20,30 +21,26 @@ export function findUserByLogin(db: Executor, login: string): Promise<UserRow | 
     .executeTakeFirst();
 }
 
-export async function usernameExists(db: Executor, username: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where(sql`lower(username)`, '=', username.toLowerCase())
-    .executeTakeFirst();
-  return row !== undefined;
+export function usernameExists(db: Executor, username: string): Promise<boolean> {
+  return someUserHas(db, sql`lower(username)`, username);
 }
 
-export async function emailExists(db: Executor, email: string): Promise<boolean> {
+export function emailExists(db: Executor, email: string): Promise<boolean> {
+  return someUserHas(db, sql`lower(email)`, email);
+}
+
+/** Whether a user's `lowered` column (lower(username), lower(email)) is `value`, in any case. */
+async function someUserHas(db: Executor, lowered: RawBuilder<unknown>, value: string) {
   const row = await db
     .selectFrom('users')
     .select('id')
-    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .where(lowered, '=', value.toLowerCase())
     .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(db.selectFrom('users'));
 }
 
 export interface NewUser {
@@ -95,12 +92,7 @@ export function listUsers(db: Executor): Promise<UserRow[]> {
 }
 
 export async function countSuperAdmins(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('is_super_admin', '=', true)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+  return countRows(db.selectFrom('users').where('is_super_admin', '=', true));
 }
 
 /**

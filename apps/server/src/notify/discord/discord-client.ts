@@ -29,7 +29,7 @@
  *   sending refused requests.
  */
 import { sleep as realSleep } from '../../lib/sleep.js';
-import { requestJson, type HttpJsonReply } from '../http-json.js';
+import { BotApiClient, requestJson, type HttpJsonReply } from '../http-json.js';
 import { createDiscordRateGate, type RateGate } from '../rate-gate.js';
 import { DeliveryError, type DiscordClient, type DiscordEmbedMessage } from '../types.js';
 import {
@@ -101,12 +101,7 @@ const ROUTE_DM = 'POST /users/@me/channels';
 const ROUTE_MESSAGES = 'POST /channels/:id/messages';
 
 /** The client of one bot token: it owns the DM cache and the rate state. */
-export class DiscordApiClient implements DiscordClient {
-  readonly available: boolean;
-  private readonly token: string | undefined;
-  private readonly baseUrl: string;
-  private readonly doFetch: typeof fetch;
-  private readonly timeoutMs: number;
+export class DiscordApiClient extends BotApiClient implements DiscordClient {
   private readonly maxWaitMs: number;
   private readonly gate: RateGate;
   private readonly store: DmChannelStore | undefined;
@@ -116,11 +111,7 @@ export class DiscordApiClient implements DiscordClient {
   private tokenRefused = false;
 
   constructor(options: DiscordClientOptions) {
-    this.token = options.token?.trim() || undefined;
-    this.available = this.token !== undefined;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.doFetch = options.fetch ?? fetch;
-    this.timeoutMs = options.requestTimeoutMs ?? 15_000;
+    super(options);
     this.maxWaitMs = options.maxRateLimitWaitMs ?? 10_000;
     const now = options.now ?? Date.now;
     const sleep = options.sleep ?? realSleep;

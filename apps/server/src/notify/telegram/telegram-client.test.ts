@@ -11,9 +11,6 @@ import {
 } from '../../../test/fakes/fake-telegram-server.js';
 import { createLocalCluster } from '../../cluster/cluster.js';
 import type { Logger } from '../../lib/logger.js';
-import type { Db } from '../../db/index.js';
-import type { NotifyChannels } from '../channels.js';
-import { createDiscordClient } from '../discord/discord-client.js';
 import {
   createRateGate,
   createTelegramRateGate,
@@ -23,8 +20,9 @@ import {
 import {
   TELEGRAM_POLL_CONFLICT_WARNING,
   TELEGRAM_WEBHOOK_WARNING,
-  TelegramUpdatesPoller,
+  type TelegramUpdatesPoller,
 } from '../../modules/settings/telegram-updates.js';
+import { telegramOnlyPoller } from '../../modules/settings/test-factories.js';
 import { type DeliveryErrorKind, type TelegramClient } from '../types.js';
 import {
   TELEGRAM_BAD_TOKEN,
@@ -518,18 +516,7 @@ describe('telegram updates poller', () => {
     log: Logger,
     options: { conflictRetryMs?: number } = {},
   ) {
-    const channels = {
-      telegram,
-      discord: createDiscordClient({ token: undefined, baseUrl: 'http://127.0.0.1:9' }),
-    } as NotifyChannels;
-    poller = new TelegramUpdatesPoller({
-      db: {} as Db,
-      channels,
-      log,
-      timeoutSeconds: 1,
-      retryBaseMs: 20,
-      ...options,
-    });
+    poller = telegramOnlyPoller(telegram, { log, timeoutSeconds: 1, retryBaseMs: 20, ...options });
     poller.start();
     return poller;
   }
@@ -590,13 +577,7 @@ describe('telegram updates poller', () => {
         if (String(input).endsWith('/getUpdates')) polls[name] += 1;
         return fetch(input, init);
       };
-      const channels = {
-        telegram: client({ fetch: counting }),
-        discord: createDiscordClient({ token: undefined, baseUrl: 'http://127.0.0.1:9' }),
-      } as NotifyChannels;
-      const started = new TelegramUpdatesPoller({
-        db: {} as Db,
-        channels,
+      const started = telegramOnlyPoller(client({ fetch: counting }), {
         timeoutSeconds: 1,
         retryBaseMs: 20,
         lock: { cluster, name: 'telegram-updates:test', retryMs: 50 },

@@ -28,7 +28,7 @@
  * worker's retry can duplicate it. That is preferred to losing it.
  */
 import { createTelegramRateGate, type RateGate } from '../rate-gate.js';
-import { headerSecondsMs, requestJson } from '../http-json.js';
+import { BotApiClient, headerSecondsMs, requestJson } from '../http-json.js';
 import { DeliveryError, type TelegramClient, type TelegramUpdate } from '../types.js';
 import { htmlToPlainText } from '../format/telegram-html.js';
 import type { TelegramOutgoing } from '../format/telegram-format.js';
@@ -155,23 +155,14 @@ const caption = (captionHtml: string, asHtml: boolean) =>
   asHtml ? { caption: captionHtml, parse_mode: 'HTML' } : { caption: htmlToPlainText(captionHtml) };
 
 /** The client of one bot token: it owns the pacing and the bot's username. */
-export class TelegramApiClient implements TelegramClient {
-  readonly available: boolean;
-  private readonly token: string | undefined;
-  private readonly baseUrl: string;
-  private readonly doFetch: typeof fetch;
-  private readonly timeoutMs: number;
+export class TelegramApiClient extends BotApiClient implements TelegramClient {
   private readonly pollGraceMs: number;
   private readonly gate: RateGate;
   private readonly maxPacingWaitMs: number;
   private username: Promise<string> | null = null;
 
   constructor(options: TelegramClientOptions) {
-    this.token = options.token?.trim() || undefined;
-    this.available = this.token !== undefined;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.doFetch = options.fetch ?? fetch;
-    this.timeoutMs = options.requestTimeoutMs ?? 15_000;
+    super(options);
     this.pollGraceMs = options.pollGraceMs ?? 10_000;
     this.gate = options.rateGate ?? createTelegramRateGate();
     this.maxPacingWaitMs = options.maxPacingWaitMs ?? 10_000;

@@ -14,6 +14,7 @@ import {
   type RateStatus,
 } from '../../domain/tweet-source.js';
 import { sleep } from '../../lib/sleep.js';
+import { headerNumber } from '../../lib/http-headers.js';
 
 /** The rate-limit buckets this source uses (X counts each endpoint separately). */
 export type XEndpoint = 'users/by/username' | 'users' | 'users/tweets' | 'tweets';
@@ -41,18 +42,11 @@ interface Penalty {
   strikes: number;
 }
 
-function headerInt(headers: Headers, name: string): number | null {
-  const value = headers.get(name);
-  if (value === null || value.trim() === '') return null;
-  const parsed = Number(value);
-  return Number.isFinite(parsed) ? parsed : null;
-}
-
 /** A budget from `<prefix>-limit/remaining/reset` headers (reset in epoch seconds), or null. */
 function budgetFrom(headers: Headers, prefix: string): Budget | null {
-  const limit = headerInt(headers, `${prefix}-limit`);
-  const remaining = headerInt(headers, `${prefix}-remaining`);
-  const reset = headerInt(headers, `${prefix}-reset`);
+  const limit = headerNumber(headers, `${prefix}-limit`);
+  const remaining = headerNumber(headers, `${prefix}-remaining`);
+  const reset = headerNumber(headers, `${prefix}-reset`);
   if (limit === null || remaining === null || reset === null) return null;
   return { limit, remaining, resetAt: reset * 1000 };
 }
@@ -151,11 +145,11 @@ export class XRateLimits {
     // Usage caps (monthly) answer 429 with budget left: no point retrying this window.
     if (usageCapped) return new SourceError('rate_limited', message, DAY_MS);
     const dayWait = this.waitFor(this.appDay);
-    const reset = headerInt(headers, 'x-rate-limit-reset');
+    const reset = headerNumber(headers, 'x-rate-limit-reset');
     const resetAt = reset === null ? null : reset * 1000;
     if (resetAt !== null && resetAt > this.now()) {
       const known = this.budgets.get(endpoint);
-      const limit = known?.limit ?? headerInt(headers, 'x-rate-limit-limit');
+      const limit = known?.limit ?? headerNumber(headers, 'x-rate-limit-limit');
       this.budgets.set(endpoint, { limit, remaining: 0, resetAt });
       const wait = Math.max(1_000, dayWait, resetAt - this.now());
       return new SourceError('rate_limited', message, wait);

@@ -22,6 +22,7 @@ import { HtmlRefusal } from './x-web-client-page.js';
 import type { OperationValues } from './x-web-operation-defaults.js';
 import { HEADERLESS_REST_MS, type Lease, type XWebPool } from './x-web-pool.js';
 import type { TransactionIds } from './x-web-transaction.js';
+import { headerNumber } from '../../lib/http-headers.js';
 
 /** How long an account rests an operation when X limits it with requests left (error 88). */
 const LIMITED_REST_MS = 24 * 60 * 60_000;
@@ -44,12 +45,8 @@ export interface OperationsInUse {
   addMissingFeatures(name: XWebOperation, features: string[]): Promise<void>;
 }
 
-export interface GraphqlOptions {
-  /** X_WEB_BASE_URL: GraphQL at /i/api/graphql. */
-  baseUrl: string;
-  pool: XWebPool;
-  operations: OperationsInUse;
-  transactionIds: TransactionIds;
+/** How requests to X's web API are made, timed and retried; tests replace the defaults. */
+export interface XWebRequestOptions {
   fetch?: typeof fetch;
   now?: () => number;
   timeoutMs?: number;
@@ -60,11 +57,12 @@ export interface GraphqlOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-function headerInt(headers: Headers, name: string): number | null {
-  const value = headers.get(name);
-  if (value === null || value.trim() === '') return null;
-  const parsed = Number(value);
-  return Number.isFinite(parsed) ? parsed : null;
+export interface GraphqlOptions extends XWebRequestOptions {
+  /** X_WEB_BASE_URL: GraphQL at /i/api/graphql. */
+  baseUrl: string;
+  pool: XWebPool;
+  operations: OperationsInUse;
+  transactionIds: TransactionIds;
 }
 
 /** What one request has been through so far, for the rules that allow another try. */
@@ -159,11 +157,11 @@ class GraphqlClient {
   private async noteHeaders(answer: RawAnswer, lease: Lease, operation: XWebOperation) {
     const { status, headers } = answer;
     this.options.metrics?.xRequest(operation, status);
-    const remaining = headerInt(headers, 'x-rate-limit-remaining');
-    const reset = headerInt(headers, 'x-rate-limit-reset');
+    const remaining = headerNumber(headers, 'x-rate-limit-remaining');
+    const reset = headerNumber(headers, 'x-rate-limit-reset');
     if (remaining !== null && reset !== null) {
       await this.options.pool.recordLimit(lease, operation, {
-        limit: headerInt(headers, 'x-rate-limit-limit'),
+        limit: headerNumber(headers, 'x-rate-limit-limit'),
         remaining,
         resetAt: reset * 1000,
       });
@@ -275,7 +273,7 @@ class GraphqlClient {
         ? reset * 1000
         : at + HEADERLESS_REST_MS;
     await this.options.pool.recordLimit(lease, operation, {
-      limit: headerInt(answer.headers, 'x-rate-limit-limit'),
+      limit: headerNumber(answer.headers, 'x-rate-limit-limit'),
       remaining: 0,
       resetAt,
     });

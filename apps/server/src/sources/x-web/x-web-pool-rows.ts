@@ -82,6 +82,14 @@ export function noAccountError(rows: XWebAccountRow[], operation: XWebOperation,
   return new SourceError('auth', `No usable X web account (${out.join(', ')}): see the Admin page`);
 }
 
+/** An account's row with no sign-in flow waiting (signed in, or given up). */
+const NO_SIGN_IN_FLOW = {
+  flow: null,
+  challenge_step: null,
+  challenge_hint: null,
+  challenge_since: null,
+} as const;
+
 /** The update of an account's row for where a sign-in got to. */
 export function outcomeUpdate(
   cipher: TokenCipher,
@@ -94,10 +102,7 @@ export function outcomeUpdate(
       status: 'ACTIVE' as const,
       status_reason: null,
       session: seal(cipher, 'session', row.username, outcome.cookies),
-      flow: null,
-      challenge_step: null,
-      challenge_hint: null,
-      challenge_since: null,
+      ...NO_SIGN_IN_FLOW,
       updated_at: at,
     };
   }
@@ -115,10 +120,7 @@ export function outcomeUpdate(
   return {
     status: outcome.status,
     status_reason: outcome.reason,
-    flow: null,
-    challenge_step: null,
-    challenge_hint: null,
-    challenge_since: null,
+    ...NO_SIGN_IN_FLOW,
     last_error: outcome.reason,
     last_error_at: at,
     updated_at: at,

@@ -15,7 +15,6 @@ import { tweetIdsToAsk, userIdsToAsk } from '../x-ids.js';
 import type { Kysely } from 'kysely';
 import { X_WEB_OPERATIONS } from '@perch/shared';
 import type { Database } from '../../db/types.js';
-import type { XRequestMetrics } from '../../lib/metrics.js';
 import type { TokenCipher } from '../../lib/token-cipher.js';
 import {
   SourceError,
@@ -30,7 +29,12 @@ import {
   type UsersById,
 } from '../../domain/tweet-source.js';
 import type { ClientPageOptions } from './x-web-client-page.js';
-import { createGraphqlClient, type GraphqlCall, type OperationsInUse } from './x-web-graphql.js';
+import {
+  createGraphqlClient,
+  type GraphqlCall,
+  type OperationsInUse,
+  type XWebRequestOptions,
+} from './x-web-graphql.js';
 import { createLoginFlow } from './x-web-login.js';
 import { createXWebOperations } from './x-web-operations.js';
 import {
@@ -53,7 +57,7 @@ import {
 import { createTransactionIds, type TransactionIds } from './x-web-transaction.js';
 import { TimelineWalk, type WebPage } from './x-web-timeline-walk.js';
 
-export interface XWebSourceOptions {
+export interface XWebSourceOptions extends XWebRequestOptions {
   db: Kysely<Database>;
   cipher: TokenCipher;
   /** X_WEB_BASE_URL (https://x.com): the app page, its scripts, GraphQL at /i/api/graphql. */
@@ -64,16 +68,8 @@ export interface XWebSourceOptions {
   operationsFile?: string;
   /** X_WEB_OPERATIONS_RECHECK_SECONDS: the least time between two forced reads of the client. */
   operationsRecheckMs?: number;
-  fetch?: typeof fetch;
-  now?: () => number;
-  timeoutMs?: number;
-  retryBaseMs?: number;
-  maxRetries?: number;
-  metrics?: XRequestMetrics;
   /** Tests: how long a request waits for a busy account (default 60 s). */
   busyWaitMs?: number;
-  /** Tests: how a request waits out a backoff or a read of x.com's client refused as too soon. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;

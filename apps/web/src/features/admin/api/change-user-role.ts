@@ -1,7 +1,7 @@
 import { adminUserResponseSchema, type AdminUser, type Role } from '@perch/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { useAdminMutation } from './admin-query';
 
 export interface ChangeUserRoleInput {
   userId: number;
@@ -24,15 +24,10 @@ export function changeUserRole({
 
 /** Changes a role; the answered user replaces the cached one. */
 export function useChangeUserRoleMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['admin', 'change-role'],
-    mutationFn: changeUserRole,
-    onSuccess: ({ data: { user } }) => {
-      queryClient.setQueryData<AdminUser[]>(adminQueryKeys.users, (current) =>
-        current?.map((entry) => (entry.id === user.id ? user : entry)),
-      );
-      return queryClient.invalidateQueries({ queryKey: adminQueryKeys.users });
-    },
+  return useAdminMutation(['admin', 'change-role'], changeUserRole, (queryClient, { data }) => {
+    queryClient.setQueryData<AdminUser[]>(adminQueryKeys.users, (current) =>
+      current?.map((entry) => (entry.id === data.user.id ? data.user : entry)),
+    );
+    return queryClient.invalidateQueries({ queryKey: adminQueryKeys.users });
   });
 }

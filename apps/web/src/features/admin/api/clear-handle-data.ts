@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
 import type { HandleTarget } from './delete-handle';
+import { useAdminMutation } from './admin-query';
 
 /**
  * DELETE /admin/handles/{id}/data (super admin): drops the handle's tweets and snapshots; its
@@ -12,14 +12,10 @@ export function clearHandleData({ id }: HandleTarget): Promise<ApiAnswer<unknown
 }
 
 export function useClearHandleDataMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['admin', 'clear-handle-data'],
-    mutationFn: clearHandleData,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminQueryKeys.handles }),
-        queryClient.invalidateQueries({ queryKey: adminQueryKeys.processes }),
-      ]),
-  });
+  return useAdminMutation(['admin', 'clear-handle-data'], clearHandleData, (queryClient) =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminQueryKeys.handles }),
+      queryClient.invalidateQueries({ queryKey: adminQueryKeys.processes }),
+    ]),
+  );
 }

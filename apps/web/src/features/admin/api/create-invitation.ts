@@ -4,9 +4,9 @@ import {
   type AdminInvitation,
   type CreateInvitationRequest,
 } from '@perch/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { useAdminMutation } from './admin-query';
 
 /**
  * POST /admin/invitations: a new code for `role` (admin roles need a super admin), usable
@@ -28,16 +28,15 @@ export function createInvitation(
  * list at once, then the list is fetched again.
  */
 export function useCreateInvitationMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['admin', 'create-invitation'],
-    mutationFn: createInvitation,
-    onSuccess: ({ data: { invitation } }) => {
-      const { code: _shownOnce, ...listed } = invitation;
+  return useAdminMutation(
+    ['admin', 'create-invitation'],
+    createInvitation,
+    (queryClient, { data }) => {
+      const { code: _shownOnce, ...listed } = data.invitation;
       queryClient.setQueryData<AdminInvitation[]>(adminQueryKeys.invitations, (current) =>
         current ? [listed, ...current.filter((entry) => entry.id !== listed.id)] : current,
       );
       return queryClient.invalidateQueries({ queryKey: adminQueryKeys.invitations });
     },
-  });
+  );
 }

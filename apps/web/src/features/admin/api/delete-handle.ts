@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { useAdminMutation } from './admin-query';
 
 export interface HandleTarget {
   id: number;
@@ -14,10 +14,7 @@ export function deleteHandleGlobally({ id }: HandleTarget): Promise<ApiAnswer<un
 
 /** Global delete; every admin list may have shown the handle, so all of them refresh. */
 export function useDeleteHandleMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['admin', 'delete-handle'],
-    mutationFn: deleteHandleGlobally,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminQueryKeys.all }),
-  });
+  return useAdminMutation(['admin', 'delete-handle'], deleteHandleGlobally, (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: adminQueryKeys.all }),
+  );
 }

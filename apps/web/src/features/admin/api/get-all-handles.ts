@@ -1,7 +1,8 @@
 import { adminHandlesResponseSchema, type AdminHandle } from '@perch/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { adminQueryOptions } from './admin-query';
 
 /** GET /admin/all-handles: every handle of the system, whoever follows it. */
 export async function getAllHandles(signal?: AbortSignal): Promise<AdminHandle[]> {
@@ -11,10 +12,7 @@ export async function getAllHandles(signal?: AbortSignal): Promise<AdminHandle[]
 
 /** One cache entry serves the global management list and the clean-up table. */
 export function allHandlesQueryOptions() {
-  return queryOptions({
-    queryKey: adminQueryKeys.handles,
-    queryFn: ({ signal }) => getAllHandles(signal),
-  });
+  return adminQueryOptions(adminQueryKeys.handles, getAllHandles);
 }
 
 export function useAllHandlesQuery() {

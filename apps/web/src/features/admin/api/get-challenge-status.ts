@@ -1,7 +1,8 @@
 import { challengeStatusResponseSchema, type ChallengeStatus } from '@perch/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { CHALLENGE_POLL_MS, CHALLENGE_REFETCH_AFTER_SUBMIT_MS } from '@/lib/polling/intervals';
+import { adminQueryOptions } from './admin-query';
 
 /** Under the admin prefix, so refreshing the admin area refreshes it too. */
 export const challengeStatusQueryKey = ['admin', 'twitter-challenge'] as const;
@@ -24,9 +25,7 @@ export function challengePollInterval(status: ChallengeStatus | undefined): numb
 }
 
 export function challengeStatusQueryOptions() {
-  return queryOptions({
-    queryKey: challengeStatusQueryKey,
-    queryFn: ({ signal }) => getChallengeStatus(signal),
+  return adminQueryOptions(challengeStatusQueryKey, getChallengeStatus, {
     refetchInterval: (query) => challengePollInterval(query.state.data),
   });
 }

@@ -1,7 +1,8 @@
 import { adminInvitationsResponseSchema, type AdminInvitation } from '@perch/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { adminQueryOptions } from './admin-query';
 
 /** GET /admin/invitations: the invitation codes, with their uses and state. */
 export async function getInvitations(signal?: AbortSignal): Promise<AdminInvitation[]> {
@@ -12,10 +13,7 @@ export async function getInvitations(signal?: AbortSignal): Promise<AdminInvitat
 }
 
 export function invitationsQueryOptions() {
-  return queryOptions({
-    queryKey: adminQueryKeys.invitations,
-    queryFn: ({ signal }) => getInvitations(signal),
-  });
+  return adminQueryOptions(adminQueryKeys.invitations, getInvitations);
 }
 
 export function useInvitationsQuery() {

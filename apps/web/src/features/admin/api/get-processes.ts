@@ -1,8 +1,9 @@
 import { adminProcessesResponseSchema, type AdminProcesses } from '@perch/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { PROCESSES_POLL_MS } from '@/lib/polling/intervals';
 import { adminQueryKeys } from './admin-query-keys';
+import { adminQueryOptions } from './admin-query';
 
 /** GET /admin/processes: the tweet source in use and every handle's collector. */
 export function getProcesses(signal?: AbortSignal): Promise<AdminProcesses> {
@@ -11,9 +12,7 @@ export function getProcesses(signal?: AbortSignal): Promise<AdminProcesses> {
 
 /** Polled every 10 s; TanStack Query pauses the interval while the tab is hidden. */
 export function processesQueryOptions() {
-  return queryOptions({
-    queryKey: adminQueryKeys.processes,
-    queryFn: ({ signal }) => getProcesses(signal),
+  return adminQueryOptions(adminQueryKeys.processes, getProcesses, {
     refetchInterval: PROCESSES_POLL_MS,
     refetchIntervalInBackground: false,
   });

@@ -1,7 +1,8 @@
 import { adminUserHandlesResponseSchema, type AdminUserHandle } from '@perch/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { adminQueryOptions } from './admin-query';
 
 /** GET /admin/users/{id}/handles: the handles one user monitors. */
 export async function getAdminUserHandles(
@@ -17,10 +18,9 @@ export async function getAdminUserHandles(
 }
 
 export function adminUserHandlesQueryOptions(userId: number) {
-  return queryOptions({
-    queryKey: adminQueryKeys.userHandles(userId),
-    queryFn: ({ signal }) => getAdminUserHandles(userId, signal),
-  });
+  return adminQueryOptions(adminQueryKeys.userHandles(userId), (signal) =>
+    getAdminUserHandles(userId, signal),
+  );
 }
 
 /** The handles of the selected user; nothing is fetched while no user is selected. */

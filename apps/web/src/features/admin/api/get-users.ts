@@ -1,7 +1,8 @@
 import { adminUsersResponseSchema, type AdminUser } from '@perch/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { adminQueryOptions } from './admin-query';
 
 /** GET /admin/users: every registered account with its role and activity. */
 export async function getAdminUsers(signal?: AbortSignal): Promise<AdminUser[]> {
@@ -10,10 +11,7 @@ export async function getAdminUsers(signal?: AbortSignal): Promise<AdminUser[]> 
 }
 
 export function adminUsersQueryOptions() {
-  return queryOptions({
-    queryKey: adminQueryKeys.users,
-    queryFn: ({ signal }) => getAdminUsers(signal),
-  });
+  return adminQueryOptions(adminQueryKeys.users, getAdminUsers);
 }
 
 export function useAdminUsersQuery() {

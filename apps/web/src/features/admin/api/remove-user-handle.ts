@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { useAdminMutation } from './admin-query';
 
 export interface RemoveUserHandleInput {
   userId: number;
@@ -21,15 +21,14 @@ export function removeUserHandle({
 
 /** Removes the link; the user's handles, the users' counts and the system handles follow. */
 export function useRemoveUserHandleMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['admin', 'remove-user-handle'],
-    mutationFn: removeUserHandle,
-    onSuccess: (_data, { userId }) =>
+  return useAdminMutation(
+    ['admin', 'remove-user-handle'],
+    removeUserHandle,
+    (queryClient, _answer, { userId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: adminQueryKeys.userHandles(userId) }),
         queryClient.invalidateQueries({ queryKey: adminQueryKeys.users }),
         queryClient.invalidateQueries({ queryKey: adminQueryKeys.handles }),
       ]),
-  });
+  );
 }

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { useAdminMutation } from './admin-query';
 
 export interface RevokeInvitationInput {
   id: number;
@@ -12,10 +12,7 @@ export function revokeInvitation({ id }: RevokeInvitationInput): Promise<ApiAnsw
 }
 
 export function useRevokeInvitationMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['admin', 'revoke-invitation'],
-    mutationFn: revokeInvitation,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminQueryKeys.invitations }),
-  });
+  return useAdminMutation(['admin', 'revoke-invitation'], revokeInvitation, (queryClient) =>
+    queryClient.invalidateQueries({ queryKey: adminQueryKeys.invitations }),
+  );
 }

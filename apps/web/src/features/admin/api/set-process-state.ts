@@ -1,7 +1,7 @@
 import { adminProcessResponseSchema, type AdminProcess, type AdminProcesses } from '@perch/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
 import { adminQueryKeys } from './admin-query-keys';
+import { useAdminMutation } from './admin-query';
 
 export type ProcessAction = 'stop' | 'start';
 
@@ -29,25 +29,21 @@ export function setProcessState({
 
 /** Puts the collector the server answered into the table at once, then refreshes the lists. */
 export function useProcessActionMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['admin', 'process-action'],
-    mutationFn: setProcessState,
-    onSuccess: ({ data: { process } }) => {
-      queryClient.setQueryData<AdminProcesses>(adminQueryKeys.processes, (current) =>
-        current
-          ? {
-              ...current,
-              processes: current.processes.map((entry) =>
-                entry.handle_id === process.handle_id ? process : entry,
-              ),
-            }
-          : current,
-      );
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminQueryKeys.processes }),
-        queryClient.invalidateQueries({ queryKey: adminQueryKeys.handles }),
-      ]);
-    },
+  return useAdminMutation(['admin', 'process-action'], setProcessState, (queryClient, { data }) => {
+    const { process } = data;
+    queryClient.setQueryData<AdminProcesses>(adminQueryKeys.processes, (current) =>
+      current
+        ? {
+            ...current,
+            processes: current.processes.map((entry) =>
+              entry.handle_id === process.handle_id ? process : entry,
+            ),
+          }
+        : current,
+    );
+    return Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminQueryKeys.processes }),
+      queryClient.invalidateQueries({ queryKey: adminQueryKeys.handles }),
+    ]);
   });
 }

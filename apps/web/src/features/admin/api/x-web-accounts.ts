@@ -5,11 +5,12 @@ import {
   type XWebAccount,
   type XWebAccounts,
 } from '@perch/shared';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
 import { X_WEB_ACCOUNTS_POLL_MS } from '@/lib/polling/intervals';
 import { adminQueryKeys } from './admin-query-keys';
 import { challengeStatusQueryKey } from './get-challenge-status';
+import { adminQueryOptions, useAdminMutation } from './admin-query';
 
 /** GET /admin/x-web-accounts: the x-web collector accounts with status, limits and errors. */
 export function getXWebAccounts(signal?: AbortSignal): Promise<XWebAccounts> {
@@ -17,9 +18,7 @@ export function getXWebAccounts(signal?: AbortSignal): Promise<XWebAccounts> {
 }
 
 export function xWebAccountsQueryOptions() {
-  return queryOptions({
-    queryKey: adminQueryKeys.xWebAccounts,
-    queryFn: ({ signal }) => getXWebAccounts(signal),
+  return adminQueryOptions(adminQueryKeys.xWebAccounts, getXWebAccounts, {
     refetchInterval: X_WEB_ACCOUNTS_POLL_MS,
   });
 }
@@ -29,13 +28,13 @@ export function useXWebAccountsQuery() {
 }
 
 /** After a change the pool and the verification panel (which shows a waiting account) refresh. */
-function useRefreshPool() {
-  const queryClient = useQueryClient();
-  return () =>
+function usePoolMutation<V, R>(action: string, mutationFn: (variables: V) => Promise<R>) {
+  return useAdminMutation(['admin', 'x-web-accounts', action], mutationFn, (queryClient) =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: adminQueryKeys.xWebAccounts }),
       queryClient.invalidateQueries({ queryKey: challengeStatusQueryKey }),
-    ]);
+    ]),
+  );
 }
 
 /** POST /admin/x-web-accounts: adds an account by cookies or by credentials. */
@@ -50,12 +49,7 @@ export function addXWebAccount(
 }
 
 export function useAddXWebAccountMutation() {
-  const refresh = useRefreshPool();
-  return useMutation({
-    mutationKey: ['admin', 'x-web-accounts', 'add'],
-    mutationFn: addXWebAccount,
-    onSuccess: refresh,
-  });
+  return usePoolMutation('add', addXWebAccount);
 }
 
 export interface XWebAccountTarget {
@@ -69,12 +63,7 @@ export function removeXWebAccount({ id }: XWebAccountTarget): Promise<ApiAnswer<
 }
 
 export function useRemoveXWebAccountMutation() {
-  const refresh = useRefreshPool();
-  return useMutation({
-    mutationKey: ['admin', 'x-web-accounts', 'remove'],
-    mutationFn: removeXWebAccount,
-    onSuccess: refresh,
-  });
+  return usePoolMutation('remove', removeXWebAccount);
 }
 
 /** POST /admin/x-web-accounts/{id}/reset: an account that is out is used (or signs in) again. */
@@ -83,10 +72,5 @@ export function resetXWebAccount({ id }: XWebAccountTarget): Promise<ApiAnswer<u
 }
 
 export function useResetXWebAccountMutation() {
-  const refresh = useRefreshPool();
-  return useMutation({
-    mutationKey: ['admin', 'x-web-accounts', 'reset'],
-    mutationFn: resetXWebAccount,
-    onSuccess: refresh,
-  });
+  return usePoolMutation('reset', resetXWebAccount);
 }

@@ -4,10 +4,11 @@ import {
   type XWebOperation,
   type XWebOperations,
 } from '@perch/shared';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
 import { X_WEB_ACCOUNTS_POLL_MS } from '@/lib/polling/intervals';
 import { adminQueryKeys } from './admin-query-keys';
+import { adminQueryOptions, useAdminMutation } from './admin-query';
 
 const PATH = '/admin/x-web-operations';
 
@@ -24,9 +25,7 @@ export function getXWebOperations(signal?: AbortSignal): Promise<XWebOperations>
  * 6 hours, and at once after X refuses an operation).
  */
 export function xWebOperationsQueryOptions() {
-  return queryOptions({
-    queryKey: adminQueryKeys.xWebOperations,
-    queryFn: ({ signal }) => getXWebOperations(signal),
+  return adminQueryOptions(adminQueryKeys.xWebOperations, getXWebOperations, {
     refetchInterval: X_WEB_ACCOUNTS_POLL_MS,
   });
 }
@@ -37,10 +36,15 @@ export function useXWebOperationsQuery(enabled = true) {
 }
 
 /** Every change answers with the whole list: it replaces the cached one at once. */
-function useStoreOperations() {
-  const queryClient = useQueryClient();
-  return (answer: ApiAnswer<XWebOperations>) =>
-    queryClient.setQueryData(adminQueryKeys.xWebOperations, answer.data);
+function useOperationsMutation<V>(
+  action: string,
+  mutationFn: (variables: V) => Promise<ApiAnswer<XWebOperations>>,
+) {
+  return useAdminMutation(
+    ['admin', 'x-web-operations', action],
+    mutationFn,
+    (queryClient, answer) => queryClient.setQueryData(adminQueryKeys.xWebOperations, answer.data),
+  );
 }
 
 export interface PinXWebOperationInput {
@@ -61,12 +65,7 @@ export function pinXWebOperation({
 }
 
 export function usePinXWebOperationMutation() {
-  const store = useStoreOperations();
-  return useMutation({
-    mutationKey: ['admin', 'x-web-operations', 'pin'],
-    mutationFn: pinXWebOperation,
-    onSuccess: store,
-  });
+  return useOperationsMutation('pin', pinXWebOperation);
 }
 
 /** DELETE /admin/x-web-operations/{name}: the operation follows x.com's client again. */
@@ -78,12 +77,7 @@ export function unpinXWebOperation(name: XWebOperation): Promise<ApiAnswer<XWebO
 }
 
 export function useUnpinXWebOperationMutation() {
-  const store = useStoreOperations();
-  return useMutation({
-    mutationKey: ['admin', 'x-web-operations', 'unpin'],
-    mutationFn: unpinXWebOperation,
-    onSuccess: store,
-  });
+  return useOperationsMutation('unpin', unpinXWebOperation);
 }
 
 /** POST /admin/x-web-operations/refresh: reads x.com's client now instead of at the next look. */
@@ -95,10 +89,5 @@ export function refreshXWebOperations(): Promise<ApiAnswer<XWebOperations>> {
 }
 
 export function useRefreshXWebOperationsMutation() {
-  const store = useStoreOperations();
-  return useMutation({
-    mutationKey: ['admin', 'x-web-operations', 'refresh'],
-    mutationFn: refreshXWebOperations,
-    onSuccess: store,
-  });
+  return useOperationsMutation('refresh', refreshXWebOperations);
 }

@@ -1,18 +1,14 @@
 import { within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { stubFetch } from '@/test/fetch-stub';
-import { sampleAdminServer } from '../test/admin-fixtures';
+import { describe, expect, it } from 'vitest';
+import { setUpAdminTests } from '../test/admin-test-setup';
 import { phoneScreen } from '../test/phone-screen';
-import { renderAdmin, section } from '../test/render-admin';
+import { section, renderSampleAdmin } from '../test/render-admin';
 
 describe('admin lists', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  setUpAdminTests();
 
   it('are tables on wide screens', async () => {
-    stubFetch(sampleAdminServer().handlers);
-    renderAdmin({ isSuperAdmin: true });
+    renderSampleAdmin({ isSuperAdmin: true });
     await within(section('Global Handle Management')).findAllByTestId('system-handle-row');
     expect(within(section('Global Handle Management')).getByRole('table')).toBeInTheDocument();
     expect(within(section('Collectors')).getByRole('row', { name: '@nasa' })).toBeInTheDocument();
@@ -20,8 +16,7 @@ describe('admin lists', () => {
 
   it('are cards with their buttons on phones', async () => {
     phoneScreen();
-    stubFetch(sampleAdminServer().handlers);
-    renderAdmin({ isSuperAdmin: true });
+    renderSampleAdmin({ isSuperAdmin: true });
 
     const handles = section('Global Handle Management');
     const handleCards = await within(handles).findAllByTestId('system-handle-row');

@@ -7,10 +7,11 @@ import {
 } from '@perch/shared';
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fail, jsonResponse, ok, requestsTo, stubFetch, type StubHandler } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { ChallengePanel } from './challenge-panel';
+import { setUpAdminTests } from '../test/admin-test-setup';
 
 const STATUS_PATH = 'GET /api/v1/admin/twitter-challenge-status';
 const SUBMIT_PATH = 'POST /api/v1/admin/submit-twitter-challenge-code';
@@ -45,12 +46,7 @@ const person = () => userEvent.setup({ delay: null });
 const timedPerson = () => userEvent.setup({ advanceTimers: vi.advanceTimersByTime.bind(vi) });
 
 describe('ChallengePanel', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  setUpAdminTests();
 
   it('is calm when no verification is needed, and polls every 30 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });

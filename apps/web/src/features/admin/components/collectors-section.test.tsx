@@ -1,25 +1,26 @@
 import { ADMIN_MESSAGES } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PROCESSES_POLL_MS } from '@/lib/polling/intervals';
 import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { processesQueryOptions } from '../api/get-processes';
-import { makeProcess, makeSource, okWithMessage, sampleAdminServer } from '../test/admin-fixtures';
-import { renderAdmin } from '../test/render-admin';
+import {
+  makeEmailChallenge,
+  makeProcess,
+  makeSource,
+  okWithMessage,
+  sampleAdminServer,
+} from '../test/admin-fixtures';
+import { setUpAdminTests } from '../test/admin-test-setup';
+import { renderAdmin, renderSampleAdmin, expectAdminError } from '../test/render-admin';
 
 const NOW = new Date('2025-03-10T12:00:00.000Z');
 const collectors = () => screen.getByRole('region', { name: 'Collectors' });
 const row = (handle: string) => within(collectors()).getByRole('row', { name: `@${handle}` });
 
 describe('Collectors', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-    vi.useFakeTimers({ shouldAdvanceTime: true, now: NOW });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  setUpAdminTests({ now: NOW });
 
   const person = () => userEvent.setup({ delay: null, advanceTimers: vi.advanceTimersByTime });
 
@@ -107,15 +108,16 @@ describe('Collectors', () => {
 
   it("prefers the server's success message to the default one", async () => {
     const serverMessage = 'Collection for @nasa stops once the page in flight is saved.';
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'POST /api/v1/admin/processes/stop': () =>
-        okWithMessage(
-          { process: makeProcess({ handle_id: 11, handle: 'nasa', state: 'stopped' }) },
-          serverMessage,
-        ),
+    renderSampleAdmin({
+      isSuperAdmin: true,
+      answers: {
+        'POST /api/v1/admin/processes/stop': () =>
+          okWithMessage(
+            { process: makeProcess({ handle_id: 11, handle: 'nasa', state: 'stopped' }) },
+            serverMessage,
+          ),
+      },
     });
-    renderAdmin({ isSuperAdmin: true });
     await within(collectors()).findByTestId('collector-source');
     await person().click(within(row('nasa')).getByRole('button', { name: 'Stop @nasa' }));
     const banner = await screen.findByTestId('admin-success');
@@ -124,26 +126,23 @@ describe('Collectors', () => {
   });
 
   it("reports a refused stop with the server's reason", async () => {
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'POST /api/v1/admin/processes/stop': () =>
-        fail(403, ADMIN_MESSAGES.superAdminRequired, 'FORBIDDEN'),
+    renderSampleAdmin({
+      isSuperAdmin: true,
+      answers: {
+        'POST /api/v1/admin/processes/stop': () =>
+          fail(403, ADMIN_MESSAGES.superAdminRequired, 'FORBIDDEN'),
+      },
     });
-    renderAdmin({ isSuperAdmin: true });
     await within(collectors()).findByTestId('collector-source');
     await person().click(screen.getByRole('button', { name: 'Stop @spacex' }));
-    const banner = await screen.findByTestId('admin-error');
-    expect(banner).toHaveTextContent('Failed to stop the collector of @spacex.');
-    expect(banner).toHaveTextContent(ADMIN_MESSAGES.superAdminRequired);
+    await expectAdminError(
+      'Failed to stop the collector of @spacex.',
+      ADMIN_MESSAGES.superAdminRequired,
+    );
   });
 
   it('warns in yellow while a verification challenge pauses collection, linking a super admin to Settings', async () => {
-    const challenge = {
-      status: 'AWAITING_INPUT' as const,
-      challenge_type: 'email',
-      challenge_details: null,
-      last_challenge_at: '2025-03-10T11:50:00.000Z',
-    };
+    const challenge = makeEmailChallenge('AWAITING_INPUT');
     stubFetch(
       sampleAdminServer({ source: makeSource({ name: 'x-api', health: 'paused', challenge }) })
         .handlers,
@@ -156,12 +155,7 @@ describe('Collectors', () => {
   });
 
   it('tells a plain admin that a super admin enters the code', async () => {
-    const challenge = {
-      status: 'CODE_SUBMITTED' as const,
-      challenge_type: 'email',
-      challenge_details: null,
-      last_challenge_at: '2025-03-10T11:50:00.000Z',
-    };
+    const challenge = makeEmailChallenge('CODE_SUBMITTED');
     stubFetch(sampleAdminServer({ source: makeSource({ challenge }) }).handlers);
     renderAdmin({ isSuperAdmin: false });
     const banner = await screen.findByTestId('challenge-paused');
@@ -170,8 +164,7 @@ describe('Collectors', () => {
   });
 
   it('fetches the collectors again every 10 s', async () => {
-    const fetchMock = stubFetch(sampleAdminServer().handlers);
-    renderAdmin();
+    const { fetchMock } = renderSampleAdmin();
     await within(collectors()).findByTestId('collector-source');
     expect(requestsTo(fetchMock, 'GET /api/v1/admin/processes')).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(PROCESSES_POLL_MS);
@@ -182,11 +175,11 @@ describe('Collectors', () => {
   });
 
   it("shows 'Failed to load collectors.' with the spec's fallback", async () => {
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'GET /api/v1/admin/processes': () => new Response('', { status: 503 }),
+    renderSampleAdmin({
+      answers: {
+        'GET /api/v1/admin/processes': () => new Response('', { status: 503 }),
+      },
     });
-    renderAdmin();
     const error = await screen.findByTestId('collectors-error');
     expect(error).toHaveTextContent('Failed to load collectors.');
     expect(error).toHaveTextContent(ADMIN_MESSAGES.fetchProcessesFailed);

@@ -1,10 +1,9 @@
 import { Alert, Anchor, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminProcess, type AdminProcesses } from '@perch/shared';
-import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRobot } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { IconSection } from '@/components/icon-section';
 import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
+import { EmptyText } from '@/components/section-states';
 import { failureReason } from '@/lib/failure-text';
 import { formatDateTime } from '@/lib/format';
 import { formatCount, formatRelative } from '@/lib/format';
@@ -14,6 +13,8 @@ import { useAdminNotifier } from '../hooks/use-admin-banner';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { PROCESS_STATE_LOOK, SOURCE_HEALTH_LOOK, SOURCE_NAME } from '../utils/looks';
 import { LookBadge } from './look-badge';
+import { AdminQuerySection } from './admin-query-section';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 type Source = AdminProcesses['source'];
 
@@ -229,20 +230,7 @@ export function CollectorsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
   };
 
   return (
-    <IconSection
-      title={ADMIN_TEXTS.collectorsTitle}
-      icon={IconRobot}
-      color="violet"
-      description={ADMIN_TEXTS.collectorsDescription}
-      testId="collectors"
-    >
-      <QueryStates
-        query={query}
-        loadingLabel="Loading collectors"
-        errorTitle={ADMIN_TEXTS.loadProcessesFailed}
-        errorFallback={ADMIN_MESSAGES.fetchProcessesFailed}
-        errorTestId="collectors-error"
-      />
+    <AdminQuerySection section={ADMIN_SECTIONS.collectors} query={query}>
       {data ? (
         <>
           {data.source.challenge.status === 'IDLE' ? null : (
@@ -277,6 +265,6 @@ export function CollectorsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
           ) : null}
         </>
       ) : null}
-    </IconSection>
+    </AdminQuerySection>
   );
 }

@@ -1,23 +1,21 @@
 import { ADMIN_MESSAGES } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
+import { describe, expect, it } from 'vitest';
+import { fail, requestsTo } from '@/test/fetch-stub';
 import { sampleAdminServer } from '../test/admin-fixtures';
-import { renderAdmin } from '../test/render-admin';
+import { setUpAdminTests } from '../test/admin-test-setup';
+import { renderSampleAdmin, expectAdminError } from '../test/render-admin';
 import { filterHandles } from './data-cleanup-section';
 
 const person = () => userEvent.setup({ delay: null });
 const cleanup = () => screen.getByRole('region', { name: 'Data Cleanup per Handle' });
 
 describe('Data Cleanup per Handle', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  setUpAdminTests();
 
   it('shows a plain admin the access-denied text and no Clear Data', async () => {
-    stubFetch(sampleAdminServer().handlers);
-    renderAdmin({ isSuperAdmin: false });
+    renderSampleAdmin({ isSuperAdmin: false });
     await within(screen.getByRole('region', { name: 'Global Handle Management' })).findAllByTestId(
       'system-handle-row',
     );
@@ -28,8 +26,7 @@ describe('Data Cleanup per Handle', () => {
   });
 
   it('gives a super admin a searchable table with ID, Handle, Created At and Actions', async () => {
-    stubFetch(sampleAdminServer().handlers);
-    renderAdmin({ isSuperAdmin: true });
+    renderSampleAdmin({ isSuperAdmin: true });
     const table = await within(cleanup()).findByRole('table');
     expect(
       within(table)
@@ -47,8 +44,7 @@ describe('Data Cleanup per Handle', () => {
   });
 
   it('clears the data after the confirmation that warns it cannot be undone', async () => {
-    const fetchMock = stubFetch(sampleAdminServer().handlers);
-    renderAdmin({ isSuperAdmin: true });
+    const { fetchMock } = renderSampleAdmin({ isSuperAdmin: true });
     await within(cleanup()).findByRole('table');
     const user = person();
     await user.click(within(cleanup()).getByRole('button', { name: 'Clear Data @nasa' }));
@@ -67,29 +63,32 @@ describe('Data Cleanup per Handle', () => {
   });
 
   it("shows 'Failed to clear data for @x.' when the server refuses", async () => {
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'DELETE /api/v1/admin/handles/12/data': () =>
-        fail(403, ADMIN_MESSAGES.superAdminRequired, 'FORBIDDEN'),
+    renderSampleAdmin({
+      isSuperAdmin: true,
+      answers: {
+        'DELETE /api/v1/admin/handles/12/data': () =>
+          fail(403, ADMIN_MESSAGES.superAdminRequired, 'FORBIDDEN'),
+      },
     });
-    renderAdmin({ isSuperAdmin: true });
     await within(cleanup()).findByRole('table');
     const user = person();
     await user.click(within(cleanup()).getByRole('button', { name: 'Clear Data @spacex' }));
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Clear Data' }),
     );
-    const banner = await screen.findByTestId('admin-error');
-    expect(banner).toHaveTextContent(ADMIN_MESSAGES.clearDataForHandleFailed('spacex'));
-    expect(banner).toHaveTextContent(ADMIN_MESSAGES.superAdminRequired);
+    await expectAdminError(
+      ADMIN_MESSAGES.clearDataForHandleFailed('spacex'),
+      ADMIN_MESSAGES.superAdminRequired,
+    );
   });
 
   it("shows 'Failed to fetch handles.' when the handles cannot load", async () => {
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'GET /api/v1/admin/all-handles': () => fail(500, 'Database unavailable', 'INTERNAL'),
+    renderSampleAdmin({
+      isSuperAdmin: true,
+      answers: {
+        'GET /api/v1/admin/all-handles': () => fail(500, 'Database unavailable', 'INTERNAL'),
+      },
     });
-    renderAdmin({ isSuperAdmin: true });
     expect(await screen.findByTestId('cleanup-error')).toHaveTextContent(
       ADMIN_MESSAGES.fetchHandlesFailed,
     );

@@ -1,6 +1,6 @@
 import { Alert, TextInput } from '@mantine/core';
 import { ADMIN_MESSAGES, normalizeHandle, type AdminHandle } from '@perch/shared';
-import { IconDatabaseCog, IconEraser, IconLock, IconSearch } from '@tabler/icons-react';
+import { IconEraser, IconLock, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { IconSection } from '@/components/icon-section';
@@ -13,6 +13,7 @@ import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { DangerButton } from './danger-button';
 import { HANDLE_NAME_COLUMN } from './handle-name-column';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 /** Handles whose name or ID contains the search text (a leading @ is ignored). */
 export function filterHandles(handles: readonly AdminHandle[], search: string): AdminHandle[] {
@@ -54,14 +55,7 @@ function CleanupTable() {
         mb="sm"
         maw={360}
       />
-      <QueryStates
-        query={query}
-        loadingLabel="Loading handles for clean-up"
-        errorTitle={ADMIN_MESSAGES.fetchHandlesFailed}
-        errorFallback={ADMIN_MESSAGES.fetchAllHandlesFailed}
-        errorTestId="cleanup-error"
-        emptyText={ADMIN_MESSAGES.noSystemHandles}
-      />
+      <QueryStates query={query} {...ADMIN_SECTIONS.dataCleanup.states} />
       {handles && handles.length > 0 && shown.length === 0 ? (
         <EmptyText>{ADMIN_TEXTS.noMatchingHandles(search.trim())}</EmptyText>
       ) : null}
@@ -108,14 +102,9 @@ function CleanupTable() {
  * behind a confirmation that warns it cannot be undone. Others see the access-denied text.
  */
 export function DataCleanupSection({ isSuperAdmin }: { isSuperAdmin: boolean }) {
+  const { frame } = ADMIN_SECTIONS.dataCleanup;
   return (
-    <IconSection
-      title={ADMIN_TEXTS.dataCleanupTitle}
-      icon={IconDatabaseCog}
-      color="red"
-      description={isSuperAdmin ? ADMIN_TEXTS.dataCleanupDescription : undefined}
-      testId="data-cleanup"
-    >
+    <IconSection {...frame} description={isSuperAdmin ? frame.description : undefined}>
       {isSuperAdmin ? (
         <CleanupTable />
       ) : (

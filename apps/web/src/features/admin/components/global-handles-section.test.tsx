@@ -1,25 +1,20 @@
 import { ADMIN_MESSAGES } from '@perch/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { adminServer, makeSystemHandle, sampleAdminServer } from '../test/admin-fixtures';
-import { renderAdmin } from '../test/render-admin';
+import { setUpAdminTests } from '../test/admin-test-setup';
+import { renderAdmin, renderSampleAdmin, expectAdminError } from '../test/render-admin';
 
 const person = () => userEvent.setup({ delay: null });
 const globalSection = () => screen.getByRole('region', { name: 'Global Handle Management' });
 
 describe('Global Handle Management', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  setUpAdminTests();
 
   it('lists every system handle with ID, created date, followers, status, tweets and users', async () => {
-    stubFetch(sampleAdminServer().handlers);
-    renderAdmin();
+    renderSampleAdmin();
     const rows = await within(globalSection()).findAllByTestId('system-handle-row');
     expect(rows).toHaveLength(2);
     expect(rows[0]).toHaveTextContent('@nasa');
@@ -63,8 +58,7 @@ describe('Global Handle Management', () => {
   });
 
   it('does nothing when the confirmation is cancelled', async () => {
-    const fetchMock = stubFetch(sampleAdminServer().handlers);
-    renderAdmin();
+    const { fetchMock } = renderSampleAdmin();
     await within(globalSection()).findAllByTestId('system-handle-row');
     const user = person();
     await user.click(screen.getByRole('button', { name: 'Global Delete @spacex' }));
@@ -77,20 +71,21 @@ describe('Global Handle Management', () => {
   });
 
   it("shows 'Failed to delete handle @x.' in red, with the fallback when the server says nothing", async () => {
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'DELETE /api/v1/admin/handles/11': () => new Response('', { status: 500 }),
+    renderSampleAdmin({
+      answers: {
+        'DELETE /api/v1/admin/handles/11': () => new Response('', { status: 500 }),
+      },
     });
-    renderAdmin();
     await within(globalSection()).findAllByTestId('system-handle-row');
     const user = person();
     await user.click(screen.getByRole('button', { name: 'Global Delete @nasa' }));
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Global Delete' }),
     );
-    const banner = await screen.findByTestId('admin-error');
-    expect(banner).toHaveTextContent(ADMIN_MESSAGES.deleteHandleFailed('nasa'));
-    expect(banner).toHaveTextContent(ADMIN_MESSAGES.globalDeleteFailed(11));
+    const banner = await expectAdminError(
+      ADMIN_MESSAGES.deleteHandleFailed('nasa'),
+      ADMIN_MESSAGES.globalDeleteFailed(11),
+    );
     expect(banner).toHaveAttribute('role', 'alert');
   });
 

@@ -1,10 +1,8 @@
 import { Box, Button, Tooltip } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminHandle } from '@perch/shared';
-import { IconRefresh, IconTrash, IconWorld } from '@tabler/icons-react';
+import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { IconSection } from '@/components/icon-section';
 import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { QueryStates } from '@/components/section-states';
 import { formatCount, formatDate } from '@/lib/format';
 import { useDeleteHandleMutation } from '../api/delete-handle';
 import { useAllHandlesQuery } from '../api/get-all-handles';
@@ -15,6 +13,8 @@ import { backfillColor } from '../utils/looks';
 import { LookBadge } from './look-badge';
 import { DangerButton } from './danger-button';
 import { HANDLE_NAME_COLUMN } from './handle-name-column';
+import { AdminQuerySection } from './admin-query-section';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 function HandleStatus({ handle }: { handle: AdminHandle }) {
   const badge = handle.stopped ? (
@@ -69,12 +69,9 @@ export function GlobalHandlesSection() {
   const pending = globalDelete.pending;
 
   return (
-    <IconSection
-      title={ADMIN_TEXTS.globalHandlesTitle}
-      icon={IconWorld}
-      color="indigo"
-      description={ADMIN_TEXTS.globalHandlesDescription}
-      testId="global-handles"
+    <AdminQuerySection
+      section={ADMIN_SECTIONS.globalHandles}
+      query={query}
       actions={
         <Button
           size="xs"
@@ -87,15 +84,6 @@ export function GlobalHandlesSection() {
         </Button>
       }
     >
-      <QueryStates
-        query={query}
-        loadingLabel="Loading system handles"
-        errorTitle={ADMIN_MESSAGES.loadSystemHandlesFailed}
-        errorFallback={ADMIN_MESSAGES.fetchAllHandlesFailed}
-        errorTestId="global-handles-error"
-        emptyText={ADMIN_MESSAGES.noSystemHandles}
-        emptyTestId="global-handles-empty"
-      />
       {handles && handles.length > 0 ? (
         <ResponsiveList
           label="System handles"
@@ -130,6 +118,6 @@ export function GlobalHandlesSection() {
         onConfirm={globalDelete.confirm}
         onCancel={globalDelete.cancel}
       />
-    </IconSection>
+    </AdminQuerySection>
   );
 }

@@ -1,19 +1,18 @@
 import { ADMIN_MESSAGES, INVITATION_DEFAULT_EXPIRY_DAYS } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { adminServer, makeInvitation, sampleAdminServer } from '../test/admin-fixtures';
-import { renderAdmin } from '../test/render-admin';
+import { setUpAdminTests } from '../test/admin-test-setup';
+import { renderAdmin, renderSampleAdmin, expectAdminError } from '../test/render-admin';
 
 const person = () => userEvent.setup({ delay: null });
 const invitations = () => screen.getByRole('region', { name: 'Invitations' });
 const row = (id: number) => within(invitations()).getByRole('row', { name: `Invitation #${id}` });
 
 describe('Invitations', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  setUpAdminTests();
 
   it('lists invitations by number with role, uses, creation, expiry, creator and state, never a code', async () => {
     stubFetch(
@@ -47,8 +46,7 @@ describe('Invitations', () => {
   });
 
   it('shows a new code once, with a copy button, until the admin is done with it', async () => {
-    stubFetch(sampleAdminServer().handlers);
-    renderAdmin({ isSuperAdmin: true });
+    renderSampleAdmin({ isSuperAdmin: true });
     await within(invitations()).findAllByTestId('invitation-row');
     const user = person();
     await user.click(screen.getByRole('button', { name: 'Create invitation' }));
@@ -112,8 +110,7 @@ describe('Invitations', () => {
   });
 
   it('offers a plain admin the user role only', async () => {
-    const fetchMock = stubFetch(sampleAdminServer().handlers);
-    renderAdmin({ isSuperAdmin: false });
+    const { fetchMock } = renderSampleAdmin({ isSuperAdmin: false });
     await within(invitations()).findAllByTestId('invitation-row');
     const form = within(screen.getByRole('form', { name: 'Create invitation' }));
     const role = form.getByRole('combobox', { name: 'Role' });
@@ -133,8 +130,7 @@ describe('Invitations', () => {
   });
 
   it('checks the form with the request schema before sending', async () => {
-    const fetchMock = stubFetch(sampleAdminServer().handlers);
-    renderAdmin();
+    const { fetchMock } = renderSampleAdmin();
     await within(invitations()).findAllByTestId('invitation-row');
     const user = person();
     const form = within(screen.getByRole('form', { name: 'Create invitation' }));
@@ -145,22 +141,22 @@ describe('Invitations', () => {
   });
 
   it("reports a refused creation with the server's reason", async () => {
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'POST /api/v1/admin/invitations': () =>
-        fail(403, ADMIN_MESSAGES.invitationRoleForbidden, 'FORBIDDEN'),
+    renderSampleAdmin({
+      answers: {
+        'POST /api/v1/admin/invitations': () =>
+          fail(403, ADMIN_MESSAGES.invitationRoleForbidden, 'FORBIDDEN'),
+      },
     });
-    renderAdmin();
     await within(invitations()).findAllByTestId('invitation-row');
     await person().click(screen.getByRole('button', { name: 'Create invitation' }));
-    const banner = await screen.findByTestId('admin-error');
-    expect(banner).toHaveTextContent('Failed to create the invitation.');
-    expect(banner).toHaveTextContent(ADMIN_MESSAGES.invitationRoleForbidden);
+    await expectAdminError(
+      'Failed to create the invitation.',
+      ADMIN_MESSAGES.invitationRoleForbidden,
+    );
   });
 
   it('revokes an active code after a confirmation', async () => {
-    const fetchMock = stubFetch(sampleAdminServer().handlers);
-    renderAdmin();
+    const { fetchMock } = renderSampleAdmin();
     await within(invitations()).findAllByTestId('invitation-row');
     const user = person();
     await user.click(within(row(7)).getByRole('button', { name: 'Revoke invitation #7' }));
@@ -185,11 +181,11 @@ describe('Invitations', () => {
   });
 
   it("shows 'Failed to load invitations.' when the list cannot load", async () => {
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'GET /api/v1/admin/invitations': () => fail(500, 'Database unavailable', 'INTERNAL'),
+    renderSampleAdmin({
+      answers: {
+        'GET /api/v1/admin/invitations': () => fail(500, 'Database unavailable', 'INTERNAL'),
+      },
     });
-    renderAdmin();
     const error = await screen.findByTestId('invitations-error');
     expect(error).toHaveTextContent('Failed to load invitations.');
     expect(error).toHaveTextContent('Database unavailable');

@@ -1,10 +1,8 @@
 import { Divider, Text } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminInvitation } from '@perch/shared';
-import { IconBan, IconTicket } from '@tabler/icons-react';
+import { IconBan } from '@tabler/icons-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { IconSection } from '@/components/icon-section';
 import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { QueryStates } from '@/components/section-states';
 import { formatDateTime } from '@/lib/format';
 import { formatDate } from '@/lib/format';
 import { useInvitationsQuery } from '../api/get-invitations';
@@ -15,6 +13,8 @@ import { INVITATION_STATE_LOOK, ROLE_LOOK } from '../utils/looks';
 import { LookBadge } from './look-badge';
 import { DangerButton } from './danger-button';
 import { InvitationForm } from './invitation-form';
+import { AdminQuerySection } from './admin-query-section';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 const labelOf = (invitation: AdminInvitation) => ADMIN_TEXTS.invitationLabel(invitation.id);
 
@@ -80,23 +80,16 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
     invitation.state === 'active' && (isSuperAdmin || invitation.role === 'user');
 
   return (
-    <IconSection
-      title={ADMIN_TEXTS.invitationsTitle}
-      icon={IconTicket}
-      color="orange"
-      description={ADMIN_TEXTS.invitationsDescription}
-      testId="invitations"
+    <AdminQuerySection
+      section={ADMIN_SECTIONS.invitations}
+      query={query}
+      lead={
+        <>
+          <InvitationForm isSuperAdmin={isSuperAdmin} />
+          <Divider my="md" />
+        </>
+      }
     >
-      <InvitationForm isSuperAdmin={isSuperAdmin} />
-      <Divider my="md" />
-      <QueryStates
-        query={query}
-        loadingLabel="Loading invitations"
-        errorTitle={ADMIN_TEXTS.loadInvitationsFailed}
-        errorFallback={ADMIN_TEXTS.loadInvitationsFailed}
-        errorTestId="invitations-error"
-        emptyText={ADMIN_TEXTS.noInvitations}
-      />
       {invitations && invitations.length > 0 ? (
         <ResponsiveList
           label="Invitations"
@@ -135,6 +128,6 @@ export function InvitationsSection({ isSuperAdmin }: { isSuperAdmin: boolean }) 
         onConfirm={revoke.confirm}
         onCancel={revoke.cancel}
       />
-    </IconSection>
+    </AdminQuerySection>
   );
 }

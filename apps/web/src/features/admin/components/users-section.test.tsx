@@ -1,10 +1,11 @@
 import { ADMIN_MESSAGES } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { sampleAdminServer } from '../test/admin-fixtures';
-import { renderAdmin, section } from '../test/render-admin';
+import { setUpAdminTests } from '../test/admin-test-setup';
+import { renderAdmin, section, renderSampleAdmin, expectAdminError } from '../test/render-admin';
 
 const person = () => userEvent.setup({ delay: null });
 const userButton = (name: RegExp) => screen.getByRole('button', { name });
@@ -17,13 +18,10 @@ async function renderWithUsersListed() {
 }
 
 describe('Registered Users and Monitored Handles', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  setUpAdminTests();
 
   it('lists the users with their count, ID, join date, role and activity', async () => {
-    stubFetch(sampleAdminServer().handlers);
-    renderAdmin();
+    renderSampleAdmin();
     const users = await screen.findByRole('region', { name: 'Registered Users (3)' });
     const rows = within(users).getAllByTestId('user-row');
     expect(rows).toHaveLength(3);
@@ -119,9 +117,10 @@ describe('Registered Users and Monitored Handles', () => {
     await user.click(
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }),
     );
-    const banner = await screen.findByTestId('admin-error');
-    expect(banner).toHaveTextContent(ADMIN_MESSAGES.removeHandleFromUserFailed('nasa'));
-    expect(banner).toHaveTextContent(ADMIN_MESSAGES.userDoesNotFollow);
+    const banner = await expectAdminError(
+      ADMIN_MESSAGES.removeHandleFromUserFailed('nasa'),
+      ADMIN_MESSAGES.userDoesNotFollow,
+    );
     await user.click(within(banner).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('admin-error')).not.toBeInTheDocument();
   });
@@ -147,22 +146,22 @@ describe('Registered Users and Monitored Handles', () => {
   });
 
   it("falls back to 'Failed to fetch users' when the server gives no reason", async () => {
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'GET /api/v1/admin/users': () => new Response('', { status: 502 }),
+    renderSampleAdmin({
+      answers: {
+        'GET /api/v1/admin/users': () => new Response('', { status: 502 }),
+      },
     });
-    renderAdmin();
     const error = await screen.findByTestId('users-error');
     expect(error).toHaveTextContent(ADMIN_MESSAGES.loadUsersFailed);
     expect(error).toHaveTextContent(ADMIN_MESSAGES.fetchUsersFailed);
   });
 
   it("shows 'Failed to load handles for user N.' when the user's handles cannot load", async () => {
-    stubFetch({
-      ...sampleAdminServer().handlers,
-      'GET /api/v1/admin/users/3/handles': () => fail(500, 'Database unavailable', 'INTERNAL'),
+    renderSampleAdmin({
+      answers: {
+        'GET /api/v1/admin/users/3/handles': () => fail(500, 'Database unavailable', 'INTERNAL'),
+      },
     });
-    renderAdmin();
     await screen.findByRole('region', { name: 'Registered Users (3)' });
     await person().click(userButton(/^grace/));
     expect(await screen.findByTestId('user-handles-error')).toHaveTextContent(
@@ -172,8 +171,7 @@ describe('Registered Users and Monitored Handles', () => {
 
   describe('roles', () => {
     it('offers no role select to a plain admin', async () => {
-      stubFetch(sampleAdminServer().handlers);
-      renderAdmin({ isSuperAdmin: false });
+      renderSampleAdmin({ isSuperAdmin: false });
       await screen.findByRole('region', { name: 'Registered Users (3)' });
       expect(screen.queryByRole('combobox', { name: 'Role of grace' })).not.toBeInTheDocument();
     });
@@ -211,21 +209,21 @@ describe('Registered Users and Monitored Handles', () => {
     });
 
     it("reports a refused role change with the server's reason", async () => {
-      stubFetch({
-        ...sampleAdminServer().handlers,
-        'PUT /api/v1/admin/users/2/role': () =>
-          fail(409, ADMIN_MESSAGES.lastSuperAdmin, 'LAST_SUPER_ADMIN'),
+      renderSampleAdmin({
+        isSuperAdmin: true,
+        currentUserId: 1,
+        answers: {
+          'PUT /api/v1/admin/users/2/role': () =>
+            fail(409, ADMIN_MESSAGES.lastSuperAdmin, 'LAST_SUPER_ADMIN'),
+        },
       });
-      renderAdmin({ isSuperAdmin: true, currentUserId: 1 });
       await screen.findByRole('region', { name: 'Registered Users (3)' });
       const user = person();
       await user.selectOptions(screen.getByRole('combobox', { name: 'Role of linus' }), 'user');
       await user.click(
         within(await screen.findByRole('dialog')).getByRole('button', { name: 'Change role' }),
       );
-      const banner = await screen.findByTestId('admin-error');
-      expect(banner).toHaveTextContent('Failed to change the role of linus.');
-      expect(banner).toHaveTextContent(ADMIN_MESSAGES.lastSuperAdmin);
+      await expectAdminError('Failed to change the role of linus.', ADMIN_MESSAGES.lastSuperAdmin);
     });
   });
 });

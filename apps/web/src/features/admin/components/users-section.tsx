@@ -1,16 +1,15 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { ADMIN_MESSAGES, type AdminUser, type Role } from '@perch/shared';
-import { IconUsers } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { IconSection } from '@/components/icon-section';
-import { QueryStates } from '@/components/section-states';
 import { useChangeUserRoleMutation } from '../api/change-user-role';
 import { useAdminUsersQuery } from '../api/get-users';
 import { useConfirmedAction } from '../hooks/use-confirmed-action';
 import { ADMIN_TEXTS } from '../utils/admin-texts';
 import { UserHandlesCard } from './user-handles-card';
 import { UserRow } from './user-row';
+import { AdminQuerySection } from './admin-query-section';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 export interface UsersSectionProps {
   /** The signed-in admin, whose own role cannot be changed here. */
@@ -52,21 +51,11 @@ export function UsersSection({ currentUserId, isSuperAdmin }: UsersSectionProps)
   return (
     <>
       <SimpleGrid type="container" cols={{ base: 1, '860px': 2 }} spacing="lg">
-        <IconSection
+        <AdminQuerySection
+          section={ADMIN_SECTIONS.users}
+          query={query}
           title={ADMIN_TEXTS.usersTitle(users?.length)}
-          icon={IconUsers}
-          color="cyan"
-          description={ADMIN_TEXTS.usersDescription}
-          testId="registered-users"
         >
-          <QueryStates
-            query={query}
-            loadingLabel="Loading users"
-            errorTitle={ADMIN_MESSAGES.loadUsersFailed}
-            errorFallback={ADMIN_MESSAGES.fetchUsersFailed}
-            errorTestId="users-error"
-            emptyText={ADMIN_TEXTS.noUsers}
-          />
           {users && users.length > 0 ? (
             <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
               {users.map((user) => (
@@ -89,7 +78,7 @@ export function UsersSection({ currentUserId, isSuperAdmin }: UsersSectionProps)
               ))}
             </Stack>
           ) : null}
-        </IconSection>
+        </AdminQuerySection>
 
         <UserHandlesCard userId={selectedId} user={selectedUser} />
       </SimpleGrid>

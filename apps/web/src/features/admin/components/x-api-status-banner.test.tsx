@@ -1,49 +1,36 @@
 import { X_USAGE_MESSAGES } from '@perch/shared';
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ok, stubFetch } from '@/test/fetch-stub';
-import { makeXUsage, renderXUsage } from '../test/x-usage-fixtures';
+import { describe, expect, it } from 'vitest';
+import { setUpAdminTests } from '../test/admin-test-setup';
+import { makeXUsage, renderXUsageOf } from '../test/x-usage-fixtures';
 import { X_WEB_TEXTS } from '../utils/x-web-texts';
 
 const NOW = new Date('2025-03-10T12:00:00.000Z');
-const USAGE = 'GET /api/v1/admin/x-usage';
 
 /** Waits for the usage to arrive (the card shows it), so an absent banner is really absent. */
 const usageShown = () => screen.findByTestId('x-usage-today');
 
 describe('X API status banner', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, now: NOW });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  setUpAdminTests({ csrf: false, now: NOW });
 
   it('says nothing while X answers and the budget allows new tweets', async () => {
-    stubFetch({
-      [USAGE]: () => ok(makeXUsage({ budget: { daily_limit_usd: 1, cut: ['metrics'] } })),
-    });
-    renderXUsage();
+    renderXUsageOf(makeXUsage({ budget: { daily_limit_usd: 1, cut: ['metrics'] } }));
     await usageShown();
     expect(screen.queryByTestId('x-credentials-banner')).toBeNull();
     expect(screen.queryByTestId('x-budget-banner')).toBeNull();
   });
 
   it('waits for credentials X refused, with since when and the next check', async () => {
-    stubFetch({
-      [USAGE]: () =>
-        ok(
-          makeXUsage({
-            credentials: {
-              state: 'auth',
-              detail: 'Unauthorized',
-              since: '2025-03-10T11:00:00.000Z',
-              next_probe_at: '2025-03-10T12:04:00.000Z',
-            },
-          }),
-        ),
-    });
-    renderXUsage();
+    renderXUsageOf(
+      makeXUsage({
+        credentials: {
+          state: 'auth',
+          detail: 'Unauthorized',
+          since: '2025-03-10T11:00:00.000Z',
+          next_probe_at: '2025-03-10T12:04:00.000Z',
+        },
+      }),
+    );
     const banner = await screen.findByTestId('x-credentials-banner');
     expect(within(banner).getByText(X_USAGE_MESSAGES.credentialsWaiting)).toBeInTheDocument();
     expect(banner).toHaveTextContent(X_USAGE_MESSAGES.credentialsRefused);
@@ -57,20 +44,16 @@ describe('X API status banner', () => {
   });
 
   it('asks for credits when X says they are depleted', async () => {
-    stubFetch({
-      [USAGE]: () =>
-        ok(
-          makeXUsage({
-            credentials: {
-              state: 'credits',
-              detail: X_USAGE_MESSAGES.creditsDepleted,
-              since: '2025-03-10T11:30:00.000Z',
-              next_probe_at: '2025-03-10T12:02:00.000Z',
-            },
-          }),
-        ),
-    });
-    renderXUsage();
+    renderXUsageOf(
+      makeXUsage({
+        credentials: {
+          state: 'credits',
+          detail: X_USAGE_MESSAGES.creditsDepleted,
+          since: '2025-03-10T11:30:00.000Z',
+          next_probe_at: '2025-03-10T12:02:00.000Z',
+        },
+      }),
+    );
     const banner = await screen.findByTestId('x-credentials-banner');
     expect(within(banner).getByText(X_USAGE_MESSAGES.creditsDepleted)).toBeInTheDocument();
     expect(banner).toHaveTextContent(X_USAGE_MESSAGES.creditsDepletedDetail);
@@ -81,15 +64,11 @@ describe('X API status banner', () => {
   });
 
   it('says when the daily budget has paused collection, and when it resumes', async () => {
-    stubFetch({
-      [USAGE]: () =>
-        ok(
-          makeXUsage({
-            budget: { daily_limit_usd: 1, paused: true, cut: ['metrics', 'backfill', 'poll'] },
-          }),
-        ),
-    });
-    renderXUsage();
+    renderXUsageOf(
+      makeXUsage({
+        budget: { daily_limit_usd: 1, paused: true, cut: ['metrics', 'backfill', 'poll'] },
+      }),
+    );
     const banner = await screen.findByTestId('x-budget-banner');
     expect(banner).toHaveTextContent(X_USAGE_MESSAGES.budgetPaused);
     expect(banner).toHaveTextContent('Resumes in 12 h');
@@ -97,56 +76,45 @@ describe('X API status banner', () => {
   });
 
   it('shows both when X refuses and the budget is spent', async () => {
-    stubFetch({
-      [USAGE]: () =>
-        ok(
-          makeXUsage({
-            budget: { daily_limit_usd: 1, paused: true, cut: ['metrics', 'backfill', 'poll'] },
-            credentials: { state: 'credits' },
-          }),
-        ),
-    });
-    renderXUsage();
+    renderXUsageOf(
+      makeXUsage({
+        budget: { daily_limit_usd: 1, paused: true, cut: ['metrics', 'backfill', 'poll'] },
+        credentials: { state: 'credits' },
+      }),
+    );
     expect(await screen.findByTestId('x-credentials-banner')).toBeInTheDocument();
     expect(screen.getByTestId('x-budget-banner')).toBeInTheDocument();
   });
 
   it('says nothing for the demo source', async () => {
-    stubFetch({
-      [USAGE]: () => ok(makeXUsage({ source: 'demo', credentials: { state: 'auth' } })),
-    });
-    renderXUsage();
+    renderXUsageOf(makeXUsage({ source: 'demo', credentials: { state: 'auth' } }));
     await screen.findByTestId('x-usage-demo');
     expect(screen.queryByTestId('x-credentials-banner')).toBeNull();
   });
 
   it('x-web: says that no collector account can collect, why, and not the card of a bill', async () => {
-    stubFetch({
-      [USAGE]: () =>
-        ok(
-          makeXUsage({
-            source: 'x-web',
-            credentials: {
-              state: 'auth',
-              detail: 'The X web account @orbit_reader waits for a verification code (Admin page)',
-              since: '2025-03-10T11:00:00.000Z',
-              next_probe_at: '2025-03-10T12:04:00.000Z',
+    renderXUsageOf(
+      makeXUsage({
+        source: 'x-web',
+        credentials: {
+          state: 'auth',
+          detail: 'The X web account @orbit_reader waits for a verification code (Admin page)',
+          since: '2025-03-10T11:00:00.000Z',
+          next_probe_at: '2025-03-10T12:04:00.000Z',
+        },
+        rate_status: {
+          endpoints: [
+            {
+              endpoint: 'UserTweets',
+              limit: 100,
+              remaining: 37,
+              resetAt: '2025-03-10T12:10:00.000Z',
             },
-            rate_status: {
-              endpoints: [
-                {
-                  endpoint: 'UserTweets',
-                  limit: 100,
-                  remaining: 37,
-                  resetAt: '2025-03-10T12:10:00.000Z',
-                },
-              ],
-              app_day: null,
-            },
-          }),
-        ),
-    });
-    renderXUsage();
+          ],
+          app_day: null,
+        },
+      }),
+    );
     const banner = await screen.findByTestId('x-credentials-banner');
     expect(banner).toHaveTextContent(X_WEB_TEXTS.noUsableAccount);
     expect(banner).toHaveTextContent(

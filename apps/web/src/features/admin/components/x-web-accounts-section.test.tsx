@@ -1,8 +1,9 @@
 import { X_WEB_MESSAGES, type XWebAccounts } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, jsonResponse, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
+import { setUpAdminTests } from '../test/admin-test-setup';
 import { phoneScreen } from '../test/phone-screen';
 import { renderAdminSection } from '../test/render-admin';
 import { POOL_RUNNING, fromNow, makeXWebAccount, makeXWebPool } from '../test/x-web-fixtures';
@@ -65,20 +66,23 @@ function renderSection(isSuperAdmin: boolean) {
 }
 
 const region = () => screen.getByRole('region', { name: X_WEB_TEXTS.title });
+
+/** Serves `pool` and renders the section until its accounts are listed. */
+async function renderListed(pool: XWebAccounts, isSuperAdmin: boolean) {
+  stubFetch({ [LIST]: () => ok(pool) });
+  renderSection(isSuperAdmin);
+  await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
+    'x-web-account-row',
+  );
+}
 const row = (username: string) =>
   within(region()).getByRole('row', { name: `Collector account @${username}` });
 
 describe('X web collector accounts', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  setUpAdminTests();
 
   it('shows each account with its status, limits left per operation and last error', async () => {
-    stubFetch({ [LIST]: () => ok(POOL) });
-    renderSection(false);
-    await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
-      'x-web-account-row',
-    );
+    await renderListed(POOL, false);
     expect(row('orbit_reader')).toHaveTextContent('Active');
     expect(row('orbit_reader')).toHaveTextContent('Timeline: 0 / 50');
     expect(row('orbit_reader')).toHaveTextContent('Lookup: 80 / 95');
@@ -268,19 +272,10 @@ function expectWhy(item: HTMLElement) {
 }
 
 describe('X web collector accounts: why each account is where it is', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  setUpAdminTests();
 
   it("shows every status's reason and the last error with its time in the table", async () => {
-    stubFetch({ [LIST]: () => ok(WHY_POOL) });
-    renderSection(false);
-    await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
-      'x-web-account-row',
-    );
+    await renderListed(WHY_POOL, false);
     expect(within(region()).getByRole('columnheader', { name: X_WEB_TEXTS.why })).toBeVisible();
     expectWhy(row('rate_hit'));
     expect(row('new_one')).toHaveTextContent('Not signed in yet');
@@ -298,13 +293,9 @@ describe('X web collector accounts: why each account is where it is', () => {
 
   it('shows them on phone cards too', async () => {
     phoneScreen();
-    stubFetch({ [LIST]: () => ok(WHY_POOL) });
-    renderSection(true);
+    await renderListed(WHY_POOL, true);
     const card = (username: string) =>
       within(region()).getByRole('listitem', { name: `Collector account @${username}` });
-    await within(await screen.findByRole('region', { name: X_WEB_TEXTS.title })).findAllByTestId(
-      'x-web-account-row',
-    );
     expect(within(region()).queryByRole('table')).toBeNull();
     expectWhy(card('rate_hit'));
     expect(card('rate_hit')).toHaveTextContent(X_WEB_TEXTS.why);
@@ -317,9 +308,7 @@ describe('X web collector accounts: why each account is where it is', () => {
 });
 
 describe('X web collector accounts: the pool paused by X', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  setUpAdminTests();
 
   it('says X refuses web requests, what X answered, since when and when Perch tries again', async () => {
     const until = fromNow(4 * 60_000 + 30_000);
@@ -375,9 +364,7 @@ describe('X web collector accounts: the pool paused by X', () => {
 });
 
 describe('X web collector accounts: the form leads with cookies', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  setUpAdminTests();
 
   it('offers cookies first and by default, says where to find them, and warns before a password', async () => {
     stubFetch({ [LIST]: () => ok(makeXWebPool()) });

@@ -1,10 +1,9 @@
 import { Alert, Box, Button, Divider, Group, Stack, Text } from '@mantine/core';
 import type { XWebAccount } from '@perch/shared';
-import { IconInfoCircle, IconRefresh, IconTrash, IconUsersGroup } from '@tabler/icons-react';
+import { IconInfoCircle, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { IconSection } from '@/components/icon-section';
 import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
+import { EmptyText } from '@/components/section-states';
 import { failureReason } from '@/lib/failure-text';
 import { formatDateTime } from '@/lib/format';
 import {
@@ -20,6 +19,8 @@ import { DangerButton } from './danger-button';
 import { LookBadge } from './look-badge';
 import { XWebAccountForm } from './x-web-account-form';
 import { XWebPoolBanner } from './x-web-pool-banner';
+import { AdminQuerySection } from './admin-query-section';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 /** Statuses an admin can put back in the pool. */
 const OUT = ['AWAITING_INPUT', 'FAILED', 'LOCKED', 'SUSPENDED', 'EXPIRED'];
@@ -175,32 +176,26 @@ export function XWebAccountsSection({ isSuperAdmin }: { isSuperAdmin: boolean })
     );
 
   return (
-    <IconSection
-      title={X_WEB_TEXTS.title}
-      icon={IconUsersGroup}
-      color="cyan"
-      description={X_WEB_TEXTS.description}
-      testId="x-web-accounts"
-    >
-      {pool ? <XWebPoolBanner pool={pool.pool} /> : null}
-      {pool && !pool.in_use ? (
-        <Alert color="gray" variant="light" icon={<IconInfoCircle size={18} />} mb="md">
-          {X_WEB_TEXTS.notInUse}
-        </Alert>
-      ) : null}
-      {isSuperAdmin ? (
+    <AdminQuerySection
+      section={ADMIN_SECTIONS.xWebAccounts}
+      query={query}
+      lead={
         <>
-          <XWebAccountForm />
-          <Divider my="md" />
+          {pool ? <XWebPoolBanner pool={pool.pool} /> : null}
+          {pool && !pool.in_use ? (
+            <Alert color="gray" variant="light" icon={<IconInfoCircle size={18} />} mb="md">
+              {X_WEB_TEXTS.notInUse}
+            </Alert>
+          ) : null}
+          {isSuperAdmin ? (
+            <>
+              <XWebAccountForm />
+              <Divider my="md" />
+            </>
+          ) : null}
         </>
-      ) : null}
-      <QueryStates
-        query={query}
-        loadingLabel="Loading collector accounts"
-        errorTitle={X_WEB_TEXTS.loadFailed}
-        errorFallback={X_WEB_TEXTS.loadFailed}
-        errorTestId="x-web-accounts-error"
-      />
+      }
+    >
       {accounts && accounts.length === 0 ? (
         <EmptyText testId="x-web-accounts-empty">{X_WEB_TEXTS.empty}</EmptyText>
       ) : null}
@@ -259,6 +254,6 @@ export function XWebAccountsSection({ isSuperAdmin }: { isSuperAdmin: boolean })
         onConfirm={remove.confirm}
         onCancel={remove.cancel}
       />
-    </IconSection>
+    </AdminQuerySection>
   );
 }

@@ -1,11 +1,12 @@
 import { X_WEB_MESSAGES } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { okWithMessage } from '../test/admin-fixtures';
+import { setUpAdminTests } from '../test/admin-test-setup';
 import { phoneScreen } from '../test/phone-screen';
-import { renderAdminSection } from '../test/render-admin';
+import { renderAdminSection, expectAdminError } from '../test/render-admin';
 import {
   fromNow,
   makeXWebOperation,
@@ -38,12 +39,7 @@ async function rendered(isSuperAdmin: boolean) {
 }
 
 describe('X web operations', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  setUpAdminTests();
 
   it('lists the five operations with their query id, source, sighting and switches', async () => {
     stubFetch({ [POOL]: () => ok(makeXWebPool()), [LIST]: () => ok(makeXWebOperations()) });
@@ -167,9 +163,7 @@ describe('X web operations', () => {
     });
     await rendered(true);
     await person().click(within(region()).getByRole('button', { name: X_WEB_TEXTS.checkNow }));
-    const error = await screen.findByTestId('admin-error');
-    expect(error).toHaveTextContent(X_WEB_TEXTS.checkFailed);
-    expect(error).toHaveTextContent('x.com answered HTTP 503');
+    await expectAdminError(X_WEB_TEXTS.checkFailed, 'x.com answered HTTP 503');
     expect(within(region()).getByTestId('x-web-operations-warning')).toHaveTextContent(
       'x.com answered HTTP 503',
     );

@@ -1,17 +1,10 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { X_WEB_MESSAGES, type XWebOperations, type XWebOperationView } from '@perch/shared';
-import {
-  IconAlertTriangle,
-  IconApi,
-  IconPin,
-  IconPinnedOff,
-  IconRefresh,
-} from '@tabler/icons-react';
+import { IconAlertTriangle, IconPin, IconPinnedOff, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { IconSection } from '@/components/icon-section';
 import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
+import { EmptyText } from '@/components/section-states';
 import { failureReason } from '@/lib/failure-text';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useNow } from '@/lib/use-now';
@@ -30,6 +23,8 @@ import {
 } from '../utils/x-web-texts';
 import { LookBadge } from './look-badge';
 import { XWebPinDialog } from './x-web-pin-dialog';
+import { AdminQuerySection } from './admin-query-section';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 /** An instant as '3 min ago' (the full date on hover), or a dash when there is none. */
 function When({ iso, now }: { iso: string | null; now: number }) {
@@ -196,12 +191,9 @@ export function XWebOperationsSection({ isSuperAdmin }: { isSuperAdmin: boolean 
     });
 
   return (
-    <IconSection
-      title={X_WEB_TEXTS.operationsTitle}
-      icon={IconApi}
-      color="cyan"
-      description={X_WEB_TEXTS.operationsDescription}
-      testId="x-web-operations"
+    <AdminQuerySection
+      section={ADMIN_SECTIONS.xWebOperations}
+      query={query}
       actions={
         isSuperAdmin ? (
           <Button
@@ -216,13 +208,6 @@ export function XWebOperationsSection({ isSuperAdmin }: { isSuperAdmin: boolean 
         ) : null
       }
     >
-      <QueryStates
-        query={query}
-        loadingLabel="Loading X web operations"
-        errorTitle={X_WEB_TEXTS.operationsLoadFailed}
-        errorFallback={X_WEB_TEXTS.operationsLoadFailed}
-        errorTestId="x-web-operations-error"
-      />
       {data ? (
         <Stack gap="md">
           <Stack gap={4}>
@@ -306,6 +291,6 @@ export function XWebOperationsSection({ isSuperAdmin }: { isSuperAdmin: boolean 
           />
         </>
       ) : null}
-    </IconSection>
+    </AdminQuerySection>
   );
 }

@@ -82,6 +82,18 @@ export function makeProcess(
   };
 }
 
+/** The collector account's email challenge, asked at 11:50 UTC, in this state. */
+export function makeEmailChallenge(
+  status: AdminProcesses['source']['challenge']['status'],
+): AdminProcesses['source']['challenge'] {
+  return {
+    status,
+    challenge_type: 'email',
+    challenge_details: null,
+    last_challenge_at: '2025-03-10T11:50:00.000Z',
+  };
+}
+
 export function makeSource(
   overrides: Partial<AdminProcesses['source']> = {},
 ): AdminProcesses['source'] {

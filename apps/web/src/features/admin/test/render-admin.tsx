@@ -1,6 +1,8 @@
 import { Stack } from '@mantine/core';
 import { screen } from '@testing-library/react';
+import { expect } from 'vitest';
 import type { ReactElement } from 'react';
+import { stubFetch, type StubHandler } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { AdminBanner } from '../components/admin-banner';
 import { AdminBannerProvider } from '../components/admin-banner-provider';
@@ -9,6 +11,7 @@ import { DataCleanupSection } from '../components/data-cleanup-section';
 import { GlobalHandlesSection } from '../components/global-handles-section';
 import { InvitationsSection } from '../components/invitations-section';
 import { UsersSection } from '../components/users-section';
+import { sampleAdminServer } from './admin-fixtures';
 
 export interface RenderAdminOptions {
   isSuperAdmin?: boolean;
@@ -33,6 +36,17 @@ export function renderAdmin({ isSuperAdmin = false, currentUserId = 2 }: RenderA
   );
 }
 
+export interface RenderSampleAdminOptions extends RenderAdminOptions {
+  /** Routes answered otherwise than by the sample server, by 'METHOD /path'. */
+  answers?: Record<string, StubHandler>;
+}
+
+/** Serves the sample admin data (with `answers` in place of its own) and renders the page. */
+export function renderSampleAdmin({ answers = {}, ...options }: RenderSampleAdminOptions = {}) {
+  const fetchMock = stubFetch({ ...sampleAdminServer().handlers, ...answers });
+  return { fetchMock, ...renderAdmin(options) };
+}
+
 /** Renders one admin section at /admin under the page's banner, as the route places it. */
 export function renderAdminSection(sectionElement: ReactElement) {
   return renderRoute(
@@ -49,4 +63,12 @@ export function renderAdminSection(sectionElement: ReactElement) {
 /** One section of the page, by its title. */
 export function section(name: string | RegExp): HTMLElement {
   return screen.getByRole('region', { name });
+}
+
+/** Waits for the page's error banner and checks it says what failed and why. */
+export async function expectAdminError(what: string, why: string): Promise<HTMLElement> {
+  const banner = await screen.findByTestId('admin-error');
+  expect(banner).toHaveTextContent(what);
+  expect(banner).toHaveTextContent(why);
+  return banner;
 }

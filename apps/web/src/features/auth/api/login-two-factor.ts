@@ -1,8 +1,7 @@
 import { loginResponseSchema, type LoginResponse } from '@perch/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { rememberSignedIn } from './login';
-import { SESSION_MUTATION_SCOPE } from './session-scope';
+import { useSessionOpening } from './session-scope';
 
 /** POST /auth/login/2fa: finishes a sign-in with an authenticator or recovery code. */
 export function loginTwoFactor(code: string): Promise<LoginResponse> {
@@ -11,10 +10,5 @@ export function loginTwoFactor(code: string): Promise<LoginResponse> {
 
 /** The second sign-in step; success makes the returned user the current user. */
 export function useLoginTwoFactorMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    scope: SESSION_MUTATION_SCOPE,
-    mutationFn: loginTwoFactor,
-    onSuccess: (answer) => rememberSignedIn(queryClient, answer),
-  });
+  return useSessionOpening(loginTwoFactor, rememberSignedIn);
 }

@@ -6,13 +6,16 @@ import {
   type LoginResponse,
   type LoginResult,
 } from '@perch/shared';
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { authCheckQueryKey, signedInCheck } from './get-auth-check';
-import { SESSION_MUTATION_SCOPE } from './session-scope';
+import { useSessionOpening } from './session-scope';
 
 /** Makes the signed-in user the current user (both sign-in steps end here). */
-export function rememberSignedIn(queryClient: QueryClient, answer: LoginResponse): void {
+export function rememberSignedIn(
+  queryClient: QueryClient,
+  answer: Pick<LoginResponse, 'user' | 'csrfToken'>,
+): void {
   queryClient.setQueryData(authCheckQueryKey, signedInCheck(answer.user, answer.csrfToken));
 }
 
@@ -48,12 +51,7 @@ export function login(input: LoginInput): Promise<LoginResult> {
 
 /** Signs in and makes the returned user the current user (unless a second step is due). */
 export function useLoginMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    scope: SESSION_MUTATION_SCOPE,
-    mutationFn: login,
-    onSuccess: (answer) => {
-      if (!requiresTwoFactor(answer)) rememberSignedIn(queryClient, answer);
-    },
+  return useSessionOpening(login, (queryClient, answer) => {
+    if (!requiresTwoFactor(answer)) rememberSignedIn(queryClient, answer);
   });
 }

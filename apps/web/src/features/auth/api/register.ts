@@ -1,8 +1,7 @@
 import { registerResponseSchema, type RegisterRequest, type RegisterResponse } from '@perch/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import { authCheckQueryKey, signedInCheck } from './get-auth-check';
-import { SESSION_MUTATION_SCOPE } from './session-scope';
+import { rememberSignedIn } from './login';
+import { useSessionOpening } from './session-scope';
 
 export interface RegisterInput {
   username: string;
@@ -30,12 +29,5 @@ export function registerAccount(input: RegisterInput): Promise<RegisterResponse>
 
 /** Registers and makes the new user the current user. */
 export function useRegisterMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    scope: SESSION_MUTATION_SCOPE,
-    mutationFn: registerAccount,
-    onSuccess: (data) => {
-      queryClient.setQueryData(authCheckQueryKey, signedInCheck(data.user, data.csrfToken));
-    },
-  });
+  return useSessionOpening(registerAccount, rememberSignedIn);
 }

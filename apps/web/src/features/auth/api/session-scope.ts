@@ -1,5 +1,5 @@
 import type { AuthCheckResponse } from '@perch/shared';
-import { hashKey, type QueryClient } from '@tanstack/react-query';
+import { hashKey, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api-client';
 import { authCheckQueryKey, signedOutCheck } from './get-auth-check';
 
@@ -12,6 +12,19 @@ const AUTH_CHECK_HASH = hashKey(authCheckQueryKey);
  * clear the new session's cookie and sign the new session out on screen.
  */
 export const SESSION_MUTATION_SCOPE = { id: 'session' } as const;
+
+/** A mutation that opens a session, in the session scope; `opened` records its answer. */
+export function useSessionOpening<TAnswer, TInput>(
+  mutationFn: (input: TInput) => Promise<TAnswer>,
+  opened: (queryClient: QueryClient, answer: TAnswer) => void,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    scope: SESSION_MUTATION_SCOPE,
+    mutationFn,
+    onSuccess: (answer) => opened(queryClient, answer),
+  });
+}
 
 /** The account a session check names, or null when it names none. */
 function accountOf(check: AuthCheckResponse | undefined): number | null {

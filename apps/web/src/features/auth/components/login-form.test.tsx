@@ -2,40 +2,16 @@ import { MESSAGES } from '@perch/shared';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  fail,
-  ok,
-  requestsTo,
-  signedOutCheckHandler,
-  stubFetch,
-  type StubHandler,
-} from '@/test/fetch-stub';
-import { renderRoute } from '@/test/render';
+import { fail, ok, requestsTo, stubFetch, type StubHandler } from '@/test/fetch-stub';
+import { makeAuthUser, renderAuthPage, signedInAnswer, stubSignedOut } from '../test/auth-fixtures';
 import { LOGIN_SUCCESS_MESSAGE, LoginForm } from './login-form';
 
-const user = {
-  id: 1,
-  username: 'ada',
-  email: 'ada@example.com',
-  isAdmin: false,
-  isSuperAdmin: false,
-  profile: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  lastLoginAt: '2025-01-02T00:00:00.000Z',
-};
+const user = makeAuthUser({ id: 1 });
 
-const loginOk: StubHandler = () =>
-  ok({
-    user,
-    session: { authMethod: 'cookie', rememberMe: false, expiresAt: '2025-02-01T00:00:00.000Z' },
-    message: 'Login successful',
-    csrfToken: 'csrf-after-login',
-  });
+const loginOk: StubHandler = () => signedInAnswer(user, 'csrf-after-login');
 
 function renderLogin() {
-  return renderRoute('/login', <LoginForm />, {
-    routes: [{ path: '/', element: <p>Home page</p> }],
-  });
+  return renderAuthPage('/login', <LoginForm />);
 }
 
 async function fillAndSubmit(username = 'ada', password = 'Corr3ct-Horse!') {
@@ -56,7 +32,7 @@ describe('LoginForm', () => {
   });
 
   it('keeps Sign in disabled until both username and password are filled', async () => {
-    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    stubSignedOut();
     renderLogin();
     const person = userEvent.setup({ delay: null });
     const submit = screen.getByRole('button', { name: 'Sign in' });
@@ -70,14 +46,14 @@ describe('LoginForm', () => {
   });
 
   it('labels the fields so that Password is unambiguous and Remember me is a checkbox', () => {
-    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    stubSignedOut();
     renderLogin();
     expect(screen.getAllByLabelText(/password/i)).toHaveLength(1);
     expect(screen.getByRole('checkbox', { name: 'Remember me' })).not.toBeChecked();
   });
 
   it('shows the validation texts when a field is left empty', async () => {
-    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    stubSignedOut();
     renderLogin();
     const person = userEvent.setup({ delay: null });
     await person.click(screen.getByLabelText('Username'));
@@ -100,8 +76,7 @@ describe('LoginForm', () => {
     [503, fail(503, 'down', 'UNAVAILABLE'), MESSAGES.unexpectedError],
     [503, fail(503, MESSAGES.serverBusy, 'SERVER_BUSY'), MESSAGES.serverBusy],
   ])('shows the spec text for a %i', async (_status, response, expected) => {
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    stubSignedOut({
       'POST /api/v1/auth/login': () => response.clone(),
     });
     renderLogin();
@@ -110,8 +85,7 @@ describe('LoginForm', () => {
   });
 
   it('shows the server details for a 400, else the generic invalid-data text', async () => {
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    stubSignedOut({
       'POST /api/v1/auth/login': () =>
         fail(400, MESSAGES.loginInvalidData, 'VALIDATION_ERROR', 'username: Too long'),
     });
@@ -121,8 +95,7 @@ describe('LoginForm', () => {
   });
 
   it('shows the network text when the server cannot be reached', async () => {
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    stubSignedOut({
       'POST /api/v1/auth/login': () => Promise.reject(new TypeError('Failed to fetch')),
     });
     renderLogin();
@@ -132,8 +105,7 @@ describe('LoginForm', () => {
 
   it('clears the error banner after 10 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    stubSignedOut({
       'POST /api/v1/auth/login': () => fail(401, 'Invalid', 'INVALID_CREDENTIALS'),
     });
     renderLogin();
@@ -154,8 +126,7 @@ describe('LoginForm', () => {
 
   it('signs in, shows the success message and goes home after 300 ms', async () => {
     let answeredAt = 0;
-    const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    const fetchMock = stubSignedOut({
       'POST /api/v1/auth/login': (request) => {
         answeredAt = Date.now();
         return loginOk(request);

@@ -1,4 +1,4 @@
-import { Button, Center, Checkbox, Loader, Stack, TextInput } from '@mantine/core';
+import { Center, Checkbox, Loader } from '@mantine/core';
 import {
   LOGIN_ERROR_CLEAR_MS,
   LOGIN_REDIRECT_DELAY_MS,
@@ -6,14 +6,14 @@ import {
   requiresTwoFactor,
   type LoginTwoFactorChallenge,
 } from '@perch/shared';
-import { IconLock, IconUser } from '@tabler/icons-react';
+import { IconLock } from '@tabler/icons-react';
 import { Suspense, lazy, useEffect, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
-import { FormMessages } from '@/components/form-messages';
 import { useLoginMutation } from '../api/login';
 import { useAuth } from '../hooks/use-auth';
 import { useGoHomeAfter } from '../hooks/use-go-home-after';
 import { loginErrorMessage } from '../utils/auth-errors';
+import { AuthForm, SubmitButton, UsernameField } from './auth-fields';
 import { PasswordField } from './password-field';
 
 export const LOGIN_SUCCESS_MESSAGE = 'Login successful! Redirecting...';
@@ -116,55 +116,42 @@ export function LoginForm() {
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate>
-      <Stack gap="md">
-        <FormMessages
-          error={errorMessage}
-          onDismissError={() => setErrorMessage(null)}
-          success={successMessage}
-        />
-        <TextInput
-          label="Username"
-          description="Your username or email address"
-          placeholder="ada or ada@example.com"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          leftSection={<IconUser size={16} />}
-          value={username}
-          onChange={(event) => setUsername(event.currentTarget.value)}
-          onBlur={() => setTouched((previous) => ({ ...previous, username: true }))}
-          error={usernameError}
-          disabled={isBusy}
-        />
-        <PasswordField
-          label="Password"
-          placeholder="Your password"
-          autoComplete="current-password"
-          autoFocus={cameBack}
-          leftSection={<IconLock size={16} />}
-          value={password}
-          onChange={(event) => setPassword(event.currentTarget.value)}
-          onBlur={() => setTouched((previous) => ({ ...previous, password: true }))}
-          error={passwordError}
-          disabled={isBusy}
-        />
-        <Checkbox
-          label="Remember me"
-          checked={rememberMe}
-          onChange={(event) => setRememberMe(event.currentTarget.checked)}
-          disabled={isBusy}
-        />
-        <Button
-          type="submit"
-          fullWidth
-          size="md"
-          disabled={!canSubmit}
-          loading={loginMutation.isPending}
-        >
-          Sign in
-        </Button>
-      </Stack>
-    </form>
+    <AuthForm
+      onSubmit={handleSubmit}
+      error={errorMessage}
+      onDismissError={() => setErrorMessage(null)}
+      success={successMessage}
+    >
+      <UsernameField
+        description="Your username or email address"
+        placeholder="ada or ada@example.com"
+        value={username}
+        onChange={(event) => setUsername(event.currentTarget.value)}
+        onBlur={() => setTouched((previous) => ({ ...previous, username: true }))}
+        error={usernameError}
+        disabled={isBusy}
+      />
+      <PasswordField
+        label="Password"
+        placeholder="Your password"
+        autoComplete="current-password"
+        autoFocus={cameBack}
+        leftSection={<IconLock size={16} />}
+        value={password}
+        onChange={(event) => setPassword(event.currentTarget.value)}
+        onBlur={() => setTouched((previous) => ({ ...previous, password: true }))}
+        error={passwordError}
+        disabled={isBusy}
+      />
+      <Checkbox
+        label="Remember me"
+        checked={rememberMe}
+        onChange={(event) => setRememberMe(event.currentTarget.checked)}
+        disabled={isBusy}
+      />
+      <SubmitButton disabled={!canSubmit} loading={loginMutation.isPending}>
+        Sign in
+      </SubmitButton>
+    </AuthForm>
   );
 }

@@ -2,49 +2,25 @@ import { MESSAGES, SECURITY_MESSAGES } from '@perch/shared';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  fail,
-  ok,
-  requestsTo,
-  signedOutCheckHandler,
-  stubFetch,
-  type StubHandler,
-} from '@/test/fetch-stub';
-import { renderRoute } from '@/test/render';
+import { fail, ok, requestsTo, type StubHandler } from '@/test/fetch-stub';
 import { authCheckQueryKey } from '../api/get-auth-check';
+import { makeAuthUser, renderAuthPage, signedInAnswer, stubSignedOut } from '../test/auth-fixtures';
 import { LOGIN_SUCCESS_MESSAGE, LoginForm } from './login-form';
 
 const LOGIN = 'POST /api/v1/auth/login';
 const SECOND_STEP = 'POST /api/v1/auth/login/2fa';
 
-const user = {
-  id: 7,
-  username: 'ada',
-  email: 'ada@example.com',
-  isAdmin: false,
-  isSuperAdmin: false,
-  profile: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  lastLoginAt: '2025-01-02T00:00:00.000Z',
-};
+const user = makeAuthUser({ id: 7 });
 
 const codeAsked: StubHandler = () =>
   ok({ requires2fa: true, message: SECURITY_MESSAGES.twoFactorRequired });
 
-const signedIn: StubHandler = () =>
-  ok({
-    user,
-    session: { authMethod: 'cookie', rememberMe: false, expiresAt: '2025-02-01T00:00:00.000Z' },
-    message: 'Login successful',
-    csrfToken: 'csrf-after-second-step',
-  });
+const signedIn: StubHandler = () => signedInAnswer(user, 'csrf-after-second-step');
 
 const person = () => userEvent.setup({ delay: null });
 
 function renderLogin() {
-  return renderRoute('/login', <LoginForm />, {
-    routes: [{ path: '/', element: <p>Home page</p> }],
-  });
+  return renderAuthPage('/login', <LoginForm />);
 }
 
 /** Signs in with the password and waits for the second step. */
@@ -57,14 +33,22 @@ async function passPasswordStep() {
   return actor;
 }
 
+/** Signs in with the password, then sends a code the second step answers with `refusal`. */
+async function sendRefusedCode(refusal: StubHandler) {
+  stubSignedOut({ [LOGIN]: codeAsked, [SECOND_STEP]: refusal });
+  renderLogin();
+  const actor = await passPasswordStep();
+  await actor.type(screen.getByLabelText('Authentication code'), '123456');
+  await actor.click(screen.getByRole('button', { name: 'Verify' }));
+}
+
 describe('LoginForm, second step for two-factor accounts', () => {
   beforeEach(() => {
     document.cookie = 'perch_csrf=csrf-cookie-value; path=/';
   });
 
   it('asks for the 6-digit code after the password, then signs in like a normal sign-in', async () => {
-    const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    const fetchMock = stubSignedOut({
       [LOGIN]: codeAsked,
       [SECOND_STEP]: signedIn,
     });
@@ -104,8 +88,7 @@ describe('LoginForm, second step for two-factor accounts', () => {
 
   it('shows the server text for a wrong code, clears the field and takes another', async () => {
     let attempts = 0;
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    stubSignedOut({
       [LOGIN]: codeAsked,
       [SECOND_STEP]: (request) => {
         attempts += 1;
@@ -132,15 +115,9 @@ describe('LoginForm, second step for two-factor accounts', () => {
   });
 
   it('goes back to the password step with the server text when the sign-in took too long', async () => {
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
-      [LOGIN]: codeAsked,
-      [SECOND_STEP]: () => fail(401, SECURITY_MESSAGES.twoFactorLoginExpired, 'TWO_FACTOR_EXPIRED'),
-    });
-    renderLogin();
-    const actor = await passPasswordStep();
-    await actor.type(screen.getByLabelText('Authentication code'), '123456');
-    await actor.click(screen.getByRole('button', { name: 'Verify' }));
+    await sendRefusedCode(() =>
+      fail(401, SECURITY_MESSAGES.twoFactorLoginExpired, 'TWO_FACTOR_EXPIRED'),
+    );
 
     expect(await screen.findByRole('alert')).toHaveTextContent(
       SECURITY_MESSAGES.twoFactorLoginExpired,
@@ -154,8 +131,7 @@ describe('LoginForm, second step for two-factor accounts', () => {
   });
 
   it('takes a recovery code instead, and switches back to the authenticator code', async () => {
-    const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    const fetchMock = stubSignedOut({
       [LOGIN]: codeAsked,
       [SECOND_STEP]: signedIn,
     });
@@ -183,8 +159,7 @@ describe('LoginForm, second step for two-factor accounts', () => {
   });
 
   it('goes back to the first step with Back, keeping the username', async () => {
-    const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    const fetchMock = stubSignedOut({
       [LOGIN]: codeAsked,
     });
     renderLogin();
@@ -204,15 +179,7 @@ describe('LoginForm, second step for two-factor accounts', () => {
   });
 
   it('shows the throttling text when the server refuses more attempts', async () => {
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
-      [LOGIN]: codeAsked,
-      [SECOND_STEP]: () => fail(429, MESSAGES.loginTooManyAttempts, 'LOGIN_LOCKED'),
-    });
-    renderLogin();
-    const actor = await passPasswordStep();
-    await actor.type(screen.getByLabelText('Authentication code'), '123456');
-    await actor.click(screen.getByRole('button', { name: 'Verify' }));
+    await sendRefusedCode(() => fail(429, MESSAGES.loginTooManyAttempts, 'LOGIN_LOCKED'));
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.loginTooManyAttempts);
     expect(screen.getByLabelText('Authentication code')).toBeInTheDocument();
   });

@@ -2,36 +2,18 @@ import { MESSAGES } from '@perch/shared';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  fail,
-  ok,
-  requestsTo,
-  signedOutCheckHandler,
-  stubFetch,
-  type StubHandler,
-} from '@/test/fetch-stub';
-import { renderRoute } from '@/test/render';
+import { fail, ok, requestsTo, type StubHandler } from '@/test/fetch-stub';
+import { makeAuthUser, renderAuthPage, stubSignedOut } from '../test/auth-fixtures';
 import { REGISTER_SUCCESS_MESSAGE, RegisterForm } from './register-form';
 
-const user = {
-  id: 7,
-  username: 'ada',
-  email: 'ada@example.com',
-  isAdmin: true,
-  isSuperAdmin: true,
-  profile: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  lastLoginAt: '2025-01-01T00:00:00.000Z',
-};
+const user = makeAuthUser({ id: 7, isAdmin: true, lastLoginAt: '2025-01-01T00:00:00.000Z' });
 
 const inviteValid: StubHandler = () => ok({ valid: true, message: MESSAGES.inviteValid });
 const registerOk: StubHandler = () =>
   ok({ user, message: 'Registration successful. Welcome to Perch!', csrfToken: 'csrf-new' }, 201);
 
 function renderRegister() {
-  return renderRoute('/register', <RegisterForm />, {
-    routes: [{ path: '/', element: <p>Home page</p> }],
-  });
+  return renderAuthPage('/register', <RegisterForm />);
 }
 
 interface Fields {
@@ -86,7 +68,7 @@ describe('RegisterForm', () => {
   });
 
   it('asks for every field', async () => {
-    const fetchMock = stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    const fetchMock = stubSignedOut();
     renderRegister();
     await submit();
     expect(await screen.findByRole('alert')).toHaveTextContent(MESSAGES.registerFillAll);
@@ -98,7 +80,7 @@ describe('RegisterForm', () => {
   });
 
   it('refuses passwords that do not match', async () => {
-    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    stubSignedOut();
     renderRegister();
     await fill({ ...complete, confirmPassword: 'Corr3ct-Horse?' });
     await submit();
@@ -106,7 +88,7 @@ describe('RegisterForm', () => {
   });
 
   it('refuses a password shorter than 8 characters', async () => {
-    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    stubSignedOut();
     renderRegister();
     await fill({ ...complete, password: 'Ab1!', confirmPassword: 'Ab1!' });
     await submit();
@@ -116,7 +98,7 @@ describe('RegisterForm', () => {
   });
 
   it('shows a live match indicator under the confirmation', async () => {
-    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    stubSignedOut();
     renderRegister();
     expect(screen.queryByTestId('password-match')).not.toBeInTheDocument();
     const person = await fill({ password: 'Corr3ct-Horse!', confirmPassword: 'Corr3ct' });
@@ -127,7 +109,7 @@ describe('RegisterForm', () => {
   });
 
   it('rates the password from Very Weak to Strong with the checklist', async () => {
-    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    stubSignedOut();
     renderRegister();
     const person = userEvent.setup({ delay: null });
     const field = screen.getByLabelText('Password');
@@ -167,7 +149,7 @@ describe('RegisterForm', () => {
   });
 
   it('rates a common password Very Weak with a warning', async () => {
-    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    stubSignedOut();
     renderRegister();
     await fill({ password: 'Password1' });
     expect(strengthLevel()).toBe('Very Weak');
@@ -175,7 +157,7 @@ describe('RegisterForm', () => {
   });
 
   it('refuses a common password under its field, before asking the server', async () => {
-    const fetchMock = stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    const fetchMock = stubSignedOut();
     renderRegister();
     await fill({ ...complete, password: 'Password123', confirmPassword: 'Password123' });
     await submit();
@@ -191,8 +173,7 @@ describe('RegisterForm', () => {
   });
 
   it("shows the server's refusal of a common password under the field", async () => {
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    stubSignedOut({
       'POST /api/v1/auth/verify-invite': inviteValid,
       'POST /api/v1/auth/register': () =>
         fail(400, MESSAGES.passwordTooCommon, 'PASSWORD_TOO_COMMON'),
@@ -207,8 +188,7 @@ describe('RegisterForm', () => {
   });
 
   it('shows the message of a failed invitation check and does not register', async () => {
-    const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    const fetchMock = stubSignedOut({
       'POST /api/v1/auth/verify-invite': () =>
         ok({ valid: false, message: MESSAGES.registerInviteNotFound }),
     });
@@ -223,8 +203,7 @@ describe('RegisterForm', () => {
   });
 
   it("falls back to 'Invalid invitation code' when the check gives no reason", async () => {
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    stubSignedOut({
       'POST /api/v1/auth/verify-invite': () => ok({ valid: false, message: '' }),
     });
     renderRegister();
@@ -239,8 +218,7 @@ describe('RegisterForm', () => {
     ['INVITE_USED', MESSAGES.registerInviteUsed, MESSAGES.registerInviteUsed],
     ['CONFLICT', 'Something clashed.', MESSAGES.registerConflict],
   ])('maps a 409 %s to its text', async (code, serverMessage, expected) => {
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    stubSignedOut({
       'POST /api/v1/auth/verify-invite': inviteValid,
       'POST /api/v1/auth/register': () => fail(409, serverMessage, code),
     });
@@ -256,8 +234,7 @@ describe('RegisterForm', () => {
     [fail(500, 'boom', 'INTERNAL'), MESSAGES.registerServerError],
     [fail(418, 'teapot', 'TEAPOT'), MESSAGES.registerUnexpected],
   ])('maps other failures (%#)', async (response, expected) => {
-    stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    stubSignedOut({
       'POST /api/v1/auth/verify-invite': inviteValid,
       'POST /api/v1/auth/register': () => response.clone(),
     });
@@ -269,8 +246,7 @@ describe('RegisterForm', () => {
 
   it('registers, shows the success message and goes home after 1.5 s', async () => {
     let answeredAt = 0;
-    const fetchMock = stubFetch({
-      'GET /api/v1/auth/check': signedOutCheckHandler,
+    const fetchMock = stubSignedOut({
       'POST /api/v1/auth/verify-invite': inviteValid,
       'POST /api/v1/auth/register': (request) => {
         answeredAt = Date.now();

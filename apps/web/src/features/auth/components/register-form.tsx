@@ -1,14 +1,13 @@
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Stack, Text, TextInput } from '@mantine/core';
 import {
   MESSAGES,
   REGISTER_REDIRECT_DELAY_MS,
   isCommonPassword,
   registerRequestSchema,
 } from '@perch/shared';
-import { IconAt, IconLock, IconTicket, IconUser } from '@tabler/icons-react';
+import { IconAt, IconLock, IconTicket } from '@tabler/icons-react';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
-import { FormMessages } from '@/components/form-messages';
 import { ApiError } from '@/lib/api-client';
 import { useSupportEmail } from '@/lib/public-config';
 import { useRegisterMutation, type RegisterInput } from '../api/register';
@@ -16,6 +15,7 @@ import { useVerifyInviteMutation } from '../api/verify-invite';
 import { useAuth } from '../hooks/use-auth';
 import { useGoHomeAfter } from '../hooks/use-go-home-after';
 import { inviteErrorMessage, registerErrorMessage } from '../utils/auth-errors';
+import { AuthForm, SubmitButton, UsernameField } from './auth-fields';
 import { PasswordField } from './password-field';
 import { PasswordMatchIndicator } from './password-match-indicator';
 import { PasswordStrengthMeter } from './password-strength-meter';
@@ -117,93 +117,80 @@ export function RegisterForm() {
   };
 
   return (
-    <form onSubmit={(event) => void handleSubmit(event)} noValidate>
-      <Stack gap="md">
-        <FormMessages
-          error={errorMessage}
-          onDismissError={() => setErrorMessage(null)}
-          success={successMessage}
-        />
-        <TextInput
-          label="Username"
-          placeholder="ada"
-          description="3-32 letters, digits, dots, dashes or underscores"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          leftSection={<IconUser size={16} />}
-          value={values.username}
-          onChange={setField('username')}
+    <AuthForm
+      onSubmit={(event) => void handleSubmit(event)}
+      error={errorMessage}
+      onDismissError={() => setErrorMessage(null)}
+      success={successMessage}
+    >
+      <UsernameField
+        placeholder="ada"
+        description="3-32 letters, digits, dots, dashes or underscores"
+        value={values.username}
+        onChange={setField('username')}
+        disabled={isBusy}
+      />
+      <TextInput
+        label="Email"
+        type="email"
+        placeholder="ada@example.com"
+        autoComplete="email"
+        leftSection={<IconAt size={16} />}
+        value={values.email}
+        onChange={setField('email')}
+        disabled={isBusy}
+      />
+      <Stack gap={8}>
+        <PasswordField
+          label="Password"
+          placeholder="At least 8 characters"
+          autoComplete="new-password"
+          leftSection={<IconLock size={16} />}
+          value={values.password}
+          onChange={setField('password')}
           disabled={isBusy}
+          error={passwordError}
         />
-        <TextInput
-          label="Email"
-          type="email"
-          placeholder="ada@example.com"
-          autoComplete="email"
-          leftSection={<IconAt size={16} />}
-          value={values.email}
-          onChange={setField('email')}
-          disabled={isBusy}
-        />
-        <Stack gap={8}>
-          <PasswordField
-            label="Password"
-            placeholder="At least 8 characters"
-            autoComplete="new-password"
-            leftSection={<IconLock size={16} />}
-            value={values.password}
-            onChange={setField('password')}
-            disabled={isBusy}
-            error={passwordError}
-          />
-          <PasswordStrengthMeter password={values.password} />
-        </Stack>
-        <Stack gap={6}>
-          <PasswordField
-            label="Confirm password"
-            placeholder="Repeat the password"
-            autoComplete="new-password"
-            leftSection={<IconLock size={16} />}
-            value={values.confirmPassword}
-            onChange={setField('confirmPassword')}
-            disabled={isBusy}
-          />
-          <PasswordMatchIndicator
-            password={values.password}
-            confirmPassword={values.confirmPassword}
-          />
-        </Stack>
-        <TextInput
-          label="Invitation code"
-          placeholder="PERCH-XXXX-XXXX"
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          leftSection={<IconTicket size={16} />}
-          value={values.invitationCode}
-          onChange={setField('invitationCode')}
-          disabled={isBusy}
-          description={
-            <Text span size="xs" c="dimmed">
-              Perch is invitation only. To get a code, write to{' '}
-              <Anchor href={`mailto:${supportEmail}`} size="xs">
-                {supportEmail}
-              </Anchor>
-              .
-            </Text>
-          }
-        />
-        <Button
-          type="submit"
-          fullWidth
-          size="md"
-          disabled={successMessage !== null}
-          loading={isPending}
-        >
-          Create account
-        </Button>
+        <PasswordStrengthMeter password={values.password} />
       </Stack>
-    </form>
+      <Stack gap={6}>
+        <PasswordField
+          label="Confirm password"
+          placeholder="Repeat the password"
+          autoComplete="new-password"
+          leftSection={<IconLock size={16} />}
+          value={values.confirmPassword}
+          onChange={setField('confirmPassword')}
+          disabled={isBusy}
+        />
+        <PasswordMatchIndicator
+          password={values.password}
+          confirmPassword={values.confirmPassword}
+        />
+      </Stack>
+      <TextInput
+        label="Invitation code"
+        placeholder="PERCH-XXXX-XXXX"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        leftSection={<IconTicket size={16} />}
+        value={values.invitationCode}
+        onChange={setField('invitationCode')}
+        disabled={isBusy}
+        description={
+          <Text span size="xs" c="dimmed">
+            Perch is invitation only. To get a code, write to{' '}
+            <Anchor href={`mailto:${supportEmail}`} size="xs">
+              {supportEmail}
+            </Anchor>
+            .
+          </Text>
+        }
+      />
+      <SubmitButton disabled={successMessage !== null} loading={isPending}>
+        Create account
+      </SubmitButton>
+    </AuthForm>
   );
 }

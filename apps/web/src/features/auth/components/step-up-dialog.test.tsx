@@ -60,18 +60,23 @@ function stepUpServer() {
 const dialog = () => screen.findByRole('dialog', { name: STEP_UP_TEXTS.title });
 const outcome = () => screen.getByTestId('outcome');
 
+/** Saves the sensitive change against the server and waits for the dialog to ask for proof. */
+async function saveAndGetAsked() {
+  const fetchMock = stepUpServer();
+  renderRoute('/settings', <SensitiveChange />);
+  const user = person();
+  await user.click(screen.getByRole('button', { name: 'Save' }));
+  return { fetchMock, user, asked: await dialog() };
+}
+
 describe('StepUpDialog', () => {
   beforeEach(() => {
     document.cookie = 'perch_csrf=csrf; path=/';
   });
 
   it('asks for the password when a change is refused, then sends the change again', async () => {
-    const fetchMock = stepUpServer();
-    renderRoute('/settings', <SensitiveChange />);
-    const user = person();
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const { fetchMock, user, asked } = await saveAndGetAsked();
 
-    const asked = await dialog();
     expect(within(asked).getByText(STEP_UP_MESSAGES.required)).toBeVisible();
     const password = within(asked).getByLabelText(STEP_UP_TEXTS.passwordLabel);
     const confirm = within(asked).getByRole('button', { name: STEP_UP_TEXTS.confirm });
@@ -102,11 +107,7 @@ describe('StepUpDialog', () => {
   });
 
   it('takes a two-factor code instead of the password', async () => {
-    const fetchMock = stepUpServer();
-    renderRoute('/settings', <SensitiveChange />);
-    const user = person();
-    await user.click(screen.getByRole('button', { name: 'Save' }));
-    const asked = await dialog();
+    const { fetchMock, user, asked } = await saveAndGetAsked();
     await user.click(within(asked).getByRole('button', { name: STEP_UP_TEXTS.useCode }));
     const code = within(asked).getByRole('textbox', { name: STEP_UP_TEXTS.codeLabel });
 
@@ -124,11 +125,7 @@ describe('StepUpDialog', () => {
   });
 
   it('lets the change fail with the server’s words when the person cancels', async () => {
-    const fetchMock = stepUpServer();
-    renderRoute('/settings', <SensitiveChange />);
-    const user = person();
-    await user.click(screen.getByRole('button', { name: 'Save' }));
-    const asked = await dialog();
+    const { fetchMock, user, asked } = await saveAndGetAsked();
     await user.click(within(asked).getByRole('button', { name: 'Cancel' }));
 
     await waitFor(() => expect(outcome()).toHaveTextContent(STEP_UP_MESSAGES.required));

@@ -1,9 +1,10 @@
-import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Group, Stack, Text, TextInput } from '@mantine/core';
 import { LOGIN_ERROR_CLEAR_MS, SECURITY_MESSAGES, TOTP_DIGITS } from '@perch/shared';
 import { IconArrowLeft, IconKey, IconShieldLock } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FormMessages } from '@/components/form-messages';
 import { useLoginTwoFactorMutation } from '../api/login-two-factor';
+import { SubmitButton } from './auth-fields';
 import { isTwoFactorLoginExpired, twoFactorErrorMessage } from '../utils/two-factor-errors';
 
 type CodeKind = 'authenticator' | 'recovery';
@@ -129,15 +130,9 @@ export function TwoFactorStep({
             disabled={isBusy}
           />
         )}
-        <Button
-          type="submit"
-          fullWidth
-          size="md"
-          disabled={!isComplete || isBusy}
-          loading={verifyMutation.isPending}
-        >
+        <SubmitButton disabled={!isComplete || isBusy} loading={verifyMutation.isPending}>
           Verify
-        </Button>
+        </SubmitButton>
         <Group justify="space-between" gap="sm">
           <Anchor
             component="button"

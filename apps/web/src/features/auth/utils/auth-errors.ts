@@ -1,24 +1,46 @@
 import { MESSAGES } from '@perch/shared';
 import { ApiError, isNetworkError } from '@/lib/api-client';
 
+interface BannerTexts {
+  unexpected: string;
+  invalidData: string;
+  serverError: string;
+  /** The texts of the statuses only this form knows. */
+  byStatus: Partial<Record<number, (error: ApiError) => string>>;
+}
+
+/**
+ * A form's banner text for a failed request, by status: offline, the server's own words for a
+ * 400, the form's texts for a 500 and anything unexpected, 'busy' for a 503 the server says so.
+ */
+function bannerText(error: unknown, texts: BannerTexts): string {
+  if (isNetworkError(error)) return MESSAGES.networkError;
+  if (!(error instanceof ApiError)) return texts.unexpected;
+  const own = texts.byStatus[error.status];
+  if (own) return own(error);
+  switch (error.status) {
+    case 400:
+      return error.details || error.serverMessage || texts.invalidData;
+    case 500:
+      return texts.serverError;
+    case 503:
+      return error.code === 'SERVER_BUSY' ? MESSAGES.serverBusy : texts.unexpected;
+    default:
+      return texts.unexpected;
+  }
+}
+
 /** The sign-in banner text for a failed login, by status. */
 export function loginErrorMessage(error: unknown): string {
-  if (isNetworkError(error)) return MESSAGES.networkError;
-  if (!(error instanceof ApiError)) return MESSAGES.unexpectedError;
-  switch (error.status) {
-    case 401:
-      return MESSAGES.loginWrongCredentials;
-    case 429:
-      return MESSAGES.loginTooManyAttempts;
-    case 400:
-      return error.details || error.serverMessage || MESSAGES.loginInvalidData;
-    case 500:
-      return MESSAGES.loginServerError;
-    case 503:
-      return error.code === 'SERVER_BUSY' ? MESSAGES.serverBusy : MESSAGES.unexpectedError;
-    default:
-      return MESSAGES.unexpectedError;
-  }
+  return bannerText(error, {
+    unexpected: MESSAGES.unexpectedError,
+    invalidData: MESSAGES.loginInvalidData,
+    serverError: MESSAGES.loginServerError,
+    byStatus: {
+      401: () => MESSAGES.loginWrongCredentials,
+      429: () => MESSAGES.loginTooManyAttempts,
+    },
+  });
 }
 
 /** The 409 text: which of username, email or invitation code is taken. */
@@ -34,22 +56,15 @@ function conflictMessage(error: ApiError): string {
 
 /** The registration banner text for a failed registration, by status. */
 export function registerErrorMessage(error: unknown): string {
-  if (isNetworkError(error)) return MESSAGES.networkError;
-  if (!(error instanceof ApiError)) return MESSAGES.registerUnexpected;
-  switch (error.status) {
-    case 404:
-      return MESSAGES.registerInviteNotFound;
-    case 409:
-      return conflictMessage(error);
-    case 400:
-      return error.details || error.serverMessage || MESSAGES.registerInvalidData;
-    case 500:
-      return MESSAGES.registerServerError;
-    case 503:
-      return error.code === 'SERVER_BUSY' ? MESSAGES.serverBusy : MESSAGES.registerUnexpected;
-    default:
-      return MESSAGES.registerUnexpected;
-  }
+  return bannerText(error, {
+    unexpected: MESSAGES.registerUnexpected,
+    invalidData: MESSAGES.registerInvalidData,
+    serverError: MESSAGES.registerServerError,
+    byStatus: {
+      404: () => MESSAGES.registerInviteNotFound,
+      409: conflictMessage,
+    },
+  });
 }
 
 /** The text for a failed invitation check: the server's message or 'Invalid invitation code'. */

@@ -1,4 +1,5 @@
 import { Box, Button, Stack, ThemeIcon } from '@mantine/core';
+import type { SuspiciousAlert } from '@perch/shared';
 import { IconChevronDown, IconChevronUp, IconShieldExclamation } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import { useLocation } from 'react-router';
@@ -56,6 +57,16 @@ export function SecurityAlertPanel({ userId }: SecurityAlertPanelProps) {
         style: { zIndex: 'var(--mantine-z-index-app)', pointerEvents: 'none' as const },
       };
 
+  const alertCard = (alert: SuspiciousAlert, onDismiss?: () => void) => (
+    <SecurityAlertCard
+      key={alert.id}
+      alert={alert}
+      compact={isPhone}
+      withReviewLink={withReviewLink}
+      onDismiss={onDismiss}
+    />
+  );
+
   return (
     <Box
       component="section"
@@ -64,15 +75,7 @@ export function SecurityAlertPanel({ userId }: SecurityAlertPanelProps) {
       {...placement}
     >
       <Stack gap="xs" align="flex-end">
-        {critical.map((alert) => (
-          <SecurityAlertCard
-            key={alert.id}
-            alert={alert}
-            compact={isPhone}
-            withReviewLink={withReviewLink}
-            onDismiss={() => dismiss(alert.id)}
-          />
-        ))}
+        {critical.map((alert) => alertCard(alert, () => dismiss(alert.id)))}
         {others.length > 0 ? (
           <Button
             variant="default"
@@ -94,14 +97,7 @@ export function SecurityAlertPanel({ userId }: SecurityAlertPanelProps) {
         ) : null}
         {othersOpen && others.length > 0 ? (
           <Stack id={othersId} gap="xs" w="100%">
-            {others.map((alert) => (
-              <SecurityAlertCard
-                key={alert.id}
-                alert={alert}
-                compact={isPhone}
-                withReviewLink={withReviewLink}
-              />
-            ))}
+            {others.map((alert) => alertCard(alert))}
           </Stack>
         ) : null}
       </Stack>

@@ -1,8 +1,7 @@
 import type { changePasswordRequestSchema } from '@perch/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
-import { securityQueryKeys } from './security-query-keys';
+import { useSecurityMutation } from './security-mutation';
 
 export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
 
@@ -12,10 +11,5 @@ export function changePassword(body: ChangePasswordRequest): Promise<ApiAnswer<u
 }
 
 export function useChangePasswordMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['security', 'change-password'],
-    mutationFn: changePassword,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityQueryKeys.all }),
-  });
+  return useSecurityMutation('change-password', changePassword);
 }

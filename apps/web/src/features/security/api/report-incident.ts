@@ -1,8 +1,7 @@
 import { incidentResponseSchema, type incidentRequestSchema } from '@perch/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
-import { securityQueryKeys } from './security-query-keys';
+import { useSecurityMutation } from './security-mutation';
 
 export type IncidentReport = z.output<typeof incidentRequestSchema>;
 
@@ -16,10 +15,5 @@ export function reportIncident(report: IncidentReport): Promise<ApiAnswer<{ id: 
 }
 
 export function useReportIncidentMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['security', 'report-incident'],
-    mutationFn: reportIncident,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: securityQueryKeys.all }),
-  });
+  return useSecurityMutation('report-incident', reportIncident);
 }

@@ -1,7 +1,6 @@
 import { revokeOthersResponseSchema } from '@perch/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient, type ApiAnswer } from '@/lib/api-client';
-import { securityQueryKeys } from './security-query-keys';
+import { useSecurityMutation } from './security-mutation';
 
 /** POST /security/sessions/revoke-others: signs out every session but this one. */
 export function revokeOtherSessions(): Promise<ApiAnswer<{ revoked: number }>> {
@@ -12,10 +11,5 @@ export function revokeOtherSessions(): Promise<ApiAnswer<{ revoked: number }>> {
 }
 
 export function useRevokeOtherSessionsMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['security', 'revoke-others'],
-    mutationFn: revokeOtherSessions,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: securityQueryKeys.all }),
-  });
+  return useSecurityMutation('revoke-others', revokeOtherSessions, 'settled');
 }

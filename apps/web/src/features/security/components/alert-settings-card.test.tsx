@@ -1,22 +1,18 @@
 import { SECURITY_MESSAGES } from '@perch/shared';
 import { waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { deferred } from '../test/deferred';
 import { securityServer } from '../test/security-fixtures';
-import { card, renderSecurity } from '../test/render-security';
+import { card, person, renderSecurity, withCsrfCookie } from '../test/render-security';
 import { AlertSettingsCard } from './alert-settings-card';
 
-const person = () => userEvent.setup({ delay: null });
 const alerts = () => card('Security alerts');
 const newDevice = () => within(alerts()).getByRole('switch', { name: /Sign-in from a new device/ });
 const failedLogins = () => within(alerts()).getByRole('switch', { name: /^Failed sign-ins/ });
 
 describe('Security alerts', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  withCsrfCookie();
 
   it('flips a switch at once and saves only that switch', async () => {
     const fetchMock = stubFetch(securityServer().handlers);

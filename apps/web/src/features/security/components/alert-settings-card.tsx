@@ -1,9 +1,5 @@
 import { Stack, Switch } from '@mantine/core';
 import { SECURITY_MESSAGES } from '@perch/shared';
-import { IconBellRinging } from '@tabler/icons-react';
-import { IconSection } from '@/components/icon-section';
-import { EmptyText, QueryStates } from '@/components/section-states';
-import { failureReason } from '@/lib/failure-text';
 import { useSecuritySettingsQuery } from '../api/get-security-settings';
 import {
   useUpdateSecuritySettingsMutation,
@@ -11,7 +7,8 @@ import {
 } from '../api/update-security-settings';
 import { useOutcome } from '../hooks/use-outcome';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { OutcomeAlert } from './outcome-alert';
+import { SecuritySection } from './security-section';
+import { SettingsStates } from './settings-states';
 
 type AlertSetting = keyof Required<SecuritySettingsChange>;
 
@@ -44,32 +41,18 @@ export function AlertSettingsCard() {
       { [key]: value },
       {
         onSuccess: ({ message }) => outcome.success(message ?? SECURITY_MESSAGES.settingsSaved),
-        onError: (error) =>
-          outcome.error(
-            SECURITY_TEXTS.saveSettingsFailed,
-            failureReason(error, SECURITY_TEXTS.saveSettingsFailed),
-          ),
+        onError: (error) => outcome.failed(SECURITY_TEXTS.saveSettingsFailed, error),
       },
     );
   };
 
   return (
-    <IconSection
-      title={SECURITY_TEXTS.alertsTitle}
-      icon={IconBellRinging}
-      color="yellow"
-      description={SECURITY_TEXTS.alertsDescription}
-      testId="security-alert-settings"
-    >
-      <OutcomeAlert outcome={outcome.outcome} onDismiss={outcome.dismiss} testId="alerts-outcome" />
-      <QueryStates
+    <SecuritySection section="alerts" outcome={outcome}>
+      <SettingsStates
         query={settingsQuery}
         loadingLabel="Loading security alerts"
-        skeletonRows={2}
-        errorTitle={SECURITY_TEXTS.loadSettingsFailed}
         errorTestId="alert-settings-error"
       />
-      {settings === null ? <EmptyText>{SECURITY_TEXTS.settingsUnavailable}</EmptyText> : null}
       {settings ? (
         <Stack gap="md">
           {SWITCHES.map((entry) => (
@@ -83,6 +66,6 @@ export function AlertSettingsCard() {
           ))}
         </Stack>
       ) : null}
-    </IconSection>
+    </SecuritySection>
   );
 }

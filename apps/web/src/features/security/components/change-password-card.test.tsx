@@ -1,21 +1,25 @@
 import { MESSAGES, SECURITY_MESSAGES } from '@perch/shared';
 import { within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { CURRENT_PASSWORD, securityServer } from '../test/security-fixtures';
-import { card, renderSecurity } from '../test/render-security';
+import { card, person, renderSecurity, withCsrfCookie } from '../test/render-security';
 import { ChangePasswordCard } from './change-password-card';
 
-const person = () => userEvent.setup({ delay: null });
 const passwordCard = () => card('Change password');
 const field = (name: string) => within(passwordCard()).getByLabelText(name);
 const submit = () => within(passwordCard()).getByRole('button', { name: 'Change password' });
 
+/** Types the current password and a new one (twice), and sends the form. */
+async function sendPasswords(user: ReturnType<typeof person>, current: string, fresh: string) {
+  await user.type(field('Current password'), current);
+  await user.type(field('New password'), fresh);
+  await user.type(field('Confirm new password'), fresh);
+  await user.click(submit());
+}
+
 describe('Change password', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  withCsrfCookie();
 
   it('checks the fields before sending anything', async () => {
     const fetchMock = stubFetch(securityServer().handlers);
@@ -36,10 +40,7 @@ describe('Change password', () => {
     const fetchMock = stubFetch(securityServer().handlers);
     renderSecurity(<ChangePasswordCard />);
     const user = person();
-    await user.type(field('Current password'), CURRENT_PASSWORD);
-    await user.type(field('New password'), 'a-much-better-one-42');
-    await user.type(field('Confirm new password'), 'a-much-better-one-42');
-    await user.click(submit());
+    await sendPasswords(user, CURRENT_PASSWORD, 'a-much-better-one-42');
     expect(await within(passwordCard()).findByTestId('password-outcome-success')).toHaveTextContent(
       SECURITY_MESSAGES.passwordChanged,
     );
@@ -55,10 +56,7 @@ describe('Change password', () => {
     stubFetch(securityServer().handlers);
     renderSecurity(<ChangePasswordCard />);
     const user = person();
-    await user.type(field('Current password'), 'not-it');
-    await user.type(field('New password'), 'a-much-better-one-42');
-    await user.type(field('Confirm new password'), 'a-much-better-one-42');
-    await user.click(submit());
+    await sendPasswords(user, 'not-it', 'a-much-better-one-42');
     expect(
       await within(passwordCard()).findByText(SECURITY_MESSAGES.currentPasswordWrong),
     ).toBeVisible();
@@ -78,10 +76,7 @@ describe('Change password', () => {
     });
     renderSecurity(<ChangePasswordCard />);
     const user = person();
-    await user.type(field('Current password'), CURRENT_PASSWORD);
-    await user.type(field('New password'), 'password123');
-    await user.type(field('Confirm new password'), 'password123');
-    await user.click(submit());
+    await sendPasswords(user, CURRENT_PASSWORD, 'password123');
     expect(field('New password')).toHaveAccessibleDescription(MESSAGES.passwordTooCommon);
     expect(requestsTo(fetchMock, 'POST /api/v1/auth/change-password')).toHaveLength(0);
 

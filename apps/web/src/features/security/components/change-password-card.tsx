@@ -1,17 +1,24 @@
 import { Button, Group, PasswordInput, Stack, type PasswordInputProps } from '@mantine/core';
 import { MESSAGES, SECURITY_MESSAGES, isCommonPassword, passwordSchema } from '@perch/shared';
-import { IconKey } from '@tabler/icons-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { IconSection } from '@/components/icon-section';
+import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '@/lib/api-client';
-import { failureReason } from '@/lib/failure-text';
 import { useChangePasswordMutation } from '../api/change-password';
 import { useOutcome } from '../hooks/use-outcome';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { OutcomeAlert } from './outcome-alert';
+import { SecuritySection } from './security-section';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
 type FieldErrors = Partial<Record<Field, string>>;
+
+const FIELDS: { field: Field; label: string; autoComplete: string }[] = [
+  {
+    field: 'currentPassword',
+    label: SECURITY_TEXTS.currentPassword,
+    autoComplete: 'current-password',
+  },
+  { field: 'newPassword', label: SECURITY_TEXTS.newPassword, autoComplete: 'new-password' },
+  { field: 'confirmPassword', label: SECURITY_TEXTS.confirmPassword, autoComplete: 'new-password' },
+];
 
 /** A password field whose show/hide toggle is reachable by keyboard and not named 'password'. */
 function SecretField(props: PasswordInputProps) {
@@ -83,52 +90,28 @@ export function ChangePasswordCard({ strengthMeter }: ChangePasswordCardProps) {
             setErrors({ newPassword: error.serverMessage ?? MESSAGES.passwordTooCommon });
             return;
           }
-          outcome.error(
-            SECURITY_TEXTS.changePasswordFailed,
-            failureReason(error, SECURITY_TEXTS.changePasswordFailed),
-          );
+          outcome.failed(SECURITY_TEXTS.changePasswordFailed, error);
         },
       },
     );
   };
 
   return (
-    <IconSection
-      title={SECURITY_TEXTS.passwordTitle}
-      icon={IconKey}
-      color="blue"
-      description={SECURITY_TEXTS.passwordDescription}
-      testId="security-password"
-    >
-      <OutcomeAlert
-        outcome={outcome.outcome}
-        onDismiss={outcome.dismiss}
-        testId="password-outcome"
-      />
+    <SecuritySection section="password" outcome={outcome}>
       <form onSubmit={handleSubmit} aria-label={SECURITY_TEXTS.changePassword} noValidate>
         <Stack gap="sm">
-          <SecretField
-            label={SECURITY_TEXTS.currentPassword}
-            autoComplete="current-password"
-            value={values.currentPassword}
-            onChange={(event) => setValue('currentPassword', event.currentTarget.value)}
-            error={errors.currentPassword}
-          />
-          <SecretField
-            label={SECURITY_TEXTS.newPassword}
-            autoComplete="new-password"
-            value={values.newPassword}
-            onChange={(event) => setValue('newPassword', event.currentTarget.value)}
-            error={errors.newPassword}
-          />
-          {strengthMeter?.(values.newPassword)}
-          <SecretField
-            label={SECURITY_TEXTS.confirmPassword}
-            autoComplete="new-password"
-            value={values.confirmPassword}
-            onChange={(event) => setValue('confirmPassword', event.currentTarget.value)}
-            error={errors.confirmPassword}
-          />
+          {FIELDS.map(({ field, label, autoComplete }) => (
+            <Fragment key={field}>
+              <SecretField
+                label={label}
+                autoComplete={autoComplete}
+                value={values[field]}
+                onChange={(event) => setValue(field, event.currentTarget.value)}
+                error={errors[field]}
+              />
+              {field === 'newPassword' ? strengthMeter?.(values.newPassword) : null}
+            </Fragment>
+          ))}
           <Group justify="flex-end">
             <Button type="submit" loading={changeMutation.isPending}>
               {SECURITY_TEXTS.changePassword}
@@ -136,6 +119,6 @@ export function ChangePasswordCard({ strengthMeter }: ChangePasswordCardProps) {
           </Group>
         </Stack>
       </form>
-    </IconSection>
+    </SecuritySection>
   );
 }

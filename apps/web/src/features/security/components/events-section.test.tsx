@@ -1,15 +1,13 @@
 import { SECURITY_MESSAGES } from '@perch/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import type { Mock } from 'vitest';
 import { describe, expect, it } from 'vitest';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { endOfDayIso, startOfDayIso } from '../utils/format';
 import { manyEvents, sampleSecurityServer, securityServer } from '../test/security-fixtures';
-import { card, renderSecurity } from '../test/render-security';
+import { card, person, renderSecurity } from '../test/render-security';
 import { EVENTS_PAGE_SIZE, EventsSection } from './events-section';
 
-const person = () => userEvent.setup({ delay: null });
 const events = () => card('Security events');
 const rows = () => within(events()).queryAllByTestId('event-row');
 const range = () => within(events()).getByTestId('events-range');

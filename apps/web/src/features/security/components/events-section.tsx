@@ -21,18 +21,17 @@ import {
   IconChevronRight,
   IconDownload,
   IconFilterOff,
-  IconListDetails,
 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { IconSection } from '@/components/icon-section';
 import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
 import { EmptyText, QueryStates } from '@/components/section-states';
-import { formatDateTime } from '@/lib/format';
 import { securityExportUrl, type SecurityExportFormat } from '../api/export-url';
 import { useSecurityEventsQuery } from '../api/get-security-events';
 import { endOfDayIso, formatEventType, startOfDayIso } from '../utils/format';
 import { SEVERITY_LOOK } from '../utils/looks';
 import { SECURITY_TEXTS } from '../utils/security-texts';
+import { timeColumn } from './columns';
+import { SecuritySection } from './security-section';
 import { SeverityBadge } from './severity-badge';
 
 interface EventFilters {
@@ -54,16 +53,7 @@ const EXPORTS: { format: SecurityExportFormat; label: string }[] = [
 ];
 
 const COLUMNS: ListColumn<SecurityEvent>[] = [
-  {
-    header: 'Time',
-    card: 'title',
-    nowrap: true,
-    cell: (event) => (
-      <Text size="sm" fw={500}>
-        {formatDateTime(event.timestamp)}
-      </Text>
-    ),
-  },
+  timeColumn(),
   {
     header: 'Severity',
     card: 'aside',
@@ -157,12 +147,8 @@ export function EventsSection({ pageSize = EVENTS_PAGE_SIZE }: EventsSectionProp
   const last = shownOffset + shown;
 
   return (
-    <IconSection
-      title={SECURITY_TEXTS.eventsTitle}
-      icon={IconListDetails}
-      color="orange"
-      description={SECURITY_TEXTS.eventsDescription}
-      testId="security-events"
+    <SecuritySection
+      section="events"
       actions={EXPORTS.map(({ format, label }) => (
         <Button
           key={format}
@@ -294,6 +280,6 @@ export function EventsSection({ pageSize = EVENTS_PAGE_SIZE }: EventsSectionProp
           </Group>
         </Group>
       ) : null}
-    </IconSection>
+    </SecuritySection>
   );
 }

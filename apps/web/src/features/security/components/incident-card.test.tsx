@@ -1,19 +1,15 @@
 import { SECURITY_MESSAGES } from '@perch/shared';
 import { within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { securityServer } from '../test/security-fixtures';
-import { card, renderSecurity } from '../test/render-security';
+import { card, person, renderSecurity, withCsrfCookie } from '../test/render-security';
 import { IncidentCard } from './incident-card';
 
-const person = () => userEvent.setup({ delay: null });
 const incident = () => card('Report an incident');
 
 describe('Report an incident', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  withCsrfCookie();
 
   it('asks for a description first', async () => {
     const fetchMock = stubFetch(securityServer().handlers);

@@ -1,14 +1,12 @@
 import { Button, Group, NativeSelect, SimpleGrid, Stack, Textarea } from '@mantine/core';
 import { SECURITY_MESSAGES, SEVERITIES, incidentRequestSchema, type Severity } from '@perch/shared';
-import { IconAlertOctagon, IconSend } from '@tabler/icons-react';
+import { IconSend } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { IconSection } from '@/components/icon-section';
-import { failureReason } from '@/lib/failure-text';
 import { useReportIncidentMutation } from '../api/report-incident';
 import { useOutcome } from '../hooks/use-outcome';
 import { SEVERITY_LOOK } from '../utils/looks';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { OutcomeAlert } from './outcome-alert';
+import { SecuritySection } from './security-section';
 
 const DESCRIPTION_MAX = 2000;
 const DEFAULT_TYPE = SECURITY_TEXTS.incidentTypes[0].value;
@@ -40,27 +38,12 @@ export function IncidentCard() {
           `${message ?? SECURITY_MESSAGES.incidentReported} ${SECURITY_TEXTS.incidentReference(data.id)}`,
         );
       },
-      onError: (failure) =>
-        outcome.error(
-          SECURITY_TEXTS.reportFailed,
-          failureReason(failure, SECURITY_TEXTS.reportFailed),
-        ),
+      onError: (failure) => outcome.failed(SECURITY_TEXTS.reportFailed, failure),
     });
   };
 
   return (
-    <IconSection
-      title={SECURITY_TEXTS.incidentTitle}
-      icon={IconAlertOctagon}
-      color="red"
-      description={SECURITY_TEXTS.incidentDescription}
-      testId="security-incident"
-    >
-      <OutcomeAlert
-        outcome={outcome.outcome}
-        onDismiss={outcome.dismiss}
-        testId="incident-outcome"
-      />
+    <SecuritySection section="incident" outcome={outcome}>
       <form onSubmit={handleSubmit} aria-label={SECURITY_TEXTS.incidentTitle} noValidate>
         <Stack gap="sm">
           <SimpleGrid type="container" cols={{ base: 1, '420px': 2 }} spacing="sm">
@@ -104,6 +87,6 @@ export function IncidentCard() {
           </Group>
         </Stack>
       </form>
-    </IconSection>
+    </SecuritySection>
   );
 }

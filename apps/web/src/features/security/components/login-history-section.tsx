@@ -1,24 +1,14 @@
 import { Badge, Text } from '@mantine/core';
 import type { LoginHistoryEntry } from '@perch/shared';
-import { IconHistory } from '@tabler/icons-react';
-import { IconSection } from '@/components/icon-section';
 import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
-import { formatDateTime } from '@/lib/format';
+import { QueryStates } from '@/components/section-states';
 import { useLoginHistoryQuery } from '../api/get-login-history';
 import { SECURITY_TEXTS } from '../utils/security-texts';
+import { ipColumn, timeColumn } from './columns';
+import { SecuritySection } from './security-section';
 
 const COLUMNS: ListColumn<LoginHistoryEntry>[] = [
-  {
-    header: 'Time',
-    card: 'title',
-    nowrap: true,
-    cell: (entry) => (
-      <Text size="sm" fw={500}>
-        {formatDateTime(entry.timestamp)}
-      </Text>
-    ),
-  },
+  timeColumn(),
   {
     header: 'Result',
     card: 'aside',
@@ -37,14 +27,7 @@ const COLUMNS: ListColumn<LoginHistoryEntry>[] = [
       </Text>
     ),
   },
-  {
-    header: 'IP address',
-    cell: (entry) => (
-      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-        {entry.ip}
-      </Text>
-    ),
-  },
+  ipColumn((entry) => entry.ip),
 ];
 
 /** The latest sign-in attempts on the account: when, whether they worked, device and IP. */
@@ -52,22 +35,15 @@ export function LoginHistorySection() {
   const historyQuery = useLoginHistoryQuery();
   const entries = historyQuery.data;
   return (
-    <IconSection
-      title={SECURITY_TEXTS.loginHistoryTitle}
-      icon={IconHistory}
-      color="teal"
-      description={SECURITY_TEXTS.loginHistoryDescription}
-      testId="security-login-history"
-    >
+    <SecuritySection section="login-history">
       <QueryStates
         query={historyQuery}
         loadingLabel="Loading sign-in history"
         errorTitle={SECURITY_TEXTS.loadLoginHistoryFailed}
         errorTestId="login-history-error"
+        emptyText={SECURITY_TEXTS.noLoginHistory}
+        emptyTestId="login-history-empty"
       />
-      {entries && entries.length === 0 ? (
-        <EmptyText testId="login-history-empty">{SECURITY_TEXTS.noLoginHistory}</EmptyText>
-      ) : null}
       {entries && entries.length > 0 ? (
         <ResponsiveList
           label={SECURITY_TEXTS.loginHistoryTitle}
@@ -81,6 +57,6 @@ export function LoginHistorySection() {
           minWidth={560}
         />
       ) : null}
-    </IconSection>
+    </SecuritySection>
   );
 }

@@ -1,13 +1,11 @@
 import { SECURITY_MESSAGES } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { sampleSecurityServer } from '../test/security-fixtures';
-import { card, renderSecurity } from '../test/render-security';
+import { card, person, renderSecurity, withCsrfCookie } from '../test/render-security';
 import { SessionsSection } from './sessions-section';
 
-const person = () => userEvent.setup({ delay: null });
 const sessions = () => card('Sessions');
 const rows = () => within(sessions()).queryAllByTestId('session-row');
 const dialog = () => screen.getByRole('dialog');
@@ -22,9 +20,7 @@ async function revokeAndConfirm(device: string) {
 }
 
 describe('Sessions', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  withCsrfCookie();
 
   it('lists device, IP and relative times, marking this device, which cannot be revoked', async () => {
     stubFetch(sampleSecurityServer().handlers);

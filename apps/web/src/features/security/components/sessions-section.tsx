@@ -1,12 +1,10 @@
 import { Badge, Button, Text } from '@mantine/core';
 import { SECURITY_MESSAGES, type SecuritySession } from '@perch/shared';
-import { IconDeviceLaptop, IconLogout } from '@tabler/icons-react';
+import { IconLogout } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { ConfirmDialog, type ConfirmQuestion } from '@/components/confirm-dialog';
-import { IconSection } from '@/components/icon-section';
 import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
-import { failureReason } from '@/lib/failure-text';
+import { QueryStates } from '@/components/section-states';
 import { formatDateTime } from '@/lib/format';
 import { formatRelative } from '@/lib/format';
 import { useNow } from '@/lib/use-now';
@@ -15,7 +13,8 @@ import { useRevokeOtherSessionsMutation } from '../api/revoke-other-sessions';
 import { useRevokeSessionMutation } from '../api/revoke-session';
 import { useOutcome } from '../hooks/use-outcome';
 import { SECURITY_TEXTS } from '../utils/security-texts';
-import { OutcomeAlert } from './outcome-alert';
+import { ipColumn } from './columns';
+import { SecuritySection } from './security-section';
 
 type Question = { kind: 'one'; session: SecuritySession } | { kind: 'others' };
 
@@ -66,22 +65,14 @@ export function SessionsSection() {
     if (asked.kind === 'one') {
       revokeMutation.mutate(asked.session.id, {
         onSuccess: ({ message }) => outcome.success(message ?? SECURITY_MESSAGES.sessionRevoked),
-        onError: (error) =>
-          outcome.error(
-            SECURITY_TEXTS.revokeFailed,
-            failureReason(error, SECURITY_TEXTS.revokeFailed),
-          ),
+        onError: (error) => outcome.failed(SECURITY_TEXTS.revokeFailed, error),
       });
       return;
     }
     revokeOthersMutation.mutate(undefined, {
       onSuccess: ({ data, message }) =>
         outcome.success(message ?? SECURITY_MESSAGES.otherSessionsRevoked(data.revoked)),
-      onError: (error) =>
-        outcome.error(
-          SECURITY_TEXTS.revokeOthersFailed,
-          failureReason(error, SECURITY_TEXTS.revokeOthersFailed),
-        ),
+      onError: (error) => outcome.failed(SECURITY_TEXTS.revokeOthersFailed, error),
     });
   };
 
@@ -106,14 +97,7 @@ export function SessionsSection() {
           </Badge>
         ) : null,
     },
-    {
-      header: 'IP address',
-      cell: (session) => (
-        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-          {session.ip ?? SECURITY_TEXTS.unknownIp}
-        </Text>
-      ),
-    },
+    ipColumn((session) => session.ip ?? SECURITY_TEXTS.unknownIp),
     {
       header: 'Signed in',
       nowrap: true,
@@ -127,12 +111,9 @@ export function SessionsSection() {
   ];
 
   return (
-    <IconSection
-      title={SECURITY_TEXTS.sessionsTitle}
-      icon={IconDeviceLaptop}
-      color="cyan"
-      description={SECURITY_TEXTS.sessionsDescription}
-      testId="security-sessions"
+    <SecuritySection
+      section="sessions"
+      outcome={outcome}
       actions={
         <Button
           size="xs"
@@ -147,20 +128,14 @@ export function SessionsSection() {
         </Button>
       }
     >
-      <OutcomeAlert
-        outcome={outcome.outcome}
-        onDismiss={outcome.dismiss}
-        testId="sessions-outcome"
-      />
       <QueryStates
         query={sessionsQuery}
         loadingLabel="Loading sessions"
         errorTitle={SECURITY_TEXTS.loadSessionsFailed}
         errorTestId="sessions-error"
+        emptyText={SECURITY_TEXTS.noSessions}
+        emptyTestId="sessions-empty"
       />
-      {sessions && sessions.length === 0 ? (
-        <EmptyText testId="sessions-empty">{SECURITY_TEXTS.noSessions}</EmptyText>
-      ) : null}
       {sessions && sessions.length > 0 ? (
         <ResponsiveList
           label={SECURITY_TEXTS.sessionsTitle}
@@ -193,6 +168,6 @@ export function SessionsSection() {
         onConfirm={handleConfirm}
         onCancel={() => setQuestion(null)}
       />
-    </IconSection>
+    </SecuritySection>
   );
 }

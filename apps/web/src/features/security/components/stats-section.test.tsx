@@ -1,6 +1,5 @@
 import { SECURITY_MESSAGES, SECURITY_REFRESH_MS } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { loginHistoryQueryOptions } from '../api/get-login-history';
@@ -8,10 +7,9 @@ import { securityEventsQueryOptions } from '../api/get-security-events';
 import { securityStatsQueryOptions } from '../api/get-security-stats';
 import { sessionsQueryOptions } from '../api/get-sessions';
 import { makeStats, sampleSecurityServer, securityServer } from '../test/security-fixtures';
-import { card, renderSecurity } from '../test/render-security';
+import { card, person, renderSecurity } from '../test/render-security';
 import { StatsSection } from './stats-section';
 
-const person = () => userEvent.setup({ delay: null });
 const stats = () => card('Overview');
 const count = (key: string) => within(stats()).getByTestId(`stat-${key}`);
 

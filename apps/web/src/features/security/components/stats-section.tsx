@@ -18,7 +18,6 @@ import {
 import {
   IconBan,
   IconDevices,
-  IconGauge,
   IconLogin,
   IconShieldCheck,
   IconShieldExclamation,
@@ -26,12 +25,12 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { IconSection } from '@/components/icon-section';
 import { EmptyText, QueryStates } from '@/components/section-states';
 import { formatCount } from '@/lib/format';
 import { useSecurityStatsQuery } from '../api/get-security-stats';
 import { SEVERITY_LOOK } from '../utils/looks';
 import { SECURITY_TEXTS } from '../utils/security-texts';
+import { SecuritySection } from './security-section';
 import { SeverityBadge } from './severity-badge';
 
 type CountKey = 'failedLogins' | 'successfulLogins' | 'activeSessions' | 'blockedRequests';
@@ -132,12 +131,8 @@ export function StatsSection() {
   const stats = statsQuery.data;
 
   return (
-    <IconSection
-      title={SECURITY_TEXTS.statsTitle}
-      icon={IconGauge}
-      color="cyan"
-      description={SECURITY_TEXTS.statsDescription}
-      testId="security-stats"
+    <SecuritySection
+      section="stats"
       actions={
         <SegmentedControl
           size="xs"
@@ -181,6 +176,6 @@ export function StatsSection() {
           <RiskPanel stats={stats} />
         </Box>
       ) : null}
-    </IconSection>
+    </SecuritySection>
   );
 }

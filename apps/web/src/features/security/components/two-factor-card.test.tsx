@@ -1,7 +1,6 @@
 import { SECURITY_MESSAGES } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fail, requestsTo, stubFetch } from '@/test/fetch-stub';
 import {
   ISSUED_SECRET,
@@ -11,18 +10,15 @@ import {
   makeSecuritySettings,
   securityServer,
 } from '../test/security-fixtures';
-import { card, renderSecurity } from '../test/render-security';
+import { card, person, renderSecurity, withCsrfCookie } from '../test/render-security';
 import { recoveryCodesFile } from './recovery-codes';
 import { TwoFactorCard } from './two-factor-card';
 
-const person = () => userEvent.setup({ delay: null });
 const twoFactor = () => card('Two-factor sign-in');
 const status = () => within(twoFactor()).getByTestId('two-factor-status');
 
 describe('Two-factor sign-in', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  withCsrfCookie();
 
   it('sets up: QR code and key, a wrong code is refused, the right one shows the recovery codes once', async () => {
     const server = securityServer();

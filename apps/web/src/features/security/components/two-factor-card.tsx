@@ -11,17 +11,15 @@ import {
   TextInput,
 } from '@mantine/core';
 import { SECURITY_MESSAGES, TOTP_DIGITS, type TwoFactorResponse } from '@perch/shared';
-import { IconDeviceMobileMessage } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
-import { IconSection } from '@/components/icon-section';
-import { EmptyText, QueryStates } from '@/components/section-states';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { failureReason } from '@/lib/failure-text';
 import { useSecuritySettingsQuery } from '../api/get-security-settings';
 import { useTwoFactorMutation } from '../api/two-factor';
 import { useOutcome } from '../hooks/use-outcome';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 import { RecoveryCodes } from './recovery-codes';
-import { OutcomeAlert } from './outcome-alert';
+import { SecuritySection } from './security-section';
+import { SettingsStates } from './settings-states';
 
 type Step =
   | { kind: 'idle' }
@@ -36,67 +34,73 @@ function cleanCode(code: string): string {
   return code.replace(/\s+/g, '');
 }
 
-interface SetupStepProps {
-  step: Extract<Step, { kind: 'setup' }>;
+type SubmitCode = (code: string, onFailed: (reason: string) => void) => void;
+
+interface CodeStepFormProps {
+  /** The form's accessible name. */
+  name: string;
+  /** What the step says above the code field. */
+  intro: ReactNode;
+  codeLabel: string;
+  /** Whether a cleaned code is worth sending. */
+  isValid: (code: string) => boolean;
+  numeric?: boolean;
+  maxLength: number;
+  maw: number;
+  submitLabel: string;
+  submitColor?: string;
   pending: boolean;
-  onVerify: (code: string, onFailed: (reason: string) => void) => void;
+  onSubmit: SubmitCode;
   onCancel: () => void;
 }
 
-/** Scan the QR code (or type the key), then prove it with a first code. */
-function SetupStep({ step, pending, onVerify, onCancel }: SetupStepProps) {
+/** A step that asks for a code: the field says what is wrong with it, or why the server refused it. */
+function CodeStepForm({
+  name,
+  intro,
+  codeLabel,
+  isValid,
+  numeric = false,
+  maxLength,
+  maw,
+  submitLabel,
+  submitColor,
+  pending,
+  onSubmit,
+  onCancel,
+}: CodeStepFormProps) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const cleaned = cleanCode(code);
-    if (!TOTP_PATTERN.test(cleaned)) {
+    if (!isValid(cleaned)) {
       setError(SECURITY_MESSAGES.twoFactorCodeRequired);
       return;
     }
     setError(null);
-    onVerify(cleaned, setError);
+    onSubmit(cleaned, setError);
   };
 
   return (
-    <form onSubmit={handleSubmit} aria-label="Set up two-factor sign-in" noValidate>
+    <form onSubmit={handleSubmit} aria-label={name} noValidate>
       <Stack gap="sm">
-        <Text size="sm">{step.message}</Text>
-        <Group align="flex-start" gap="md">
-          {step.qrCodeDataUrl ? (
-            <Paper bg="white" p={6} radius="md" withBorder>
-              <Image src={step.qrCodeDataUrl} alt={SECURITY_TEXTS.qrAlt} w={168} h={168} />
-            </Paper>
-          ) : null}
-          <Stack gap={4} miw={0} style={{ flex: '1 1 12rem' }}>
-            <Text size="xs" c="dimmed">
-              {SECURITY_TEXTS.manualSecret}
-            </Text>
-            <Code
-              block
-              fz="sm"
-              data-testid="totp-secret"
-              style={{ letterSpacing: 1, overflowWrap: 'anywhere', whiteSpace: 'normal' }}
-            >
-              {step.secret}
-            </Code>
-          </Stack>
-        </Group>
+        {intro}
         <TextInput
-          label={SECURITY_TEXTS.codeLabel}
+          label={codeLabel}
           value={code}
           onChange={(event) => setCode(event.currentTarget.value)}
-          inputMode="numeric"
+          inputMode={numeric ? 'numeric' : undefined}
           autoComplete="one-time-code"
-          maxLength={TOTP_DIGITS + 2}
-          maw={220}
+          maxLength={maxLength}
+          maw={maw}
           error={error}
           data-autofocus
         />
         <Group gap="xs">
-          <Button type="submit" loading={pending}>
-            {SECURITY_TEXTS.verifyAndTurnOn}
+          <Button type="submit" color={submitColor} loading={pending}>
+            {submitLabel}
           </Button>
           <Button variant="default" onClick={onCancel} disabled={pending}>
             {SECURITY_TEXTS.cancel}
@@ -107,52 +111,78 @@ function SetupStep({ step, pending, onVerify, onCancel }: SetupStepProps) {
   );
 }
 
+interface SetupStepProps {
+  step: Extract<Step, { kind: 'setup' }>;
+  pending: boolean;
+  onVerify: SubmitCode;
+  onCancel: () => void;
+}
+
+/** Scan the QR code (or type the key), then prove it with a first code. */
+function SetupStep({ step, pending, onVerify, onCancel }: SetupStepProps) {
+  return (
+    <CodeStepForm
+      name="Set up two-factor sign-in"
+      intro={
+        <>
+          <Text size="sm">{step.message}</Text>
+          <Group align="flex-start" gap="md">
+            {step.qrCodeDataUrl ? (
+              <Paper bg="white" p={6} radius="md" withBorder>
+                <Image src={step.qrCodeDataUrl} alt={SECURITY_TEXTS.qrAlt} w={168} h={168} />
+              </Paper>
+            ) : null}
+            <Stack gap={4} miw={0} style={{ flex: '1 1 12rem' }}>
+              <Text size="xs" c="dimmed">
+                {SECURITY_TEXTS.manualSecret}
+              </Text>
+              <Code
+                block
+                fz="sm"
+                data-testid="totp-secret"
+                style={{ letterSpacing: 1, overflowWrap: 'anywhere', whiteSpace: 'normal' }}
+              >
+                {step.secret}
+              </Code>
+            </Stack>
+          </Group>
+        </>
+      }
+      codeLabel={SECURITY_TEXTS.codeLabel}
+      isValid={(code) => TOTP_PATTERN.test(code)}
+      numeric
+      maxLength={TOTP_DIGITS + 2}
+      maw={220}
+      submitLabel={SECURITY_TEXTS.verifyAndTurnOn}
+      pending={pending}
+      onSubmit={onVerify}
+      onCancel={onCancel}
+    />
+  );
+}
+
 interface DisableStepProps {
   pending: boolean;
-  onDisable: (code: string, onFailed: (reason: string) => void) => void;
+  onDisable: SubmitCode;
   onCancel: () => void;
 }
 
 /** Turning it off asks for proof: a current code or an unused recovery code. */
 function DisableStep({ pending, onDisable, onCancel }: DisableStepProps) {
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-
-  const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const cleaned = cleanCode(code);
-    if (cleaned === '') {
-      setError(SECURITY_MESSAGES.twoFactorCodeRequired);
-      return;
-    }
-    setError(null);
-    onDisable(cleaned, setError);
-  };
-
   return (
-    <form onSubmit={handleSubmit} aria-label="Turn off two-factor sign-in" noValidate>
-      <Stack gap="sm">
-        <Text size="sm">{SECURITY_TEXTS.turnOffHelp}</Text>
-        <TextInput
-          label={SECURITY_TEXTS.turnOffCodeLabel}
-          value={code}
-          onChange={(event) => setCode(event.currentTarget.value)}
-          autoComplete="one-time-code"
-          maxLength={64}
-          maw={260}
-          error={error}
-          data-autofocus
-        />
-        <Group gap="xs">
-          <Button type="submit" color="red" loading={pending}>
-            {SECURITY_TEXTS.confirmTurnOff}
-          </Button>
-          <Button variant="default" onClick={onCancel} disabled={pending}>
-            {SECURITY_TEXTS.cancel}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <CodeStepForm
+      name="Turn off two-factor sign-in"
+      intro={<Text size="sm">{SECURITY_TEXTS.turnOffHelp}</Text>}
+      codeLabel={SECURITY_TEXTS.turnOffCodeLabel}
+      isValid={(code) => code !== ''}
+      maxLength={64}
+      maw={260}
+      submitLabel={SECURITY_TEXTS.confirmTurnOff}
+      submitColor="red"
+      pending={pending}
+      onSubmit={onDisable}
+      onCancel={onCancel}
+    />
   );
 }
 
@@ -177,12 +207,12 @@ export function TwoFactorCard() {
       { enabled: true },
       {
         onSuccess: ({ data, message }) => setStep(setupStep(data, message)),
-        onError: (error) => outcome.error(SECURITY_TEXTS.twoFactorFailed, failed(error)),
+        onError: (error) => outcome.failed(SECURITY_TEXTS.twoFactorFailed, error),
       },
     );
   };
 
-  const handleVerify = (code: string, onFailed: (reason: string) => void) => {
+  const handleVerify: SubmitCode = (code, onFailed) => {
     if (step.kind !== 'setup') return;
     twoFactorMutation.mutate(
       { enabled: true, totpSecret: step.secret, code },
@@ -198,7 +228,7 @@ export function TwoFactorCard() {
     );
   };
 
-  const handleDisable = (code: string, onFailed: (reason: string) => void) => {
+  const handleDisable: SubmitCode = (code, onFailed) => {
     twoFactorMutation.mutate(
       { enabled: false, code },
       {
@@ -224,27 +254,12 @@ export function TwoFactorCard() {
     ) : null;
 
   return (
-    <IconSection
-      title={SECURITY_TEXTS.twoFactorTitle}
-      icon={IconDeviceMobileMessage}
-      color="violet"
-      description={SECURITY_TEXTS.twoFactorDescription}
-      testId="security-two-factor"
-      actions={status}
-    >
-      <OutcomeAlert
-        outcome={outcome.outcome}
-        onDismiss={outcome.dismiss}
-        testId="two-factor-outcome"
-      />
-      <QueryStates
+    <SecuritySection section="two-factor" actions={status} outcome={outcome}>
+      <SettingsStates
         query={settingsQuery}
         loadingLabel="Loading two-factor sign-in"
-        skeletonRows={2}
-        errorTitle={SECURITY_TEXTS.loadSettingsFailed}
         errorTestId="two-factor-error"
       />
-      {settings === null ? <EmptyText>{SECURITY_TEXTS.settingsUnavailable}</EmptyText> : null}
       {settings ? (
         <Box>
           {step.kind === 'setup' ? (
@@ -298,7 +313,7 @@ export function TwoFactorCard() {
           ) : null}
         </Box>
       ) : null}
-    </IconSection>
+    </SecuritySection>
   );
 }
 

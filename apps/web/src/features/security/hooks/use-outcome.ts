@@ -1,5 +1,6 @@
 import { SUCCESS_BANNER_MS } from '@perch/shared';
 import { useCallback, useMemo } from 'react';
+import { failureReason } from '@/lib/failure-text';
 import { useTimedMessage } from '@/lib/use-timed-message';
 
 export interface Outcome {
@@ -13,6 +14,8 @@ export interface OutcomeState {
   outcome: Outcome | null;
   success: (text: string) => void;
   error: (text: string, details?: string) => void;
+  /** An error titled `text`, with why `cause` failed (or `text` again when it does not say). */
+  failed: (text: string, cause: unknown) => void;
   dismiss: () => void;
 }
 
@@ -34,8 +37,13 @@ export function useOutcome(): OutcomeState {
     [show],
   );
 
+  const failed = useCallback(
+    (text: string, cause: unknown) => error(text, failureReason(cause, text)),
+    [error],
+  );
+
   return useMemo(
-    () => ({ outcome, success, error, dismiss: clear }),
-    [outcome, success, error, clear],
+    () => ({ outcome, success, error, failed, dismiss: clear }),
+    [outcome, success, error, failed, clear],
   );
 }
