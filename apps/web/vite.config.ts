@@ -63,6 +63,23 @@ export default defineConfig({
     // The analytics chunk carries the charts library (recharts, ~600 kB); it loads only on
     // the dashboard, after the page shell, so it may exceed Vite's 500 kB default warning.
     chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // The libraries every page loads (the sign-in page included) and that change only
+          // with an upgrade get chunks of their own, which browsers keep across Perch updates;
+          // the rest is split along the routes' lazy imports (apps/web/src/app/router.tsx).
+          groups: [
+            {
+              name: 'react',
+              test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+            },
+            { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

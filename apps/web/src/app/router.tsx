@@ -1,13 +1,18 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { FullPageLoader } from '@/components/full-page-loader';
 import { AuthGate } from './guards/auth-gate';
-import { ProtectedRoute } from './guards/protected-route';
 import { RouteErrorPage } from './routes/error-page';
 
 /** Where the server serves the SPA (docs/spec-notes.md, API conventions). */
 export const ROUTER_BASENAME = '/dashboard';
 
-/** Every page is its own chunk; the shell, guards and error page load with the entry. */
+/**
+ * Every page is its own chunk, loaded when it is opened (the router keeps the current page, with
+ * the shell's progress bar, until it has). The entry holds only the root gate and the error page:
+ * the sign-in pages carry neither the signed-in guard and shell nor any signed-in page, and the
+ * admin, settings, security and analytics code loads on demand. A chunk that fails to load (e.g.
+ * after an update) shows the error page with a reload, inside the shell when signed in.
+ */
 export const routes: RouteObject[] = [
   {
     element: <AuthGate />,
@@ -18,18 +23,27 @@ export const routes: RouteObject[] = [
       { path: 'register', lazy: () => import('./routes/register') },
       { path: 'faq', lazy: () => import('./routes/faq') },
       {
-        element: <ProtectedRoute />,
+        // The signed-in guard and shell load after sign-in: the login page does not carry them.
+        lazy: () =>
+          import('./guards/protected-route').then(({ ProtectedRoute }) => ({
+            Component: ProtectedRoute,
+          })),
         children: [
           {
-            // The signed-in shell loads after sign-in: the login page does not carry it.
             lazy: () =>
               import('./layout/app-layout').then(({ AppLayout }) => ({ Component: AppLayout })),
             children: [
-              { index: true, lazy: () => import('./routes/dashboard') },
-              { path: 'dashboard', lazy: () => import('./routes/dashboard') },
-              { path: 'settings', lazy: () => import('./routes/settings') },
-              { path: 'admin', lazy: () => import('./routes/admin') },
-              { path: 'security', lazy: () => import('./routes/security') },
+              {
+                // A page that fails (or whose chunk does not load) leaves the header and menu.
+                errorElement: <RouteErrorPage inShell />,
+                children: [
+                  { index: true, lazy: () => import('./routes/dashboard') },
+                  { path: 'dashboard', lazy: () => import('./routes/dashboard') },
+                  { path: 'settings', lazy: () => import('./routes/settings') },
+                  { path: 'admin', lazy: () => import('./routes/admin') },
+                  { path: 'security', lazy: () => import('./routes/security') },
+                ],
+              },
             ],
           },
         ],

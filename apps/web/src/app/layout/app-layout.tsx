@@ -20,6 +20,7 @@ import {
   IconShieldLock,
   type Icon,
 } from '@tabler/icons-react';
+import { lazy } from 'react';
 import {
   NavLink as RouterNavLink,
   Outlet,
@@ -33,7 +34,6 @@ import { useLogoutMutation } from '@/features/auth/api/logout';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { HandlesSidebarList } from '@/features/handles/components/handles-sidebar-list';
 import { useLiveEvents } from '@/features/handles/hooks/use-live-events';
-import { SecurityAlertPanel } from '@/features/security-alerts/components/security-alert-panel';
 import {
   useCircuitOpen,
   useEndSession,
@@ -44,7 +44,15 @@ import { useApplyCompactMode } from '@/lib/preferences/compact-mode';
 import { RenderMonitor } from '@/lib/preferences/render-monitor';
 import { SIGN_OUT_CONTROL_PROPS } from '@/lib/tabs/sign-out';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
+import { LazySection } from '../lazy/lazy-section';
 import { ConnectionBanner } from './connection-banner';
+
+// The alert panel is empty for most visits: its code loads beside the page, not before it.
+const SecurityAlertPanel = lazy(() =>
+  import('@/features/security-alerts/components/security-alert-panel').then((module) => ({
+    default: module.SecurityAlertPanel,
+  })),
+);
 
 export const HEADER_TEXT = 'X Monitoring and Analytics System';
 
@@ -206,7 +214,11 @@ export function AppLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main>
-        {currentUser ? <SecurityAlertPanel userId={currentUser.id} /> : null}
+        {currentUser ? (
+          <LazySection errorTitle="The security alerts could not be loaded.">
+            <SecurityAlertPanel userId={currentUser.id} />
+          </LazySection>
+        ) : null}
         <Box maw={1200} mx="auto">
           <ConnectionBanner />
           <RenderMonitor id="page">

@@ -1,28 +1,17 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { Stack, Text } from '@mantine/core';
+import { lazy } from 'react';
 import { PageHeader } from '@/components/page-header';
 import { DemoDataNotice } from '@/features/handles/components/demo-data-notice';
 import { HandlePanel } from '@/features/handles/components/handle-panel';
 import { useSettingsQuery } from '@/features/settings/api/get-settings';
 import { useSelectedHandle } from '../hooks/use-selected-handle';
+import { LazySection } from '../lazy/lazy-section';
 
-// The analytics and the charts library load on demand, after the page shell.
+// The analytics and the charts library load on demand, after the page shell: the handle list
+// shows without waiting for them.
 const DashboardAnalytics = lazy(() =>
   import('./dashboard-analytics').then((module) => ({ default: module.DashboardAnalytics })),
 );
-
-function AnalyticsLoading() {
-  return (
-    <Center mih={240} role="status" aria-live="polite">
-      <Stack align="center" gap="sm">
-        <Loader type="dots" />
-        <Text size="sm" c="dimmed">
-          Loading dashboard...
-        </Text>
-      </Stack>
-    </Center>
-  );
-}
 
 /** / (and /dashboard): the selected handle's analytics above the handle-management panel. */
 export function DashboardRoute() {
@@ -48,9 +37,13 @@ export function DashboardRoute() {
       />
       <DemoDataNotice />
       <Stack gap="xl">
-        <Suspense fallback={<AnalyticsLoading />}>
+        {/* A failed chunk (e.g. after an update) leaves the handle panel below working. */}
+        <LazySection
+          loadingLabel="Loading dashboard..."
+          errorTitle="The analytics could not be loaded."
+        >
           <DashboardAnalytics selectedHandle={selectedHandle} onSelect={selectHandle} />
-        </Suspense>
+        </LazySection>
         {/* The analytics view announces the selected handle's completion; the panel the rest. */}
         <HandlePanel
           selectedHandle={selectedHandle}
