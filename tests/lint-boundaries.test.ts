@@ -14,36 +14,29 @@ async function violations(relativePath: string, code: string): Promise<string[]>
 }
 
 describe('import boundaries (eslint.config.js)', () => {
-  it('stops the web app importing server code', async () => {
-    const found = await violations(
+  it.each([
+    [
+      'stops the web app importing server code',
       'apps/web/src/lib/boundary-probe.ts',
       "import { loadConfig } from '../../../server/src/config.js';\nexport const probe = loadConfig;\n",
-    );
-    expect(found).toContain('import-x/no-restricted-paths');
-  });
-
-  it('stops the server importing web code', async () => {
-    const found = await violations(
+    ],
+    [
+      'stops the server importing web code',
       'apps/server/src/boundary-probe.ts',
       "import { apiRequest } from '../../web/src/lib/api-client.js';\nexport const probe = apiRequest;\n",
-    );
-    expect(found).toContain('import-x/no-restricted-paths');
-  });
-
-  it('stops the shared package importing either app', async () => {
-    const found = await violations(
+    ],
+    [
+      'stops the shared package importing either app',
       'packages/shared/src/boundary-probe.ts',
       "import { loadConfig } from '../../../apps/server/src/config.js';\nexport const probe = loadConfig;\n",
-    );
-    expect(found).toContain('import-x/no-restricted-paths');
-  });
-
-  it('stops one web feature reaching into another', async () => {
-    const found = await violations(
+    ],
+    [
+      'stops one web feature reaching into another',
       'apps/web/src/features/auth/components/boundary-probe.ts',
       "import { FaqAccordion } from '../../faq/components/faq-accordion.js';\nexport const probe = FaqAccordion;\n",
-    );
-    expect(found).toContain('import-x/no-restricted-paths');
+    ],
+  ])('%s', async (_name, relativePath, code) => {
+    expect(await violations(relativePath, code)).toContain('import-x/no-restricted-paths');
   });
 
   it('keeps SQL out of routes: a route imports neither kysely nor a repository', async () => {

@@ -1,5 +1,7 @@
 // A browser-like client of a running Perch over fetch, as TestClient is over inject in the server
-// tests: it keeps the cookies it is sent and puts the CSRF token on every unsafe request.
+// tests: it keeps the cookies it is sent and puts the CSRF token on every unsafe request. Loaded
+// under tsx: accounts are registered with the server tests' own request body.
+import { registration } from '../../apps/server/test/registration.ts';
 
 /** A cookie-keeping client of `origin`; `cookieHeader()` is its session's Cookie header. */
 export function apiSession(origin) {
@@ -25,19 +27,6 @@ export function apiSession(origin) {
   return { cookies, cookieHeader, request };
 }
 
-/** The body of POST /api/v1/auth/register (as the server tests' `registration`). */
-export function registration({ username, password, code }) {
-  return {
-    username,
-    email: `${username}@example.com`,
-    password,
-    confirmPassword: password,
-    invitationCode: code,
-    acceptTerms: true,
-    acceptPrivacy: true,
-  };
-}
-
 /** Registers `username` with invitation `code` through `origin`'s API; its Cookie header. */
 export async function registerThroughApi(origin, { username, password, code }) {
   const session = apiSession(origin);
@@ -45,7 +34,7 @@ export async function registerThroughApi(origin, { username, password, code }) {
   const registered = await session.request(
     'POST',
     '/api/v1/auth/register',
-    registration({ username, password, code }),
+    registration(username, code, {}, password),
   );
   if (registered.status !== 201) throw new Error(`register: ${await registered.text()}`);
   return session.cookieHeader();

@@ -1,5 +1,6 @@
 // Reading what the Telegram and Discord fakes received: which post a message is about, how many
-// (target, post) pairs came more than once, and the busiest stretch of arrivals.
+// (target, post) pairs came more than once, and the busiest stretch of arrivals; and what the
+// server's outbox holds.
 
 /** The post id in a message's link (…/status/<id>), or undefined. */
 export const tweetIdIn = (text) => /status\/(\d+)/.exec(text ?? '')?.[1];
@@ -35,3 +36,12 @@ export function busiestWindow(items, windowMs) {
   }
   return best;
 }
+
+/** The rows of the outbox in `db` (a Kysely database of the server), counted by channel and status. */
+export const outboxCounts = (db) =>
+  db
+    .selectFrom('notification_outbox')
+    .select(['channel', 'status'])
+    .select((eb) => eb.fn.countAll().as('count'))
+    .groupBy(['channel', 'status'])
+    .execute();

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
+import { outboxCounts } from '../lib/deliveries.mjs';
 import { postMaker, seedSubscribedHandles } from '../lib/subscribers.mjs';
 
 /** The built server; BENCH_SERVER_DIST points at another build (e.g. one with a change to try). */
@@ -248,12 +249,7 @@ async function stop() {
   await worker.stop();
   const measured = [...statements];
   const stopMs = performance.now() - stopStarted;
-  const outbox = await plainDb.db
-    .selectFrom('notification_outbox')
-    .select(['channel', 'status'])
-    .select((eb) => eb.fn.countAll().as('count'))
-    .groupBy(['channel', 'status'])
-    .execute();
+  const outbox = await outboxCounts(plainDb.db);
   const sentPairs = await plainDb.db
     .selectFrom('notification_outbox')
     .select(['channel', 'user_id', 'tweet_id', 'sent_at'])

@@ -54,7 +54,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { startFakeDiscordServer } from '../../apps/server/test/fakes/fake-discord-server.ts';
 import { startFakeTelegramServer } from '../../apps/server/test/fakes/fake-telegram-server.ts';
-import { startFakeXServer } from '../../apps/server/test/fakes/fake-x-server.ts';
+import { recentWirePosts, startFakeXServer } from '../../apps/server/test/fakes/fake-x-server.ts';
 import {
   cpuMeter,
   createSchema,
@@ -213,22 +213,11 @@ async function startWorkers(count, nodes, env) {
 // 1. Collection
 
 /** `count` posts over the last six days, newest first, with ids unique over the accounts. */
-function posts(seed, count) {
-  const now = Date.now();
-  return Array.from({ length: count }, (_, index) => ({
-    id: String(1_910_000_000_000_000_000n + BigInt(seed) * 100_000n + BigInt(count - index)),
-    text: `Post ${count - index} of account ${seed}: something worth reading #bench`,
-    created_at: new Date(now - 3_600_000 - (index * 6 * 86_400_000) / count).toISOString(),
-    lang: 'en',
-    public_metrics: {
-      like_count: index % 50,
-      retweet_count: index % 7,
-      reply_count: index % 3,
-      quote_count: 0,
-      impression_count: 500 + index,
-    },
-  }));
-}
+const posts = (seed, count) =>
+  recentWirePosts(seed, count, {
+    idsPerAccount: 100_000n,
+    textSuffix: ': something worth reading #bench',
+  });
 
 /**
  * A collection run, from its label: `<workers>[x<slots>][@<X latency ms>][:nosync]`, e.g. '2'
@@ -578,6 +567,16 @@ async function drain(workerCount) {
       const telegramBoundS = Math.max(perTarget - 1, perChannel / 30);
       const discordBoundS =
         Math.floor((NOTIFY_USERS - 1) / 10) * 10 + (Math.ceil(perTarget / 5) - 1) * 5;
+      /** How a channel drained: sent, delivered, when done, its bound and its pace. */
+      const drainOf = (channel, messages, boundS) => ({
+        sent: sentOf(channel),
+        delivered: messages.length,
+        doneS: round(lastOf(channel) / 1000, 2),
+        boundS: round(boundS, 1),
+        messagesPerSecond: lastOf(channel)
+          ? round(sentOf(channel) / (lastOf(channel) / 1000), 1)
+          : null,
+      });
       return {
         workers: workerCount,
         users: NOTIFY_USERS,
@@ -590,13 +589,7 @@ async function drain(workerCount) {
         boundS: round(Math.max(telegramBoundS, discordBoundS), 1),
         outbox,
         telegram: {
-          sent: sentOf('telegram'),
-          delivered: telegram.messages.length,
-          doneS: round(lastOf('telegram') / 1000, 2),
-          boundS: round(telegramBoundS, 1),
-          messagesPerSecond: lastOf('telegram')
-            ? round(sentOf('telegram') / (lastOf('telegram') / 1000), 1)
-            : null,
+          ...drainOf('telegram', telegram.messages, telegramBoundS),
           busiest1s: busiestWindow(telegram.messages, 1000),
           requests: tgRequests.length,
           rateLimited: telegram.requests.filter((r) => r.status === 429).length,
@@ -611,13 +604,7 @@ async function drain(workerCount) {
           duplicates: deliveryPairs(telegram.messages, (m) => m.chatId, telegramTweetId).duplicates,
         },
         discord: {
-          sent: sentOf('discord'),
-          delivered: discord.messages.length,
-          doneS: round(lastOf('discord') / 1000, 2),
-          boundS: round(discordBoundS, 1),
-          messagesPerSecond: lastOf('discord')
-            ? round(sentOf('discord') / (lastOf('discord') / 1000), 1)
-            : null,
+          ...drainOf('discord', discord.messages, discordBoundS),
           busiest1s: busiestWindow(
             discord.requests.filter((r) => r.status === 200),
             1000,

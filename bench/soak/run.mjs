@@ -47,6 +47,7 @@ import {
   DIST,
 } from '../scale-out/cluster.mjs';
 import { apiSession } from '../lib/api-session.mjs';
+import { outboxCounts } from '../lib/deliveries.mjs';
 import { percentile, sleep } from '../lib/stats.mjs';
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 30);
@@ -414,12 +415,7 @@ async function storedPosts() {
       .selectFrom('tweets')
       .select(['tweet_id', 'handle_id', 'first_seen_at', 'fanout_pending'])
       .execute();
-    const outbox = await database.db
-      .selectFrom('notification_outbox')
-      .select(['channel', 'status'])
-      .select((eb) => eb.fn.countAll().as('count'))
-      .groupBy(['channel', 'status'])
-      .execute();
+    const outbox = await outboxCounts(database.db);
     return { rows, outbox: outbox.map((r) => ({ ...r, count: Number(r.count) })) };
   } finally {
     await database.close();

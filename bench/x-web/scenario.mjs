@@ -19,14 +19,13 @@ import { loadConfig } from '../../apps/server/src/config.ts';
 import { createDb } from '../../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { createTokenCipher } from '../../apps/server/src/lib/token-cipher.ts';
-import { addHandle } from '../../apps/server/src/modules/handles/handles.service.ts';
-import { insertUser } from '../../apps/server/src/modules/users/users.repository.ts';
 import { addAccount } from '../../apps/server/src/modules/x-web/x-web-accounts.service.ts';
+import { followedByBenchUsers } from '../lib/bench-users.mjs';
 import { countingLog } from '../lib/counting-log.mjs';
+import { tappedSource } from '../lib/source-tap.mjs';
 import { populate } from '../x-budget/world.mjs';
 import { createRequestLog } from './tally.mjs';
 
-const HANDLES_PER_USER = 10;
 /** The fake's limits when a run lifts them: what the collector asks for is measured. */
 const LIFTED = 1_000_000_000;
 /**
@@ -73,24 +72,10 @@ function errorKey(error) {
 /** Wraps the source to note every error it threw, with the virtual instant. */
 function noteErrors(source, now) {
   const errors = [];
-  const wrap =
-    (name) =>
-    async (...args) => {
-      try {
-        return await source[name](...args);
-      } catch (error) {
-        errors.push({ at: now(), method: name, key: errorKey(error) });
-        throw error;
-      }
-    };
   return {
-    source: {
-      ...source,
-      lookupUser: wrap('lookupUser'),
-      usersByIds: wrap('usersByIds'),
-      timeline: wrap('timeline'),
-      tweetsByIds: wrap('tweetsByIds'),
-    },
+    source: tappedSource(source, {
+      onError: (name, error) => errors.push({ at: now(), method: name, key: errorKey(error) }),
+    }),
     errors,
   };
 }
@@ -143,26 +128,7 @@ export async function runScenario({
       );
     }
 
-    const users = [];
-    for (let i = 0; i < Math.ceil(handles.length / HANDLES_PER_USER); i++) {
-      users.push(
-        await insertUser(db.db, {
-          username: `bench${i}`,
-          email: `bench${i}@example.com`,
-          passwordHash: 'x',
-          isAdmin: false,
-          isSuperAdmin: false,
-          createdAt: new Date(clock).toISOString(),
-        }),
-      );
-    }
-    for (const [n, handle] of handles.entries()) {
-      await addHandle(db, undefined, users[Math.floor(n / HANDLES_PER_USER)], {
-        username: handle.username,
-        backfillDays,
-        now: new Date(clock),
-      });
-    }
+    await followedByBenchUsers(db, handles, { backfillDays, clock });
 
     const noted = noteErrors(
       createXWebSource({

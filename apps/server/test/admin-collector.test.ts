@@ -17,13 +17,14 @@ import { dataOf, expectError } from './assertions.js';
 import { NO_ENGAGEMENT, makeTweet, tweetRow } from './factories.js';
 import {
   DIALECTS,
-  TestClient,
   buildTestApp,
   storedTweetIds,
   waitFor,
   type TestApp,
   type TestAppOptions,
+  type TestClient,
 } from './helpers.js';
+import { registeredClients } from './seed.js';
 
 const CODE = '424242';
 
@@ -39,14 +40,17 @@ describe.each(DIALECTS)('admin collector control (%s)', (dialect) => {
 
   async function start(env: Record<string, string> = {}, options: TestAppOptions = {}) {
     t = await buildTestApp(dialect, env, { tickMs: 50, ...options });
-    root = new TestClient(t.app);
-    await root.register(t.db, 'root', 'superadmin');
-    admin = new TestClient(t.app);
-    await admin.register(t.db, 'adam', 'admin');
-    alice = new TestClient(t.app);
-    await alice.register(t.db, 'alice');
-    bob = new TestClient(t.app);
-    await bob.register(t.db, 'bob');
+    ({
+      root,
+      adam: admin,
+      alice,
+      bob,
+    } = await registeredClients(t, {
+      root: 'superadmin',
+      adam: 'admin',
+      alice: 'user',
+      bob: 'user',
+    }));
   }
 
   afterEach(async () => {

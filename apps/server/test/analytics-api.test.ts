@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   availabilitySchema,
   completeAnalyticsSchema,
@@ -15,8 +15,8 @@ import {
 import { referenceAnalytics } from './analytics-reference.js';
 import { dataOf, expectError } from './assertions.js';
 import { originalPost, sourceProfile } from './factories.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
-import { emptiedAndHeld, followCollected } from './seed.js';
+import { DIALECTS, TestClient, type TestApp } from './helpers.js';
+import { appWithAliceEachTest, emptiedAndHeld, followCollected } from './seed.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -106,18 +106,7 @@ async function expectMatchesReference(
 }
 
 describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
-  let t: TestApp;
-  let alice: TestClient;
-
-  beforeEach(async () => {
-    t = await buildTestApp(dialect);
-    alice = new TestClient(t.app);
-    await alice.register(t.db, 'alice');
-  });
-
-  afterEach(async () => {
-    await t.close();
-  });
+  const suite = appWithAliceEachTest(dialect);
 
   const complete = async (client: TestClient, handle: string, query = '') =>
     dataOf(
@@ -126,9 +115,9 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
     );
 
   it('a collected demo handle: every block equals docs/analytics.md over the listed tweets, for week, month and another timezone', async () => {
-    await followCollected(t, alice, 'typical_ref', { backfill_days: 15 });
+    await followCollected(suite.t, suite.alice, 'typical_ref', { backfill_days: 15 });
     // A refresh polls once more: fresh metrics (metric snapshots) and a second profile snapshot.
-    const refreshed = await alice.post('/api/v1/analytics/refresh/typical_ref');
+    const refreshed = await suite.alice.post('/api/v1/analytics/refresh/typical_ref');
     expect(refreshed.statusCode, refreshed.body).toBe(200);
 
     for (const query of [
@@ -137,10 +126,10 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
       '?period=30&timezone=America/New_York',
       '?period=7&timezone=Asia/Kolkata',
     ]) {
-      const data = await complete(alice, 'typical_ref', query);
+      const data = await complete(suite.alice, 'typical_ref', query);
       expect(data.analytics_status).toBe('data_ready');
       expect(data.summary.total_tweets).toBeGreaterThan(0);
-      await expectMatchesReference(t, alice, 'typical_ref', data);
+      await expectMatchesReference(suite.t, suite.alice, 'typical_ref', data);
       console.log(
         JSON.stringify({
           v: data.velocity,
@@ -152,23 +141,23 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
         }),
       );
     }
-    const week = await complete(alice, 'typical_ref', '?period=week');
-    const month = await complete(alice, 'typical_ref', '?period=month');
+    const week = await complete(suite.alice, 'typical_ref', '?period=week');
+    const month = await complete(suite.alice, 'typical_ref', '?period=month');
     expect(week.period).toBe(7);
     expect(month.period).toBe(30);
     expect(week.timeSeries.series.length).toBeLessThan(month.timeSeries.series.length);
   });
 
   it('hand-made tweets stored through the repository: threads, media, links, retweets and snapshots', async () => {
-    const row = await followCollected(t, alice, 'typical_hand');
+    const row = await followCollected(suite.t, suite.alice, 'typical_hand');
     // Nothing else arrives during the test: the next poll is a day away.
-    await emptiedAndHeld(t, row.id);
+    await emptiedAndHeld(suite.t, row.id);
 
     const now = Date.now();
     const at = (msAgo: number) => new Date(now - msAgo).toISOString();
     const me = row.x_user_id;
     await upsertTweets(
-      t.db.db,
+      suite.t.db.db,
       row.id,
       [
         originalPost({
@@ -240,15 +229,15 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
         followersCount,
         followingCount,
       });
-    await insertProfileSnapshot(t.db.db, row.id, profile(1000, 10), at(2 * DAY));
-    await insertProfileSnapshot(t.db.db, row.id, profile(1100, 11), at(HOUR));
+    await insertProfileSnapshot(suite.t.db.db, row.id, profile(1000, 10), at(2 * DAY));
+    await insertProfileSnapshot(suite.t.db.db, row.id, profile(1100, 11), at(HOUR));
     const snapshot = (id: string, likes: number) =>
       originalPost({ id, createdAt: at(10 * HOUR), likeCount: likes });
-    await insertMetricSnapshots(t.db.db, row.id, [snapshot('105', 4)], at(9 * HOUR)); // age 1 h
-    await insertMetricSnapshots(t.db.db, row.id, [snapshot('105', 16)], at(6 * HOUR)); // age 4 h
+    await insertMetricSnapshots(suite.t.db.db, row.id, [snapshot('105', 4)], at(9 * HOUR)); // age 1 h
+    await insertMetricSnapshots(suite.t.db.db, row.id, [snapshot('105', 16)], at(6 * HOUR)); // age 4 h
 
-    const data = await complete(alice, 'typical_hand', '?period=7&timezone=Europe/Berlin');
-    await expectMatchesReference(t, alice, 'typical_hand', data);
+    const data = await complete(suite.alice, 'typical_hand', '?period=7&timezone=Europe/Berlin');
+    await expectMatchesReference(suite.t, suite.alice, 'typical_hand', data);
     // A few values worked out by hand, so the reference itself is checked too.
     expect(data.summary.total_tweets).toBe(7); // 100-106; 107 is a retweet, 108 is too old
     expect(data.summary.total_likes).toBe(58);
@@ -287,10 +276,10 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
   });
 
   it('every block path answers its block with the meta fields, and the complete payload agrees', async () => {
-    await followCollected(t, alice, 'typical_paths', { backfill_days: 7 });
-    const whole = await complete(alice, 'typical_paths', '?period=7');
+    await followCollected(suite.t, suite.alice, 'typical_paths', { backfill_days: 7 });
+    const whole = await complete(suite.alice, 'typical_paths', '?period=7');
     // A 7-day backfill covers the week: collection reaches back to its target start.
-    const stored = await findHandleByName(t.db.db, 'typical_paths');
+    const stored = await findHandleByName(suite.t.db.db, 'typical_paths');
     expect(whole.collected_since).toBe(stored?.backfill_target_start);
     expect(Date.parse(whole.collected_since ?? '')).toBeLessThanOrEqual(
       Date.parse(whole.window.start) + 60_000,
@@ -315,7 +304,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
       ['words', 'words'],
     ];
     for (const [path, key] of paths) {
-      const response = await alice.get(`/api/v1/analytics/${path}/typical_paths?period=7`);
+      const response = await suite.alice.get(`/api/v1/analytics/${path}/typical_paths?period=7`);
       expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
       const body = response.json<{ data: Record<string, unknown> }>();
       expect(body.data, path).toMatchObject(whole[key] as Record<string, unknown>);
@@ -325,7 +314,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
         period: 7,
       });
     }
-    const byRetweets = await alice.get(
+    const byRetweets = await suite.alice.get(
       '/api/v1/analytics/top_tweets/typical_paths?sortBy=retweet_count&limit=3',
     );
     const top = byRetweets.json<{ data: { sort_by: string; tweets: Tweet[] } }>().data;
@@ -334,7 +323,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
     for (let i = 1; i < top.tweets.length; i += 1) {
       expect(top.tweets[i - 1]!.retweet_count).toBeGreaterThanOrEqual(top.tweets[i]!.retweet_count);
     }
-    const rate = await alice.get(
+    const rate = await suite.alice.get(
       '/api/v1/analytics/timeseries/typical_paths?metric=engagement_rate&period=7',
     );
     const rateData = rate.json<{
@@ -344,7 +333,7 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
     expect(rateData.series).toEqual(
       whole.timeSeries.series.map((p) => ({ date: p.date, value: p.engagement_rate })),
     );
-    const tags = await alice.get('/api/v1/analytics/hashtags/typical_paths?limit=2');
+    const tags = await suite.alice.get('/api/v1/analytics/hashtags/typical_paths?limit=2');
     expect(tags.json<{ data: { hashtags: unknown[] } }>().data.hashtags).toEqual(
       whole.hashtags.hashtags.slice(0, 2),
     );
@@ -359,58 +348,70 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
       '/api/v1/analytics/complete/%40%40',
       '/api/v1/analytics/complete/bad$name',
     ]) {
-      expectError(await alice.get(url), 400, { message: 'Invalid Twitter handle provided' });
+      expectError(await suite.alice.get(url), 400, { message: 'Invalid Twitter handle provided' });
     }
-    expectError(await alice.post('/api/v1/analytics/refresh/%20'), 400, {
+    expectError(await suite.alice.post('/api/v1/analytics/refresh/%20'), 400, {
       message: 'Invalid Twitter handle provided',
     });
-    expect((await alice.post('/api/v1/handles', { username: 'typical_bad' })).statusCode).toBe(201);
+    expect(
+      (await suite.alice.post('/api/v1/handles', { username: 'typical_bad' })).statusCode,
+    ).toBe(201);
     expectError(
-      await alice.get('/api/v1/analytics/summary/typical_bad?timezone=Mars/Olympus'),
+      await suite.alice.get('/api/v1/analytics/summary/typical_bad?timezone=Mars/Olympus'),
       400,
       {
         message: 'Unknown timezone: use an IANA name such as Europe/Berlin.',
       },
     );
     for (const period of ['0', '91', 'abc', '7.5', '-1']) {
-      expectError(await alice.get(`/api/v1/analytics/complete/typical_bad?period=${period}`), 400, {
-        message: 'Period must be a whole number of days from 1 to 90 (7 = week, 30 = month).',
-      });
+      expectError(
+        await suite.alice.get(`/api/v1/analytics/complete/typical_bad?period=${period}`),
+        400,
+        {
+          message: 'Period must be a whole number of days from 1 to 90 (7 = week, 30 = month).',
+        },
+      );
     }
-    expectError(await alice.get('/api/v1/analytics/top_tweets/typical_bad?sortBy=nonsense'), 400);
-    expectError(await alice.get('/api/v1/analytics/hashtags/typical_bad?limit=1000'), 400);
-    expectError(await alice.get('/api/v1/analytics/complete/someone_else'), 404);
-    expectError(await new TestClient(t.app).get('/api/v1/analytics/complete/typical_bad'), 401);
+    expectError(
+      await suite.alice.get('/api/v1/analytics/top_tweets/typical_bad?sortBy=nonsense'),
+      400,
+    );
+    expectError(await suite.alice.get('/api/v1/analytics/hashtags/typical_bad?limit=1000'), 400);
+    expectError(await suite.alice.get('/api/v1/analytics/complete/someone_else'), 404);
+    expectError(
+      await new TestClient(suite.t.app).get('/api/v1/analytics/complete/typical_bad'),
+      401,
+    );
   });
 
   it('a handle the user does not follow is 404 for them; an admin may read it', async () => {
     expect(
-      (await alice.post('/api/v1/handles', { username: 'typical_priv', backfill_days: 7 }))
+      (await suite.alice.post('/api/v1/handles', { username: 'typical_priv', backfill_days: 7 }))
         .statusCode,
     ).toBe(201);
-    const bob = new TestClient(t.app);
-    await bob.register(t.db, 'bob');
+    const bob = new TestClient(suite.t.app);
+    await bob.register(suite.t.db, 'bob');
     expectError(await bob.get('/api/v1/analytics/summary/typical_priv'), 404);
     expectError(await bob.post('/api/v1/analytics/refresh/typical_priv'), 404);
-    const admin = new TestClient(t.app);
-    await admin.register(t.db, 'root', 'admin');
+    const admin = new TestClient(suite.t.app);
+    await admin.register(suite.t.db, 'root', 'admin');
     expect((await admin.get('/api/v1/analytics/summary/typical_priv')).statusCode).toBe(200);
   });
 
   it('while collecting: status, progress and a message with "being collected"; availability follows', async () => {
-    expect((await alice.post('/api/v1/handles', { username: 'typical_slow' })).statusCode).toBe(
-      201,
-    );
-    const row = await findHandleByName(t.db.db, 'typical_slow');
+    expect(
+      (await suite.alice.post('/api/v1/handles', { username: 'typical_slow' })).statusCode,
+    ).toBe(201);
+    const row = await findHandleByName(suite.t.db.db, 'typical_slow');
     if (!row) throw new Error('no handle');
     // Hold the handle mid-backfill, as a slow source would.
-    await t.collector.idle();
-    await updateHandle(t.db.db, row.id, {
+    await suite.t.collector.idle();
+    await updateHandle(suite.t.db.db, row.id, {
       backfill_status: 'in_progress',
       backfill_progress: 42.5,
       paused: true,
     });
-    const response = await alice.get('/api/v1/analytics/summary/typical_slow');
+    const response = await suite.alice.get('/api/v1/analytics/summary/typical_slow');
     expect(response.statusCode).toBe(200);
     const body = response.json<{
       message: string;
@@ -421,42 +422,55 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
     expect(body.data.analytics_status).toBe('collecting');
     expect(body.data.backfillProgress.progress).toBe(42.5);
     const availability = dataOf(
-      await alice.get('/api/v1/analytics/availability/typical_slow'),
+      await suite.alice.get('/api/v1/analytics/availability/typical_slow'),
       availabilitySchema,
     );
     expect(availability).toMatchObject({ analytics_status: 'collecting' });
 
-    await updateHandle(t.db.db, row.id, { backfill_status: 'failed', total_tweets_collected: 0 });
+    await updateHandle(suite.t.db.db, row.id, {
+      backfill_status: 'failed',
+      total_tweets_collected: 0,
+    });
     const failed = dataOf(
-      await alice.get('/api/v1/analytics/availability/typical_slow'),
+      await suite.alice.get('/api/v1/analytics/availability/typical_slow'),
       availabilitySchema,
     );
     expect(failed).toMatchObject({ analytics_status: 'not_available', has_meaningful_data: false });
   });
 
   it('ETag and If-None-Match: 304 while nothing changed, a new tweet stored invalidates at once', async () => {
-    const row = await followCollected(t, alice, 'typical_etag', { backfill_days: 7 });
-    await updateHandle(t.db.db, row.id, { next_poll_at: new Date(Date.now() + DAY).toISOString() });
+    const row = await followCollected(suite.t, suite.alice, 'typical_etag', { backfill_days: 7 });
+    await updateHandle(suite.t.db.db, row.id, {
+      next_poll_at: new Date(Date.now() + DAY).toISOString(),
+    });
 
     const url = '/api/v1/analytics/complete/typical_etag?period=7';
-    const first = await alice.get(url);
+    const first = await suite.alice.get(url);
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^W\/".+"$/);
     const before = first.json<{ data: CompleteAnalytics }>().data;
-    const again = await alice.request({ method: 'GET', url, headers: { 'if-none-match': etag } });
+    const again = await suite.alice.request({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': etag },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     // Another timezone is another cache entry, with its own tag.
-    const berlin = await alice.get(`${url}&timezone=Europe/Berlin`);
+    const berlin = await suite.alice.get(`${url}&timezone=Europe/Berlin`);
     expect(berlin.headers.etag).not.toBe(etag);
 
     await upsertTweets(
-      t.db.db,
+      suite.t.db.db,
       row.id,
       [originalPost({ id: '9'.repeat(19), createdAt: new Date().toISOString(), likeCount: 12345 })],
       new Date().toISOString(),
     );
-    const after = await alice.request({ method: 'GET', url, headers: { 'if-none-match': etag } });
+    const after = await suite.alice.request({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': etag },
+    });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(etag);
     const data = after.json<{ data: CompleteAnalytics }>().data;
@@ -466,20 +480,24 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
   });
 
   it('refresh polls and recomputes; a second refresh within 5 s is 429', async () => {
-    const row = await followCollected(t, alice, 'typical_fresh', { backfill_days: 7 });
+    const row = await followCollected(suite.t, suite.alice, 'typical_fresh', { backfill_days: 7 });
     const polledBefore = row.last_poll_at ?? null;
-    const first = await alice.post('/api/v1/analytics/refresh/typical_fresh?period=7');
+    const first = await suite.alice.post('/api/v1/analytics/refresh/typical_fresh?period=7');
     expect(first.statusCode, first.body).toBe(200);
     const body = first.json<{ success: boolean; message: string; data: CompleteAnalytics }>();
     expect(body.success).toBe(true);
     expect(body.message).toBe('Analytics refreshed');
     expect(completeAnalyticsSchema.safeParse(body.data).success).toBe(true);
-    const polled = await findHandleByName(t.db.db, 'typical_fresh');
+    const polled = await findHandleByName(suite.t.db.db, 'typical_fresh');
     expect(polled?.last_poll_at).not.toBe(polledBefore);
 
-    const second = expectError(await alice.post('/api/v1/analytics/refresh/typical_fresh'), 429, {
-      message: 'Please wait a few seconds before refreshing again.',
-    });
+    const second = expectError(
+      await suite.alice.post('/api/v1/analytics/refresh/typical_fresh'),
+      429,
+      {
+        message: 'Please wait a few seconds before refreshing again.',
+      },
+    );
     expect(second.code).toBe('RATE_LIMITED');
   });
 });

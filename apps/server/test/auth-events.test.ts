@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES, SECURITY_MESSAGES, authCheckResponseSchema } from '@perch/shared';
-import { dataOf, expectError, representedEvents } from './assertions.js';
+import { describe, expect, it } from 'vitest';
 import {
-  DIALECTS,
-  TEST_PASSWORD,
-  TestClient,
-  buildTestApp,
-  inviteCode,
-  type TestApp,
-} from './helpers.js';
-import { signedInUser, uniqueName } from './seed.js';
+  MESSAGES,
+  SECURITY_MESSAGES,
+  authCheckResponseSchema,
+  type ErrorEnvelope,
+} from '@perch/shared';
+import { dataOf, expectError, representedEvents } from './assertions.js';
+import { DIALECTS, TEST_PASSWORD, TestClient, inviteCode } from './helpers.js';
+import { appForSuite, signedInUser, uniqueName } from './seed.js';
 
 const NEW_PASSWORD = 'An0ther-secret!';
 const API = '/api/v1';
 const AGENT = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) Safari/605.1.15';
 
 describe.each(DIALECTS)('auth security events and password change [%s]', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const suite = appForSuite(dialect);
 
   /** POST with the test's browser user agent. */
   const post = (client: TestClient, url: string, payload?: unknown) =>
@@ -33,10 +27,13 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
   const login = (client: TestClient, username: string, password = TEST_PASSWORD) =>
     post(client, '/auth/login', { username, password });
 
-  const signedIn = (prefix: string, ip: string) => signedInUser(t, prefix, { ip });
+  const signedIn = (prefix: string, ip: string) => signedInUser(suite.t, prefix, { ip });
 
   const eventsOf = (userId: number | null, type: string) => {
-    let query = t.db.db.selectFrom('security_events').selectAll().where('event_type', '=', type);
+    let query = suite.t.db.db
+      .selectFrom('security_events')
+      .selectAll()
+      .where('event_type', '=', type);
     query =
       userId === null ? query.where('user_id', 'is', null) : query.where('user_id', '=', userId);
     return query.orderBy('id').execute();
@@ -46,8 +43,8 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
 
   it('records a registration (low) with its IP and browser', async () => {
     const username = uniqueName('reg');
-    const client = new TestClient(t.app, '10.50.0.1');
-    const code = await inviteCode(t.db);
+    const client = new TestClient(suite.t.app, '10.50.0.1');
+    const code = await inviteCode(suite.t.db);
     const response = await post(client, '/auth/register', {
       username,
       email: `${username}@example.com`,
@@ -72,7 +69,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
 
   it('records a sign-in (low) and a sign-out (low)', async () => {
     const { username, userId } = await signedIn('inout', '10.50.1.1');
-    const client = new TestClient(t.app, '10.50.1.2');
+    const client = new TestClient(suite.t.app, '10.50.1.2');
     expect((await login(client, username)).statusCode).toBe(200);
     const [success] = await eventsOf(userId, 'login_success');
     expect(success).toMatchObject({ severity: 'low', ip: '10.50.1.2', user_agent: AGENT });
@@ -89,7 +86,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
 
   it('records failed sign-ins (medium), with the account when the name matches one', async () => {
     const { username, userId } = await signedIn('failed', '10.50.2.1');
-    const client = new TestClient(t.app, '10.50.2.2');
+    const client = new TestClient(suite.t.app, '10.50.2.2');
     const wrongPassword = 'Wr0ng-password-here';
     expectError(await login(client, username.toUpperCase(), wrongPassword), 401, {
       message: MESSAGES.loginWrongCredentials,
@@ -106,7 +103,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
     expect(unknown[0]).toMatchObject({ severity: 'medium', user_id: null, ip: '10.50.2.2' });
 
     const everything = JSON.stringify(
-      await t.db.db.selectFrom('security_events').selectAll().execute(),
+      await suite.t.db.db.selectFrom('security_events').selectAll().execute(),
     );
     expect(everything).not.toContain(wrongPassword);
     expect(everything).not.toContain(TEST_PASSWORD);
@@ -114,7 +111,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
 
   it('records the lock (high) each time throttling refuses a sign-in', async () => {
     const { username, userId } = await signedIn('locked', '10.50.3.1');
-    const attacker = new TestClient(t.app, '10.50.3.2');
+    const attacker = new TestClient(suite.t.app, '10.50.3.2');
     for (let i = 0; i < 5; i++) await login(attacker, username, `wrong-${i}-password`);
     expect(await eventsOf(userId, 'login_locked')).toHaveLength(0);
     expectError(await login(attacker, username), 429, { message: MESSAGES.loginTooManyAttempts });
@@ -129,8 +126,8 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
   describe('password change', () => {
     it('changes the password and signs out every other session of the user', async () => {
       const { client, username, userId } = await signedIn('change', '10.50.4.1');
-      const laptop = new TestClient(t.app, '10.50.4.2');
-      const phone = new TestClient(t.app, '10.50.4.3');
+      const laptop = new TestClient(suite.t.app, '10.50.4.2');
+      const phone = new TestClient(suite.t.app, '10.50.4.3');
       expect((await login(laptop, username)).statusCode).toBe(200);
       expect((await login(phone, username)).statusCode).toBe(200);
       const bystander = await signedIn('bystander', '10.50.4.9');
@@ -156,9 +153,9 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
       expect((await client.get(`${API}/handles`)).statusCode).toBe(200);
       expect(await authenticated(bystander.client)).toBe(true);
 
-      expectError(await login(new TestClient(t.app, '10.50.4.4'), username), 401);
+      expectError(await login(new TestClient(suite.t.app, '10.50.4.4'), username), 401);
       expect(
-        (await login(new TestClient(t.app, '10.50.4.5'), username, NEW_PASSWORD)).statusCode,
+        (await login(new TestClient(suite.t.app, '10.50.4.5'), username, NEW_PASSWORD)).statusCode,
       ).toBe(200);
 
       const [event, ...more] = await eventsOf(userId, 'password_changed');
@@ -171,40 +168,39 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
 
     it('refuses a wrong current password and a new one registration would refuse', async () => {
       const { client, username } = await signedIn('refused', '10.50.5.1');
-      expectError(
-        await post(client, '/auth/change-password', {
-          currentPassword: 'not-my-password',
-          newPassword: NEW_PASSWORD,
-        }),
-        400,
-        { message: SECURITY_MESSAGES.currentPasswordWrong, code: 'CURRENT_PASSWORD_WRONG' },
-      );
-      expectError(
-        await post(client, '/auth/change-password', {
-          currentPassword: TEST_PASSWORD,
-          newPassword: 'short',
-        }),
-        400,
-        { message: 'Password must be at least 8 characters long.' },
-      );
-      expectError(
-        await post(client, '/auth/change-password', {
-          currentPassword: TEST_PASSWORD,
-          newPassword: 'x'.repeat(300),
-        }),
-        400,
-        { message: 'Password must be at most 256 characters long.' },
-      );
-      expectError(
-        await post(client, '/auth/change-password', {
-          currentPassword: '',
-          newPassword: NEW_PASSWORD,
-        }),
-        400,
-        { message: SECURITY_MESSAGES.currentPasswordWrong, code: 'VALIDATION_ERROR' },
-      );
+      const refused: [
+        currentPassword: string,
+        newPassword: string,
+        error: Partial<ErrorEnvelope>,
+      ][] = [
+        [
+          'not-my-password',
+          NEW_PASSWORD,
+          { message: SECURITY_MESSAGES.currentPasswordWrong, code: 'CURRENT_PASSWORD_WRONG' },
+        ],
+        [TEST_PASSWORD, 'short', { message: 'Password must be at least 8 characters long.' }],
+        [
+          TEST_PASSWORD,
+          'x'.repeat(300),
+          { message: 'Password must be at most 256 characters long.' },
+        ],
+        [
+          '',
+          NEW_PASSWORD,
+          { message: SECURITY_MESSAGES.currentPasswordWrong, code: 'VALIDATION_ERROR' },
+        ],
+      ];
+      for (const [currentPassword, newPassword, error] of refused) {
+        expectError(
+          await post(client, '/auth/change-password', { currentPassword, newPassword }),
+          400,
+          error,
+        );
+      }
       // Nothing changed.
-      expect((await login(new TestClient(t.app, '10.50.5.2'), username)).statusCode).toBe(200);
+      expect((await login(new TestClient(suite.t.app, '10.50.5.2'), username)).statusCode).toBe(
+        200,
+      );
       expect(await authenticated(client)).toBe(true);
     });
 
@@ -233,7 +229,7 @@ describe.each(DIALECTS)('auth security events and password change [%s]', (dialec
     it('needs a signed-in user and a CSRF token', async () => {
       const body = { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD };
       expectError(
-        await post(new TestClient(t.app, '10.50.7.1'), '/auth/change-password', body),
+        await post(new TestClient(suite.t.app, '10.50.7.1'), '/auth/change-password', body),
         401,
         {
           message: MESSAGES.notAuthenticated,

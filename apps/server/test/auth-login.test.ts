@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MESSAGES, loginResponseSchema } from '@perch/shared';
 import { cookieAttributes, dataOf, expectError, setCookieLine } from './assertions.js';
-import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
-import { uniqueName } from './seed.js';
+import { DIALECTS, TEST_PASSWORD, TestClient } from './helpers.js';
+import { appForSuite, uniqueName } from './seed.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WRONG = 'The username or password you entered is incorrect. Please try again.';
@@ -14,28 +14,29 @@ function login(client: TestClient, username: unknown, password: unknown, extra =
 }
 
 describe.each(DIALECTS)('login API [%s]', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const suite = appForSuite(dialect);
 
   /** Registers a fresh user (from a throw-away client) and returns its name. */
   async function newUser(prefix: string): Promise<string> {
     const username = uniqueName(prefix);
-    await new TestClient(t.app, '10.255.255.254').register(t.db, username, 'user', TEST_PASSWORD);
+    await new TestClient(suite.t.app, '10.255.255.254').register(
+      suite.t.db,
+      username,
+      'user',
+      TEST_PASSWORD,
+    );
     return username;
   }
 
   const userRow = (username: string) =>
-    t.db.db
+    suite.t.db.db
       .selectFrom('users')
       .selectAll()
       .where('username', '=', username)
       .executeTakeFirstOrThrow();
   const sessionsOf = async (username: string) => {
     const user = await userRow(username);
-    return t.db.db
+    return suite.t.db.db
       .selectFrom('sessions')
       .selectAll()
       .where('user_id', '=', user.id)
@@ -51,7 +52,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
       `${username}@example.com`,
       `${username.toUpperCase()}@EXAMPLE.COM`,
     ]) {
-      const client = new TestClient(t.app, '10.2.0.1');
+      const client = new TestClient(suite.t.app, '10.2.0.1');
       const response = await login(client, name, TEST_PASSWORD);
       expect(response.statusCode, `${name}: ${response.body}`).toBe(200);
       const data = dataOf(response, loginResponseSchema);
@@ -66,13 +67,13 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
   it('records the time of the last sign-in', async () => {
     const username = await newUser('last');
     const past = '2020-01-01T00:00:00.000Z';
-    await t.db.db
+    await suite.t.db.db
       .updateTable('users')
       .set({ last_login_at: past })
       .where('username', '=', username)
       .execute();
     const before = Date.now();
-    const response = await login(new TestClient(t.app, '10.2.0.2'), username, TEST_PASSWORD);
+    const response = await login(new TestClient(suite.t.app, '10.2.0.2'), username, TEST_PASSWORD);
     expect(response.statusCode).toBe(200);
     const stored = (await userRow(username)).last_login_at;
     expect(stored).not.toBe(past);
@@ -80,15 +81,23 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
     expect(dataOf(response, loginResponseSchema).user.lastLoginAt).toBe(stored);
   });
 
-  it('with remember-me, sets a cookie and session that last 30 days', async () => {
-    const username = await newUser('remember');
+  /**
+   * A fresh user signed in from `ip` with remember-me `rememberMe`, which the answer confirms;
+   * the user, when the sign-in started and its answer.
+   */
+  async function signedInRemembering(rememberMe: boolean, prefix: string, ip: string) {
+    const username = await newUser(prefix);
     const before = Date.now();
-    const response = await login(new TestClient(t.app, '10.2.0.3'), username, TEST_PASSWORD, {
-      rememberMe: true,
+    const response = await login(new TestClient(suite.t.app, ip), username, TEST_PASSWORD, {
+      rememberMe,
     });
     expect(response.statusCode).toBe(200);
-    const data = dataOf(response, loginResponseSchema);
-    expect(data.session.rememberMe).toBe(true);
+    expect(dataOf(response, loginResponseSchema).session.rememberMe).toBe(rememberMe);
+    return { username, before, response };
+  }
+
+  it('with remember-me, sets a cookie and session that last 30 days', async () => {
+    const { username, before, response } = await signedInRemembering(true, 'remember', '10.2.0.3');
 
     const line = setCookieLine(response, 'perch_session') ?? '';
     const attributes = cookieAttributes(line);
@@ -106,13 +115,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
   });
 
   it('without remember-me, sets a browser-session cookie and a 12-hour session', async () => {
-    const username = await newUser('forget');
-    const before = Date.now();
-    const response = await login(new TestClient(t.app, '10.2.0.4'), username, TEST_PASSWORD, {
-      rememberMe: false,
-    });
-    expect(response.statusCode).toBe(200);
-    expect(dataOf(response, loginResponseSchema).session.rememberMe).toBe(false);
+    const { username, before, response } = await signedInRemembering(false, 'forget', '10.2.0.4');
     const attributes = cookieAttributes(setCookieLine(response, 'perch_session') ?? '');
     expect(attributes).toHaveProperty('httponly');
     expect(attributes).not.toHaveProperty('expires');
@@ -127,7 +130,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
   it('stores the user agent cut to 100 characters', async () => {
     const username = await newUser('agent');
     const userAgent = 'A'.repeat(300);
-    const response = await login(new TestClient(t.app, '10.2.0.5'), username, TEST_PASSWORD, {
+    const response = await login(new TestClient(suite.t.app, '10.2.0.5'), username, TEST_PASSWORD, {
       deviceInfo: { userAgent },
     });
     expect(response.statusCode).toBe(200);
@@ -137,9 +140,13 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
 
   it('answers a wrong password and an unknown user with the same 401', async () => {
     const username = await newUser('wrongpw');
-    const wrongPassword = await login(new TestClient(t.app, '10.3.0.1'), username, 'not-it-at-all');
+    const wrongPassword = await login(
+      new TestClient(suite.t.app, '10.3.0.1'),
+      username,
+      'not-it-at-all',
+    );
     const unknownUser = await login(
-      new TestClient(t.app, '10.3.0.2'),
+      new TestClient(suite.t.app, '10.3.0.2'),
       uniqueName('ghost'),
       TEST_PASSWORD,
     );
@@ -154,7 +161,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
     const username = await newUser('timing');
     const time = async (name: string, ip: string) => {
       const started = performance.now();
-      const response = await login(new TestClient(t.app, ip), name, 'Wrong-pass-123');
+      const response = await login(new TestClient(suite.t.app, ip), name, 'Wrong-pass-123');
       const elapsed = performance.now() - started;
       expect(response.statusCode).toBe(401);
       return elapsed;
@@ -177,7 +184,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
   describe('brute-force protection', () => {
     it('answers 429 after 5 failures for one name from one IP, even with the right password', async () => {
       const username = await newUser('brute');
-      const attacker = new TestClient(t.app, '10.5.0.1');
+      const attacker = new TestClient(suite.t.app, '10.5.0.1');
       for (let i = 0; i < 5; i++) {
         expectError(await login(attacker, username, `wrong-${i}-password`), 401, {
           message: WRONG,
@@ -197,7 +204,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
       });
 
       // The same name from another IP is not blocked.
-      const other = new TestClient(t.app, '10.5.0.2');
+      const other = new TestClient(suite.t.app, '10.5.0.2');
       expect((await login(other, username, TEST_PASSWORD)).statusCode).toBe(200);
 
       // Another name from the blocked IP is not blocked.
@@ -210,10 +217,10 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
 
     it('counts only failures inside the 15-minute window', async () => {
       const username = await newUser('window');
-      const attacker = new TestClient(t.app, '10.5.1.1');
+      const attacker = new TestClient(suite.t.app, '10.5.1.1');
       for (let i = 0; i < 5; i++) await login(attacker, username, `wrong-${i}-password`);
       expect((await login(attacker, username, TEST_PASSWORD)).statusCode).toBe(429);
-      await t.db.db
+      await suite.t.db.db
         .updateTable('login_attempts')
         .set({ created_at: new Date(Date.now() - 16 * 60 * 1000).toISOString() })
         .where('login', '=', username.toLowerCase())
@@ -223,7 +230,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
 
     it('does not count failures before a successful sign-in', async () => {
       const username = await newUser('reset');
-      const client = new TestClient(t.app, '10.5.2.1');
+      const client = new TestClient(suite.t.app, '10.5.2.1');
       for (let i = 0; i < 4; i++) await login(client, username, `wrong-${i}-password`);
       expect((await login(client, username, TEST_PASSWORD)).statusCode).toBe(200);
       for (let i = 0; i < 4; i++) await login(client, username, `wrong-${i}-password`);
@@ -249,7 +256,10 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
     ];
 
     it.each(invalid)('refuses %s', async (_name, body) => {
-      const response = await new TestClient(t.app, '10.6.0.1').post('/api/v1/auth/login', body);
+      const response = await new TestClient(suite.t.app, '10.6.0.1').post(
+        '/api/v1/auth/login',
+        body,
+      );
       expectError(response, 400, {
         message: 'Invalid login data. Please check your input.',
         code: 'VALIDATION_ERROR',
@@ -259,7 +269,7 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
 
     it('names the missing fields in the details', async () => {
       const empty = expectError(
-        await new TestClient(t.app, '10.6.0.2').post('/api/v1/auth/login', {}),
+        await new TestClient(suite.t.app, '10.6.0.2').post('/api/v1/auth/login', {}),
         400,
       );
       expect(empty.details).toContain(MESSAGES.loginUsernameRequired);

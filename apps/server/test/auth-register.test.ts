@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   MESSAGES,
   registerResponseSchema,
@@ -7,40 +7,40 @@ import {
 } from '@perch/shared';
 import { invitationCodeHash } from '../src/modules/invitations/invitations.repository.js';
 import { cookieAttributes, dataOf, expectError, setCookieLine } from './assertions.js';
-import {
-  DIALECTS,
-  TEST_PASSWORD,
-  TestClient,
-  buildTestApp,
-  inviteCode,
-  registration,
-  type TestApp,
-} from './helpers.js';
-import { uniqueName } from './seed.js';
+import { DIALECTS, TEST_PASSWORD, TestClient, inviteCode, registration } from './helpers.js';
+import { appForSuite, uniqueName } from './seed.js';
 
 describe.each(DIALECTS)('registration API [%s]', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const suite = appForSuite(dialect);
 
   const invitation = (code: string) =>
-    t.db.db
+    suite.t.db.db
       .selectFrom('invitations')
       .selectAll()
       .where('code_hash', '=', invitationCodeHash(code))
       .executeTakeFirstOrThrow();
+
+  /** A new invitation's code, the invitation then changed to `changes`. */
+  async function invitationWith(changes: { uses?: number; expires_at?: string }) {
+    const code = await inviteCode(suite.t.db);
+    await suite.t.db.db
+      .updateTable('invitations')
+      .set(changes)
+      .where('code_hash', '=', invitationCodeHash(code))
+      .execute();
+    return code;
+  }
+
   const usersNamed = (...names: string[]) =>
-    t.db.db.selectFrom('users').selectAll().where('username', 'in', names).execute();
+    suite.t.db.db.selectFrom('users').selectAll().where('username', 'in', names).execute();
 
   describe('POST /auth/verify-invite', () => {
     const verify = (client: TestClient, code: unknown) =>
       client.post('/api/v1/auth/verify-invite', { code });
 
     it('accepts an unused code', async () => {
-      const code = await inviteCode(t.db);
-      const response = await verify(new TestClient(t.app), code);
+      const code = await inviteCode(suite.t.db);
+      const response = await verify(new TestClient(suite.t.app), code);
       expect(response.statusCode).toBe(200);
       expect(dataOf(response, verifyInviteResponseSchema)).toEqual({
         valid: true,
@@ -49,13 +49,13 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     });
 
     it('accepts a code with surrounding spaces', async () => {
-      const code = await inviteCode(t.db);
-      const response = await verify(new TestClient(t.app), `  ${code} `);
+      const code = await inviteCode(suite.t.db);
+      const response = await verify(new TestClient(suite.t.app), `  ${code} `);
       expect(dataOf(response, verifyInviteResponseSchema).valid).toBe(true);
     });
 
     it('says when a code does not exist', async () => {
-      const response = await verify(new TestClient(t.app), 'PERCH-NOPE-NOPE-NOPE');
+      const response = await verify(new TestClient(suite.t.app), 'PERCH-NOPE-NOPE-NOPE');
       expect(response.statusCode).toBe(200);
       expect(dataOf(response, verifyInviteResponseSchema)).toEqual({
         valid: false,
@@ -64,13 +64,8 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     });
 
     it('says when a code has been used', async () => {
-      const code = await inviteCode(t.db);
-      await t.db.db
-        .updateTable('invitations')
-        .set({ uses: 1 })
-        .where('code_hash', '=', invitationCodeHash(code))
-        .execute();
-      const response = await verify(new TestClient(t.app), code);
+      const code = await invitationWith({ uses: 1 });
+      const response = await verify(new TestClient(suite.t.app), code);
       expect(dataOf(response, verifyInviteResponseSchema)).toEqual({
         valid: false,
         message: 'This invitation code has already been used.',
@@ -78,13 +73,10 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     });
 
     it('says when a code has expired', async () => {
-      const code = await inviteCode(t.db);
-      await t.db.db
-        .updateTable('invitations')
-        .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
-        .where('code_hash', '=', invitationCodeHash(code))
-        .execute();
-      const response = await verify(new TestClient(t.app), code);
+      const code = await invitationWith({
+        expires_at: new Date(Date.now() - 60_000).toISOString(),
+      });
+      const response = await verify(new TestClient(suite.t.app), code);
       expect(dataOf(response, verifyInviteResponseSchema)).toEqual({
         valid: false,
         message: MESSAGES.registerInviteExpired,
@@ -92,7 +84,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     });
 
     it('refuses a blank or missing code with 400', async () => {
-      const client = new TestClient(t.app);
+      const client = new TestClient(suite.t.app);
       for (const code of ['', '   ', undefined, 42, null]) {
         expectError(await verify(client, code), 400, {
           message: MESSAGES.invalidInvitation,
@@ -104,9 +96,9 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
 
   describe('POST /auth/register', () => {
     it('creates the account, signs it in with a browser-session cookie and uses the code', async () => {
-      const code = await inviteCode(t.db);
+      const code = await inviteCode(suite.t.db);
       const username = uniqueName('Reg');
-      const client = new TestClient(t.app, '10.1.0.1');
+      const client = new TestClient(suite.t.app, '10.1.0.1');
       const response = await client.post('/api/v1/auth/register', registration(username, code));
 
       expect(response.statusCode, response.body).toBe(201);
@@ -150,9 +142,9 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
       ['admin', true, false],
       ['superadmin', true, true],
     ])('gives the %s role of the invitation', async (role, isAdmin, isSuperAdmin) => {
-      const code = await inviteCode(t.db, role);
+      const code = await inviteCode(suite.t.db, role);
       const username = uniqueName(role.slice(0, 5));
-      const client = new TestClient(t.app);
+      const client = new TestClient(suite.t.app);
       const response = await client.post('/api/v1/auth/register', registration(username, code));
       expect(response.statusCode, response.body).toBe(201);
       expect(dataOf(response, registerResponseSchema).user).toMatchObject({
@@ -168,7 +160,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
 
     it('answers 404 for an unknown code and creates nobody', async () => {
       const username = uniqueName('nocode');
-      const response = await new TestClient(t.app).post(
+      const response = await new TestClient(suite.t.app).post(
         '/api/v1/auth/register',
         registration(username, 'PERCH-0000-0000-0000'),
       );
@@ -182,13 +174,13 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
 
     it('answers 409 for a taken username, whatever its case, and keeps the code', async () => {
       const username = uniqueName('Taken');
-      await new TestClient(t.app).post(
+      await new TestClient(suite.t.app).post(
         '/api/v1/auth/register',
-        registration(username, await inviteCode(t.db)),
+        registration(username, await inviteCode(suite.t.db)),
       );
-      const code = await inviteCode(t.db);
+      const code = await inviteCode(suite.t.db);
       for (const variant of [username, username.toLowerCase(), username.toUpperCase()]) {
-        const response = await new TestClient(t.app).post(
+        const response = await new TestClient(suite.t.app).post(
           '/api/v1/auth/register',
           registration(variant, code, { email: `other_${variant}@example.com` }),
         );
@@ -202,13 +194,13 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
 
     it('answers 409 for a registered email, whatever its case', async () => {
       const first = uniqueName('mail');
-      await new TestClient(t.app).post(
+      await new TestClient(suite.t.app).post(
         '/api/v1/auth/register',
-        registration(first, await inviteCode(t.db)),
+        registration(first, await inviteCode(suite.t.db)),
       );
       const second = uniqueName('mail');
-      const code = await inviteCode(t.db);
-      const response = await new TestClient(t.app).post(
+      const code = await inviteCode(suite.t.db);
+      const response = await new TestClient(suite.t.app).post(
         '/api/v1/auth/register',
         registration(second, code, { email: `${first.toUpperCase()}@EXAMPLE.com` }),
       );
@@ -222,14 +214,14 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     });
 
     it('answers 409 for a used code', async () => {
-      const code = await inviteCode(t.db);
-      const winner = await new TestClient(t.app).post(
+      const code = await inviteCode(suite.t.db);
+      const winner = await new TestClient(suite.t.app).post(
         '/api/v1/auth/register',
         registration(uniqueName('first'), code),
       );
       expect(winner.statusCode).toBe(201);
       const loser = uniqueName('second');
-      const response = await new TestClient(t.app).post(
+      const response = await new TestClient(suite.t.app).post(
         '/api/v1/auth/register',
         registration(loser, code),
       );
@@ -241,14 +233,9 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     });
 
     it('answers 409 for an expired code', async () => {
-      const code = await inviteCode(t.db);
-      await t.db.db
-        .updateTable('invitations')
-        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
-        .where('code_hash', '=', invitationCodeHash(code))
-        .execute();
+      const code = await invitationWith({ expires_at: new Date(Date.now() - 1000).toISOString() });
       const username = uniqueName('late');
-      const response = await new TestClient(t.app).post(
+      const response = await new TestClient(suite.t.app).post(
         '/api/v1/auth/register',
         registration(username, code),
       );
@@ -261,11 +248,11 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     });
 
     it('lets exactly one of two simultaneous registrations take a single-use code', async () => {
-      const code = await inviteCode(t.db);
+      const code = await inviteCode(suite.t.db);
       const names = [uniqueName('raceA'), uniqueName('raceB')];
       const responses = await Promise.all(
         names.map((name) =>
-          new TestClient(t.app).post('/api/v1/auth/register', registration(name, code)),
+          new TestClient(suite.t.app).post('/api/v1/auth/register', registration(name, code)),
         ),
       );
       const statuses = responses.map((response) => response.statusCode).sort();
@@ -277,12 +264,12 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     });
 
     it('lets exactly one of two simultaneous registrations take a username, and gives the other code back', async () => {
-      const codes = [await inviteCode(t.db), await inviteCode(t.db)];
+      const codes = [await inviteCode(suite.t.db), await inviteCode(suite.t.db)];
       const username = uniqueName('Twin');
       const variants = [username, username.toLowerCase()];
       const responses = await Promise.all(
         codes.map((code, i) =>
-          new TestClient(t.app).post(
+          new TestClient(suite.t.app).post(
             '/api/v1/auth/register',
             registration(variants[i] ?? username, code, {
               email: `twin${i}_${username}@example.com`,
@@ -299,18 +286,13 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
       const uses = await Promise.all(codes.map(async (code) => (await invitation(code)).uses));
       expect(uses[loser]).toBe(0);
       expect(uses[1 - loser]).toBe(1);
-      const rows = await t.db.db
-        .selectFrom('users')
-        .select('id')
-        .where('username', 'in', variants)
-        .execute();
-      expect(rows).toHaveLength(1);
+      expect(await usersNamed(...variants)).toHaveLength(1);
     });
 
     it('lets a three-use code register three people, then answers 409', async () => {
-      const code = await inviteCode(t.db, 'user', 3);
+      const code = await inviteCode(suite.t.db, 'user', 3);
       for (let i = 0; i < 3; i++) {
-        const response = await new TestClient(t.app).post(
+        const response = await new TestClient(suite.t.app).post(
           '/api/v1/auth/register',
           registration(uniqueName('multi'), code),
         );
@@ -319,7 +301,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
       }
       const fourth = uniqueName('multi');
       expectError(
-        await new TestClient(t.app).post('/api/v1/auth/register', registration(fourth, code)),
+        await new TestClient(suite.t.app).post('/api/v1/auth/register', registration(fourth, code)),
         409,
         { message: MESSAGES.registerInviteUsed },
       );
@@ -330,7 +312,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
     describe('invalid data: 400 with the spec text and field details', () => {
       let code: string;
       beforeAll(async () => {
-        code = await inviteCode(t.db);
+        code = await inviteCode(suite.t.db);
       });
 
       const cases: [string, (username: string) => Record<string, unknown>, string][] = [
@@ -382,7 +364,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
 
       it.each(cases)('refuses %s', async (_name, change, detail) => {
         const username = uniqueName('bad');
-        const response = await new TestClient(t.app).post(
+        const response = await new TestClient(suite.t.app).post(
           '/api/v1/auth/register',
           registration(username, code, change(username)),
         );
@@ -396,7 +378,7 @@ describe.each(DIALECTS)('registration API [%s]', (dialect) => {
 
       it('refuses an empty body with "Please fill in all fields"', async () => {
         const envelope = expectError(
-          await new TestClient(t.app).post('/api/v1/auth/register', {}),
+          await new TestClient(suite.t.app).post('/api/v1/auth/register', {}),
           400,
           { message: MESSAGES.registerInvalidData },
         );

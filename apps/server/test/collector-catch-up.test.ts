@@ -14,14 +14,15 @@ import { dataOf } from './assertions.js';
 import { startFakeXServer, type FakeXRequest, type FakeXServer } from './fakes/fake-x-server.js';
 import {
   DIALECTS,
-  TestClient,
   buildTestApp,
   handleNamed,
   storedTweetIds,
   waitFor,
   type TestApp,
+  type TestClient,
 } from './helpers.js';
-import { makeTweet } from './factories.js';
+import { registeredClients } from './seed.js';
+import { perchPosts } from './source-tweets.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -32,22 +33,11 @@ const PAUSE_IDS = 1_800_000_000_001_000_000n;
 
 /** `count` posts with ids counting up from `firstId`, one every `everyMs` up to `newestAt`. */
 function posts(count: number, firstId: bigint, newestAt: number, everyMs: number): SourceTweet[] {
-  const tweets: SourceTweet[] = [];
-  for (let i = 0; i < count; i += 1) {
-    tweets.push(
-      makeTweet({
-        id: String(firstId + BigInt(count - 1 - i)),
-        text: `post ${count - i} #perch`,
-        createdAt: new Date(newestAt - i * everyMs).toISOString(),
-        likeCount: i,
-        retweetCount: 0,
-        replyCount: 0,
-        quoteCount: 0,
-        hashtags: ['perch'],
-      }),
-    );
-  }
-  return tweets;
+  return perchPosts(count, (i) => ({
+    id: String(firstId + BigInt(count - 1 - i)),
+    text: `post ${count - i} #perch`,
+    createdAt: new Date(newestAt - i * everyMs).toISOString(),
+  }));
 }
 
 const sortedIds = (tweets: SourceTweet[]) => tweets.map((tweet) => tweet.id).sort();
@@ -74,18 +64,21 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
       retryBaseMs: 10,
     });
     t = await buildTestApp(dialect, {}, { source, tickMs: 50, collector: { probeEveryMs: 200 } });
-    root = new TestClient(t.app);
-    await root.register(t.db, 'root', 'superadmin');
-    alice = new TestClient(t.app);
-    await alice.register(t.db, 'alice');
+    ({ root, alice } = await registeredClients(t, { root: 'superadmin', alice: 'user' }));
     statuses = [];
     fresh = [];
     t.collector.events.on('handle.status', (event) => statuses.push(event));
     t.collector.events.on('tweet.new', (event) => fresh.push(event));
   }
 
-  /** A followed handle with a week collected (`kept` posts), then stopped by an admin. */
-  async function pausedHandle(username: string, kept: SourceTweet[]) {
+  /**
+   * A new app and a followed handle with a week collected (30 posts, one an hour up to 3 days
+   * ago), then stopped by an admin; while it is paused, `count` posts appear on X, one every
+   * `everyMs` up to a minute ago.
+   */
+  async function pausedWhilePosting(username: string, count: number, everyMs: number) {
+    await setUp();
+    const kept = posts(30, BEFORE_PAUSE_IDS, Date.now() - 3 * DAY, HOUR);
     const user = fake.addUser({ username });
     fake.addSourceTweets(user.id, kept);
     const added = await alice.post('/api/v1/handles', { username, backfill_days: 7 });
@@ -98,7 +91,19 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
     const stop = await root.post('/api/v1/admin/processes/stop', { handle_id: collected.id });
     expect(stop.statusCode, stop.body).toBe(200);
     await t.collector.idle();
-    return { user, handle: collected };
+    const arrived = posts(count, PAUSE_IDS, Date.now() - MINUTE, everyMs);
+    fake.addSourceTweets(user.id, arrived);
+    return { kept, handle: collected, arrived };
+  }
+
+  /** Waits until the newest post of `username` is the newest of `arrived`, and all is stored. */
+  async function caughtUp(username: string, arrived: SourceTweet[]) {
+    const row = await waitFor(
+      () => handleNamed(t.db, username),
+      (row) => row.newest_tweet_id === arrived[0]?.id,
+    );
+    await t.collector.idle();
+    return row;
   }
 
   /** Starts the handle again; resolves with the timeline requests of the polls that follow. */
@@ -123,18 +128,9 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
   }
 
   it('stores every one of 2,500 posts that appeared during a pause, once, before moving the newest id', async () => {
-    await setUp();
-    const kept = posts(30, BEFORE_PAUSE_IDS, Date.now() - 3 * DAY, HOUR);
-    const { user, handle } = await pausedHandle('BusyBee', kept);
-
-    const arrived = posts(2_500, PAUSE_IDS, Date.now() - MINUTE, 10_000);
-    fake.addSourceTweets(user.id, arrived);
+    const { kept, handle, arrived } = await pausedWhilePosting('BusyBee', 2_500, 10_000);
     const timelineRequests = await resume(handle.id);
-    const done = await waitFor(
-      () => handleNamed(t.db, 'BusyBee'),
-      (row) => row.newest_tweet_id === arrived[0]?.id,
-    );
-    await t.collector.idle();
+    const done = await caughtUp('BusyBee', arrived);
 
     expect(await storedTweetIds(t.db, handle.id)).toEqual(sortedIds([...kept, ...arrived]));
     expect(done).toMatchObject({
@@ -168,21 +164,12 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
   });
 
   it('a gap deeper than X reaches stores all X still returns and says older posts could not be read', async () => {
-    await setUp();
-    const kept = posts(30, BEFORE_PAUSE_IDS, Date.now() - 3 * DAY, HOUR);
-    const { user, handle } = await pausedHandle('Firehose', kept);
-
-    const arrived = posts(4_000, PAUSE_IDS, Date.now() - MINUTE, 5_000);
-    fake.addSourceTweets(user.id, arrived);
+    const { kept, handle, arrived } = await pausedWhilePosting('Firehose', 4_000, 5_000);
     // X's timeline reaches the latest 3,200 posts only.
     const reachable = arrived.slice(0, 3_200);
     const oldestReachable = reachable.at(-1)?.createdAt ?? '';
     const timelineRequests = await resume(handle.id);
-    const done = await waitFor(
-      () => handleNamed(t.db, 'Firehose'),
-      (row) => row.newest_tweet_id === arrived[0]?.id,
-    );
-    await t.collector.idle();
+    const done = await caughtUp('Firehose', arrived);
 
     expect(await storedTweetIds(t.db, handle.id)).toEqual(sortedIds([...kept, ...reachable]));
     const note = `X returns only the latest 3,200 posts: posts of the pause before ${oldestReachable.slice(0, 10)} ${oldestReachable.slice(11, 16)} UTC could not be read`;
@@ -204,12 +191,7 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
   });
 
   it('credits running out mid-way: the handle waits, then goes on where it stopped', async () => {
-    await setUp();
-    const kept = posts(30, BEFORE_PAUSE_IDS, Date.now() - 3 * DAY, HOUR);
-    const { user, handle } = await pausedHandle('Spender', kept);
-
-    const arrived = posts(2_500, PAUSE_IDS, Date.now() - MINUTE, 10_000);
-    fake.addSourceTweets(user.id, arrived);
+    const { kept, handle, arrived } = await pausedWhilePosting('Spender', 2_500, 10_000);
     // Enough for the first poll's 1,000 posts: the second poll's first page gets a 402.
     fake.setCredits(1_000 * 0.005);
     const timelineRequests = await resume(handle.id);
@@ -222,11 +204,7 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
     expect(await listed(alice, 'Spender')).toMatchObject({ last_error: CREDITS_DEPLETED });
 
     fake.setCredits(null);
-    await waitFor(
-      () => handleNamed(t.db, 'Spender'),
-      (row) => row.newest_tweet_id === arrived[0]?.id,
-    );
-    await t.collector.idle();
+    await caughtUp('Spender', arrived);
 
     expect(await storedTweetIds(t.db, handle.id)).toEqual(sortedIds([...kept, ...arrived]));
     const requests = timelineRequests();
@@ -243,11 +221,7 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
   });
 
   it('a place X no longer takes: the walk starts again at the newest post, nothing lost', async () => {
-    await setUp();
-    const kept = posts(30, BEFORE_PAUSE_IDS, Date.now() - 3 * DAY, HOUR);
-    const { user, handle } = await pausedHandle('Stale', kept);
-    const arrived = posts(1_500, PAUSE_IDS, Date.now() - MINUTE, 10_000);
-    fake.addSourceTweets(user.id, arrived);
+    const { kept, handle, arrived } = await pausedWhilePosting('Stale', 1_500, 10_000);
     // A catch-up stopped long ago, at a cursor X now refuses (400).
     await t.db.db
       .updateTable('handles')
@@ -264,11 +238,7 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
     expect(refused.newest_tweet_id).toBe(kept[0]?.id);
     // The retry waits 30 s; a manual poll does not.
     await t.collector.pollNow(handle.id);
-    await waitFor(
-      () => handleNamed(t.db, 'Stale'),
-      (row) => row.newest_tweet_id === arrived[0]?.id,
-    );
-    await t.collector.idle();
+    await caughtUp('Stale', arrived);
     expect(await storedTweetIds(t.db, handle.id)).toEqual(sortedIds([...kept, ...arrived]));
     expect((await handleNamed(t.db, 'Stale')).last_error).toBeNull();
   });

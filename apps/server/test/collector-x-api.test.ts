@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { backfillProgressSchema, handleResponseSchema, type BackfillProgress } from '@perch/shared';
+import { handleResponseSchema } from '@perch/shared';
 import { createDemoSource, createXApiSource } from '../src/sources/index.js';
 import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { dataOf } from './assertions.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { backfillFinished, progressUntil } from './seed.js';
 
 const DAY = 86_400_000;
 
@@ -23,27 +24,6 @@ async function weekOfTweets(handle: string): Promise<SourceTweet[]> {
     tweets.push(...page.tweets);
     if (!page.nextCursor) return tweets;
     cursor = page.nextCursor;
-  }
-}
-
-async function progressOf(client: TestClient, handle: string): Promise<BackfillProgress> {
-  return dataOf(
-    await client.get(`/api/v1/handles/${handle}/backfill-progress`),
-    backfillProgressSchema,
-  );
-}
-
-async function waitFor(
-  client: TestClient,
-  handle: string,
-  done: (progress: BackfillProgress) => boolean,
-): Promise<BackfillProgress> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const progress = await progressOf(client, handle);
-    if (done(progress)) return progress;
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${JSON.stringify(progress)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
@@ -84,7 +64,7 @@ describe.each(DIALECTS)('collector against the X API (fake server, %s)', (dialec
       dataOf(response, handleResponseSchema).handle.backfill_status,
     );
 
-    const done = await waitFor(client, 'XavierFeed', (p) => p.isComplete || p.status === 'failed');
+    const done = await backfillFinished(client, 'XavierFeed');
     expect(done).toMatchObject({ status: 'completed', progress: 100, totalTweets: tweets.length });
     expect(Date.now() - started).toBeGreaterThan(1_000);
 
@@ -110,7 +90,7 @@ describe.each(DIALECTS)('collector against the X API (fake server, %s)', (dialec
     const client = await setUp('wrong-token');
     fake.addUser({ username: 'Refused' });
     expect((await client.post('/api/v1/handles', { username: 'refused' })).statusCode).toBe(201);
-    const waiting = await waitFor(
+    const waiting = await progressUntil(
       client,
       'refused',
       (p) => p.message === 'Waiting for X credentials',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES, loginResponseSchema } from '@perch/shared';
 import { dataOf, expectError, setCookieLine } from './assertions.js';
 import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { appForSuite } from './seed.js';
 
 const CSRF = { message: MESSAGES.csrfInvalid, code: 'CSRF_INVALID' };
 
@@ -100,15 +101,11 @@ describe.each(DIALECTS)('CSRF double submit [%s]', (dialect) => {
 
 describe.each(DIALECTS)('dev-login [%s]', (dialect) => {
   describe('by default', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp(dialect);
-    });
-    afterAll(() => t.close());
+    const suite = appForSuite(dialect);
 
     it('does not exist', async () => {
-      const client = new TestClient(t.app);
-      await client.register(t.db, 'dev_target');
+      const client = new TestClient(suite.t.app);
+      await client.register(suite.t.db, 'dev_target');
       const response = await client.post('/api/v1/auth/dev-login', { username: 'dev_target' });
       expectError(response, 404, { code: 'NOT_FOUND' });
       expect(setCookieLine(response, 'perch_session')).toBeUndefined();
@@ -116,15 +113,11 @@ describe.each(DIALECTS)('dev-login [%s]', (dialect) => {
   });
 
   describe('with DEV_LOGIN=true', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp(dialect, { DEV_LOGIN: 'true' });
-    });
-    afterAll(() => t.close());
+    const suite = appForSuite(dialect, { DEV_LOGIN: 'true' });
 
     it('signs in as an existing user without a password', async () => {
-      await new TestClient(t.app).register(t.db, 'dev_admin', 'admin');
-      const client = new TestClient(t.app);
+      await new TestClient(suite.t.app).register(suite.t.db, 'dev_admin', 'admin');
+      const client = new TestClient(suite.t.app);
       const response = await client.post('/api/v1/auth/dev-login', { username: 'DEV_ADMIN' });
       expect(response.statusCode, response.body).toBe(200);
       const data = dataOf(response, loginResponseSchema);
@@ -135,7 +128,7 @@ describe.each(DIALECTS)('dev-login [%s]', (dialect) => {
     });
 
     it('refuses an unknown user and still needs the CSRF header', async () => {
-      const client = new TestClient(t.app);
+      const client = new TestClient(suite.t.app);
       expectError(await client.post('/api/v1/auth/dev-login', { username: 'nobody_here' }), 403, {
         code: 'DEV_LOGIN_UNKNOWN_USER',
       });

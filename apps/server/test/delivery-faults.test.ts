@@ -2,8 +2,7 @@
  * Deliveries when things go wrong, against the loopback Telegram and Discord fakes: floods after
  * downtime, outages, refused messages, moved chats. Each on SQLite and PostgreSQL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
 import { unlockChat } from '../src/notify/delivery-chats.repository.js';
@@ -22,8 +21,7 @@ import {
   type NotifyTestApp,
   type NotifyTestOptions,
 } from './notify-helpers.js';
-
-const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+import { spawnFromSource } from './processes.js';
 
 describe.each(DIALECTS)('deliveries under faults (%s)', (dialect) => {
   let t: NotifyTestApp;
@@ -234,37 +232,25 @@ describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) =
   });
 
   function startWorkerProcess(name: string): Promise<ChildProcess> {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@perch/source', '--import', 'tsx', 'test/fixtures/delivery-worker-process.ts'],
-      {
-        cwd: SERVER_DIR,
-        env: {
-          ...process.env,
-          WORKER_ID: name,
-          DATA_DIR: t.config.DATA_DIR,
-          DATABASE_URL: t.config.DATABASE_URL ?? '',
-          LOG_LEVEL: 'silent',
-          TELEGRAM_BOT_TOKEN: t.telegram.token,
-          TELEGRAM_API_BASE_URL: t.telegram.baseUrl,
-          DISCORD_BOT_TOKEN: t.discord.token,
-          DISCORD_API_BASE_URL: t.discord.baseUrl,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const { child, output } = spawnFromSource('test/fixtures/delivery-worker-process.ts', {
+      WORKER_ID: name,
+      DATA_DIR: t.config.DATA_DIR,
+      DATABASE_URL: t.config.DATABASE_URL ?? '',
+      LOG_LEVEL: 'silent',
+      TELEGRAM_BOT_TOKEN: t.telegram.token,
+      TELEGRAM_API_BASE_URL: t.telegram.baseUrl,
+      DISCORD_BOT_TOKEN: t.discord.token,
+      DISCORD_API_BASE_URL: t.discord.baseUrl,
+    });
     children.push(child);
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     return new Promise((resolve, reject) => {
       const timer = setInterval(() => {
-        if (output.includes('ready')) {
+        if (output().includes('ready')) {
           clearInterval(timer);
           resolve(child);
         } else if (child.exitCode !== null) {
           clearInterval(timer);
-          reject(new Error(`worker ${name} exited:\n${output}`));
+          reject(new Error(`worker ${name} exited:\n${output()}`));
         }
       }, 25);
     });

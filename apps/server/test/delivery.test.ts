@@ -102,36 +102,67 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
     expect(stored).toHaveLength(0);
   }, 90_000);
 
-  it('delivers posts of one second in posting order, whatever order they were stored in', async () => {
-    await setUp({ fast: true });
+  /**
+   * One user with both channels connected and the bot running, following `author` with
+   * `toggles` (both channels on unless given); the worker runs.
+   */
+  async function onePersonFollowing(
+    options: NotifyTestOptions,
+    author: string,
+    toggles?: { telegram?: boolean; discord?: boolean },
+  ) {
+    await setUp(options);
+    const [person] = await users(1);
+    const handleId = await handleFollowedBy(t, author, [person!.userId], toggles);
+    await t.worker.start();
+    return { person: person!, handleId };
+  }
+
+  /**
+   * One user on both channels following an author whose posts of one second were found by
+   * monitoring before the worker runs, stored newest first (one fan-out takes all); waits for
+   * the 6 deliveries and returns the user and the posts' ids in posting order.
+   */
+  async function postsOfOneSecondDelivered(options: NotifyTestOptions) {
+    await setUp(options);
     const [person] = await users(1);
     const handleId = await handleFollowedBy(t, 'thread_author', [person!.userId]);
     const posts = postsOfOneSecond();
-    // Found by monitoring before the worker runs, stored newest first: one fan-out takes all.
     await storeNewestFirst(t, handleId, posts, true);
     await t.worker.start();
     await waitUntil(async () => (await sentCount()) === 6, 15_000, '6 deliveries');
-    const ids = posts.map((post) => post.id);
-    expect(t.telegram.messagesTo(person!.chat).map((m) => tweetIdOfTelegram(m.raw))).toEqual(ids);
-    expect(t.discord.messagesTo(person!.discord).map((m) => tweetIdOfDiscord(m.embeds))).toEqual(
+    return { person: person!, ids: posts.map((post) => post.id) };
+  }
+
+  /** Waits until nothing is pending or being sent. */
+  const outboxSettled = () =>
+    waitUntil(
+      async () => {
+        const counts = await outboxCounts(t);
+        return (counts.pending ?? 0) === 0 && (counts.sending ?? 0) === 0;
+      },
+      15_000,
+      'the outbox to settle',
+    );
+
+  it('delivers posts of one second in posting order, whatever order they were stored in', async () => {
+    const { person, ids } = await postsOfOneSecondDelivered({ fast: true });
+    expect(t.telegram.messagesTo(person.chat).map((m) => tweetIdOfTelegram(m.raw))).toEqual(ids);
+    expect(t.discord.messagesTo(person.discord).map((m) => tweetIdOfDiscord(m.embeds))).toEqual(
       ids,
     );
   }, 30_000);
 
   it('a digest lists posts of one second oldest first', async () => {
-    await setUp({ fast: true, worker: { digestAfter: 2 } });
-    const [person] = await users(1);
-    const handleId = await handleFollowedBy(t, 'thread_author', [person!.userId]);
-    const posts = postsOfOneSecond();
-    await storeNewestFirst(t, handleId, posts, true);
-    await t.worker.start();
-    await waitUntil(async () => (await sentCount()) === 6, 15_000, '6 deliveries');
+    const { person, ids } = await postsOfOneSecondDelivered({
+      fast: true,
+      worker: { digestAfter: 2 },
+    });
     const linked = (text: string) => [...text.matchAll(/status\/(\d+)/g)].map((match) => match[1]);
-    const ids = posts.map((post) => post.id);
-    const telegram = t.telegram.messagesTo(person!.chat);
+    const telegram = t.telegram.messagesTo(person.chat);
     expect(telegram).toHaveLength(1);
     expect(linked(telegram[0]!.raw)).toEqual(ids);
-    const discord = t.discord.messagesTo(person!.discord);
+    const discord = t.discord.messagesTo(person.discord);
     expect(discord).toHaveLength(1);
     expect(linked(discord[0]!.content ?? '')).toEqual(ids);
   }, 30_000);
@@ -164,73 +195,68 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
   }, 30_000);
 
   it('a 429 with retry_after: delivered once, after the wait', async () => {
-    await setUp({ fast: true });
-    const [person] = await users(1);
-    const handleId = await handleFollowedBy(t, 'limited_author', [person!.userId], {
+    const { person, handleId } = await onePersonFollowing({ fast: true }, 'limited_author', {
       telegram: true,
     });
-    await t.worker.start();
     t.telegram.rateLimitNext(1, 2);
     const [tweet] = tweetsInOrder(1);
     await monitorFinds(t, handleId, [tweet!]);
     await waitUntil(async () => (await sentCount()) === 1, 15_000, 'the delivery');
     const limited = t.telegram.requests.find((r) => r.status === 429);
     expect(limited).toBeDefined();
-    const delivered = t.telegram.messagesTo(person!.chat);
+    const delivered = t.telegram.messagesTo(person.chat);
     expect(delivered).toHaveLength(1);
     expect(delivered[0]!.at - limited!.at).toBeGreaterThanOrEqual(2_000);
-    const [row] = await deliveriesOf(person!.client);
+    const [row] = await deliveriesOf(person.client);
     // A rate limit does not use up an attempt.
     expect(row).toMatchObject({ status: 'sent', attempts: 1, error: null });
   }, 30_000);
 
   it('retries transient failures with backoff, then delivers once', async () => {
-    await setUp({ fast: true });
-    const [person] = await users(1);
-    const handleId = await handleFollowedBy(t, 'flaky_author', [person!.userId], {
+    const { person, handleId } = await onePersonFollowing({ fast: true }, 'flaky_author', {
       telegram: true,
       discord: true,
     });
-    await t.worker.start();
     t.telegram.failNext(2, 500);
     t.discord.failNext(1, 502);
     await monitorFinds(t, handleId, tweetsInOrder(1));
     await waitUntil(async () => (await sentCount()) === 2, 15_000, 'both deliveries');
-    expect(t.telegram.messagesTo(person!.chat)).toHaveLength(1);
-    expect(t.discord.messagesTo(person!.discord)).toHaveLength(1);
-    const log = await deliveriesOf(person!.client, '?channel=telegram');
+    expect(t.telegram.messagesTo(person.chat)).toHaveLength(1);
+    expect(t.discord.messagesTo(person.discord)).toHaveLength(1);
+    const log = await deliveriesOf(person.client, '?channel=telegram');
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ status: 'sent', attempts: 3, channel: 'telegram' });
   }, 30_000);
 
   it('a channel that stays down holds its notifications, probes rarely and expires them only by age', async () => {
-    await setUp({
-      fast: true,
-      worker: { circuitAfter: 2, probeEveryMs: 400, maxAgeMs: 3_000 },
-    });
-    const [person] = await users(1);
-    const handleId = await handleFollowedBy(t, 'down_author', [person!.userId], {
-      telegram: true,
-    });
-    await t.worker.start();
+    const { person, handleId } = await onePersonFollowing(
+      {
+        fast: true,
+        worker: { circuitAfter: 2, probeEveryMs: 400, maxAgeMs: 3_000 },
+      },
+      'down_author',
+      {
+        telegram: true,
+      },
+    );
     t.telegram.failNext(1_000, 500);
     const before = t.telegram.requests.length;
     await monitorFinds(t, handleId, tweetsInOrder(1));
     await waitUntil(async () => t.worker.isDown('telegram'), 10_000, 'the circuit to open');
     const openedAt = Date.now();
-    const [waiting] = await deliveriesOf(person!.client);
+    const [waiting] = await deliveriesOf(person.client);
     expect(waiting).toMatchObject({ status: 'pending' });
     await waitUntil(async () => (await outboxCounts(t)).expired === 1, 15_000, 'expiry');
     // Two failures opened the circuit; after that one probe per 400 ms, not a retry storm.
     const sends = t.telegram.requests.slice(before).filter((r) => r.method === 'sendMessage');
     const probes = sends.length - 2;
     expect(probes).toBeLessThanOrEqual(Math.ceil((Date.now() - openedAt) / 400) + 1);
-    const [row] = await deliveriesOf(person!.client);
+    const [row] = await deliveriesOf(person.client);
     expect(row).toMatchObject({ status: 'expired' });
     expect(row!.error).toMatch(/^Given up: not delivered within 3 s\. Last error: /);
     expect(row!.note).toBeNull();
     // A transient failure does not stop the channel.
-    expect((await settingsOf(person!.client)).telegram.stoppedReason).toBeNull();
+    expect((await settingsOf(person.client)).telegram.stoppedReason).toBeNull();
   }, 30_000);
 
   it('a blocked bot stops the channel with the reason shown, and nothing more is sent to it', async () => {
@@ -292,10 +318,7 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
   }, 30_000);
 
   it('delivers HTML special characters as written and a 5,000-character text in full', async () => {
-    await setUp({ fast: true });
-    const [person] = await users(1);
-    const handleId = await handleFollowedBy(t, 'html_author', [person!.userId]);
-    await t.worker.start();
+    const { person, handleId } = await onePersonFollowing({ fast: true }, 'html_author');
     const special = `Ship it <b>now</b> & "then" <script>alert('x')</script> 5 > 3 < 4 &amp; done`;
     const words = Array.from({ length: 1000 }, (_, i) => `word${i}`).join(' ');
     const long = words.slice(0, 5_000);
@@ -307,7 +330,7 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
     ]);
     await waitUntil(async () => (await sentCount()) === 4, 15_000, 'deliveries');
 
-    const messages = t.telegram.messagesTo(person!.chat);
+    const messages = t.telegram.messagesTo(person.chat);
     // The special one in one message, the long one in two (4096 is Telegram's limit).
     expect(messages).toHaveLength(3);
     expect(messages[0]!.parseMode).toBe('HTML');
@@ -318,7 +341,7 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
     const squash = (text: string) => text.replace(/\s+/g, ' ');
     expect(squash(longParts.join(' '))).toContain(squash(long));
 
-    const discord = t.discord.messagesTo(person!.discord);
+    const discord = t.discord.messagesTo(person.discord);
     expect(discord).toHaveLength(2);
     expect(discord[0]!.embeds[0]!.description).toBe(special);
     const trimmed = String(discord[1]!.embeds[0]!.description);
@@ -455,78 +478,55 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
   }, 30_000);
 
   it('switching a channel off cancels what was still waiting for it', async () => {
-    await setUp();
-    const [person] = await users(1);
-    const handleId = await handleFollowedBy(t, 'cancel_author', [person!.userId], {
+    const { person, handleId } = await onePersonFollowing({}, 'cancel_author', {
       telegram: true,
       discord: true,
     });
-    await t.worker.start();
     // One message a second per chat: most of these are still pending a moment later.
     await monitorFinds(t, handleId, tweetsInOrder(8));
-    await waitUntil(async () => t.telegram.messagesTo(person!.chat).length >= 1, 15_000, 'first');
-    const toggled = await person!.client.request({
+    await waitUntil(async () => t.telegram.messagesTo(person.chat).length >= 1, 15_000, 'first');
+    const toggled = await person.client.request({
       method: 'PUT',
       url: `/api/v1/handles/${handleId}/notifications`,
       payload: { telegramEnabled: false },
     });
     expect(toggled.statusCode).toBe(200);
-    await person!.client.post('/api/v1/settings', { discord_user_id: '' });
+    await person.client.post('/api/v1/settings', { discord_user_id: '' });
     // What was in flight finishes; nothing else is sent.
-    await waitUntil(
-      async () => {
-        const counts = await outboxCounts(t);
-        return (counts.pending ?? 0) === 0 && (counts.sending ?? 0) === 0;
-      },
-      15_000,
-      'the outbox to settle',
-    );
+    await outboxSettled();
     const counts = await outboxCounts(t);
     expect(counts.cancelled).toBeGreaterThan(0);
-    const sentTelegram = t.telegram.messagesTo(person!.chat).length;
+    const sentTelegram = t.telegram.messagesTo(person.chat).length;
     expect(sentTelegram).toBeLessThan(8);
-    const log = await deliveriesOf(person!.client, '?channel=telegram&limit=100');
+    const log = await deliveriesOf(person.client, '?channel=telegram&limit=100');
     expect(log.filter((row) => row.status === 'sent')).toHaveLength(sentTelegram);
   }, 30_000);
 
   it('unfollowing a handle drops what was still waiting for it', async () => {
-    await setUp();
-    const [person] = await users(1);
-    const handleId = await handleFollowedBy(t, 'unfollowed_author', [person!.userId], {
+    const { person, handleId } = await onePersonFollowing({}, 'unfollowed_author', {
       telegram: true,
     });
-    await t.worker.start();
     await monitorFinds(t, handleId, tweetsInOrder(6));
-    await waitUntil(async () => t.telegram.messagesTo(person!.chat).length >= 1, 15_000, 'first');
-    expect((await person!.client.delete(`/api/v1/handles/${handleId}`)).statusCode).toBe(200);
-    await waitUntil(
-      async () => {
-        const counts = await outboxCounts(t);
-        return (counts.pending ?? 0) === 0 && (counts.sending ?? 0) === 0;
-      },
-      15_000,
-      'the outbox to settle',
-    );
-    const sent = t.telegram.messagesTo(person!.chat).length;
+    await waitUntil(async () => t.telegram.messagesTo(person.chat).length >= 1, 15_000, 'first');
+    expect((await person.client.delete(`/api/v1/handles/${handleId}`)).statusCode).toBe(200);
+    await outboxSettled();
+    const sent = t.telegram.messagesTo(person.chat).length;
     expect(sent).toBeLessThan(6);
-    const log = await deliveriesOf(person!.client, '?limit=100');
+    const log = await deliveriesOf(person.client, '?limit=100');
     const cancelled = log.filter((row) => row.status === 'cancelled');
     expect(cancelled).toHaveLength(6 - sent);
     expect(cancelled[0]!.error).toBe('The handle is no longer followed');
   }, 30_000);
 
   it('the delivery log lists the latest deliveries per channel with what happened', async () => {
-    await setUp({ fast: true });
-    const [person] = await users(1);
-    const handleId = await handleFollowedBy(t, 'log_author', [person!.userId]);
-    await t.worker.start();
+    const { person, handleId } = await onePersonFollowing({ fast: true }, 'log_author');
     const tweets = tweetsInOrder(3, { text: 'Hello from the log' });
     await monitorFinds(t, handleId, tweets);
     await waitUntil(async () => (await sentCount()) === 6, 15_000, 'deliveries');
 
-    const all = await deliveriesOf(person!.client);
+    const all = await deliveriesOf(person.client);
     expect(all).toHaveLength(6);
-    const telegram = await deliveriesOf(person!.client, '?channel=telegram&limit=2');
+    const telegram = await deliveriesOf(person.client, '?channel=telegram&limit=2');
     expect(telegram).toHaveLength(2);
     expect(telegram[0]).toMatchObject({
       channel: 'telegram',
@@ -541,8 +541,8 @@ describe.each(DIALECTS)('delivery of new tweets (%s)', (dialect) => {
     expect(Date.parse(telegram[0]!.sentAt!)).not.toBeNaN();
     expect(telegram[0]!.id).toBeGreaterThan(telegram[1]!.id);
 
-    expectError(await person!.client.get('/api/v1/settings/deliveries?channel=sms'), 400);
-    expectError(await person!.client.get('/api/v1/settings/deliveries?limit=0'), 400);
+    expectError(await person.client.get('/api/v1/settings/deliveries?channel=sms'), 400);
+    expectError(await person.client.get('/api/v1/settings/deliveries?limit=0'), 400);
     // Nobody else sees them.
     const other = new TestClient(t.app);
     await other.register(t.db, 'other');

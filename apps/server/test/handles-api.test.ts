@@ -1,53 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   backfillProgressSchema,
   handleListResponseSchema,
   handleResponseSchema,
   tweetPageResponseSchema,
-  type BackfillProgress,
   type Tweet,
 } from '@perch/shared';
 import { createDemoSource } from '../src/sources/index.js';
 import { writeXApiStatus } from '../src/modules/x-usage/x-api-status.repository.js';
 import { dataOf, expectError } from './assertions.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
-
-async function progressOf(client: TestClient, handle: string): Promise<BackfillProgress> {
-  return dataOf(
-    await client.get(`/api/v1/handles/${handle}/backfill-progress`),
-    backfillProgressSchema,
-  );
-}
-
-async function waitComplete(client: TestClient, handle: string): Promise<BackfillProgress> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const progress = await progressOf(client, handle);
-    if (progress.isComplete || progress.status === 'failed') return progress;
-    if (Date.now() > deadline) throw new Error(`backfill of ${handle} did not finish`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { DIALECTS, TestClient } from './helpers.js';
+import { appWithAliceEachTest, backfillFinished, progressOf } from './seed.js';
 
 describe.each(DIALECTS)('handles API (%s)', (dialect) => {
-  let t: TestApp;
-  let alice: TestClient;
-
-  beforeEach(async () => {
-    t = await buildTestApp(dialect);
-    alice = new TestClient(t.app);
-    await alice.register(t.db, 'alice');
-  });
-
-  afterEach(async () => {
-    await t.close();
-  });
+  const suite = appWithAliceEachTest(dialect);
 
   const add = (client: TestClient, username: string, extra: Record<string, unknown> = {}) =>
     client.post('/api/v1/handles', { username, ...extra });
 
   it('needs a session', async () => {
-    const anonymous = new TestClient(t.app);
+    const anonymous = new TestClient(suite.t.app);
     expectError(await anonymous.get('/api/v1/handles'), 401);
     expectError(await add(anonymous, 'typical_a'), 401);
     expectError(await anonymous.get('/api/v1/handles/typical_a/tweets'), 401);
@@ -56,7 +28,7 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
   });
 
   it('adds a handle: 201 at once, then collects it in the background to completion', async () => {
-    const response = await add(alice, '  @@Typical_Ann ', { backfill_days: 7 });
+    const response = await add(suite.alice, '  @@Typical_Ann ', { backfill_days: 7 });
     expect(response.statusCode, response.body).toBe(201);
     const { handle } = dataOf(response, handleResponseSchema);
     expect(handle.handle.toLowerCase()).toBe('typical_ann');
@@ -67,13 +39,13 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
     expect(handle.telegram_enabled).toBe(false);
     expect(handle.discord_enabled).toBe(false);
 
-    const progress = await waitComplete(alice, 'typical_ann');
+    const progress = await backfillFinished(suite.alice, 'typical_ann');
     expect(progress).toMatchObject({ progress: 100, status: 'completed', isComplete: true });
     expect(progress.totalTweets).toBeGreaterThan(0);
     expect(progress.hasData).toBe(true);
     expect(progress.message).toBe(`Collection complete: ${progress.totalTweets} tweets`);
 
-    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    const { handles } = dataOf(await suite.alice.get('/api/v1/handles'), handleListResponseSchema);
     expect(handles).toHaveLength(1);
     expect(handles[0]).toMatchObject({
       id: handle.id,
@@ -91,73 +63,75 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
   });
 
   it('defaults backfill_days to 15 and accepts 1 to 90 only', async () => {
-    const { handle } = dataOf(await add(alice, 'quiet_q1'), handleResponseSchema);
+    const { handle } = dataOf(await add(suite.alice, 'quiet_q1'), handleResponseSchema);
     expect(handle.backfill_days).toBe(15);
     const generic = { message: 'The request is invalid.', code: 'VALIDATION_ERROR' };
-    expectError(await add(alice, 'quiet_q2', { backfill_days: 0 }), 400, generic);
-    expectError(await add(alice, 'quiet_q2', { backfill_days: 91 }), 400, generic);
-    expectError(await add(alice, 'quiet_q2', { backfill_days: 'ten' }), 400, generic);
-    expect((await add(alice, 'quiet_q2', { backfill_days: 90 })).statusCode).toBe(201);
+    expectError(await add(suite.alice, 'quiet_q2', { backfill_days: 0 }), 400, generic);
+    expectError(await add(suite.alice, 'quiet_q2', { backfill_days: 91 }), 400, generic);
+    expectError(await add(suite.alice, 'quiet_q2', { backfill_days: 'ten' }), 400, generic);
+    expect((await add(suite.alice, 'quiet_q2', { backfill_days: 90 })).statusCode).toBe(201);
   });
 
   it.each(['', '@', '@@', 'a b', 'abcdefghijklmnop', 'bad-name', 'émile', 42, null])(
     'refuses the invalid handle %j',
     async (username) => {
-      expectError(await alice.post('/api/v1/handles', { username }), 400, {
+      expectError(await suite.alice.post('/api/v1/handles', { username }), 400, {
         message: 'Invalid Twitter handle provided',
       });
     },
   );
 
   it('refuses a body without a handle', async () => {
-    expectError(await alice.post('/api/v1/handles', { backfill_days: 7 }), 400, {
+    expectError(await suite.alice.post('/api/v1/handles', { backfill_days: 7 }), 400, {
       message: 'Invalid Twitter handle provided',
     });
-    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    const { handles } = dataOf(await suite.alice.get('/api/v1/handles'), handleListResponseSchema);
     expect(handles).toEqual([]);
   });
 
   it('accepts a 15-character handle', async () => {
-    expect((await add(alice, 'abcdefghijklmno')).statusCode).toBe(201);
+    expect((await add(suite.alice, 'abcdefghijklmno')).statusCode).toBe(201);
   });
 
   it('refuses a handle the user already follows, whatever its case', async () => {
-    expect((await add(alice, 'typical_dup')).statusCode).toBe(201);
-    expectError(await add(alice, 'TYPICAL_DUP'), 409, {
+    expect((await add(suite.alice, 'typical_dup')).statusCode).toBe(201);
+    expectError(await add(suite.alice, 'TYPICAL_DUP'), 409, {
       message: 'Already monitoring @typical_dup',
     });
-    expectError(await add(alice, '@typical_dup'), 409, {
+    expectError(await add(suite.alice, '@typical_dup'), 409, {
       message: 'Already monitoring @typical_dup',
     });
   });
 
   it('refuses an 11th handle', async () => {
     for (let i = 0; i < 10; i += 1) {
-      expect((await add(alice, `quiet_l${i}`, { backfill_days: 1 })).statusCode).toBe(201);
+      expect((await add(suite.alice, `quiet_l${i}`, { backfill_days: 1 })).statusCode).toBe(201);
     }
-    expectError(await add(alice, 'quiet_l10'), 400, { message: 'Handle limit reached (10)' });
-    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    expectError(await add(suite.alice, 'quiet_l10'), 400, { message: 'Handle limit reached (10)' });
+    const { handles } = dataOf(await suite.alice.get('/api/v1/handles'), handleListResponseSchema);
     expect(handles).toHaveLength(10);
   });
 
   it('unlinks a handle; 404 when not linked; data stays for an instant re-add', async () => {
     const { handle } = dataOf(
-      await add(alice, 'typical_rm', { backfill_days: 3 }),
+      await add(suite.alice, 'typical_rm', { backfill_days: 3 }),
       handleResponseSchema,
     );
-    const done = await waitComplete(alice, 'typical_rm');
-    const removed = await alice.delete(`/api/v1/handles/${handle.id}`);
+    const done = await backfillFinished(suite.alice, 'typical_rm');
+    const removed = await suite.alice.delete(`/api/v1/handles/${handle.id}`);
     expect(removed.statusCode, removed.body).toBe(200);
-    expectError(await alice.delete(`/api/v1/handles/${handle.id}`), 404, {
+    expectError(await suite.alice.delete(`/api/v1/handles/${handle.id}`), 404, {
       message: 'Handle not found',
     });
-    expectError(await alice.delete('/api/v1/handles/999999'), 404, { message: 'Handle not found' });
-    expectError(await alice.get('/api/v1/handles/typical_rm/tweets'), 404);
-    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    expectError(await suite.alice.delete('/api/v1/handles/999999'), 404, {
+      message: 'Handle not found',
+    });
+    expectError(await suite.alice.get('/api/v1/handles/typical_rm/tweets'), 404);
+    const { handles } = dataOf(await suite.alice.get('/api/v1/handles'), handleListResponseSchema);
     expect(handles).toEqual([]);
 
     const again = dataOf(
-      await add(alice, 'typical_rm', { backfill_days: 3 }),
+      await add(suite.alice, 'typical_rm', { backfill_days: 3 }),
       handleResponseSchema,
     );
     expect(again.handle).toMatchObject({
@@ -168,12 +142,12 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
   });
 
   it('lists tweets newest first, paginated, with the tweet fields', async () => {
-    await add(alice, 'prolific_pat', { backfill_days: 2 });
-    const { totalTweets } = await waitComplete(alice, 'prolific_pat');
+    await add(suite.alice, 'prolific_pat', { backfill_days: 2 });
+    const { totalTweets } = await backfillFinished(suite.alice, 'prolific_pat');
     expect(totalTweets).toBeGreaterThan(100);
 
     const first = dataOf(
-      await alice.get('/api/v1/handles/prolific_pat/tweets'),
+      await suite.alice.get('/api/v1/handles/prolific_pat/tweets'),
       tweetPageResponseSchema,
     );
     expect(first).toMatchObject({ page: 1, limit: 50, total: totalTweets, has_more: true });
@@ -182,7 +156,7 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
     const all: Tweet[] = [];
     for (let page = 1; ; page += 1) {
       const data = dataOf(
-        await alice.get(`/api/v1/handles/@prolific_pat/tweets?page=${page}&limit=100`),
+        await suite.alice.get(`/api/v1/handles/@prolific_pat/tweets?page=${page}&limit=100`),
         tweetPageResponseSchema,
       );
       all.push(...data.tweets);
@@ -204,7 +178,7 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
     }
 
     // The same tweets, field by field, as the source gives them.
-    const handleRow = await t.db.db
+    const handleRow = await suite.t.db.db
       .selectFrom('handles')
       .selectAll()
       .where('username', '=', 'prolific_pat')
@@ -236,21 +210,21 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
     }
 
     for (const limit of [0, 101, -1]) {
-      expectError(await alice.get(`/api/v1/handles/prolific_pat/tweets?limit=${limit}`), 400);
+      expectError(await suite.alice.get(`/api/v1/handles/prolific_pat/tweets?limit=${limit}`), 400);
     }
-    expectError(await alice.get('/api/v1/handles/prolific_pat/tweets?page=0'), 400);
+    expectError(await suite.alice.get('/api/v1/handles/prolific_pat/tweets?page=0'), 400);
     const beyond = dataOf(
-      await alice.get('/api/v1/handles/prolific_pat/tweets?page=999'),
+      await suite.alice.get('/api/v1/handles/prolific_pat/tweets?page=999'),
       tweetPageResponseSchema,
     );
     expect(beyond).toMatchObject({ tweets: [], has_more: false, total: totalTweets });
   });
 
   it('a user reads only handles they follow; an admin reads any', async () => {
-    await add(alice, 'typical_priv', { backfill_days: 1 });
-    await waitComplete(alice, 'typical_priv');
-    const bob = new TestClient(t.app);
-    await bob.register(t.db, 'bob');
+    await add(suite.alice, 'typical_priv', { backfill_days: 1 });
+    await backfillFinished(suite.alice, 'typical_priv');
+    const bob = new TestClient(suite.t.app);
+    await bob.register(suite.t.db, 'bob');
     expectError(await bob.get('/api/v1/handles/typical_priv/tweets'), 404, {
       message: 'Handle not found',
     });
@@ -258,8 +232,8 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
     expectError(await bob.get('/api/v1/handles/nobody_here/backfill-progress'), 404);
     expectError(await bob.get('/api/v1/handles/a%20b/backfill-progress'), 404);
 
-    const admin = new TestClient(t.app);
-    await admin.register(t.db, 'root', 'admin');
+    const admin = new TestClient(suite.t.app);
+    await admin.register(suite.t.db, 'root', 'admin');
     expect((await admin.get('/api/v1/handles/typical_priv/tweets')).statusCode).toBe(200);
     const progress = await progressOf(admin, '@TYPICAL_PRIV');
     expect(progress.isComplete).toBe(true);
@@ -269,12 +243,12 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
 
   it('a second user adding a collected handle shares its data at once', async () => {
     const { handle } = dataOf(
-      await add(alice, 'typical_share', { backfill_days: 3 }),
+      await add(suite.alice, 'typical_share', { backfill_days: 3 }),
       handleResponseSchema,
     );
-    const done = await waitComplete(alice, 'typical_share');
-    const bob = new TestClient(t.app);
-    await bob.register(t.db, 'bob');
+    const done = await backfillFinished(suite.alice, 'typical_share');
+    const bob = new TestClient(suite.t.app);
+    await bob.register(suite.t.db, 'bob');
     const shared = dataOf(
       await add(bob, 'Typical_Share', { backfill_days: 3 }),
       handleResponseSchema,
@@ -285,26 +259,26 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
       total_tweets_collected: done.totalTweets,
       analytics_available: true,
     });
-    const rows = await t.db.db.selectFrom('handles').selectAll().execute();
+    const rows = await suite.t.db.db.selectFrom('handles').selectAll().execute();
     expect(rows).toHaveLength(1);
   });
 
   it('reports a failed collection with a clear message', async () => {
-    await add(alice, 'nobody_demo');
-    const progress = await waitComplete(alice, 'nobody_demo');
+    await add(suite.alice, 'nobody_demo');
+    const progress = await backfillFinished(suite.alice, 'nobody_demo');
     expect(progress).toMatchObject({
       status: 'failed',
       isComplete: false,
       error: '@nobody_demo was not found on X',
       message: '@nobody_demo was not found on X',
     });
-    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    const { handles } = dataOf(await suite.alice.get('/api/v1/handles'), handleListResponseSchema);
     expect(handles[0]?.last_error).toBe('@nobody_demo was not found on X');
   });
 
   it('a handle added while X refuses the credentials says it waits for them', async () => {
     const now = Date.now();
-    await writeXApiStatus(t.db.db, {
+    await writeXApiStatus(suite.t.db.db, {
       state: 'auth',
       detail: 'HTTP 401',
       now: new Date(now).toISOString(),
@@ -312,30 +286,30 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
     });
     // The scheduler notices at its next tick (every 200 ms here): no job starts after that.
     await new Promise((resolve) => setTimeout(resolve, 600));
-    const added = dataOf(await add(alice, 'typical_wait'), handleResponseSchema).handle;
+    const added = dataOf(await add(suite.alice, 'typical_wait'), handleResponseSchema).handle;
     expect(added).toMatchObject({
       backfill_status: 'pending',
       last_error: 'Waiting for X credentials',
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const { handles } = dataOf(await alice.get('/api/v1/handles'), handleListResponseSchema);
+    const { handles } = dataOf(await suite.alice.get('/api/v1/handles'), handleListResponseSchema);
     expect(handles[0]).toMatchObject({
       backfill_status: 'pending',
       last_error: 'Waiting for X credentials',
     });
-    expect(await progressOf(alice, 'typical_wait')).toMatchObject({
+    expect(await progressOf(suite.alice, 'typical_wait')).toMatchObject({
       status: 'pending',
       message: 'Waiting for X credentials',
       error: 'Waiting for X credentials',
     });
     // X takes the credentials again: collection starts, and the wait is no longer shown.
-    await writeXApiStatus(t.db.db, {
+    await writeXApiStatus(suite.t.db.db, {
       state: 'ok',
       detail: null,
       now: new Date().toISOString(),
       nextProbeAt: null,
     });
-    const done = await waitComplete(alice, 'typical_wait');
+    const done = await backfillFinished(suite.alice, 'typical_wait');
     expect(done.isComplete).toBe(true);
     expect(done.error).toBeUndefined();
   });
@@ -347,11 +321,11 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
     /** A handle whose collection failed (X said it was suspended at the time). */
     async function failedHandle(username: string): Promise<number> {
       const { handle } = dataOf(
-        await add(alice, username, { backfill_days: 1 }),
+        await add(suite.alice, username, { backfill_days: 1 }),
         handleResponseSchema,
       );
-      await waitComplete(alice, username);
-      await t.db.db
+      await backfillFinished(suite.alice, username);
+      await suite.t.db.db
         .updateTable('handles')
         .set({
           backfill_status: 'failed',
@@ -366,11 +340,11 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
 
     it('re-queues it: pending at once, then collected to completion', async () => {
       const id = await failedHandle('typical_again');
-      expect(await progressOf(alice, 'typical_again')).toMatchObject({
+      expect(await progressOf(suite.alice, 'typical_again')).toMatchObject({
         status: 'failed',
         error: '@typical_again is suspended',
       });
-      const response = await retry(alice, id);
+      const response = await retry(suite.alice, id);
       expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toMatchObject({
         message: 'Collection of @typical_again will be tried again',
@@ -378,36 +352,36 @@ describe.each(DIALECTS)('handles API (%s)', (dialect) => {
       const queued = dataOf(response, backfillProgressSchema);
       expect(queued.status).not.toBe('failed');
       expect(queued.error).toBeUndefined();
-      const done = await waitComplete(alice, 'typical_again');
+      const done = await backfillFinished(suite.alice, 'typical_again');
       expect(done).toMatchObject({ status: 'completed', isComplete: true });
       expect(done.error).toBeUndefined();
       // Not failed any more: nothing to retry.
-      expectError(await retry(alice, id), 409, {
+      expectError(await retry(suite.alice, id), 409, {
         message: '@typical_again has not failed: nothing to retry',
       });
     });
 
     it('a handle that fails again says why again', async () => {
-      const { handle } = dataOf(await add(alice, 'nobody_demo'), handleResponseSchema);
-      await waitComplete(alice, 'nobody_demo');
-      expect((await retry(alice, handle.id)).statusCode).toBe(200);
-      const again = await waitComplete(alice, 'nobody_demo');
+      const { handle } = dataOf(await add(suite.alice, 'nobody_demo'), handleResponseSchema);
+      await backfillFinished(suite.alice, 'nobody_demo');
+      expect((await retry(suite.alice, handle.id)).statusCode).toBe(200);
+      const again = await backfillFinished(suite.alice, 'nobody_demo');
       expect(again).toMatchObject({ status: 'failed', error: '@nobody_demo was not found on X' });
     });
 
     it('only its followers and admins may retry it; 404 for others and unknown ids', async () => {
       const id = await failedHandle('typical_mine');
-      const bob = new TestClient(t.app);
-      await bob.register(t.db, 'bob');
+      const bob = new TestClient(suite.t.app);
+      await bob.register(suite.t.db, 'bob');
       expectError(await retry(bob, id), 404, { message: 'Handle not found' });
-      expectError(await retry(alice, 999_999), 404, { message: 'Handle not found' });
-      expectError(await retry(alice, 'abc'), 400);
-      expectError(await retry(alice, 0), 400);
-      expect((await progressOf(alice, 'typical_mine')).status).toBe('failed');
-      const admin = new TestClient(t.app);
-      await admin.register(t.db, 'root', 'admin');
+      expectError(await retry(suite.alice, 999_999), 404, { message: 'Handle not found' });
+      expectError(await retry(suite.alice, 'abc'), 400);
+      expectError(await retry(suite.alice, 0), 400);
+      expect((await progressOf(suite.alice, 'typical_mine')).status).toBe('failed');
+      const admin = new TestClient(suite.t.app);
+      await admin.register(suite.t.db, 'root', 'admin');
       expect((await retry(admin, id)).statusCode).toBe(200);
-      expectError(await retry(new TestClient(t.app), id), 401);
+      expectError(await retry(new TestClient(suite.t.app), id), 401);
     });
   });
 });

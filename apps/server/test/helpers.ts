@@ -14,6 +14,7 @@ import { findHandleByName, type HandleRow } from '../src/modules/handles/handles
 import type { XUsageMeter } from '../src/modules/x-usage/x-usage.service.js';
 import { createInvitation } from '../src/modules/invitations/invitations.service.js';
 import type { Role } from '@perch/shared';
+import { TEST_PASSWORD, registration } from './registration.js';
 
 /** SQLite always; Postgres too when TEST_DATABASE_URL is set (CI sets it). */
 export const DIALECTS: Dialect[] = process.env.TEST_DATABASE_URL
@@ -214,27 +215,7 @@ export async function inviteCode(db: Db, role: Role = 'user', maxUses = 1): Prom
   return invitation.code;
 }
 
-/** The password of the accounts tests register (TestClient.register's default). */
-export const TEST_PASSWORD = 'Sup3r-secret!';
-
-/** The body of POST /api/v1/auth/register for `username` with invitation `code`. */
-export function registration(
-  username: string,
-  code: string,
-  overrides: Record<string, unknown> = {},
-  password = TEST_PASSWORD,
-) {
-  return {
-    username,
-    email: `${username}@example.com`,
-    password,
-    confirmPassword: password,
-    invitationCode: code,
-    acceptTerms: true,
-    acceptPrivacy: true,
-    ...overrides,
-  };
-}
+export { TEST_PASSWORD, registration } from './registration.js';
 
 /**
  * A browser-like client over `inject`: keeps cookies, and sends the CSRF header on unsafe

@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoSource } from '../src/sources/index.js';
-
-const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+import { spawnFromSource } from './processes.js';
 
 interface Running {
   child: ChildProcess;
@@ -21,35 +19,23 @@ const started: Running[] = [];
 /** Starts src/main.ts as `npm start` would run the build, on a free port and empty DATA_DIR. */
 async function startMain(env: Record<string, string> = {}, dataDir?: string): Promise<Running> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'perch-main-'));
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@perch/source', '--import', 'tsx', 'src/main.ts'],
-    {
-      cwd: SERVER_DIR,
-      env: {
-        ...process.env,
-        DATA_DIR: dir,
-        PORT: '0',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: '',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const running: Running = { child, origin: '', output: () => output, dataDir: dir };
+  const { child, output } = spawnFromSource('src/main.ts', {
+    DATA_DIR: dir,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+    ...env,
+  });
+  const running: Running = { child, origin: '', output, dataDir: dir };
   started.push(running);
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    const origin = /Perch is running at (http:\/\/[^/\s]+)/.exec(output)?.[1];
+    const origin = /Perch is running at (http:\/\/[^/\s]+)/.exec(output())?.[1];
     if (origin) return { ...running, origin };
     if (child.exitCode !== null) return running;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`did not start:\n${output}`);
+  throw new Error(`did not start:\n${output()}`);
 }
 
 function exitOf(child: ChildProcess): Promise<number | null> {

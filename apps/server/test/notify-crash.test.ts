@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,8 +11,8 @@ import { startFakeTelegramServer, type FakeTelegramServer } from './fakes/fake-t
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';
 import { DIALECTS } from './helpers.js';
 import { makeTweet, waitUntil } from './notify-helpers.js';
+import { spawnFromSource } from './processes.js';
 
-const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const INVITE = 'PERCH-CRSH-TEST-0001';
 const USERS = 6;
 const NEW_TWEETS = 10;
@@ -86,42 +85,30 @@ function exitOf(child: ChildProcess): Promise<void> {
 
 /** src/main.ts on a free port, on `dataDir`, with the fakes as Telegram, Discord and X. */
 async function startMain(): Promise<Running> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@perch/source', '--import', 'tsx', 'src/main.ts'],
-    {
-      cwd: SERVER_DIR,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: databaseUrl,
-        TELEGRAM_BOT_TOKEN: telegram!.token,
-        TELEGRAM_API_BASE_URL: telegram!.baseUrl,
-        DISCORD_BOT_TOKEN: discord!.token,
-        DISCORD_API_BASE_URL: discord!.baseUrl,
-        X_BEARER_TOKEN: 'test-bearer-token',
-        X_API_BASE_URL: fakeX!.baseUrl,
-        MONITOR_INTERVAL_SECONDS: '5',
-        // Each tweet as its own message: this test counts them.
-        NOTIFY_DIGEST_AFTER: '100',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const { child, output } = spawnFromSource('src/main.ts', {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    TELEGRAM_BOT_TOKEN: telegram!.token,
+    TELEGRAM_API_BASE_URL: telegram!.baseUrl,
+    DISCORD_BOT_TOKEN: discord!.token,
+    DISCORD_API_BASE_URL: discord!.baseUrl,
+    X_BEARER_TOKEN: 'test-bearer-token',
+    X_API_BASE_URL: fakeX!.baseUrl,
+    MONITOR_INTERVAL_SECONDS: '5',
+    // Each tweet as its own message: this test counts them.
+    NOTIFY_DIGEST_AFTER: '100',
+  });
   children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const origin = /Perch is running at (http:\/\/[^/\s]+)/.exec(output)?.[1];
-    if (origin) return { child, origin, output: () => output };
+    const origin = /Perch is running at (http:\/\/[^/\s]+)/.exec(output())?.[1];
+    if (origin) return { child, origin, output };
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`did not start:\n${output}`);
+  throw new Error(`did not start:\n${output()}`);
 }
 
 /** A signed-in browser-like client over fetch (cookies and the CSRF header). */

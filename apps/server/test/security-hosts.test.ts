@@ -33,13 +33,20 @@ const redirectUriOf = (response: LightMyRequestResponse) =>
   new URL(dataOf(response, xConnectResponseSchema).authorizeUrl).searchParams.get('redirect_uri');
 
 describe.each(DIALECTS)('addresses built from the request [%s]', (dialect) => {
-  /** An app, and a signed-in user who follows one handle (so it has feed addresses). */
-  async function setUp(env: Record<string, string>) {
-    const t = await buildTestApp(dialect, { X_CLIENT_ID: 'perch-test-client', ...env });
-    const client = new TestClient(t.app, '10.66.0.1');
-    const { data } = await client.register(t.db, 'host_reader');
-    await handleFollowedBy(t, 'NASA', [data.user.id], {});
-    return { t, client };
+  /**
+   * For the suite: an app with `env`, and a signed-in user who follows one handle (so it has
+   * feed addresses); built before its first test, closed after its last.
+   */
+  function readerSuite(env: Record<string, string>) {
+    const suite = {} as { t: TestApp; client: TestClient };
+    beforeAll(async () => {
+      suite.t = await buildTestApp(dialect, { X_CLIENT_ID: 'perch-test-client', ...env });
+      suite.client = new TestClient(suite.t.app, '10.66.0.1');
+      const { data } = await suite.client.register(suite.t.db, 'host_reader');
+      await handleFollowedBy(suite.t, 'NASA', [data.user.id], {});
+    });
+    afterAll(() => suite.t.close());
+    return suite;
   }
 
   const feeds = (client: TestClient, host: string, headers: Record<string, string> = {}) =>
@@ -56,24 +63,21 @@ describe.each(DIALECTS)('addresses built from the request [%s]', (dialect) => {
     t.app.inject({ method: 'GET', url: new URL(url).pathname, headers: { host } });
 
   describe('without PUBLIC_URL or ALLOWED_HOSTS, behind one proxy', () => {
-    let t: TestApp;
-    let client: TestClient;
+    const suite = readerSuite({ TRUST_PROXY: '1' });
     let current: Feeds;
     beforeAll(async () => {
-      ({ t, client } = await setUp({ TRUST_PROXY: '1' }));
-      current = dataOf(await feeds(client, 'localhost:3000'), feedsSchema);
+      current = dataOf(await feeds(suite.client, 'localhost:3000'), feedsSchema);
     });
-    afterAll(() => t.close());
 
     it('builds the addresses on the loopback names, as `npm start` is reached', async () => {
       for (const host of ['127.0.0.1:3000', 'localhost:3000', 'LOCALHOST:8080', '[::1]:3000']) {
         const origin = `http://${host.toLowerCase()}`;
-        const [feed] = dataOf(await feeds(client, host), feedsSchema).feeds;
+        const [feed] = dataOf(await feeds(suite.client, host), feedsSchema).feeds;
         expect(feed?.rssUrl.startsWith(`${origin}/api/v1/feeds/`), feed?.rssUrl).toBe(true);
-        expect((await readFeed(t, feed?.rssUrl ?? '', host)).body).toContain(
+        expect((await readFeed(suite.t, feed?.rssUrl ?? '', host)).body).toContain(
           `${origin}/api/v1/feeds/`,
         );
-        expect(redirectUriOf(await connect(client, host))).toBe(
+        expect(redirectUriOf(await connect(suite.client, host))).toBe(
           `${origin}/api/v1/auth/twitter/callback`,
         );
       }
@@ -83,28 +87,28 @@ describe.each(DIALECTS)('addresses built from the request [%s]', (dialect) => {
       const [feed] = current.feeds;
       for (const host of FORGED_HOSTS) {
         for (const response of [
-          await feeds(client, host),
-          await regenerate(client, host),
-          await connect(client, host),
-          await readFeed(t, feed?.rssUrl ?? '', host),
-          await readFeed(t, feed?.jsonUrl ?? '', host),
+          await feeds(suite.client, host),
+          await regenerate(suite.client, host),
+          await connect(suite.client, host),
+          await readFeed(suite.t, feed?.rssUrl ?? '', host),
+          await readFeed(suite.t, feed?.jsonUrl ?? '', host),
         ]) {
           expectError(response, 400, HOST_NOT_ALLOWED);
           expect(answerText(response)).not.toContain(FOREIGN);
         }
       }
       // The refused regeneration replaced nothing: the old addresses still work.
-      expect(dataOf(await feeds(client, 'localhost:3000'), feedsSchema)).toEqual(current);
+      expect(dataOf(await feeds(suite.client, 'localhost:3000'), feedsSchema)).toEqual(current);
     });
 
     it('answers 400 to a forged X-Forwarded-Host through the trusted proxy, too', async () => {
-      const response = await feeds(client, 'localhost:3000', { 'x-forwarded-host': FOREIGN });
+      const response = await feeds(suite.client, 'localhost:3000', { 'x-forwarded-host': FOREIGN });
       expectError(response, 400, HOST_NOT_ALLOWED);
       expect(answerText(response)).not.toContain(FOREIGN);
     });
 
     it('puts the forged host into no answer of any page or GET route', async () => {
-      const paths = registeredRoutes(t.app)
+      const paths = registeredRoutes(suite.t.app)
         .filter((route) => route.method === 'GET' && route.path !== '/api/v1/events')
         .map((route) => route.path.replace(/:[^/]+/g, '1').replace(/\*$/, 'settings'));
       expect(paths.length).toBeGreaterThan(40);
@@ -115,7 +119,7 @@ describe.each(DIALECTS)('addresses built from the request [%s]', (dialect) => {
           { host: FOREIGN },
           { host: 'localhost', 'x-forwarded-host': FOREIGN },
         ]) {
-          const response = await client.request({ method: 'GET', url: path, headers });
+          const response = await suite.client.request({ method: 'GET', url: path, headers });
           if (answerText(response).includes(FOREIGN))
             leaked.push(`${path}: ${response.statusCode}`);
         }
@@ -125,40 +129,33 @@ describe.each(DIALECTS)('addresses built from the request [%s]', (dialect) => {
   });
 
   describe('ALLOWED_HOSTS=perch.lan:8080,perch.internal', () => {
-    let t: TestApp;
-    let client: TestClient;
-    beforeAll(async () => {
-      ({ t, client } = await setUp({ ALLOWED_HOSTS: 'perch.lan:8080,perch.internal' }));
-    });
-    afterAll(() => t.close());
+    const suite = readerSuite({ ALLOWED_HOSTS: 'perch.lan:8080,perch.internal' });
 
     it('builds addresses on the listed hosts only: the list replaces the loopback names', async () => {
-      const [onLan] = dataOf(await feeds(client, 'perch.lan:8080'), feedsSchema).feeds;
+      const [onLan] = dataOf(await feeds(suite.client, 'perch.lan:8080'), feedsSchema).feeds;
       expect(onLan?.rssUrl).toMatch(/^http:\/\/perch\.lan:8080\/api\/v1\/feeds\//);
-      const [internal] = dataOf(await feeds(client, 'perch.internal:3000'), feedsSchema).feeds;
+      const [internal] = dataOf(
+        await feeds(suite.client, 'perch.internal:3000'),
+        feedsSchema,
+      ).feeds;
       expect(internal?.rssUrl).toMatch(/^http:\/\/perch\.internal:3000\/api\/v1\/feeds\//);
       for (const host of ['perch.lan', 'perch.lan:8081', 'localhost:3000', FOREIGN]) {
-        expectError(await feeds(client, host), 400, HOST_NOT_ALLOWED);
+        expectError(await feeds(suite.client, host), 400, HOST_NOT_ALLOWED);
       }
     });
   });
 
   describe('PUBLIC_URL=https://perch.example.com', () => {
-    let t: TestApp;
-    let client: TestClient;
-    beforeAll(async () => {
-      ({ t, client } = await setUp({ PUBLIC_URL: 'https://perch.example.com' }));
-    });
-    afterAll(() => t.close());
+    const suite = readerSuite({ PUBLIC_URL: 'https://perch.example.com' });
 
     it('builds every address on PUBLIC_URL and never reads the Host', async () => {
       for (const host of [...FORGED_HOSTS, 'localhost:3000']) {
-        const listed = await feeds(client, host);
+        const listed = await feeds(suite.client, host);
         const [feed] = dataOf(listed, feedsSchema).feeds;
         expect(feed?.rssUrl).toMatch(/^https:\/\/perch\.example\.com\/api\/v1\/feeds\//);
-        const read = await readFeed(t, feed?.rssUrl ?? '', host);
+        const read = await readFeed(suite.t, feed?.rssUrl ?? '', host);
         expect(read.statusCode).toBe(200);
-        const connected = await connect(client, host);
+        const connected = await connect(suite.client, host);
         expect(redirectUriOf(connected)).toBe(
           'https://perch.example.com/api/v1/auth/twitter/callback',
         );

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   LOGIN_MAX_FAILURES,
   loginHistoryResponseSchema,
@@ -6,8 +6,8 @@ import {
   type LoginHistoryEntry,
 } from '@perch/shared';
 import { dataOf, expectError } from './assertions.js';
-import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
-import { signedInUser } from './seed.js';
+import { DIALECTS, TEST_PASSWORD, TestClient, type TestApp } from './helpers.js';
+import { appForSuite, signedInUser } from './seed.js';
 
 /**
  * The client's address as the sign-in limiter and the login history see it, behind a proxy
@@ -57,23 +57,19 @@ async function recordedIp(t: TestApp, peer: string, headers: Record<string, stri
 describe.each(DIALECTS)('client address behind a proxy [%s]', (dialect) => {
   // `true` is kept from before hop counts, and means the same: the one proxy in front.
   describe.each(['1', 'true'])('TRUST_PROXY=%s (one trusted hop)', (trust) => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp(dialect, { TRUST_PROXY: trust });
-    });
-    afterAll(() => t.close());
+    const suite = appForSuite(dialect, { TRUST_PROXY: trust });
 
     it('limits an attacker who forges a new X-Forwarded-For on every try, and logs the address the proxy saw', async () => {
-      const { username, client } = await newUser(t, '10.255.255.253');
+      const { username, client } = await newUser(suite.t, '10.255.255.253');
       const attacker = '203.0.113.66';
       const forged = (i: number) => ({
         'x-forwarded-for': `198.51.100.${i}, 10.0.0.${i}, ${attacker}`,
       });
       for (let i = 1; i <= LOGIN_MAX_FAILURES; i++) {
-        expectError(await signIn(t, PROXY, username, `wrong-${i}`, forged(i)), 401);
+        expectError(await signIn(suite.t, PROXY, username, `wrong-${i}`, forged(i)), 401);
       }
       // Even the right password, with yet another forged address, is refused now.
-      expectError(await signIn(t, PROXY, username, TEST_PASSWORD, forged(99)), 429, {
+      expectError(await signIn(suite.t, PROXY, username, TEST_PASSWORD, forged(99)), 429, {
         code: 'RATE_LIMITED',
       });
 
@@ -83,15 +79,17 @@ describe.each(DIALECTS)('client address behind a proxy [%s]', (dialect) => {
     });
 
     it('reads the client from the entry the proxy added, and a direct peer without one', async () => {
-      expect(await recordedIp(t, PROXY, { 'x-forwarded-for': '203.0.113.7' })).toBe('203.0.113.7');
-      expect(await recordedIp(t, PROXY, { 'x-forwarded-for': '::1, 2001:db8::7' })).toBe(
+      expect(await recordedIp(suite.t, PROXY, { 'x-forwarded-for': '203.0.113.7' })).toBe(
+        '203.0.113.7',
+      );
+      expect(await recordedIp(suite.t, PROXY, { 'x-forwarded-for': '::1, 2001:db8::7' })).toBe(
         '2001:db8::7',
       );
-      expect(await recordedIp(t, '10.9.8.7', {})).toBe('10.9.8.7');
+      expect(await recordedIp(suite.t, '10.9.8.7', {})).toBe('10.9.8.7');
     });
 
     it('takes the protocol from the proxy (X-Forwarded-Proto)', async () => {
-      const { client } = await newUser(t, '10.255.255.252');
+      const { client } = await newUser(suite.t, '10.255.255.252');
       for (const proto of ['https', 'http'] as const) {
         const response = await client.request({
           method: 'GET',
@@ -106,19 +104,17 @@ describe.each(DIALECTS)('client address behind a proxy [%s]', (dialect) => {
   });
 
   describe('TRUST_PROXY=10.0.0.0/8,127.0.0.1 (proxy addresses)', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp(dialect, { TRUST_PROXY: '10.0.0.0/8,127.0.0.1' });
-    });
-    afterAll(() => t.close());
+    const suite = appForSuite(dialect, { TRUST_PROXY: '10.0.0.0/8,127.0.0.1' });
 
     it('ignores X-Forwarded-For and -Proto from a peer that is not a listed proxy', async () => {
       const direct = '198.51.100.7';
       expect(
-        await recordedIp(t, direct, { 'x-forwarded-for': '203.0.113.1, 10.0.0.1, 127.0.0.1' }),
+        await recordedIp(suite.t, direct, {
+          'x-forwarded-for': '203.0.113.1, 10.0.0.1, 127.0.0.1',
+        }),
       ).toBe(direct);
 
-      const { client } = await newUser(t, direct);
+      const { client } = await newUser(suite.t, direct);
       const response = await client.request({
         method: 'GET',
         url: '/api/v1/security/stats',
@@ -128,14 +124,14 @@ describe.each(DIALECTS)('client address behind a proxy [%s]', (dialect) => {
     });
 
     it('limits a direct attacker rotating forged addresses, at its own address', async () => {
-      const { username, client } = await newUser(t, '10.255.255.251');
+      const { username, client } = await newUser(suite.t, '10.255.255.251');
       const attacker = '198.51.100.66';
       for (let i = 1; i <= LOGIN_MAX_FAILURES; i++) {
         const headers = { 'x-forwarded-for': `203.0.113.${i}` };
-        expectError(await signIn(t, attacker, username, `wrong-${i}`, headers), 401);
+        expectError(await signIn(suite.t, attacker, username, `wrong-${i}`, headers), 401);
       }
       const last = { 'x-forwarded-for': '203.0.113.99' };
-      expectError(await signIn(t, attacker, username, TEST_PASSWORD, last), 429, {
+      expectError(await signIn(suite.t, attacker, username, TEST_PASSWORD, last), 429, {
         code: 'RATE_LIMITED',
       });
       const tries = (await historyOf(client)).filter((entry) => !entry.success);
@@ -145,26 +141,24 @@ describe.each(DIALECTS)('client address behind a proxy [%s]', (dialect) => {
     it('walks back through listed proxies to the first address none of them is', async () => {
       // One listed proxy: the client is the entry it added; what the client wrote is ignored.
       expect(
-        await recordedIp(t, '10.1.2.3', { 'x-forwarded-for': '198.51.100.1, 203.0.113.5' }),
+        await recordedIp(suite.t, '10.1.2.3', { 'x-forwarded-for': '198.51.100.1, 203.0.113.5' }),
       ).toBe('203.0.113.5');
       // Two (a load balancer at 10.0.0.2, then the local proxy).
       expect(
-        await recordedIp(t, PROXY, { 'x-forwarded-for': '198.51.100.1, 203.0.113.6, 10.0.0.2' }),
+        await recordedIp(suite.t, PROXY, {
+          'x-forwarded-for': '198.51.100.1, 203.0.113.6, 10.0.0.2',
+        }),
       ).toBe('203.0.113.6');
       // A listed proxy that passes no header: the client is the proxy itself.
-      expect(await recordedIp(t, '10.4.4.4', {})).toBe('10.4.4.4');
+      expect(await recordedIp(suite.t, '10.4.4.4', {})).toBe('10.4.4.4');
     });
   });
 
   describe('TRUST_PROXY unset (no proxy)', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await buildTestApp(dialect);
-    });
-    afterAll(() => t.close());
+    const suite = appForSuite(dialect);
 
     it('never reads X-Forwarded-For', async () => {
-      expect(await recordedIp(t, PROXY, { 'x-forwarded-for': '203.0.113.8' })).toBe(PROXY);
+      expect(await recordedIp(suite.t, PROXY, { 'x-forwarded-for': '203.0.113.8' })).toBe(PROXY);
     });
   });
 });

@@ -5,9 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { generate } from 'otplib';
-import { afterEach, expect } from 'vitest';
-import type { Role } from '@perch/shared';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { backfillProgressSchema, type BackfillProgress, type Role } from '@perch/shared';
 import type { Dialect } from '../src/db/index.js';
+import { dataOf } from './assertions.js';
+import type { FakeXServer } from './fakes/fake-x-server.js';
 import {
   findHandleByName,
   updateHandle,
@@ -18,7 +20,10 @@ import {
   TestClient,
   buildTestApp,
   createTestDb,
+  testClock,
+  waitFor,
   type TestApp,
+  type TestAppOptions,
   type TestDb,
 } from './helpers.js';
 
@@ -149,3 +154,110 @@ export function closedAfterEachTest(dialect: Dialect) {
     },
   };
 }
+
+/**
+ * A fresh app for every test of the suite, with alice registered and signed in on her own
+ * client; closed after each test. Tests read both from the returned object once it is built.
+ */
+export function appWithAliceEachTest(dialect: Dialect): { t: TestApp; alice: TestClient } {
+  const suite = {} as { t: TestApp; alice: TestClient };
+  beforeEach(async () => {
+    suite.t = await buildTestApp(dialect);
+    suite.alice = new TestClient(suite.t.app);
+    await suite.alice.register(suite.t.db, 'alice');
+  });
+  afterEach(() => suite.t.close());
+  return suite;
+}
+
+/**
+ * One app for the whole suite (`buildTestApp` with `env` and `options`), built before its
+ * first test and closed after its last; tests read it as `suite.t`.
+ */
+export function appForSuite(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): { t: TestApp } {
+  const suite = {} as { t: TestApp };
+  beforeAll(async () => {
+    suite.t = await buildTestApp(dialect, env, options);
+  });
+  afterAll(() => suite.t.close());
+  return suite;
+}
+
+/**
+ * One app for the whole suite on a test clock (see testClock), its collector stopped: nothing
+ * there collects, and the collector's own timers need not see the clock jump. Sign-ins open
+ * sessions by the real clock, so every test starts there.
+ */
+export function appOnTestClock(dialect: Dialect): {
+  t: TestApp;
+  clock: ReturnType<typeof testClock>;
+} {
+  const clock = testClock();
+  const suite = appForSuite(dialect, {}, { now: clock.now });
+  beforeAll(() => suite.t.collector.stop());
+  beforeEach(() => clock.reset());
+  return Object.assign(suite, { clock });
+}
+
+/**
+ * The app with X account connection (OAuth) and the X API pointed at `fake` (and `env`), and
+ * alice registered and signed in on her own client.
+ */
+export async function appWithXOAuth(
+  dialect: Dialect,
+  fake: FakeXServer,
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; client: TestClient; userId: number }> {
+  const t = await buildTestApp(dialect, {
+    X_CLIENT_ID: fake.clientId,
+    X_API_BASE_URL: fake.baseUrl,
+    X_OAUTH_AUTHORIZE_URL: `${fake.baseUrl}/i/oauth2/authorize`,
+    ...env,
+  });
+  const client = new TestClient(t.app);
+  const { data } = await client.register(t.db, 'alice');
+  return { t, client, userId: data.user.id };
+}
+
+/**
+ * A new client for each of `accounts` (username to role), registered through the API in the
+ * order given: each client is then signed in.
+ */
+export async function registeredClients<Name extends string>(
+  t: TestApp,
+  accounts: Record<Name, Role>,
+): Promise<Record<Name, TestClient>> {
+  const clients = {} as Record<Name, TestClient>;
+  for (const [username, role] of Object.entries(accounts) as [Name, Role][]) {
+    const client = new TestClient(t.app);
+    await client.register(t.db, username, role);
+    clients[username] = client;
+  }
+  return clients;
+}
+
+/** The backfill progress of `handle` as `client` reads it. */
+export async function progressOf(client: TestClient, handle: string): Promise<BackfillProgress> {
+  return dataOf(
+    await client.get(`/api/v1/handles/${handle}/backfill-progress`),
+    backfillProgressSchema,
+  );
+}
+
+/** Reads the backfill progress of `handle` until `done` accepts it (15 s at most unless `ms`). */
+export function progressUntil(
+  client: TestClient,
+  handle: string,
+  done: (progress: BackfillProgress) => boolean,
+  ms?: number,
+): Promise<BackfillProgress> {
+  return waitFor(() => progressOf(client, handle), done, ms);
+}
+
+/** Waits until the backfill of `handle` finished, complete or failed; its progress. */
+export const backfillFinished = (client: TestClient, handle: string) =>
+  progressUntil(client, handle, (progress) => progress.isComplete || progress.status === 'failed');

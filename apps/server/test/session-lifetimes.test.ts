@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { generate } from 'otplib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MESSAGES,
   SESSION_IDLE_MS,
@@ -33,10 +33,9 @@ import {
   TestClient,
   buildTestApp,
   createTestDb,
-  testClock,
   type TestApp,
 } from './helpers.js';
-import { sha256, signedInUser, uniqueName } from './seed.js';
+import { appOnTestClock, sha256, signedInUser, uniqueName } from './seed.js';
 
 const API = '/api/v1';
 const MINUTE = 60_000;
@@ -46,23 +45,15 @@ const CSRF = { message: MESSAGES.csrfInvalid, code: 'CSRF_INVALID' };
 const NOT_SIGNED_IN = { message: MESSAGES.notAuthenticated };
 
 describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
-  const clock = testClock();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect, {}, { now: clock.now });
-    // Nothing here collects; the collector's own timers need not see the clock jump.
-    await t.collector.stop();
-  });
-  afterAll(() => t.close());
-  // Sign-ins open sessions by the real clock: every test starts there.
-  beforeEach(() => clock.reset());
+  const suite = appOnTestClock(dialect);
+  const { clock } = suite;
 
   /** A new account, signed in (with remember-me when asked) on a new client. */
   async function signedIn(prefix: string, rememberMe = false) {
-    const registered = await signedInUser(t, prefix);
+    const registered = await signedInUser(suite.t, prefix);
     if (!rememberMe) return registered;
     const { username } = registered;
-    const client = new TestClient(t.app);
+    const client = new TestClient(suite.t.app);
     const login = await client.post(`${API}/auth/login`, {
       username,
       password: TEST_PASSWORD,
@@ -123,7 +114,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
 
     it('puts the end in the sign-in answer and the remember-me cookie', async () => {
       const { username } = await signedIn('answer');
-      const client = new TestClient(t.app);
+      const client = new TestClient(suite.t.app);
       const before = Date.now();
       const login = await client.post(`${API}/auth/login`, {
         username,
@@ -165,7 +156,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       clock.advance(6 * HOUR);
       const beatAt = clock.now();
       expect((await heartbeat(client)).statusCode).toBe(200);
-      const row = await t.db.db
+      const row = await suite.t.db.db
         .selectFrom('sessions')
         .select(['last_seen_at', 'expires_at'])
         .where('id', '=', sha256(sessionToken(client)))
@@ -183,7 +174,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       // The attacker's own account and session, planted in the victim's browser.
       const attacker = await signedIn('attacker');
       const planted = sessionToken(attacker.client);
-      const victimBrowser = new TestClient(t.app);
+      const victimBrowser = new TestClient(suite.t.app);
       for (const [name, value] of attacker.client.cookies) victimBrowser.cookies.set(name, value);
 
       const { username } = await signedIn('victim');
@@ -202,7 +193,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
 
     it('at sign-in, for an id the server never issued too', async () => {
       const { username } = await signedIn('unknown_id');
-      const browser = new TestClient(t.app);
+      const browser = new TestClient(suite.t.app);
       browser.cookies.set('perch_session', 'chosen-by-someone-else-0123456789abcdef');
       const login = await browser.post(`${API}/auth/login`, { username, password: TEST_PASSWORD });
       expect(login.statusCode, login.body).toBe(200);
@@ -231,7 +222,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       });
       expect(password.statusCode, password.body).toBe(200);
       expect(setCookieLine(password, 'perch_session')).toBeUndefined();
-      await t.db.db
+      await suite.t.db.db
         .updateTable('users')
         .set({ totp_last_step: null })
         .where('id', '=', userId)
@@ -241,20 +232,20 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       const issued = sessionToken(client);
       expect(issued).not.toBe(earlier);
       expect((await personsRequest(client)).statusCode).toBe(200);
-      const old = new TestClient(t.app);
+      const old = new TestClient(suite.t.app);
       old.cookies.set('perch_session', earlier);
       expectError(await personsRequest(old), 401, NOT_SIGNED_IN);
     });
 
     it('at a privilege change: the user’s old ids are refused; the new role comes with a new one', async () => {
       const root = await signedIn('root_admin');
-      await t.db.db
+      await suite.t.db.db
         .updateTable('users')
         .set({ is_admin: true, is_super_admin: true })
         .where('id', '=', root.userId)
         .execute();
       const { client, username, userId } = await signedIn('promoted');
-      const phone = new TestClient(t.app);
+      const phone = new TestClient(suite.t.app);
       await phone.post(`${API}/auth/login`, { username, password: TEST_PASSWORD });
       expect((await personsRequest(phone)).statusCode).toBe(200);
 
@@ -286,7 +277,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
     it('at a change of one’s own role: this browser goes on under a new id, the old one is refused', async () => {
       const first = await signedIn('first_root');
       const second = await signedIn('second_root');
-      await t.db.db
+      await suite.t.db.db
         .updateTable('users')
         .set({ is_admin: true, is_super_admin: true })
         .where('id', 'in', [first.userId, second.userId])
@@ -301,7 +292,7 @@ describe.each(DIALECTS)('session lifetimes [%s]', (dialect) => {
       const after = sessionToken(first.client);
       expect(after).not.toBe(before);
       expect(await authCheck(first.client)).toMatchObject({ isAdmin: true, isSuperAdmin: false });
-      const old = new TestClient(t.app);
+      const old = new TestClient(suite.t.app);
       old.cookies.set('perch_session', before);
       expectError(await personsRequest(old), 401, NOT_SIGNED_IN);
     });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   MESSAGES,
   adminUsersResponseSchema,
@@ -6,30 +6,30 @@ import {
   loginResponseSchema,
 } from '@perch/shared';
 import { cookieAttributes, cookieValue, dataOf, expectError, setCookieLine } from './assertions.js';
-import { DIALECTS, TEST_PASSWORD, TestClient, buildTestApp, type TestApp } from './helpers.js';
-import { sha256, signedInUser, uniqueName } from './seed.js';
+import { DIALECTS, TEST_PASSWORD, TestClient } from './helpers.js';
+import { appForSuite, sha256, signedInUser, uniqueName } from './seed.js';
 
 describe.each(DIALECTS)('sessions [%s]', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect);
-  });
-  afterAll(() => t.close());
+  const suite = appForSuite(dialect);
 
   /** A fresh user, signed in on a new client. */
   async function signedIn(prefix: string, ip = '10.20.0.1') {
-    const user = await signedInUser(t, prefix, { ip });
+    const user = await signedInUser(suite.t, prefix, { ip });
     const token = user.client.cookies.get('perch_session');
     if (!token) throw new Error('no session cookie after registration');
     return { ...user, token };
   }
 
   const sessionRow = (idHash: string) =>
-    t.db.db.selectFrom('sessions').selectAll().where('id', '=', idHash).executeTakeFirstOrThrow();
+    suite.t.db.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', idHash)
+      .executeTakeFirstOrThrow();
 
   /** GET /auth/check with exactly this session cookie (and nothing else). */
   async function checkWith(token: string) {
-    const response = await t.app.inject({
+    const response = await suite.t.app.inject({
       method: 'GET',
       url: '/api/v1/auth/check',
       cookies: { perch_session: token },
@@ -40,7 +40,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
 
   it('never stores the raw session id, only its SHA-256', async () => {
     const { token, userId, username } = await signedIn('hash');
-    const login = await new TestClient(t.app, '10.20.0.2').post('/api/v1/auth/login', {
+    const login = await new TestClient(suite.t.app, '10.20.0.2').post('/api/v1/auth/login', {
       username,
       password: TEST_PASSWORD,
       rememberMe: true,
@@ -49,7 +49,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
     expect(second).not.toBe('');
     expect(second).not.toBe(token);
 
-    const rows = await t.db.db.selectFrom('sessions').selectAll().execute();
+    const rows = await suite.t.db.db.selectFrom('sessions').selectAll().execute();
     const everything = JSON.stringify(rows);
     for (const raw of [token, second]) {
       expect(raw.length).toBeGreaterThanOrEqual(43); // 256 bits in base64url
@@ -64,7 +64,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
 
   describe('GET /auth/check', () => {
     it('signed out: not authenticated, with the CSRF token it sets as a readable cookie', async () => {
-      const response = await t.app.inject({ method: 'GET', url: '/api/v1/auth/check' });
+      const response = await suite.t.app.inject({ method: 'GET', url: '/api/v1/auth/check' });
       expect(response.statusCode).toBe(200);
       const data = dataOf(response, authCheckResponseSchema);
       expect(data.authenticated).toBe(false);
@@ -80,7 +80,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
     });
 
     it('keeps the CSRF cookie a client already holds', async () => {
-      const client = new TestClient(t.app);
+      const client = new TestClient(suite.t.app);
       const first = dataOf(await client.get('/api/v1/auth/check'), authCheckResponseSchema);
       const again = await client.get('/api/v1/auth/check');
       expect(setCookieLine(again, 'perch_csrf')).toBeUndefined();
@@ -104,7 +104,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
 
     it('returns a stored profile object', async () => {
       const { client, userId } = await signedIn('profiled');
-      await t.db.db
+      await suite.t.db.db
         .updateTable('users')
         .set({ profile: JSON.stringify({ displayName: 'Pat', theme: 'dark' }) })
         .where('id', '=', userId)
@@ -147,14 +147,14 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
     });
 
     it('works signed out, and without a body', async () => {
-      const client = new TestClient(t.app);
+      const client = new TestClient(suite.t.app);
       const response = await client.request({ method: 'POST', url: '/api/v1/auth/logout' });
       expect(response.statusCode, response.body).toBe(200);
     });
 
     it('ends only the session it is sent with', async () => {
       const { client, username, token } = await signedIn('twodevices');
-      const other = new TestClient(t.app, '10.20.0.3');
+      const other = new TestClient(suite.t.app, '10.20.0.3');
       const login = await other.post('/api/v1/auth/login', { username, password: TEST_PASSWORD });
       expect(login.statusCode).toBe(200);
       await client.post('/api/v1/auth/logout', {});
@@ -167,7 +167,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
   it('does not accept a revoked session', async () => {
     const { token } = await signedIn('revoked');
     expect((await checkWith(token)).authenticated).toBe(true);
-    await t.db.db
+    await suite.t.db.db
       .updateTable('sessions')
       .set({ revoked_at: new Date().toISOString() })
       .where('id', '=', sha256(token))
@@ -177,7 +177,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
 
   it('does not accept an expired session', async () => {
     const { token } = await signedIn('expired');
-    await t.db.db
+    await suite.t.db.db
       .updateTable('sessions')
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('id', '=', sha256(token))
@@ -190,7 +190,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
     const idHash = sha256(token);
     const old = new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString();
     const soon = new Date(Date.now() + 60 * 60 * 1000).toISOString();
-    await t.db.db
+    await suite.t.db.db
       .updateTable('sessions')
       .set({ last_seen_at: old, expires_at: soon })
       .where('id', '=', idHash)
@@ -211,7 +211,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
     };
 
     it('answers 401 when signed out', async () => {
-      const client = new TestClient(t.app);
+      const client = new TestClient(suite.t.app);
       expectError(await client.post('/api/v1/session/heartbeat', beat), 401, {
         message: MESSAGES.notAuthenticated,
         code: 'UNAUTHORIZED',
@@ -301,11 +301,11 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
 
     it("moves the user's last_active_at in the admin users list", async () => {
       const { client, userId, token } = await signedIn('active');
-      const admin = new TestClient(t.app, '10.20.0.3');
-      await admin.register(t.db, uniqueName('overseer'), 'admin', TEST_PASSWORD);
+      const admin = new TestClient(suite.t.app, '10.20.0.3');
+      await admin.register(suite.t.db, uniqueName('overseer'), 'admin', TEST_PASSWORD);
       const old = new Date(Date.now() - 30_000).toISOString();
       // Within resolveSession's once-a-minute touch window: only the heartbeat writes it.
-      await t.db.db
+      await suite.t.db.db
         .updateTable('sessions')
         .set({ last_seen_at: old })
         .where('id', '=', sha256(token))
@@ -334,7 +334,7 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
 
   it('login answers the session it opened to /auth/check', async () => {
     const { username } = await signedIn('relogin');
-    const client = new TestClient(t.app, '10.20.0.9');
+    const client = new TestClient(suite.t.app, '10.20.0.9');
     const login = await client.post('/api/v1/auth/login', { username, password: TEST_PASSWORD });
     const data = dataOf(login, loginResponseSchema);
     const token = client.cookies.get('perch_session') ?? '';
@@ -345,20 +345,16 @@ describe.each(DIALECTS)('sessions [%s]', (dialect) => {
 });
 
 describe.each(DIALECTS)('session cookie with COOKIE_SECURE=true [%s]', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect, { COOKIE_SECURE: 'true' });
-  });
-  afterAll(() => t.close());
+  const suite = appForSuite(dialect, { COOKIE_SECURE: 'true' });
 
   it('marks both cookies Secure (as __Host- cookies)', async () => {
-    const client = new TestClient(t.app);
+    const client = new TestClient(suite.t.app);
     const check = await client.get('/api/v1/auth/check');
     expect(cookieAttributes(setCookieLine(check, '__Host-perch_csrf') ?? '')).toHaveProperty(
       'secure',
     );
     const username = uniqueName('secure');
-    await client.register(t.db, username, 'user', TEST_PASSWORD);
+    await client.register(suite.t.db, username, 'user', TEST_PASSWORD);
     const login = await client.post('/api/v1/auth/login', { username, password: TEST_PASSWORD });
     expect(login.statusCode, login.body).toBe(200);
     const attributes = cookieAttributes(setCookieLine(login, '__Host-perch_session') ?? '');

@@ -12,6 +12,8 @@ import {
   telegramLinkSchema,
   type Settings,
 } from '@perch/shared';
+import type { Updateable } from 'kysely';
+import type { UserSettingsTable } from '../src/db/types.js';
 import { startReadyBots } from '../src/modules/settings/settings.repository.js';
 import { TelegramUpdatesPoller } from '../src/modules/settings/telegram-updates.js';
 import { dataOf, expectError } from './assertions.js';
@@ -44,6 +46,10 @@ describe.each(DIALECTS)('settings API (%s)', (dialect) => {
   afterEach(async () => {
     await t.close();
   });
+
+  /** Writes `values` into alice's settings row directly, as older versions or other paths did. */
+  const aliceSettingsRow = (values: Updateable<UserSettingsTable>) =>
+    t.db.db.updateTable('user_settings').set(values).where('user_id', '=', aliceId).execute();
 
   const save = (body: Record<string, unknown>, client = alice) =>
     client.post('/api/v1/settings', body);
@@ -172,11 +178,7 @@ describe.each(DIALECTS)('settings API (%s)', (dialect) => {
       message: 'Invalid Twitter handle provided',
     });
     // The placeholder is stored as "not set" even when it is written to the table directly.
-    await t.db.db
-      .updateTable('user_settings')
-      .set({ twitter_username: 'placeholder_username' })
-      .where('user_id', '=', aliceId)
-      .execute();
+    await aliceSettingsRow({ twitter_username: 'placeholder_username' });
     expect(await settingsOf(alice)).toMatchObject({
       twitterConnected: false,
       status: 'unconfigured',
@@ -342,11 +344,7 @@ describe.each(DIALECTS)('settings API (%s)', (dialect) => {
 
     it('a working test of the saved chat clears its stopped reason', async () => {
       await save({ telegram_chat_id: CHAT });
-      await t.db.db
-        .updateTable('user_settings')
-        .set({ telegram_stopped_reason: 'blocked' })
-        .where('user_id', '=', aliceId)
-        .execute();
+      await aliceSettingsRow({ telegram_stopped_reason: 'blocked' });
       expect((await settingsOf(alice)).telegram.stoppedReason).toBe('blocked');
       expect((await test(CHAT)).statusCode).toBe(200);
       expect((await settingsOf(alice)).telegram.stoppedReason).toBeNull();
@@ -524,11 +522,7 @@ describe.each(DIALECTS)('settings API (%s)', (dialect) => {
 
     it('POST /bot/start still starts a stopped bot; starting again changes nothing', async () => {
       await save({ twitter_username: 'alice_x', discord_user_id: DISCORD_USER });
-      await t.db.db
-        .updateTable('user_settings')
-        .set({ bot_running: false })
-        .where('user_id', '=', aliceId)
-        .execute();
+      await aliceSettingsRow({ bot_running: false });
       expect(await status()).toMatchObject({ botRunning: false, canStart: true });
       const response = await start();
       expect(response.statusCode, response.body).toBe(200);
@@ -720,11 +714,7 @@ describe.each(DIALECTS)('settings API (%s)', (dialect) => {
 
   it('saving a channel clears its stopped reason', async () => {
     await save({ discord_user_id: DISCORD_USER });
-    await t.db.db
-      .updateTable('user_settings')
-      .set({ discord_stopped_reason: 'DMs closed' })
-      .where('user_id', '=', aliceId)
-      .execute();
+    await aliceSettingsRow({ discord_stopped_reason: 'DMs closed' });
     expect((await settingsOf(alice)).discord.stoppedReason).toBe('DMs closed');
     await save({ discord_user_id: DISCORD_USER });
     expect((await settingsOf(alice)).discord.stoppedReason).toBeNull();

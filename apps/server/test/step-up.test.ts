@@ -7,7 +7,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   LOGIN_MAX_FAILURES,
   MESSAGES,
@@ -19,15 +19,8 @@ import {
   twoFactorResponseSchema,
 } from '@perch/shared';
 import { dataOf, expectError } from './assertions.js';
-import {
-  DIALECTS,
-  TEST_PASSWORD,
-  TestClient,
-  buildTestApp,
-  testClock,
-  type TestApp,
-} from './helpers.js';
-import { signedInUser } from './seed.js';
+import { DIALECTS, TEST_PASSWORD, TestClient } from './helpers.js';
+import { appOnTestClock, signedInUser } from './seed.js';
 
 const API = '/api/v1';
 const SECOND = 1_000;
@@ -90,24 +83,30 @@ const STEP_UP_ROUTES: StepUpRoute[] = [
 ];
 
 describe.each(DIALECTS)('step-up [%s]', (dialect) => {
-  const clock = testClock();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp(dialect, {}, { now: clock.now });
-    await t.collector.stop();
-  });
-  afterAll(() => t.close());
-  // Sign-ins open sessions by the real clock: every test starts there.
-  beforeEach(() => clock.reset());
+  const suite = appOnTestClock(dialect);
+  const { clock } = suite;
 
-  const signedIn = (prefix: string, ip = freshIp()) => signedInUser(t, prefix, { ip });
+  const signedIn = (prefix: string, ip = freshIp()) => signedInUser(suite.t, prefix, { ip });
+
+  /** The failed sign-in attempts recorded for `userId`. */
+  const failedSignIns = (userId: number) =>
+    suite.t.db.db
+      .selectFrom('login_attempts')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('success', '=', false)
+      .execute();
 
   const reauthenticate = (client: TestClient, proof: Record<string, unknown>) =>
     client.post(`${API}/auth/reauthenticate`, proof);
 
   /** Lets a test use the current TOTP code once more (one code per 30 s step otherwise). */
   const forgetLastStep = (userId: number) =>
-    t.db.db.updateTable('users').set({ totp_last_step: null }).where('id', '=', userId).execute();
+    suite.t.db.db
+      .updateTable('users')
+      .set({ totp_last_step: null })
+      .where('id', '=', userId)
+      .execute();
 
   /** Turns two-factor sign-in on (right after sign-in, so without asking again). */
   async function enrolled(prefix: string) {
@@ -185,7 +184,7 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
 
   it('holds for the session it was given on only', async () => {
     const { client, username } = await signedIn('two_browsers');
-    const other = new TestClient(t.app, freshIp());
+    const other = new TestClient(suite.t.app, freshIp());
     expect(
       (await other.post(`${API}/auth/login`, { username, password: TEST_PASSWORD })).statusCode,
     ).toBe(200);
@@ -208,14 +207,9 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
       }
       // Still not confirmed.
       expectError(await STEP_UP_ROUTES[1]!.send(client), 403, REAUTH_REQUIRED);
-      const failures = await t.db.db
-        .selectFrom('login_attempts')
-        .select('success')
-        .where('user_id', '=', userId)
-        .where('success', '=', false)
-        .execute();
+      const failures = await failedSignIns(userId);
       expect(failures).toHaveLength(LOGIN_MAX_FAILURES);
-      const events = await t.db.db
+      const events = await suite.t.db.db
         .selectFrom('security_events')
         .select(['event_type', 'description'])
         .where('user_id', '=', userId)
@@ -229,7 +223,7 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
         message: SECURITY_MESSAGES.tooManyAttempts,
       });
       expectError(
-        await new TestClient(t.app, ip).post(`${API}/auth/login`, {
+        await new TestClient(suite.t.app, ip).post(`${API}/auth/login`, {
           username,
           password: TEST_PASSWORD,
         }),
@@ -244,12 +238,7 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
       expectError(await reauthenticate(client, { code: '000000' }), 400, {
         code: 'TWO_FACTOR_CODE_INVALID',
       });
-      const attempts = await t.db.db
-        .selectFrom('login_attempts')
-        .select('success')
-        .where('user_id', '=', userId)
-        .where('success', '=', false)
-        .execute();
+      const attempts = await failedSignIns(userId);
       expect(attempts).toHaveLength(1);
     });
 
@@ -259,12 +248,7 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
         code: 'TWO_FACTOR_NOT_ENABLED',
         message: STEP_UP_MESSAGES.codeNotEnabled,
       });
-      const attempts = await t.db.db
-        .selectFrom('login_attempts')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('success', '=', false)
-        .execute();
+      const attempts = await failedSignIns(userId);
       expect(attempts).toHaveLength(0);
     });
 
@@ -276,7 +260,9 @@ describe.each(DIALECTS)('step-up [%s]', (dialect) => {
         });
       }
       expectError(
-        await new TestClient(t.app).post(`${API}/auth/reauthenticate`, { password: TEST_PASSWORD }),
+        await new TestClient(suite.t.app).post(`${API}/auth/reauthenticate`, {
+          password: TEST_PASSWORD,
+        }),
         401,
       );
       expectError(

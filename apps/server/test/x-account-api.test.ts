@@ -15,6 +15,7 @@ import { createXOAuth } from '../src/modules/x-account/x-account.service.js';
 import { dataOf, expectError } from './assertions.js';
 import { startFakeXServer, type FakeXServer, type FakeXUser } from './fakes/fake-x-server.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { appWithXOAuth } from './seed.js';
 
 const CONNECT = '/api/v1/auth/twitter/connect';
 const STATUS = '/api/v1/auth/twitter/status';
@@ -59,15 +60,9 @@ describe.each(DIALECTS)('X account connection (%s)', (dialect) => {
     fake = await startFakeXServer(fakeOptions);
     xUser = fake.addUser({ username: 'AliceOnX', name: 'Alice' });
     fake.setAuthorizingUser(xUser.id);
-    t = await buildTestApp(dialect, {
-      X_CLIENT_ID: fake.clientId,
-      X_API_BASE_URL: fake.baseUrl,
-      X_OAUTH_AUTHORIZE_URL: `${fake.baseUrl}/i/oauth2/authorize`,
-      ...env,
-    });
-    const client = new TestClient(t.app);
-    const { data } = await client.register(t.db, 'alice');
-    return { client, userId: data.user.id };
+    const built = await appWithXOAuth(dialect, fake, env);
+    t = built.t;
+    return { client: built.client, userId: built.userId };
   }
 
   async function startConnect(client: TestClient): Promise<URL> {

@@ -16,7 +16,8 @@ import {
 } from '../src/modules/x-account/x-account.service.js';
 import { dataOf } from './assertions.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';
-import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { DIALECTS, type TestApp, type TestClient } from './helpers.js';
+import { appWithXOAuth } from './seed.js';
 
 describe('token cipher (AES-256-GCM)', () => {
   const dirs: string[] = [];
@@ -93,14 +94,9 @@ describe.each(DIALECTS)('validAccessToken (%s)', (dialect) => {
     fake = await startFakeXServer();
     const xUser = fake.addUser({ username: 'AliceOnX' });
     fake.setAuthorizingUser(xUser.id);
-    t = await buildTestApp(dialect, {
-      X_CLIENT_ID: fake.clientId,
-      X_API_BASE_URL: fake.baseUrl,
-      X_OAUTH_AUTHORIZE_URL: `${fake.baseUrl}/i/oauth2/authorize`,
-      ...env,
-    });
-    const client = new TestClient(t.app);
-    const { data } = await client.register(t.db, 'alice');
+    const built = await appWithXOAuth(dialect, fake, env);
+    t = built.t;
+    const { client, userId } = built;
     const start = await client.post('/api/v1/auth/twitter/connect');
     const authorizeUrl = (start.json() as { data: { authorizeUrl: string } }).data.authorizeUrl;
     const consent = await fetch(authorizeUrl, { redirect: 'manual' });
@@ -108,7 +104,7 @@ describe.each(DIALECTS)('validAccessToken (%s)', (dialect) => {
     const callback = await client.get(`${back.pathname}${back.search}`);
     expect(callback.headers.location).toBe('/dashboard/settings?twitter=connected');
     const oauth = createXOAuth(t.config);
-    return { client, userId: data.user.id, oauth };
+    return { client, userId, oauth };
   }
 
   const row = (userId: number) =>

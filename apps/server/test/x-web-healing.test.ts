@@ -15,7 +15,11 @@ import { type SourceTweet } from '../src/domain/tweet-source.js';
 import { createXWebSource } from '../src/sources/x-web/x-web-source.js';
 import { createTokenCipher } from '../src/lib/token-cipher.js';
 import { dataOf, sourceFailure as failure } from './assertions.js';
-import { startFakeXWebServer, type FakeXWebServer } from './fakes/fake-x-web-server.js';
+import {
+  startFakeXWebServer,
+  type FakeXWebServer,
+  type TimelineQuirks,
+} from './fakes/fake-x-web-server.js';
 import { addXWebAccountByCookies } from './x-web-accounts.js';
 import { makeTweet } from './factories.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
@@ -208,15 +212,20 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
     expect(lookup.features.rweb_brand_new_flag_enabled).toBe(true);
   });
 
+  /** X answers every request with a Cloudflare page: a lookup finds the pool paused for 1 minute. */
+  async function pausedByCloudflare() {
+    fake.refuseWithHtml('always');
+    const refused = await failure(source.lookupUser('nasa'));
+    expect(refused.kind).toBe('rate_limited');
+    expect(refused.message).toContain(X_WEB_MESSAGES.poolPaused);
+    expect(refused.retryAfterMs).toBe(MINUTE);
+  }
+
   it('pauses the pool on a Cloudflare page, 1 minute doubling, and takes no account out', async () => {
     await start();
     await addByCookies('one');
     await addByCookies('two');
-    fake.refuseWithHtml('always');
-    const first = await failure(source.lookupUser('nasa'));
-    expect(first.kind).toBe('rate_limited');
-    expect(first.message).toContain(X_WEB_MESSAGES.poolPaused);
-    expect(first.retryAfterMs).toBe(MINUTE);
+    await pausedByCloudflare();
     let state = await accounts();
     expect(state.accounts.map((a) => a.status)).toEqual(['ACTIVE', 'ACTIVE']);
     expect(state.pool.paused_until).toBe(new Date(clock + MINUTE).toISOString());
@@ -241,11 +250,7 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
   it('leaves an account to sign in later when X answers its sign-in with a Cloudflare page', async () => {
     await start();
     await addSigner();
-    fake.refuseWithHtml('always');
-    const refused = await failure(source.lookupUser('nasa'));
-    expect(refused.kind).toBe('rate_limited');
-    expect(refused.message).toContain(X_WEB_MESSAGES.poolPaused);
-    expect(refused.retryAfterMs).toBe(MINUTE);
+    await pausedByCloudflare();
     let state = await accounts();
     expect(state.accounts[0]).toMatchObject({ status: 'NEEDS_LOGIN' });
     expect(state.accounts[0]!.last_error).toMatch(/Cloudflare \(HTTP 403/);
@@ -303,13 +308,19 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
     }
   });
 
-  it('reads through pages of only pinned and promoted entries, and stops on a repeated cursor', async () => {
+  /** One account reading 50 posts of NASA through timeline pages with `quirks`; the posts. */
+  async function fiftyPostsWithQuirks(quirks: TimelineQuirks) {
     await start();
     await addByCookies('reader');
     fake.setLimit('UserTweetsAndReplies', 500);
     const seeded = posts(50);
     fake.addSourceTweets(NASA, seeded);
-    fake.setTimelineQuirks({ fillerPages: 2 });
+    fake.setTimelineQuirks(quirks);
+    return seeded;
+  }
+
+  it('reads through pages of only pinned and promoted entries, and stops on a repeated cursor', async () => {
+    const seeded = await fiftyPostsWithQuirks({ fillerPages: 2 });
     const all: SourceTweet[] = [];
     let cursor: string | undefined;
     do {
@@ -327,12 +338,7 @@ describe.each(DIALECTS)('x-web against X as it is in late 2026 (%s)', (dialect) 
   });
 
   it('ends a backfill whose cursors lead back and forth between two pages (A, B, A)', async () => {
-    await start();
-    await addByCookies('reader');
-    fake.setLimit('UserTweetsAndReplies', 500);
-    const seeded = posts(50);
-    fake.addSourceTweets(NASA, seeded);
-    fake.setTimelineQuirks({ alternateCursors: true });
+    const seeded = await fiftyPostsWithQuirks({ alternateCursors: true });
     const all: SourceTweet[] = [];
     let cursor: string | undefined;
     let calls = 0;

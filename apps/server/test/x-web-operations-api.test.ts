@@ -19,6 +19,7 @@ import {
 import { X_WEB_DEFAULT_OPERATIONS } from '../src/sources/x-web/x-web-operation-defaults.js';
 import { dataOf, expectError } from './assertions.js';
 import { DIALECTS, TestClient, buildTestApp, type TestApp } from './helpers.js';
+import { registeredClients } from './seed.js';
 
 const OPS = '/api/v1/admin/x-web-operations';
 
@@ -84,12 +85,11 @@ describe.each(DIALECTS)('admin API: x-web operations [%s]', (dialect) => {
       X_REQUEST_TIMEOUT_SECONDS: '5',
       ...env,
     });
-    root = new TestClient(t.app);
-    await root.register(t.db, 'root', 'superadmin');
-    admin = new TestClient(t.app);
-    await admin.register(t.db, 'adam', 'admin');
-    user = new TestClient(t.app);
-    await user.register(t.db, 'ursula');
+    ({
+      root,
+      adam: admin,
+      ursula: user,
+    } = await registeredClients(t, { root: 'superadmin', adam: 'admin', ursula: 'user' }));
     return t;
   }
 

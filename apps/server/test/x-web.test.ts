@@ -20,7 +20,8 @@ import { createTokenCipher } from '../src/lib/token-cipher.js';
 import { dataOf, expectError, sourceFailure as failure } from './assertions.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fakes/fake-x-web-server.js';
 import { addXWebAccountByCookies } from './x-web-accounts.js';
-import { DIALECTS, TestClient, buildTestApp, waitFor, type TestApp } from './helpers.js';
+import { DIALECTS, buildTestApp, waitFor, type TestApp, type TestClient } from './helpers.js';
+import { registeredClients } from './seed.js';
 
 const TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
 const ACCOUNTS = '/api/v1/admin/x-web-accounts';
@@ -50,10 +51,7 @@ describe.each(DIALECTS)('x-web source and collector pool (%s)', (dialect) => {
           }),
       },
     );
-    root = new TestClient(t.app);
-    await root.register(t.db, 'root', 'superadmin');
-    admin = new TestClient(t.app);
-    await admin.register(t.db, 'adam', 'admin');
+    ({ root, adam: admin } = await registeredClients(t, { root: 'superadmin', adam: 'admin' }));
     source = t.collector.source;
     fake.addUser({ username: 'nasa', id: '11348282', followersCount: 90_000_000 });
   });

@@ -261,26 +261,24 @@ describe('applyProgressUpdate', () => {
     );
   });
 
-  it('ignores resets and backward moves once completion is acknowledged', () => {
-    const previous = progress({
+  /** A completed backfill whose completion the user acknowledged. */
+  const acknowledgedCompletion = () =>
+    progress({
       progress: 100,
       status: 'completed',
       totalTweets: 80,
       isComplete: true,
       completionAcknowledged: true,
     });
+
+  it('ignores resets and backward moves once completion is acknowledged', () => {
+    const previous = acknowledgedCompletion();
     expect(applyProgressUpdate(previous, progress({ progress: 0 }))).toBe(previous);
     expect(applyProgressUpdate(previous, progress({ progress: 95 }))).toBe(previous);
   });
 
   it('turns a later failure into completed once completion is acknowledged', () => {
-    const previous = progress({
-      progress: 100,
-      status: 'completed',
-      totalTweets: 80,
-      isComplete: true,
-      completionAcknowledged: true,
-    });
+    const previous = acknowledgedCompletion();
     expect(
       applyProgressUpdate(previous, progress({ progress: 0, status: 'failed', error: 'boom' })),
     ).toEqual({ ...previous, status: 'completed', isComplete: true });

@@ -20,7 +20,7 @@
  *   50035, and an outage of the whole server (502 pages or reset connections).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, takeScripted } from './loopback.js';
 
 export type FakeDiscordUserState = 'ok' | 'unknown' | 'dms_closed' | 'no_mutual_guild';
 export type FakeDiscordRoute = 'dm' | 'messages';
@@ -224,14 +224,6 @@ export async function startFakeDiscordServer(
   let dmTooFast = 0;
   let nextId = 1_300_000_000_000_000_000n;
   const snowflake = () => String(nextId++);
-
-  const take = <T extends { times: number }>(queue: T[]): T | undefined => {
-    const head = queue[0];
-    if (!head) return undefined;
-    head.times -= 1;
-    if (head.times <= 0) queue.shift();
-    return head;
-  };
 
   const error = (status: number, code: number, message: string, extra = {}) =>
     new ApiError(status, { message, code, ...extra });
@@ -467,7 +459,7 @@ export async function startFakeDiscordServer(
       }
       recent.push(at);
 
-      const failure = take(failures);
+      const failure = takeScripted(failures);
       if (failure) {
         if (failure.status === 500) throw error(500, 0, '500: Internal Server Error');
         entry.status = failure.status;
@@ -475,7 +467,7 @@ export async function startFakeDiscordServer(
         res.end(`<html><body>error code: ${failure.status}</body></html>`);
         return;
       }
-      const forced = take(rateLimits);
+      const forced = takeScripted(rateLimits);
       if (forced?.scope === 'global') throw globalLimited(forced.retryAfter);
 
       const bucket = bucketOf(routed.route, routed.major);
@@ -544,11 +536,10 @@ export async function startFakeDiscordServer(
       res.end(JSON.stringify({ message: String(caught), code: 0 }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const origin = await listenOnLoopback(server);
 
   return {
-    baseUrl: `http://127.0.0.1:${port}/api/v10`,
+    baseUrl: `${origin}/api/v10`,
     token,
     messages,
     requests,

@@ -46,32 +46,18 @@ describe('parseTelegramHtml', () => {
     expect(parseTelegramHtml('<B>upper</B>')).toEqual({ text: 'upper' });
   });
 
-  it('refuses what Telegram refuses, with its messages and byte offsets', () => {
-    expect(parseTelegramHtml('héllo <x>')).toEqual({
-      error: 'Unsupported start tag "x" at byte offset 7',
-    });
-    expect(parseTelegramHtml('a <3')).toEqual({
-      error: 'Unsupported start tag "3" at byte offset 2',
-    });
-    expect(parseTelegramHtml('a < b')).toEqual({
-      error: 'Unsupported start tag "" at byte offset 2',
-    });
-    expect(parseTelegramHtml('<br/>')).toEqual({
-      error: 'Unsupported start tag "br/" at byte offset 0',
-    });
-    expect(parseTelegramHtml('<b>open')).toEqual({
-      error: 'Can\'t find end tag corresponding to start tag "b"',
-    });
-    expect(parseTelegramHtml('<b><i>x</b></i>')).toEqual({
-      error: 'Unmatched end tag at byte offset 7, expected "</i>", found "</b>"',
-    });
-    expect(parseTelegramHtml('x</b>')).toEqual({ error: 'Unexpected end tag at byte offset 1' });
-    expect(parseTelegramHtml('<a href="x"')).toEqual({
-      error: 'Unclosed start tag at byte offset 0',
-    });
-    expect(parseTelegramHtml('<span>x</span>')).toEqual({
-      error: 'Tag "span" must have class "tg-spoiler" at byte offset 0',
-    });
+  it.each([
+    ['héllo <x>', 'Unsupported start tag "x" at byte offset 7'],
+    ['a <3', 'Unsupported start tag "3" at byte offset 2'],
+    ['a < b', 'Unsupported start tag "" at byte offset 2'],
+    ['<br/>', 'Unsupported start tag "br/" at byte offset 0'],
+    ['<b>open', 'Can\'t find end tag corresponding to start tag "b"'],
+    ['<b><i>x</b></i>', 'Unmatched end tag at byte offset 7, expected "</i>", found "</b>"'],
+    ['x</b>', 'Unexpected end tag at byte offset 1'],
+    ['<a href="x"', 'Unclosed start tag at byte offset 0'],
+    ['<span>x</span>', 'Tag "span" must have class "tg-spoiler" at byte offset 0'],
+  ])('refuses what Telegram refuses, with its messages and byte offsets: %s', (html, error) => {
+    expect(parseTelegramHtml(html)).toEqual({ error });
   });
 });
 

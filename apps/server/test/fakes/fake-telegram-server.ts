@@ -21,7 +21,7 @@
  *   whole server down, rate-limit or fail the next requests, or stall them (for time limits).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, takeScripted } from './loopback.js';
 
 export type FakeTelegramChatState =
   'ok' | 'not_found' | 'blocked' | 'never_started' | 'deactivated' | 'kicked';
@@ -326,14 +326,6 @@ export async function startFakeTelegramServer(
   let nextMessageId = 1;
   let webhook: string | null = null;
   let poller: Poller | null = null;
-
-  const take = <T extends { times: number }>(queue: T[]): T | undefined => {
-    const head = queue[0];
-    if (!head) return undefined;
-    head.times -= 1;
-    if (head.times <= 0) queue.shift();
-    return head;
-  };
 
   function send(
     res: http.ServerResponse,
@@ -686,7 +678,7 @@ export async function startFakeTelegramServer(
       if (route[1] !== token) throw new ApiError(401, 'Unauthorized');
       const params = readParams(req, url, raw);
       if (params.chat_id !== undefined) entry.chatId = String(params.chat_id);
-      const failure = take(failures);
+      const failure = takeScripted(failures);
       if (failure) {
         entry.status = failure.status;
         if (failure.status === 500) {
@@ -699,7 +691,7 @@ export async function startFakeTelegramServer(
       const method = route[2]!.toLowerCase();
       const isSend =
         method === 'sendmessage' || method === 'sendphoto' || method === 'sendmediagroup';
-      const limited = isSend ? take(rateLimits) : undefined;
+      const limited = isSend ? takeScripted(rateLimits) : undefined;
       if (limited) {
         throw new ApiError(
           429,
@@ -750,11 +742,10 @@ export async function startFakeTelegramServer(
       res.end(JSON.stringify({ ok: false, error_code: 500, description: String(error) }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const baseUrl = await listenOnLoopback(server);
 
   const fake: FakeTelegramServer = {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     token,
     botUsername,
     messages,

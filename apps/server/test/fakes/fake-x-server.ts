@@ -16,9 +16,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { SourceTweet } from '../../src/domain/tweet-source.js';
 import type { XEndpoint } from '../../src/sources/x-api-source.js';
+import { listenOnLoopback } from './loopback.js';
 
 const PROBLEMS = 'https://api.twitter.com/2/problems';
 const WINDOW_MS = 15 * 60_000;
@@ -283,6 +283,32 @@ interface StoredTweet {
 }
 
 const MEDIA_PREFIX: Record<string, string> = { photo: '3', video: '7', animated_gif: '16' };
+
+/**
+ * `count` posts of account `seed` over the last six days, newest first, with some engagement, as
+ * the scale-out test and benchmark fill the fake: ids from 1_910… with `idsPerAccount` of them
+ * to each account, text `Post <n> of account <seed>` and `textSuffix`.
+ */
+export function recentWirePosts(
+  seed: number,
+  count: number,
+  { idsPerAccount = 1_000n, textSuffix = '' }: { idsPerAccount?: bigint; textSuffix?: string } = {},
+): FakeXTweet[] {
+  const now = Date.now();
+  return Array.from({ length: count }, (_, index) => ({
+    id: String(1_910_000_000_000_000_000n + BigInt(seed) * idsPerAccount + BigInt(count - index)),
+    text: `Post ${count - index} of account ${seed}${textSuffix}`,
+    created_at: new Date(now - 3_600_000 - (index * 6 * 86_400_000) / count).toISOString(),
+    lang: 'en',
+    public_metrics: {
+      like_count: index % 50,
+      retweet_count: index % 7,
+      reply_count: index % 3,
+      quote_count: 0,
+      impression_count: 500 + index,
+    },
+  }));
+}
 
 /** Converts a SourceTweet to the X wire format, with entities, media keys and includes. */
 export function toWireTweet(tweet: SourceTweet): FakeXTweet {
@@ -573,20 +599,22 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     const day = utcDay(now());
     const perDay = billedByDay.get(day) ?? { posts: 0, users: 0 };
     billedByDay.set(day, perDay);
-    for (const { id } of posts) {
-      if (billedPosts.has(`${day}:${id}`)) continue;
-      billedPosts.add(`${day}:${id}`);
-      perDay.posts += 1;
-      entry.billed.posts += 1;
-      if (credits !== null) credits -= DEFAULT_PRICES.post;
-    }
-    for (const { id } of people) {
-      if (billedUsers.has(`${day}:${id}`)) continue;
-      billedUsers.add(`${day}:${id}`);
-      perDay.users += 1;
-      entry.billed.users += 1;
-      if (credits !== null) credits -= DEFAULT_PRICES.user;
-    }
+    const billOnce = (
+      served: { id: string }[],
+      billed: Set<string>,
+      kind: 'posts' | 'users',
+      price: number,
+    ) => {
+      for (const { id } of served) {
+        if (billed.has(`${day}:${id}`)) continue;
+        billed.add(`${day}:${id}`);
+        perDay[kind] += 1;
+        entry.billed[kind] += 1;
+        if (credits !== null) credits -= price;
+      }
+    };
+    billOnce(posts, billedPosts, 'posts', DEFAULT_PRICES.post);
+    billOnce(people, billedUsers, 'users', DEFAULT_PRICES.user);
   }
 
   const invalid = (message: string, parameters: Record<string, string[]>) => ({
@@ -1059,11 +1087,10 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   }
 
   const server = http.createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const baseUrl = await listenOnLoopback(server);
 
   const fake: FakeXServer = {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     bearerToken,
     requests,
     close: () =>

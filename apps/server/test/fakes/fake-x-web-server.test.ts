@@ -13,6 +13,7 @@ import { ClientTransaction } from 'x-client-transaction-id';
 import type { SourceTweet } from '../../src/domain/tweet-source.js';
 import { X_WEB_BEARER } from '../../src/sources/x-web/x-web-http.js';
 import { X_WEB_DEFAULT_OPERATIONS } from '../../src/sources/x-web/x-web-operation-defaults.js';
+import { makeTweet } from '../source-tweets.js';
 import { startFakeXWebServer, type FakeXWebServer } from './fake-x-web-server.js';
 
 // Node 20 has no ArrayBuffer.prototype.transfer, which the library's base64 codec calls.
@@ -419,24 +420,18 @@ const BASE_ID = 1_900_000_000_000_000_000n;
 
 function post(n: number, overrides: Partial<SourceTweet> = {}): SourceTweet {
   const id = String(BASE_ID + BigInt(n) * 10n);
-  return {
+  return makeTweet({
     id,
     text: `post ${n}`,
     createdAt: new Date(Date.UTC(2026, 7, 1) + n * 60_000).toISOString(),
-    lang: 'en',
     likeCount: 1,
     retweetCount: 0,
     replyCount: 0,
     quoteCount: 0,
     impressionCount: 10,
     conversationId: id,
-    inReplyToUserId: null,
-    referencedTypes: [],
-    hashtags: [],
-    urls: [],
-    media: [],
     ...overrides,
-  };
+  });
 }
 
 /** Posts 1-30, every third a reply to another account. */

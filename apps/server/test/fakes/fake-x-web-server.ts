@@ -20,7 +20,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { X_WEB_OPERATIONS, type XWebOperation } from '@perch/shared';
 import type { SourceTweet } from '../../src/domain/tweet-source.js';
 import { X_WEB_BEARER } from '../../src/sources/x-web/x-web-http.js';
@@ -40,6 +39,7 @@ import {
   type FakeXWebUserShape,
   type TimelineQuirks,
 } from './fake-x-web-timeline.js';
+import { listenOnLoopback } from './loopback.js';
 
 export type { FakeXWebClientFacts, FakeXWebOperationEntry } from './fake-x-web-client.js';
 export type { FakeXWebAccountInput } from './fake-x-web-sign-in.js';
@@ -488,9 +488,7 @@ export async function startFakeXWebServer(
       res.end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  baseUrl = `http://127.0.0.1:${port}`;
+  baseUrl = await listenOnLoopback(server);
 
   return {
     baseUrl,

@@ -12,6 +12,7 @@
  *   TweetWithVisibilityResults. X never reads further back than DEPTH_LIMIT posts.
  */
 import type { SourceTweet } from '../../src/domain/tweet-source.js';
+import type { FakeXUserInput } from './fake-x-server.js';
 
 export const DEPTH_LIMIT = 3_200;
 /** One promoted post per this many entries of a page (the first after PROMOTED_FIRST). */
@@ -27,19 +28,9 @@ const LONG_POST_CHARS = 280;
 export type FakeXWebUserShape = '2026' | 'legacy';
 export type TimelineKind = 'UserTweets' | 'UserTweetsAndReplies';
 
-export interface FakeXWebUserInput {
-  username: string;
-  id?: string;
-  name?: string;
-  protected?: boolean;
-  suspended?: boolean;
-  followersCount?: number;
-  followingCount?: number;
-  tweetCount?: number;
-  likeCount?: number;
+/** A user as the X API fake takes one (createdAt ISO-8601), with the profile's web-only fields. */
+export interface FakeXWebUserInput extends FakeXUserInput {
   mediaCount?: number;
-  /** ISO-8601. */
-  createdAt?: string;
   description?: string;
   location?: string;
   avatarUrl?: string;

@@ -5,18 +5,22 @@
  * one worker to kill -9 and one to SIGSTOP. Run last and alone (scripts/test.mjs), as it starts
  * servers: `npx vitest run -c apps/server/vitest.scale-out.config.ts`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { startFakeDiscordServer, type FakeDiscordServer } from '../fakes/fake-discord-server.js';
 import { startFakeTelegramServer, type FakeTelegramServer } from '../fakes/fake-telegram-server.js';
-import { startFakeXServer, type FakeXServer, type FakeXTweet } from '../fakes/fake-x-server.js';
+import {
+  recentWirePosts,
+  startFakeXServer,
+  type FakeXServer,
+  type FakeXTweet,
+} from '../fakes/fake-x-server.js';
 import {
   findHandleById,
   insertHandle,
@@ -24,9 +28,9 @@ import {
 } from '../../src/modules/handles/handles.repository.js';
 import { insertUser } from '../../src/modules/users/users.repository.js';
 import { createTestDb, inviteCode, storedTweetIds, waitFor, type TestDb } from '../helpers.js';
+import { spawnFromSource } from '../processes.js';
 import { startXGate, type XGate } from './x-gate.js';
 
-const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const USERS = 5;
 const HANDLES_PER_USER = 10;
@@ -89,24 +93,6 @@ class Browser {
   }
 }
 
-/** `count` posts over the last six days, newest first. */
-function posts(seed: number, count: number): FakeXTweet[] {
-  const now = Date.now();
-  return Array.from({ length: count }, (_, index) => ({
-    id: String(1_910_000_000_000_000_000n + BigInt(seed) * 1_000n + BigInt(count - index)),
-    text: `Post ${count - index} of account ${seed}`,
-    created_at: new Date(now - 3_600_000 - (index * 6 * 86_400_000) / count).toISOString(),
-    lang: 'en',
-    public_metrics: {
-      like_count: index % 50,
-      retweet_count: index % 7,
-      reply_count: index % 3,
-      quote_count: 0,
-      impression_count: 500 + index,
-    },
-  }));
-}
-
 describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker processes', () => {
   let db: TestDb;
   let x: FakeXServer;
@@ -131,53 +117,41 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
       prefix,
       xBaseUrl: x.baseUrl,
     };
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@perch/source', '--import', 'tsx', 'src/main.ts'],
-      {
-        cwd: SERVER_DIR,
-        env: {
-          ...process.env,
-          PERCH_ROLE: role,
-          DATABASE_URL: where.databaseUrl,
-          REDIS_URL,
-          REDIS_PREFIX: where.prefix,
-          DATA_DIR: path.join(dataDir, name),
-          SECRET_KEY: 'scale-out-test-secret-key-0123456789abcdef',
-          PORT: '0',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-          TWEET_SOURCE: 'x-api',
-          X_BEARER_TOKEN: x.bearerToken,
-          X_API_BASE_URL: where.xBaseUrl,
-          MONITOR_INTERVAL_SECONDS: '5',
-          COLLECTOR_CONCURRENCY: '3',
-          TELEGRAM_BOT_TOKEN: telegram.token,
-          TELEGRAM_API_BASE_URL: telegram.baseUrl,
-          TELEGRAM_POLL_UPDATES: 'false',
-          DISCORD_BOT_TOKEN: discord.token,
-          DISCORD_API_BASE_URL: discord.baseUrl,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const { child, output } = spawnFromSource('src/main.ts', {
+      PERCH_ROLE: role,
+      DATABASE_URL: where.databaseUrl,
+      REDIS_URL,
+      REDIS_PREFIX: where.prefix,
+      DATA_DIR: path.join(dataDir, name),
+      SECRET_KEY: 'scale-out-test-secret-key-0123456789abcdef',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      TWEET_SOURCE: 'x-api',
+      X_BEARER_TOKEN: x.bearerToken,
+      X_API_BASE_URL: where.xBaseUrl,
+      MONITOR_INTERVAL_SECONDS: '5',
+      COLLECTOR_CONCURRENCY: '3',
+      TELEGRAM_BOT_TOKEN: telegram.token,
+      TELEGRAM_API_BASE_URL: telegram.baseUrl,
+      TELEGRAM_POLL_UPDATES: 'false',
+      DISCORD_BOT_TOKEN: discord.token,
+      DISCORD_API_BASE_URL: discord.baseUrl,
+    });
     const deadline = Date.now() + 30_000;
     for (;;) {
       const origin =
-        /Perch is running at (http:\/\/[^/\s]+)/.exec(output)?.[1] ??
-        /health: (http:\/\/[^/\s]+)\/api/.exec(output)?.[1];
+        /Perch is running at (http:\/\/[^/\s]+)/.exec(output())?.[1] ??
+        /health: (http:\/\/[^/\s]+)\/api/.exec(output())?.[1];
       if (origin) {
-        const node: Node = { name, child, origin, output: () => output };
+        const node: Node = { name, child, origin, output };
         nodes.push(node);
         return node;
       }
       if (child.exitCode !== null || Date.now() > deadline) {
         // Late, it would start after all, with no test to stop it.
         child.kill('SIGKILL');
-        throw new Error(`${name} did not start:\n${output}`);
+        throw new Error(`${name} did not start:\n${output()}`);
       }
       await sleep(25);
     }
@@ -197,7 +171,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
     discord = await startFakeDiscordServer();
     for (let i = 0; i < USERS * HANDLES_PER_USER; i++) {
       const user = x.addUser({ username: `scale_acct_${i}`, followersCount: 100 + i });
-      x.addTweets(user.id, posts(i, TWEETS_PER_HANDLE));
+      x.addTweets(user.id, recentWirePosts(i, TWEETS_PER_HANDLE));
       xUsers.push({ id: user.id, username: user.username });
     }
   }, 60_000);
@@ -344,7 +318,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
       const ids = byHandle.get(account.username) ?? [];
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.sort()).toEqual(
-        posts(index, TWEETS_PER_HANDLE)
+        recentWirePosts(index, TWEETS_PER_HANDLE)
           .map((t) => t.id)
           .sort(),
       );
@@ -493,7 +467,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
     });
     const account = (seed: number) => {
       const xUser = x.addUser({ username: `takeover_${seed}`, followersCount: 10 });
-      x.addTweets(xUser.id, posts(seed, TWEETS_PER_HANDLE));
+      x.addTweets(xUser.id, recentWirePosts(seed, TWEETS_PER_HANDLE));
       return { ...xUser, seed };
     };
     const follow = async (username: string) => {
@@ -517,7 +491,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
     };
     const expectExact = async (handleId: number, seed: number) =>
       expect(await storedTweetIds(own, handleId)).toEqual(
-        posts(seed, TWEETS_PER_HANDLE)
+        recentWirePosts(seed, TWEETS_PER_HANDLE)
           .map((t) => t.id)
           .sort(),
       );

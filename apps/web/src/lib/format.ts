@@ -1,32 +1,34 @@
+/** `iso` as `format` writes it, or empty when `iso` is no readable date. */
+function formatReadable(iso: string, format: (date: Date) => string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : format(date);
+}
+
 /** A local date and time, e.g. 'Mar 10, 2025, 12:04 PM'; empty for an unreadable value. */
 export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+  return formatReadable(iso, (date) =>
+    date.toLocaleString('en-US', {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+    }),
+  );
 }
 
 /** A local date, e.g. 'Mar 10, 2025'; empty for an unreadable value. */
 export function formatDate(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  return formatReadable(iso, (date) =>
+    date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' }),
+  );
 }
 
 /** The local time of day, e.g. '12:04:30 PM'; empty for an unreadable value. */
 export function formatTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleTimeString('en-US', {
-    hour: 'numeric',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+  return formatReadable(iso, (date) =>
+    date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+  );
 }
 
 const SECOND = 1_000;

@@ -1,6 +1,7 @@
 import { RETRY_BUDGET_MAX, RETRY_BUDGET_WINDOW_MS } from '@perch/shared';
 import type { QueryClient } from '@tanstack/react-query';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { expectCallsOverTime, runOnFakeClock } from '@/test/fake-clock';
 import { ApiClient, ApiError, NETWORK_ERROR_CODE } from './api-client';
 import { createQueryClient, queryRetryDelay, retryUpTo, shouldRetryQuery } from './query-client';
 import { ErrorStormDetector } from './resilience/error-storm';
@@ -44,12 +45,8 @@ async function settle(queryClient: QueryClient, path: string, api: ApiClient) {
   return result;
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-  vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-});
-afterEach(() => {
-  vi.useRealTimers();
+runOnFakeClock(new Date('2026-01-01T00:00:00Z'), {
+  toFake: ['setTimeout', 'clearTimeout', 'Date'],
 });
 
 describe('ApiError path', () => {
@@ -224,12 +221,11 @@ describe('createQueryClient', () => {
     const result = queryClient
       .fetchQuery({ queryKey: ['profile'], queryFn: () => api.get('/analytics/profile') })
       .catch((error: unknown) => error);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(999);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    await expectCallsOverTime(fetchMock, [
+      [0, 1],
+      [999, 1],
+      [1, 2],
+    ]);
     await vi.advanceTimersByTimeAsync(10 * 60_000);
 
     expect(await result).toMatchObject({ code: NETWORK_ERROR_CODE, path: '/analytics/profile' });
@@ -248,10 +244,10 @@ describe('createQueryClient', () => {
       queryKey: ['profile'],
       queryFn: () => api.get('/analytics/profile'),
     });
-    await vi.advanceTimersByTimeAsync(6_999);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    await expectCallsOverTime(fetchMock, [
+      [6_999, 1],
+      [1, 2],
+    ]);
 
     await expect(result).resolves.toEqual({ ok: true });
   });

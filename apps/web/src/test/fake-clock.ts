@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi, type MockInstance } from 'vitest';
 
 /**
  * For the spec-number tests: every test runs on fake timers from time 0 with a fresh query cache,
@@ -17,4 +17,35 @@ export function fakeClockWithQueryClient(): () => QueryClient {
     vi.useRealTimers();
   });
   return () => queryClient;
+}
+
+/**
+ * Runs every test of the enclosing suite (or file, at the top level) on fake timers (`timers`
+ * says which, all by default) set to `start`, and puts real timers back afterwards.
+ */
+export function runOnFakeClock(
+  start: number | Date = 0,
+  timers?: Parameters<typeof vi.useFakeTimers>[0],
+): void {
+  beforeEach(() => {
+    vi.useFakeTimers(timers);
+    vi.setSystemTime(start);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+}
+
+/**
+ * Moves fake time on step by step: after each step of `advanceMs`, `mock` has been called
+ * `calls` times in all.
+ */
+export async function expectCallsOverTime(
+  mock: MockInstance,
+  steps: readonly (readonly [advanceMs: number, calls: number])[],
+): Promise<void> {
+  for (const [advanceMs, calls] of steps) {
+    await vi.advanceTimersByTimeAsync(advanceMs);
+    expect(mock).toHaveBeenCalledTimes(calls);
+  }
 }

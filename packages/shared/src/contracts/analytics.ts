@@ -210,11 +210,11 @@ export const mediaStatsSchema = z.object({
 export type MediaStats = z.infer<typeof mediaStatsSchema>;
 
 export const enhancedContentSchema = z.object({
-  mediaBreakdown: z.object({
-    photos: z.number().int(),
-    videos: z.number().int(),
-    gifs: z.number().int(),
-    posts_with_media: z.number().int(),
+  mediaBreakdown: mediaStatsSchema.pick({
+    photos: true,
+    videos: true,
+    gifs: true,
+    posts_with_media: true,
   }),
   contentTypes: contentTypesSchema,
   threadAnalysis: threadPerformanceSchema,

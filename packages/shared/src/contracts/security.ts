@@ -146,17 +146,21 @@ export type SecurityEvent = z.infer<typeof securityEventSchema>;
 
 // ---------------------------------------------------------------- events
 
+/** The `limit` of the security lists' queries: 1 to the most, `fallback` when left out. */
+const limitParam = (fallback: number) =>
+  z.coerce
+    .number({ error: SECURITY_MESSAGES.invalidLimit })
+    .int(SECURITY_MESSAGES.invalidLimit)
+    .min(1, SECURITY_MESSAGES.invalidLimit)
+    .max(SECURITY_EVENTS_MAX_LIMIT, SECURITY_MESSAGES.invalidLimit)
+    .default(fallback);
+
 export const securityEventsQuerySchema = z.object({
   eventType: z.string().max(64).optional(),
   severity: z.enum(SEVERITIES, { error: SECURITY_MESSAGES.invalidSeverity }).optional(),
   startDate: isoDate.optional(),
   endDate: isoDate.optional(),
-  limit: z.coerce
-    .number({ error: SECURITY_MESSAGES.invalidLimit })
-    .int(SECURITY_MESSAGES.invalidLimit)
-    .min(1, SECURITY_MESSAGES.invalidLimit)
-    .max(SECURITY_EVENTS_MAX_LIMIT, SECURITY_MESSAGES.invalidLimit)
-    .default(SECURITY_EVENTS_DEFAULT_LIMIT),
+  limit: limitParam(SECURITY_EVENTS_DEFAULT_LIMIT),
   offset: z.coerce
     .number({ error: SECURITY_MESSAGES.invalidOffset })
     .int(SECURITY_MESSAGES.invalidOffset)
@@ -316,12 +320,7 @@ export const incidentRequestSchema = z.object({
 export const incidentResponseSchema = z.object({ id: z.number().int() });
 
 export const loginHistoryQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: SECURITY_MESSAGES.invalidLimit })
-    .int(SECURITY_MESSAGES.invalidLimit)
-    .min(1, SECURITY_MESSAGES.invalidLimit)
-    .max(SECURITY_EVENTS_MAX_LIMIT, SECURITY_MESSAGES.invalidLimit)
-    .default(LOGIN_HISTORY_DEFAULT_LIMIT),
+  limit: limitParam(LOGIN_HISTORY_DEFAULT_LIMIT),
   userId: userIdFilter,
 });
 export const loginHistoryEntrySchema = z.object({

@@ -7,13 +7,14 @@ import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react
 import { act, renderHook } from '@testing-library/react';
 import { createElement, type FormEvent, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expectCallsOverTime } from '@/test/fake-clock';
 import { ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { backfillProgressQueryOptions } from './api/get-backfill-progress';
 import { handlesQueryOptions } from './api/get-handles';
 import { handleKeys } from './api/handle-keys';
 import { useDemoAddHandleForm } from './hooks/demo-add-handle-form';
 import { useDemoSmartPolling } from './hooks/demo-smart-polling';
-import { makeHandle } from './test/handle-fixtures';
+import { makeCollectingHandle, makeHandle } from './test/handle-fixtures';
 
 let queryClient: QueryClient;
 
@@ -38,11 +39,9 @@ async function observe(observer: { subscribe: (listener: () => void) => () => vo
 
 describe('handle list poll: 3 s while collecting, 30 s otherwise', () => {
   it('polls every 3 s while a handle collects, then every 30 s', async () => {
-    const collecting = makeHandle({
+    const collecting = makeCollectingHandle({
       handle: 'busy',
-      backfill_status: 'in_progress',
       backfill_progress: 40,
-      backfill_completed_at: null,
     });
     let answer: Handle[] = [collecting];
     const queryFn = vi.fn(async () => answer);
@@ -57,10 +56,10 @@ describe('handle list poll: 3 s while collecting, 30 s otherwise', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(queryFn).toHaveBeenCalledTimes(2);
 
-    await vi.advanceTimersByTimeAsync(29_999);
-    expect(queryFn).toHaveBeenCalledTimes(2);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(queryFn).toHaveBeenCalledTimes(3);
+    await expectCallsOverTime(queryFn, [
+      [29_999, 2],
+      [1, 3],
+    ]);
     unsubscribe();
   });
 });
@@ -84,16 +83,16 @@ describe('progress poll: 2 s', () => {
       new QueryObserver(queryClient, { ...backfillProgressQueryOptions('busy'), queryFn }),
     );
     expect(queryFn).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(1_999);
-    expect(queryFn).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(queryFn).toHaveBeenCalledTimes(2);
+    await expectCallsOverTime(queryFn, [
+      [1_999, 1],
+      [1, 2],
+    ]);
 
     answer = reading(100, 'completed');
-    await vi.advanceTimersByTimeAsync(2_000);
-    expect(queryFn).toHaveBeenCalledTimes(3);
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(queryFn).toHaveBeenCalledTimes(3);
+    await expectCallsOverTime(queryFn, [
+      [2_000, 3],
+      [60_000, 3],
+    ]);
     unsubscribe();
   });
 });

@@ -6,7 +6,7 @@
 import type { Health } from '@perch/shared';
 import { QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeClockWithQueryClient } from '@/test/fake-clock';
+import { expectCallsOverTime, fakeClockWithQueryClient } from '@/test/fake-clock';
 import { ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { checkHealth, healthQueryOptions } from './api/get-health';
 
@@ -30,14 +30,12 @@ describe('health query', () => {
   it('checks at once and then every 30 s', async () => {
     const queryFn = vi.fn(async () => HEALTHY);
     const unmount = mount(queryFn);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(queryFn).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(29_999);
-    expect(queryFn).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(queryFn).toHaveBeenCalledTimes(2);
-    await vi.advanceTimersByTimeAsync(30_000);
-    expect(queryFn).toHaveBeenCalledTimes(3);
+    await expectCallsOverTime(queryFn, [
+      [0, 1],
+      [29_999, 1],
+      [1, 2],
+      [30_000, 3],
+    ]);
     unmount();
   });
 

@@ -1,5 +1,6 @@
 import { onlineManager } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { expectCallsOverTime } from '@/test/fake-clock';
 import { NetworkQualityMonitor, rateNetwork, type ProbeResult } from './network-quality';
 
 function probes(okCount: number, failCount: number, latencyMs: number): ProbeResult[] {
@@ -97,12 +98,11 @@ describe('NetworkQualityMonitor', () => {
 
   it('probes every 30 s and stops on stop', async () => {
     monitor.start();
-    await vi.advanceTimersByTimeAsync(29_999);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(fetchMock).toHaveBeenCalledTimes(2);
-    await vi.advanceTimersByTimeAsync(30_000);
-    expect(fetchMock).toHaveBeenCalledTimes(3);
+    await expectCallsOverTime(fetchMock, [
+      [29_999, 1],
+      [1, 2],
+      [30_000, 3],
+    ]);
     monitor.stop();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(fetchMock).toHaveBeenCalledTimes(3);

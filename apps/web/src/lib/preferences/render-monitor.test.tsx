@@ -41,14 +41,19 @@ describe('logSlowRender', () => {
   });
 });
 
+/** A monitored tree that takes 25 ms to render. */
+function slowPage(id: string) {
+  return (
+    <RenderMonitor id={id}>
+      <Busy ms={25} label="Slow page" />
+    </RenderMonitor>
+  );
+}
+
 describe('RenderMonitor', () => {
   it('logs nothing while performance monitoring is off (the default)', () => {
     const warn = warnings();
-    render(
-      <RenderMonitor id="page">
-        <Busy ms={25} label="Slow page" />
-      </RenderMonitor>,
-    );
+    render(slowPage('page'));
     expect(screen.getByText('Slow page')).toBeInTheDocument();
     expect(warn).not.toHaveBeenCalled();
   });
@@ -64,22 +69,14 @@ describe('RenderMonitor', () => {
     expect(screen.getByText('Fast page')).toBeInTheDocument();
     expect(warn).not.toHaveBeenCalled();
 
-    view.rerender(
-      <RenderMonitor id="page">
-        <Busy ms={25} label="Slow page" />
-      </RenderMonitor>,
-    );
+    view.rerender(slowPage('page'));
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toMatch(/^\[perch\] Slow render: "page" \(update\) took \d+/);
   });
 
   it('starts and stops with the preference', () => {
     const warn = warnings();
-    render(
-      <RenderMonitor id="settings">
-        <Busy ms={25} label="Slow page" />
-      </RenderMonitor>,
-    );
+    render(slowPage('settings'));
     act(() => preferencesStore.update({ performanceMonitoring: true }));
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toContain('"settings" (mount)');

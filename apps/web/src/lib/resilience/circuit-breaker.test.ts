@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock } from '@/test/fake-clock';
 import { CircuitBreaker } from './circuit-breaker';
 
 function fail(breaker: CircuitBreaker, times: number): void {
@@ -6,13 +7,7 @@ function fail(breaker: CircuitBreaker, times: number): void {
 }
 
 describe('CircuitBreaker', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  runOnFakeClock(new Date('2026-01-01T00:00:00Z'));
 
   it('opens after 10 failures within 60 s', () => {
     const breaker = new CircuitBreaker();

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock } from '@/test/fake-clock';
 import { ErrorStormDetector, errorPatternKey } from './error-storm';
 
 describe('errorPatternKey', () => {
@@ -16,13 +17,7 @@ describe('errorPatternKey', () => {
 });
 
 describe('ErrorStormDetector', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  runOnFakeClock(new Date('2026-01-01T00:00:00Z'));
 
   it('calls 5 repeats of one pattern within 60 s a storm', () => {
     const detector = new ErrorStormDetector();

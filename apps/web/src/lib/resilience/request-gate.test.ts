@@ -1,5 +1,6 @@
 import { MESSAGES } from '@perch/shared';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock } from '@/test/fake-clock';
 import {
   DuplicateRequestError,
   RequestGate,
@@ -49,13 +50,7 @@ describe('request keys', () => {
 });
 
 describe('RequestGate', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  runOnFakeClock(new Date('2026-01-01T00:00:00Z'));
 
   it('makes a second request to an endpoint within 500 ms wait out the remainder', async () => {
     const gate = new RequestGate();

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock } from '@/test/fake-clock';
 import { ApiError, NETWORK_ERROR_CODE, TIMEOUT_CODE } from '../api-client';
 import {
   RetryBudget,
@@ -15,13 +16,7 @@ const network = new ApiError(0, 'offline', NETWORK_ERROR_CODE);
 const timeout = new ApiError(0, 'timeout', TIMEOUT_CODE);
 const middle = () => 0.5;
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+runOnFakeClock(new Date('2026-01-01T00:00:00Z'));
 
 describe('categorizeFailure and maxRetriesFor', () => {
   it('puts the endpoint first, then the failure', () => {

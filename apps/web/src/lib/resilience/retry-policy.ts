@@ -9,6 +9,7 @@ import {
   RETRYABLE_CLIENT_STATUSES,
 } from '@perch/shared';
 import { ApiError, isNetworkError } from '../api-error';
+import { RollingAllowance } from './rolling-allowance';
 
 /** The kind of a failure, which sets how often it is retried. */
 export type ErrorCategory = keyof typeof MAX_RETRIES_BY_CATEGORY;
@@ -92,34 +93,14 @@ export interface RetryBudgetOptions {
 }
 
 /** A rolling-window allowance of retries (50 per minute by default), shared by its callers. */
-export class RetryBudget {
-  private readonly max: number;
-  private readonly windowMs: number;
-  private readonly now: () => number;
-  private spent: number[] = [];
-
+export class RetryBudget extends RollingAllowance {
   constructor(options: RetryBudgetOptions = {}) {
-    this.max = options.max ?? RETRY_BUDGET_MAX;
-    this.windowMs = options.windowMs ?? RETRY_BUDGET_WINDOW_MS;
-    this.now = options.now ?? (() => Date.now());
-  }
-
-  /** Retries still allowed in the current window. */
-  remaining(): number {
-    this.prune();
-    return this.max - this.spent.length;
+    super(options.max ?? RETRY_BUDGET_MAX, options.windowMs ?? RETRY_BUDGET_WINDOW_MS, options.now);
   }
 
   /** Spends one retry; false (nothing spent) when the window's allowance is used up. */
   tryAcquire(): boolean {
-    if (this.remaining() <= 0) return false;
-    this.spent.push(this.now());
-    return true;
-  }
-
-  private prune(): void {
-    const cutoff = this.now() - this.windowMs;
-    while (this.spent.length > 0 && (this.spent[0] ?? 0) <= cutoff) this.spent.shift();
+    return this.tryUse();
   }
 }
 

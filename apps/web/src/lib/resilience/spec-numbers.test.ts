@@ -3,7 +3,8 @@
  * (see docs/resilience-numbers.md for the whole table).
  */
 import { QueryObserver } from '@tanstack/react-query';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { expectCallsOverTime, runOnFakeClock } from '@/test/fake-clock';
 import { ApiClient, ApiError, NETWORK_ERROR_CODE, TIMEOUT_CODE } from '../api-client';
 import { createQueryClient } from '../query-client';
 import { CircuitBreaker } from './circuit-breaker';
@@ -20,12 +21,8 @@ function failure(status: number): Response {
   });
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-  vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-});
-afterEach(() => {
-  vi.useRealTimers();
+runOnFakeClock(new Date('2026-01-01T00:00:00Z'), {
+  toFake: ['setTimeout', 'clearTimeout', 'Date'],
 });
 
 describe('request timeout 15 s', () => {
@@ -72,20 +69,15 @@ describe('max retries by category', () => {
 });
 
 describe('circuit failures are counted per 60 s', () => {
-  it('still counts a failure 59.999 s into the window', () => {
+  it.each([
+    { name: 'still counts a failure 59.999 s into the window', after: 59_999, state: 'open' },
+    { name: 'starts a new count at 60 s', after: 60_000, state: 'closed' },
+  ])('$name', ({ after, state }) => {
     const breaker = new CircuitBreaker();
     for (let i = 0; i < 9; i += 1) breaker.recordFailure();
-    vi.advanceTimersByTime(59_999);
+    vi.advanceTimersByTime(after);
     breaker.recordFailure();
-    expect(breaker.state).toBe('open');
-  });
-
-  it('starts a new count at 60 s', () => {
-    const breaker = new CircuitBreaker();
-    for (let i = 0; i < 9; i += 1) breaker.recordFailure();
-    vi.advanceTimersByTime(60_000);
-    breaker.recordFailure();
-    expect(breaker.state).toBe('closed');
+    expect(breaker.state).toBe(state);
   });
 });
 
@@ -98,16 +90,13 @@ describe('query cache defaults', () => {
       .fetchQuery({ queryKey: ['settings'], queryFn: () => api.get('/settings') })
       .catch((error: unknown) => error);
     // Backoff 1 s, 2 s, 4 s (random 0.5: no jitter).
-    await vi.advanceTimersByTimeAsync(0);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(fetchMock).toHaveBeenCalledTimes(2);
-    await vi.advanceTimersByTimeAsync(1_999);
-    expect(fetchMock).toHaveBeenCalledTimes(2);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(fetchMock).toHaveBeenCalledTimes(3);
-    await vi.advanceTimersByTimeAsync(4_000);
-    expect(fetchMock).toHaveBeenCalledTimes(4);
+    await expectCallsOverTime(fetchMock, [
+      [0, 1],
+      [1_000, 2],
+      [1_999, 2],
+      [1, 3],
+      [4_000, 4],
+    ]);
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(await result).toMatchObject({ status: 408, path: '/settings' });
     expect(fetchMock).toHaveBeenCalledTimes(4);

@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { runOnFakeClock } from '@/test/fake-clock';
 import { SyncBreaker } from './sync-breaker';
 
 describe('SyncBreaker', () => {
-  beforeEach(() => {
-    vi.useFakeTimers();
-    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  runOnFakeClock(new Date('2026-01-01T00:00:00Z'));
 
   it('allows 5 attempts within 10 s and stops the sixth', () => {
     const breaker = new SyncBreaker();

@@ -1,4 +1,5 @@
 import { SYNC_BREAKER_MAX_ATTEMPTS, SYNC_BREAKER_WINDOW_MS } from '@perch/shared';
+import { RollingAllowance } from './rolling-allowance';
 
 export interface SyncBreakerOptions {
   /** Attempts allowed within one window (5); one more stops syncing. */
@@ -14,37 +15,26 @@ export interface SyncBreakerOptions {
  * The window rolls: a refused attempt is not counted, and syncing resumes once the oldest
  * counted attempt is 10 s old.
  */
-export class SyncBreaker {
-  private readonly maxAttempts: number;
-  private readonly windowMs: number;
-  private readonly now: () => number;
-  private attempts: number[] = [];
-
+export class SyncBreaker extends RollingAllowance {
   constructor(options: SyncBreakerOptions = {}) {
-    this.maxAttempts = options.maxAttempts ?? SYNC_BREAKER_MAX_ATTEMPTS;
-    this.windowMs = options.windowMs ?? SYNC_BREAKER_WINDOW_MS;
-    this.now = options.now ?? (() => Date.now());
+    super(
+      options.maxAttempts ?? SYNC_BREAKER_MAX_ATTEMPTS,
+      options.windowMs ?? SYNC_BREAKER_WINDOW_MS,
+      options.now,
+    );
   }
 
   /** Whether syncing is stopped now (another attempt would be one too many). */
   isStopped(): boolean {
-    this.prune();
-    return this.attempts.length >= this.maxAttempts;
+    return this.remaining() <= 0;
   }
 
   /** Counts a sync attempt and returns true, or returns false while syncing is stopped. */
   tryAttempt(): boolean {
-    if (this.isStopped()) return false;
-    this.attempts.push(this.now());
-    return true;
+    return this.tryUse();
   }
 
   reset(): void {
-    this.attempts = [];
-  }
-
-  private prune(): void {
-    const cutoff = this.now() - this.windowMs;
-    while (this.attempts.length > 0 && (this.attempts[0] ?? 0) <= cutoff) this.attempts.shift();
+    this.clear();
   }
 }

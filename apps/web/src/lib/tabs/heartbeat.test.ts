@@ -53,6 +53,23 @@ function create(election: ReturnType<typeof fakeElection>, onSessionExpired?: ()
   return heartbeat;
 }
 
+/** A heartbeat for a signed-in user (id 7), started in a tab of the given role. */
+function startSignedIn(role: TabRole, onSessionExpired?: () => void) {
+  const election = fakeElection(role);
+  const beat = create(election, onSessionExpired);
+  beat.setUserId(7);
+  beat.start();
+  return { election, beat };
+}
+
+/** Has the server answer every beat (its time kept in `callTimes`) with `answer()`. */
+function serverAnswers(answer: () => Promise<Response>): void {
+  fetchMock.mockImplementation(() => {
+    callTimes.push(Date.now());
+    return answer();
+  });
+}
+
 async function at(ms: number): Promise<void> {
   await vi.advanceTimersByTimeAsync(ms - Date.now());
 }
@@ -61,10 +78,8 @@ beforeEach(() => {
   vi.useFakeTimers();
   vi.setSystemTime(0);
   callTimes = [];
-  fetchMock = vi.fn<typeof fetch>(() => {
-    callTimes.push(Date.now());
-    return Promise.resolve(respond(200));
-  });
+  fetchMock = vi.fn<typeof fetch>();
+  serverAnswers(() => Promise.resolve(respond(200)));
   sendBeacon = vi.fn(() => true);
   page = new EventTarget();
   heartbeat = null;
@@ -87,10 +102,7 @@ describe('LeaderHeartbeat', () => {
   });
 
   it('beats at once and every 15 s while this tab leads and someone is signed in', async () => {
-    const election = fakeElection('leader');
-    const beat = create(election);
-    beat.setUserId(7);
-    beat.start();
+    const { beat } = startSignedIn('leader');
     await at(45_000);
     expect(beatTimes()).toEqual([0, 15_000, 30_000, 45_000]);
     const [url, init] = fetchMock.mock.calls[0] ?? [];
@@ -107,10 +119,7 @@ describe('LeaderHeartbeat', () => {
   });
 
   it('stays quiet in a follower and starts when the tab becomes leader', async () => {
-    const election = fakeElection('follower');
-    const beat = create(election);
-    beat.setUserId(7);
-    beat.start();
+    const { election } = startSignedIn('follower');
     await at(60_000);
     expect(fetchMock).not.toHaveBeenCalled();
     election.set('leader');
@@ -137,13 +146,8 @@ describe('LeaderHeartbeat', () => {
   });
 
   it('retries a failed beat up to 10 times with backoff, then gives up', async () => {
-    fetchMock.mockImplementation(() => {
-      callTimes.push(Date.now());
-      return Promise.resolve(respond(503));
-    });
-    const beat = create(fakeElection('leader'));
-    beat.setUserId(7);
-    beat.start();
+    serverAnswers(() => Promise.resolve(respond(503)));
+    const { beat } = startSignedIn('leader');
     await at(1);
     expect(beat.getStatus()).toBe('retrying');
     await at(600_000);
@@ -157,13 +161,8 @@ describe('LeaderHeartbeat', () => {
 
   it('beats again on resume after it gave up (the server is back)', async () => {
     let serverDown = true;
-    fetchMock.mockImplementation(() => {
-      callTimes.push(Date.now());
-      return Promise.resolve(respond(serverDown ? 503 : 200));
-    });
-    const beat = create(fakeElection('leader'));
-    beat.setUserId(7);
-    beat.start();
+    serverAnswers(() => Promise.resolve(respond(serverDown ? 503 : 200)));
+    const { beat } = startSignedIn('leader');
     await at(200_000);
     expect(beat.getStatus()).toBe('gave-up');
     expect(fetchMock).toHaveBeenCalledTimes(1 + HEARTBEAT_MAX_RETRIES);
@@ -180,31 +179,23 @@ describe('LeaderHeartbeat', () => {
 
   it('returns to the 15 s rhythm once a retry succeeds, with a fresh retry budget', async () => {
     let failures = 2;
-    fetchMock.mockImplementation(() => {
-      callTimes.push(Date.now());
+    serverAnswers(() => {
       if (failures > 0) {
         failures -= 1;
         return Promise.reject(new TypeError('Failed to fetch'));
       }
       return Promise.resolve(respond(200));
     });
-    const beat = create(fakeElection('leader'));
-    beat.setUserId(7);
-    beat.start();
+    const { beat } = startSignedIn('leader');
     await at(33_000);
     expect(beatTimes()).toEqual([0, 1_000, 3_000, 18_000, 33_000]);
     expect(beat.getStatus()).toBe('beating');
   });
 
   it('stops on a 401 and reports the expired session', async () => {
-    fetchMock.mockImplementation(() => {
-      callTimes.push(Date.now());
-      return Promise.resolve(respond(401));
-    });
+    serverAnswers(() => Promise.resolve(respond(401)));
     const expired = vi.fn();
-    const beat = create(fakeElection('leader'), expired);
-    beat.setUserId(7);
-    beat.start();
+    const { beat } = startSignedIn('leader', expired);
     await at(120_000);
     expect(beatTimes()).toEqual([0]);
     expect(expired).toHaveBeenCalledTimes(1);
@@ -215,16 +206,13 @@ describe('LeaderHeartbeat', () => {
 
   it('ignores the answer to a beat sent before leadership was lost', async () => {
     let release: (response: Response) => void = () => undefined;
-    fetchMock.mockImplementation(() => {
-      callTimes.push(Date.now());
-      return new Promise<Response>((resolve) => {
-        release = resolve;
-      });
-    });
-    const election = fakeElection('leader');
-    const beat = create(election);
-    beat.setUserId(7);
-    beat.start();
+    serverAnswers(
+      () =>
+        new Promise<Response>((resolve) => {
+          release = resolve;
+        }),
+    );
+    const { election, beat } = startSignedIn('leader');
     await at(1_000);
     election.set('follower');
     release(respond(200));
@@ -234,10 +222,7 @@ describe('LeaderHeartbeat', () => {
   });
 
   it('sends the unload beacon from the leader on pagehide, even once it resigned', async () => {
-    const election = fakeElection('leader');
-    const beat = create(election);
-    beat.setUserId(7);
-    beat.start();
+    const { election } = startSignedIn('leader');
     await at(5_000);
     // The election resigns on the same pagehide, possibly first.
     election.set('stopped');
@@ -255,10 +240,7 @@ describe('LeaderHeartbeat', () => {
   });
 
   it('sends no beacon from a follower or when signed out', async () => {
-    const election = fakeElection('follower');
-    const beat = create(election);
-    beat.setUserId(7);
-    beat.start();
+    const { election, beat } = startSignedIn('follower');
     page.dispatchEvent(new Event('pagehide'));
     election.set('leader');
     beat.setUserId(null);
@@ -272,9 +254,7 @@ describe('LeaderHeartbeat', () => {
 
   it('falls back to a keepalive fetch when the beacon is refused', async () => {
     sendBeacon.mockReturnValue(false);
-    const beat = create(fakeElection('leader'));
-    beat.setUserId(7);
-    beat.start();
+    const { beat } = startSignedIn('leader');
     await at(1);
     fetchMock.mockClear();
     expect(beat.sendUnloadBeacon()).toBe(true);

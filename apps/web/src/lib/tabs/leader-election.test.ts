@@ -5,18 +5,19 @@ import {
   TAB_LEADER_HEARTBEAT_MS,
   TAB_LEADER_MONITOR_MS,
 } from '@perch/shared';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { TabLeaderElection, bindPageLifecycle, outranks } from './leader-election';
-import { TestChannelHub } from './test-channel-hub';
+import { tabTestBed } from './test-channel-hub';
 
 const ELECTION_MS = TAB_ELECTION_ANNOUNCE_WAIT_MS + TAB_ELECTION_PROPOSE_WAIT_MS;
 
-let hub: TestChannelHub;
+const bed = tabTestBed();
 let tabs: TabLeaderElection[];
 
 function openTab(id: string): TabLeaderElection {
-  const tab = new TabLeaderElection({ id, createChannel: hub.createChannel });
+  const tab = new TabLeaderElection({ id, createChannel: bed.hub.createChannel });
   tabs.push(tab);
+  bed.cleanups.push(() => tab.stop());
   tab.start();
   return tab;
 }
@@ -29,15 +30,7 @@ async function at(ms: number): Promise<void> {
 const leaders = () => tabs.filter((tab) => tab.isLeader).map((tab) => tab.id);
 
 beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(0);
-  hub = new TestChannelHub();
   tabs = [];
-});
-
-afterEach(() => {
-  for (const tab of tabs) tab.stop();
-  vi.useRealTimers();
 });
 
 describe('TabLeaderElection', () => {
@@ -52,11 +45,11 @@ describe('TabLeaderElection', () => {
   it('makes a lone tab leader after 100 ms + 600 ms', async () => {
     const a = openTab('a');
     expect(a.getSnapshot()).toEqual({ role: 'electing', isLeader: false, leaderId: null });
-    expect(hub.postedAt('announce', 'a')).toEqual([0]);
+    expect(bed.hub.postedAt('announce', 'a')).toEqual([0]);
     await at(99);
-    expect(hub.postedAt('propose', 'a')).toEqual([]);
+    expect(bed.hub.postedAt('propose', 'a')).toEqual([]);
     await at(100);
-    expect(hub.postedAt('propose', 'a')).toEqual([100]);
+    expect(bed.hub.postedAt('propose', 'a')).toEqual([100]);
     await at(699);
     expect(a.isLeader).toBe(false);
     await at(700);
@@ -69,7 +62,7 @@ describe('TabLeaderElection', () => {
     const b = openTab('b');
     await at(1_001);
     expect(b.getSnapshot()).toEqual({ role: 'follower', isLeader: false, leaderId: 'a' });
-    expect(hub.postedAt('propose', 'b')).toEqual([]);
+    expect(bed.hub.postedAt('propose', 'b')).toEqual([]);
     await at(120_000);
     expect(a.isLeader).toBe(true);
     expect(leaders()).toEqual(['a']);
@@ -79,7 +72,7 @@ describe('TabLeaderElection', () => {
     openTab('a');
     await at(700 + 4 * TAB_LEADER_HEARTBEAT_MS);
     // The claim itself, then every 5 s.
-    expect(hub.postedAt('leader', 'a')).toEqual([700, 5_700, 10_700, 15_700, 20_700]);
+    expect(bed.hub.postedAt('leader', 'a')).toEqual([700, 5_700, 10_700, 15_700, 20_700]);
   });
 
   // Leader a claims at 700 and beats at 700 + 5 s·k; b follows from 1 000, so it checks at
@@ -98,8 +91,8 @@ describe('TabLeaderElection', () => {
       const b = openTab('b');
       await at(killAt);
       a.stop();
-      expect(hub.postedAt('leader', 'a').at(-1)).toBe(lastBeat);
-      expect(hub.postedAt('resign')).toEqual([]);
+      expect(bed.hub.postedAt('leader', 'a').at(-1)).toBe(lastBeat);
+      expect(bed.hub.postedAt('resign')).toEqual([]);
       const silence = detectedAt - lastBeat;
       expect(silence).toBeGreaterThanOrEqual(TAB_LEADER_DEAD_AFTER_MS);
       expect(silence).toBeLessThan(TAB_LEADER_DEAD_AFTER_MS + TAB_LEADER_MONITOR_MS);
@@ -108,7 +101,7 @@ describe('TabLeaderElection', () => {
       expect(b.getSnapshot().role).toBe('follower');
       await at(detectedAt);
       expect(b.getSnapshot().role).toBe('electing');
-      expect(hub.postedAt('announce', 'b').at(-1)).toBe(detectedAt);
+      expect(bed.hub.postedAt('announce', 'b').at(-1)).toBe(detectedAt);
       await at(detectedAt + ELECTION_MS - 1);
       expect(b.isLeader).toBe(false);
       await at(detectedAt + ELECTION_MS);
@@ -169,12 +162,12 @@ describe('TabLeaderElection', () => {
     const b = openTab('b');
     await at(2_000);
     // a freezes (its messages are lost); b takes over, then a wakes up.
-    const channelOfA = hub.log.find((entry) => (entry.data as { from: string }).from === 'a');
+    const channelOfA = bed.hub.log.find((entry) => (entry.data as { from: string }).from === 'a');
     if (!channelOfA) throw new Error('a posted nothing');
-    hub.disconnect(channelOfA.channel);
+    bed.hub.disconnect(channelOfA.channel);
     await at(40_000);
     expect(leaders()).toEqual(['a', 'b']);
-    hub.reconnect(channelOfA.channel);
+    bed.hub.reconnect(channelOfA.channel);
     await at(40_000 + TAB_LEADER_HEARTBEAT_MS);
     expect(leaders()).toEqual(['a']);
     expect(b.getSnapshot().leaderId).toBe('a');
@@ -220,7 +213,7 @@ describe('TabLeaderElection', () => {
   it('ignores malformed messages', async () => {
     const a = openTab('a');
     await at(700);
-    const stranger = hub.createChannel('perch.tabs');
+    const stranger = bed.hub.createChannel('perch.tabs');
     stranger.postMessage({ type: 'leader', from: 'x' });
     stranger.postMessage({ type: 'resign', from: 'a' });
     stranger.postMessage('hello');
@@ -236,7 +229,7 @@ describe('TabLeaderElection', () => {
     const page = new EventTarget();
     const unbind = bindPageLifecycle(a, page);
     page.dispatchEvent(new Event('pagehide'));
-    expect(hub.postedAt('resign', 'a')).toEqual([700]);
+    expect(bed.hub.postedAt('resign', 'a')).toEqual([700]);
     expect(a.getSnapshot().role).toBe('stopped');
     const restored = new Event('pageshow') as Event & { persisted: boolean };
     Object.defineProperty(restored, 'persisted', { value: true });

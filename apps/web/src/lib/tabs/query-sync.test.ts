@@ -1,12 +1,11 @@
 import { SYNC_BREAKER_MAX_ATTEMPTS, SYNC_BREAKER_WINDOW_MS } from '@perch/shared';
 import { QueryClient } from '@tanstack/react-query';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TabLeaderElection } from './leader-election';
 import { shareQueryResults } from './query-sync';
-import { TestChannelHub } from './test-channel-hub';
+import { tabTestBed } from './test-channel-hub';
 
-let hub: TestChannelHub;
-let cleanups: (() => void)[];
+const bed = tabTestBed();
 
 interface Tab {
   election: TabLeaderElection;
@@ -14,11 +13,11 @@ interface Tab {
 }
 
 function openTab(id: string): Tab {
-  const election = new TabLeaderElection({ id, createChannel: hub.createChannel });
+  const election = new TabLeaderElection({ id, createChannel: bed.hub.createChannel });
   const queryClient = new QueryClient();
   const stop = shareQueryResults(queryClient, election);
   election.start();
-  cleanups.push(() => {
+  bed.cleanups.push(() => {
     stop();
     election.stop();
     queryClient.clear();
@@ -27,21 +26,9 @@ function openTab(id: string): Tab {
 }
 
 const sharedResults = () =>
-  hub.log.filter(
+  bed.hub.log.filter(
     ({ data }) => (data as { payload?: { kind?: string } }).payload?.kind === 'query-result',
   ).length;
-
-beforeEach(async () => {
-  vi.useFakeTimers();
-  vi.setSystemTime(0);
-  hub = new TestChannelHub();
-  cleanups = [];
-});
-
-afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
-  vi.useRealTimers();
-});
 
 async function twoTabs(): Promise<[Tab, Tab]> {
   const leader = openTab('a');

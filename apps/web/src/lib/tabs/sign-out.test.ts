@@ -1,13 +1,12 @@
 import { TAB_ELECTION_ANNOUNCE_WAIT_MS, TAB_ELECTION_PROPOSE_WAIT_MS } from '@perch/shared';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TabLeaderElection } from './leader-election';
 import { SIGN_OUT_CONTROL_PROPS, TabSignOut, isSignOutControl } from './sign-out';
-import { TestChannelHub } from './test-channel-hub';
+import { tabTestBed } from './test-channel-hub';
 
 const ELECTION_MS = TAB_ELECTION_ANNOUNCE_WAIT_MS + TAB_ELECTION_PROPOSE_WAIT_MS;
 
-let hub: TestChannelHub;
-let cleanups: (() => void)[];
+const bed = tabTestBed();
 
 interface Tab {
   election: TabLeaderElection;
@@ -19,13 +18,13 @@ interface Tab {
 }
 
 function openTab(id: string): Tab {
-  const election = new TabLeaderElection({ id, createChannel: hub.createChannel });
+  const election = new TabLeaderElection({ id, createChannel: bed.hub.createChannel });
   const signOut = new TabSignOut(election);
   const events: string[] = [];
   signOut.subscribe(() => events.push('session ended'));
   const stopHearing = signOut.start();
   election.start();
-  cleanups.push(() => {
+  bed.cleanups.push(() => {
     stopHearing();
     election.stop();
   });
@@ -34,7 +33,7 @@ function openTab(id: string): Tab {
 
 /** The session-ended messages posted so far, by sender id. */
 const sessionEndedFrom = () =>
-  hub.log
+  bed.hub.log
     .map(({ data }) => data as { type?: string; from?: string; payload?: { kind?: string } })
     .filter((message) => message.type === 'data' && message.payload?.kind === 'session-ended')
     .map((message) => message.from);
@@ -48,18 +47,6 @@ async function twoTabs(): Promise<{ leader: Tab; follower: Tab }> {
   expect(follower.election.getSnapshot().role).toBe('follower');
   return { leader, follower };
 }
-
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(0);
-  hub = new TestChannelHub();
-  cleanups = [];
-});
-
-afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
-  vi.useRealTimers();
-});
 
 describe('TabSignOut', () => {
   it.each(['follower', 'leader'] as const)(
@@ -84,7 +71,7 @@ describe('TabSignOut', () => {
       await vi.advanceTimersByTimeAsync(ELECTION_MS * 2);
       expect(tabs.leader.election.isLeader).toBe(true);
       expect(tabs.follower.election.getSnapshot().role).toBe('follower');
-      expect(hub.postedAt('leader', tabs.follower.election.id)).toEqual([]);
+      expect(bed.hub.postedAt('leader', tabs.follower.election.id)).toEqual([]);
     },
   );
 

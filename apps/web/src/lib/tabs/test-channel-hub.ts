@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { TabChannel } from './leader-election';
 
 type Listener = (event: MessageEvent) => void;
@@ -77,4 +78,29 @@ export class TestChannelHub {
       })
       .map((entry) => entry.at);
   }
+}
+
+/** The current test's hub, and what to undo when the test ends (run in order). */
+export interface TabTestBed {
+  hub: TestChannelHub;
+  cleanups: (() => void)[];
+}
+
+/**
+ * Runs every test of the file on fake timers from time 0 with a fresh hub; the cleanups each
+ * test registers (stopping its tabs) run after it. Call at the top of a file.
+ */
+export function tabTestBed(): TabTestBed {
+  const bed: TabTestBed = { hub: new TestChannelHub(), cleanups: [] };
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(0);
+    bed.hub = new TestChannelHub();
+    bed.cleanups = [];
+  });
+  afterEach(() => {
+    for (const cleanup of bed.cleanups) cleanup();
+    vi.useRealTimers();
+  });
+  return bed;
 }

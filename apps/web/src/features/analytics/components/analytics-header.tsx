@@ -30,6 +30,21 @@ export function collectedSinceText(data: CompleteAnalytics): string | null {
   return `Collected since ${since} — earlier days have no data`;
 }
 
+/** The badge's colour and words for where collection stands. */
+function statusOf(
+  data: CompleteAnalytics,
+  progress: ProgressReading,
+  waiting?: string | null,
+): { color: string; label: string; title?: string } {
+  // New tweets are not coming in: the numbers are not up to date, whatever was collected.
+  if (waiting) return { color: 'yellow', label: 'Waiting for X', title: waiting };
+  if (data.analytics_status === 'collecting') {
+    return { color: 'blue', label: `Collecting ${progressPercent(progress)}%` };
+  }
+  if (data.analytics_status === 'data_ready') return { color: 'green', label: 'Up to date' };
+  return { color: 'gray', label: 'No data yet' };
+}
+
 function StatusBadge({
   data,
   progress,
@@ -39,50 +54,17 @@ function StatusBadge({
   progress: ProgressReading;
   waiting?: string | null;
 }) {
-  // New tweets are not coming in: the numbers are not up to date, whatever was collected.
-  if (waiting) {
-    return (
-      <Badge
-        variant="light"
-        color="yellow"
-        radius="sm"
-        tt="none"
-        title={waiting}
-        data-testid="analytics-status-badge"
-      >
-        Waiting for X
-      </Badge>
-    );
-  }
-  if (data.analytics_status === 'collecting') {
-    return (
-      <Badge
-        variant="light"
-        color="blue"
-        radius="sm"
-        tt="none"
-        data-testid="analytics-status-badge"
-      >
-        Collecting {progressPercent(progress)}%
-      </Badge>
-    );
-  }
-  if (data.analytics_status === 'data_ready') {
-    return (
-      <Badge
-        variant="light"
-        color="green"
-        radius="sm"
-        tt="none"
-        data-testid="analytics-status-badge"
-      >
-        Up to date
-      </Badge>
-    );
-  }
+  const { color, label, title } = statusOf(data, progress, waiting);
   return (
-    <Badge variant="light" color="gray" radius="sm" tt="none" data-testid="analytics-status-badge">
-      No data yet
+    <Badge
+      variant="light"
+      color={color}
+      radius="sm"
+      tt="none"
+      title={title}
+      data-testid="analytics-status-badge"
+    >
+      {label}
     </Badge>
   );
 }

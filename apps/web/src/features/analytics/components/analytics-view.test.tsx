@@ -8,7 +8,8 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { beforeEach, describe, expect, it, type Mock } from 'vitest';
+import { describe, expect, it, type Mock } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch, type StubHandler } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import {
@@ -82,18 +83,25 @@ function answer(data: CompleteAnalytics): StubHandler {
   return () => ok(data);
 }
 
+/** Serves each handle's complete analytics, keyed by the handle in the path. */
+function stubAnalytics(byHandle: Record<string, CompleteAnalytics>) {
+  return stubFetch(
+    Object.fromEntries(
+      Object.entries(byHandle).map(([handle, data]) => [completePath(handle), answer(data)]),
+    ),
+  );
+}
+
 const person = () => userEvent.setup({ delay: null });
 
 // The whole dashboard (charts, a 7 x 24 heatmap) renders in each test: jsdom needs its time.
 describe('AnalyticsView', { timeout: 20_000 }, () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  apiTestHooks();
 
   it('shows the summary numbers formatted for people, with the raw numbers behind them', async () => {
-    const fetchMock = stubFetch({
-      [completePath('nasa')]: answer(makeCompleteAnalytics('nasa')),
-      [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+    const fetchMock = stubAnalytics({
+      nasa: makeCompleteAnalytics('nasa'),
+      spacex: makeCompleteAnalytics('spacex'),
     });
     renderView();
 
@@ -138,9 +146,9 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
   });
 
   it('switches to the week and back', async () => {
-    const fetchMock = stubFetch({
-      [completePath('nasa')]: answer(makeCompleteAnalytics('nasa')),
-      [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+    const fetchMock = stubAnalytics({
+      nasa: makeCompleteAnalytics('nasa'),
+      spacex: makeCompleteAnalytics('spacex'),
     });
     renderView();
     await screen.findByTestId('summary-card-total_tweets');
@@ -155,12 +163,10 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
   });
 
   it('switches handles with the picker', async () => {
-    const fetchMock = stubFetch({
-      [completePath('nasa')]: answer(makeCompleteAnalytics('nasa')),
-      [completePath('spacex')]: answer(
-        makeCompleteAnalytics('spacex', { summary: { total_tweets: 77 } }),
-      ),
-      [completePath('github')]: answer(makeCompleteAnalytics('github')),
+    const fetchMock = stubAnalytics({
+      nasa: makeCompleteAnalytics('nasa'),
+      spacex: makeCompleteAnalytics('spacex', { summary: { total_tweets: 77 } }),
+      github: makeCompleteAnalytics('github'),
     });
     renderView({ handles: [nasa, spacex, github] });
     await screen.findByTestId('summary-card-total_tweets');
@@ -175,20 +181,14 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
   });
 
   it("says 'No data available yet for this handle' when the window has no posts", async () => {
-    stubFetch({
-      [completePath('nasa')]: answer(makeEmptyAnalytics('nasa')),
-      [completePath('spacex')]: answer(makeEmptyAnalytics('spacex')),
-    });
+    stubAnalytics({ nasa: makeEmptyAnalytics('nasa'), spacex: makeEmptyAnalytics('spacex') });
     renderView();
     expect(await screen.findByText(ANALYTICS_MESSAGES.noData)).toBeInTheDocument();
     expect(screen.queryByTestId('summary-card-total_tweets')).not.toBeInTheDocument();
   });
 
   it("says 'Waiting for X' in the header, not 'Up to date', while collection waits for X", async () => {
-    stubFetch({
-      [completePath('nasa')]: answer(makeCompleteAnalytics('nasa')),
-      [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
-    });
+    stubAnalytics({ nasa: makeCompleteAnalytics('nasa'), spacex: makeCompleteAnalytics('spacex') });
     const waiting = { ...nasa, last_error: X_USAGE_MESSAGES.creditsDepleted };
     renderView({ handles: [waiting, spacex] });
     const badge = await screen.findByTestId('analytics-status-badge');
@@ -204,10 +204,7 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
         backfillProgress: { ...empty.backfillProgress, status: 'failed' as const, progress: 0 },
       };
     };
-    stubFetch({
-      [completePath('nasa')]: answer(failed('nasa')),
-      [completePath('spacex')]: answer(failed('spacex')),
-    });
+    stubAnalytics({ nasa: failed('nasa'), spacex: failed('spacex') });
     renderView();
     expect(await screen.findByText(/its collection failed/)).toBeInTheDocument();
     expect(screen.queryByText(/has no posts in the last/)).not.toBeInTheDocument();
@@ -273,9 +270,9 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
   });
 
   it("discards another handle's payload: 'Data mismatch detected, please refresh'", async () => {
-    stubFetch({
-      [completePath('nasa')]: answer(makeCompleteAnalytics('spacex')),
-      [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+    stubAnalytics({
+      nasa: makeCompleteAnalytics('spacex'),
+      spacex: makeCompleteAnalytics('spacex'),
     });
     renderView();
     expect(await screen.findByText(ANALYTICS_MESSAGES.mismatch)).toBeInTheDocument();
@@ -284,10 +281,7 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
   });
 
   it('accepts a payload whose handle differs only in case', async () => {
-    stubFetch({
-      [completePath('nasa')]: answer(makeCompleteAnalytics('NASA')),
-      [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
-    });
+    stubAnalytics({ nasa: makeCompleteAnalytics('NASA'), spacex: makeCompleteAnalytics('spacex') });
     renderView();
     expect(await screen.findByTestId('summary-card-total_tweets')).toBeInTheDocument();
     expect(screen.queryByText(ANALYTICS_MESSAGES.mismatch)).not.toBeInTheDocument();
@@ -361,21 +355,19 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
   });
 
   it("says 'Not enough snapshots yet' when velocity cannot be told", async () => {
-    stubFetch({
-      [completePath('nasa')]: answer(
-        makeCompleteAnalytics('nasa', {
-          velocity: {
-            avg_1h: null,
-            avg_3h: null,
-            avg_6h: null,
-            posts_measured_1h: 0,
-            posts_measured_3h: 0,
-            posts_measured_6h: 0,
-            peak: null,
-          },
-        }),
-      ),
-      [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+    stubAnalytics({
+      nasa: makeCompleteAnalytics('nasa', {
+        velocity: {
+          avg_1h: null,
+          avg_3h: null,
+          avg_6h: null,
+          posts_measured_1h: 0,
+          posts_measured_3h: 0,
+          posts_measured_6h: 0,
+          peak: null,
+        },
+      }),
+      spacex: makeCompleteAnalytics('spacex'),
     });
     renderView();
     const velocity = await screen.findByTestId('analytics-velocity');
@@ -451,15 +443,13 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
 
     it('says when collection began and marks the earlier days of the chart as not collected', async () => {
       // The month from Feb 8; the handle was backfilled from Feb 23 only.
-      stubFetch({
-        [completePath('nasa')]: answer(
-          makeCompleteAnalytics('nasa', {
-            window: { start: '2025-02-08T12:00:00.000Z', end: '2025-03-10T12:00:00.000Z' },
-            collected_since: '2025-02-23T12:00:00.000Z',
-            timeSeries: { series },
-          }),
-        ),
-        [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+      stubAnalytics({
+        nasa: makeCompleteAnalytics('nasa', {
+          window: { start: '2025-02-08T12:00:00.000Z', end: '2025-03-10T12:00:00.000Z' },
+          collected_since: '2025-02-23T12:00:00.000Z',
+          timeSeries: { series },
+        }),
+        spacex: makeCompleteAnalytics('spacex'),
       });
       renderView();
       expect(await screen.findByTestId('collected-since')).toHaveTextContent(
@@ -472,16 +462,12 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
     });
 
     it('says nothing when collection covers the whole window, or has not begun', async () => {
-      stubFetch({
-        [completePath('nasa')]: answer(
-          makeCompleteAnalytics('nasa', {
-            window: { start: '2025-03-03T12:00:00.000Z', end: '2025-03-10T12:00:00.000Z' },
-            collected_since: '2025-02-23T12:00:00.000Z',
-          }),
-        ),
-        [completePath('spacex')]: answer(
-          makeCompleteAnalytics('spacex', { collected_since: null }),
-        ),
+      stubAnalytics({
+        nasa: makeCompleteAnalytics('nasa', {
+          window: { start: '2025-03-03T12:00:00.000Z', end: '2025-03-10T12:00:00.000Z' },
+          collected_since: '2025-02-23T12:00:00.000Z',
+        }),
+        spacex: makeCompleteAnalytics('spacex', { collected_since: null }),
       });
       renderView();
       const chart = await screen.findByTestId('analytics-time-series');
@@ -524,10 +510,7 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
     });
 
     it('shows the live progress in the header badge and the overlay, rounded alike', async () => {
-      stubFetch({
-        [completePath('nasa')]: answer(computedEarlier),
-        [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
-      });
+      stubAnalytics({ nasa: computedEarlier, spacex: makeCompleteAnalytics('spacex') });
       renderView({
         handles: [collectingRecord, spacex],
         progress: live({ estimatedCompletion: new Date(Date.now() + 24_000).toISOString() }),
@@ -548,19 +531,17 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
     });
 
     it("falls back to the payload's progress without a live reading", async () => {
-      stubFetch({
-        [completePath('nasa')]: answer(
-          makeCompleteAnalytics('nasa', {
-            analytics_status: 'collecting',
-            backfillProgress: {
-              progress: 41.6,
-              status: 'in_progress',
-              totalTweets: 640,
-              isComplete: false,
-            },
-          }),
-        ),
-        [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
+      stubAnalytics({
+        nasa: makeCompleteAnalytics('nasa', {
+          analytics_status: 'collecting',
+          backfillProgress: {
+            progress: 41.6,
+            status: 'in_progress',
+            totalTweets: 640,
+            isComplete: false,
+          },
+        }),
+        spacex: makeCompleteAnalytics('spacex'),
       });
       renderView({ handles: [collectingRecord, spacex] });
       expect(await screen.findByTestId('analytics-status-badge')).toHaveTextContent(
@@ -571,10 +552,7 @@ describe('AnalyticsView', { timeout: 20_000 }, () => {
     });
 
     it("says 'Starting collection...' and 'Scanning...' before anything was found", async () => {
-      stubFetch({
-        [completePath('nasa')]: answer(computedEarlier),
-        [completePath('spacex')]: answer(makeCompleteAnalytics('spacex')),
-      });
+      stubAnalytics({ nasa: computedEarlier, spacex: makeCompleteAnalytics('spacex') });
       renderView({
         handles: [collectingRecord, spacex],
         progress: live({ progress: 0, status: 'pending', totalTweets: 0, message: '' }),

@@ -1,5 +1,16 @@
 import '@mantine/charts/styles.css';
-import { Alert, Box, Button, Card, EmptyState, Group, Loader, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Box,
+  type AlertProps,
+  Button,
+  Card,
+  EmptyState,
+  Group,
+  Loader,
+  Stack,
+  Text,
+} from '@mantine/core';
 import {
   ANALYTICS_MESSAGES,
   DEFAULT_PERIOD,
@@ -60,6 +71,11 @@ const NOTICE_COLORS: Record<RefreshNotice['kind'], string> = {
   error: 'red',
 };
 
+/** The light, rounded alert the analytics area speaks through. */
+function Notice(props: AlertProps) {
+  return <Alert variant="light" radius="md" {...props} />;
+}
+
 function findRecord(handles: readonly Handle[], name: string | null): Handle | undefined {
   if (!name) return undefined;
   const wanted = name.toLowerCase();
@@ -78,16 +94,10 @@ function waitingText(handle: string, reading: ProgressReading | undefined): stri
 
 function StillCollecting({ handle, progress }: { handle: string; progress: ProgressReading }) {
   return (
-    <Alert
-      variant="light"
-      color="blue"
-      radius="md"
-      icon={<Loader size={16} color="blue" />}
-      data-testid="still-collecting"
-    >
+    <Notice color="blue" icon={<Loader size={16} color="blue" />} data-testid="still-collecting">
       Still collecting @{handle}: {progressPercent(progress)}% done,{' '}
       {plural(progress.totalTweets, 'tweet')} found. The numbers grow as tweets arrive.
-    </Alert>
+    </Notice>
   );
 }
 
@@ -131,10 +141,8 @@ function AnalyticsBody({
 }: BodyProps) {
   if (mismatch) {
     return (
-      <Alert
-        variant="light"
+      <Notice
         color="yellow"
-        radius="md"
         icon={<IconAlertTriangle size={18} />}
         title={ANALYTICS_MESSAGES.mismatch}
       >
@@ -144,7 +152,7 @@ function AnalyticsBody({
         <Button size="xs" variant="light" color="yellow" onClick={onRetry}>
           Refresh
         </Button>
-      </Alert>
+      </Notice>
     );
   }
   if (error && !data) {
@@ -282,28 +290,20 @@ export function AnalyticsView({
         </Text>
       ) : null}
       {overlay.completedAt !== null && displayName ? (
-        <Alert
-          variant="light"
+        <Notice
           color="green"
-          radius="md"
           icon={<IconCircleCheck size={18} />}
           data-testid="collection-completed"
         >
           {collectionCompletedMessage(displayName)}
-        </Alert>
+        </Notice>
       ) : null}
       {collectionNotice}
       {/* A slow start (a queue, a rate limit) is a wait, never a failure: only the server fails. */}
       {waitingToStart && displayName ? (
-        <Alert
-          variant="light"
-          color="blue"
-          radius="md"
-          icon={<IconClockPause size={18} />}
-          data-testid="collection-waiting"
-        >
+        <Notice color="blue" icon={<IconClockPause size={18} />} data-testid="collection-waiting">
           {waitingText(displayName, reading)}
-        </Alert>
+        </Notice>
       ) : null}
       {data && displayName ? (
         <Group gap="xs" wrap="nowrap" align="center">

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderRoute } from '@/test/render';
-import { makeCompleteAnalytics, withPrevious } from '../test/analytics-fixtures';
+import { NO_POSTS_SUMMARY, makeCompleteAnalytics, withPrevious } from '../test/analytics-fixtures';
 import { SummaryCards } from './summary-cards';
 import { TimeSeriesCard } from './time-series-card';
 import { WordsCard } from './words-card';
@@ -66,20 +66,12 @@ describe('summary cards against the previous period', () => {
       <SummaryCards
         data={withPrevious(month, {
           summary: {
-            total_tweets: 0,
-            total_likes: 0,
-            total_retweets: 0,
-            total_replies: 0,
-            total_quotes: 0,
+            ...NO_POSTS_SUMMARY,
             avg_likes_per_tweet: 0,
             avg_retweets_per_tweet: 0,
             avg_replies_per_tweet: 0,
-            avg_engagement: 0,
             engagement_rate: null,
             growth_rate: null,
-            peak_day: null,
-            peak_hour: null,
-            peak_times: [],
             followers: null,
             following: null,
           },

@@ -1,14 +1,15 @@
 import { DonutChart } from '@mantine/charts';
-import { ColorSwatch, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import {
   CONTENT_TYPES,
   type CompleteAnalytics,
   type ContentType,
   type ContentTypes,
 } from '@perch/shared';
-import { categoryColor, cssColor } from '../utils/chart-colors';
+import { categoryColor } from '../utils/chart-colors';
 import { formatInteger, formatPercent } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
+import { LegendItem } from './legend-item';
 import { SectionCard, SectionEmpty } from './section-card';
 import { StatTileList, type StatItem } from './stat-tile';
 
@@ -66,18 +67,14 @@ export function ContentTypesCard({ data }: { data: CompleteAnalytics }) {
             />
             <Stack gap={6} style={{ flex: 1 }} component="ul" m={0} p={0}>
               {slices.map((slice) => (
-                <Group key={slice.name} component="li" gap="xs" wrap="nowrap">
-                  <ColorSwatch color={cssColor(slice.color)} size={10} withShadow={false} />
-                  <Text size="sm" style={{ flex: 1 }}>
-                    {slice.name}
-                  </Text>
+                <LegendItem key={slice.name} color={slice.color} label={slice.name}>
                   <Text size="sm" fw={600}>
                     {formatInteger(slice.value)}
                   </Text>
                   <Text size="xs" c="dimmed" w={44} ta="right">
                     {formatPercent((slice.value / total) * 100)}
                   </Text>
-                </Group>
+                </LegendItem>
               ))}
             </Stack>
           </Group>

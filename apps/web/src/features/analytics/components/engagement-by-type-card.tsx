@@ -1,10 +1,9 @@
-import { BarChart } from '@mantine/charts';
 import { CONTENT_TYPES, type CompleteAnalytics } from '@perch/shared';
 import { METRIC_COLORS } from '../utils/chart-colors';
 import { formatDecimal } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
 import { CONTENT_TYPE_LABELS } from './content-types-card';
-import { SectionCard, SectionEmpty } from './section-card';
+import { PostsBarChartCard } from './posts-bar-chart-card';
 
 /** Average engagement of each content type's posts. */
 export function EngagementByTypeCard({ data }: { data: CompleteAnalytics }) {
@@ -14,29 +13,21 @@ export function EngagementByTypeCard({ data }: { data: CompleteAnalytics }) {
     engagement: byType[type],
   }));
   return (
-    <SectionCard
+    <PostsBarChartCard
+      analytics={data}
       title="Engagement by content type"
       definition={METRIC_DEFINITIONS.engagementByType}
       subtitle="Average engagement per post"
       testId="analytics-engagement-by-type"
-    >
-      {data.summary.total_tweets === 0 ? (
-        <SectionEmpty>No posts in this period.</SectionEmpty>
-      ) : (
-        <BarChart
-          h={200}
-          data={rows}
-          dataKey="type"
-          series={[
-            { name: 'engagement', label: 'Avg engagement', color: METRIC_COLORS.engagement },
-          ]}
-          valueFormatter={formatDecimal}
-          tickLine="none"
-          maxBarWidth={48}
-          yAxisProps={{ width: 44 }}
-          aria-label="Average engagement per content type"
-        />
-      )}
-    </SectionCard>
+      chart={{
+        data: rows,
+        dataKey: 'type',
+        series: [{ name: 'engagement', label: 'Avg engagement', color: METRIC_COLORS.engagement }],
+        valueFormatter: formatDecimal,
+        maxBarWidth: 48,
+        yAxisProps: { width: 44 },
+        'aria-label': 'Average engagement per content type',
+      }}
+    />
   );
 }

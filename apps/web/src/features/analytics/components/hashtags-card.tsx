@@ -1,7 +1,6 @@
-import { BarsList } from '@mantine/charts';
 import type { CompleteAnalytics } from '@perch/shared';
-import { formatInteger } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
+import { RankedBars } from './ranked-bars';
 import { SectionCard, SectionEmpty } from './section-card';
 
 /** How many hashtags the card lists (the payload holds up to 20). */
@@ -20,15 +19,11 @@ export function HashtagsCard({ data }: { data: CompleteAnalytics }) {
       {tags.length === 0 ? (
         <SectionEmpty>No hashtags in this period.</SectionEmpty>
       ) : (
-        <BarsList
+        <RankedBars
           data={tags.map((tag) => ({ name: `#${tag.tag}`, value: tag.count }))}
-          valueFormatter={formatInteger}
           barColor="cyan.8"
-          barHeight={26}
-          barGap={6}
           barsLabel="Hashtag"
           valueLabel="Posts"
-          autoContrast
         />
       )}
     </SectionCard>

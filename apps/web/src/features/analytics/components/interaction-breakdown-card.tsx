@@ -1,8 +1,9 @@
-import { ColorSwatch, Group, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import { Progress, Stack, Text, Tooltip } from '@mantine/core';
 import type { CompleteAnalytics } from '@perch/shared';
-import { METRIC_COLORS, cssColor } from '../utils/chart-colors';
+import { METRIC_COLORS } from '../utils/chart-colors';
 import { formatCompact, formatInteger, formatPercent } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
+import { LegendItem } from './legend-item';
 import { SectionCard, SectionEmpty } from './section-card';
 
 const PARTS = [
@@ -50,18 +51,14 @@ export function InteractionBreakdownCard({ data }: { data: CompleteAnalytics }) 
           </Progress.Root>
           <Stack gap={8} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
             {PARTS.map((part) => (
-              <Group key={part.key} component="li" gap="xs" wrap="nowrap">
-                <ColorSwatch color={cssColor(part.color)} size={10} withShadow={false} />
-                <Text size="sm" style={{ flex: 1 }}>
-                  {part.label}
-                </Text>
+              <LegendItem key={part.key} color={part.color} label={part.label}>
                 <Text size="sm" c="dimmed" title={formatInteger(data.summary[part.total])}>
                   {formatCompact(data.summary[part.total])}
                 </Text>
                 <Text size="sm" fw={600} w={56} ta="right">
                   {formatPercent(breakdown[part.key])}
                 </Text>
-              </Group>
+              </LegendItem>
             ))}
           </Stack>
         </Stack>

@@ -1,9 +1,10 @@
 import { DonutChart } from '@mantine/charts';
-import { Box, ColorSwatch, Group, Stack, Text } from '@mantine/core';
+import { Box, Group, Stack, Text } from '@mantine/core';
 import type { CompleteAnalytics } from '@perch/shared';
-import { categoryColor, cssColor } from '../utils/chart-colors';
+import { categoryColor } from '../utils/chart-colors';
 import { formatInteger, formatPercent, languageName } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
+import { LegendItem } from './legend-item';
 import { SectionCard, SectionEmpty } from './section-card';
 
 /** Languages named separately; the rest are summed as 'Other'. */
@@ -64,11 +65,7 @@ export function LanguagesCard({ data }: { data: CompleteAnalytics }) {
           />
           <Stack gap={6} style={{ flex: 1, minWidth: 0 }} component="ul" m={0} p={0}>
             {slices.map((slice) => (
-              <Group key={slice.name} component="li" gap="xs" wrap="nowrap">
-                <ColorSwatch color={cssColor(slice.color)} size={10} withShadow={false} />
-                <Text size="sm" truncate="end" style={{ flex: 1 }}>
-                  {slice.name}
-                </Text>
+              <LegendItem key={slice.name} color={slice.color} label={slice.name} truncate>
                 <Box ta="right">
                   <Text size="sm" fw={600} span>
                     {formatPercent(slice.percentage)}
@@ -77,7 +74,7 @@ export function LanguagesCard({ data }: { data: CompleteAnalytics }) {
                     {formatInteger(slice.value)}
                   </Text>
                 </Box>
-              </Group>
+              </LegendItem>
             ))}
           </Stack>
         </Group>

@@ -48,6 +48,19 @@ function Count({
   );
 }
 
+/** The counts each row shows, in order. */
+const COUNTS: {
+  icon: Icon;
+  key: 'like_count' | 'retweet_count' | 'reply_count' | 'quote_count';
+  label: string;
+  color: string;
+}[] = [
+  { icon: IconHeart, key: 'like_count', label: 'likes', color: METRIC_COLORS.likes },
+  { icon: IconRepeat, key: 'retweet_count', label: 'retweets', color: METRIC_COLORS.retweets },
+  { icon: IconMessageCircle, key: 'reply_count', label: 'replies', color: METRIC_COLORS.replies },
+  { icon: IconQuote, key: 'quote_count', label: 'quotes', color: METRIC_COLORS.quotes },
+];
+
 function kindOf(tweet: TopTweet): string | null {
   if (tweet.is_reply) return 'Reply';
   if (tweet.is_quote) return 'Quote';
@@ -76,30 +89,9 @@ function TopTweetRow({ tweet, rank, handle }: { tweet: TopTweet; rank: number; h
           {tweet.text}
         </Text>
         <Group gap="md" mt={6} wrap="wrap" style={{ rowGap: 4 }}>
-          <Count
-            icon={IconHeart}
-            value={tweet.like_count}
-            label="likes"
-            color={METRIC_COLORS.likes}
-          />
-          <Count
-            icon={IconRepeat}
-            value={tweet.retweet_count}
-            label="retweets"
-            color={METRIC_COLORS.retweets}
-          />
-          <Count
-            icon={IconMessageCircle}
-            value={tweet.reply_count}
-            label="replies"
-            color={METRIC_COLORS.replies}
-          />
-          <Count
-            icon={IconQuote}
-            value={tweet.quote_count}
-            label="quotes"
-            color={METRIC_COLORS.quotes}
-          />
+          {COUNTS.map(({ icon, key, label, color }) => (
+            <Count key={key} icon={icon} value={tweet[key]} label={label} color={color} />
+          ))}
           <Text size="xs" c="dimmed">
             {formatInteger(tweet.engagement)} engagement
           </Text>

@@ -1,8 +1,7 @@
-import { BarsList } from '@mantine/charts';
 import { Box, SimpleGrid } from '@mantine/core';
 import type { CompleteAnalytics, Words } from '@perch/shared';
-import { formatInteger } from '../utils/format';
 import { METRIC_DEFINITIONS } from '../utils/metric-definitions';
+import { RankedBars } from './ranked-bars';
 import { SectionCard, SectionEmpty } from './section-card';
 
 /** Words listed per column: the first column everywhere, the second from tablet width up. */
@@ -16,7 +15,7 @@ const VALUE_ROOM = '4rem';
 /** One column of ranked bars, sized against the most used word of the whole card. */
 function WordBars({ words, max }: { words: readonly WordCount[]; max: number }) {
   return (
-    <BarsList
+    <RankedBars
       data={words.map((entry) => ({ name: entry.word, value: entry.count }))}
       // Linear in the count: the value column's room is kept aside instead of squeezing the
       // longest bars (a bar of 100% would otherwise shrink to fit beside its number).
@@ -26,13 +25,9 @@ function WordBars({ words, max }: { words: readonly WordCount[]; max: number }) 
           flexShrink: 0,
         },
       })}
-      valueFormatter={formatInteger}
       barColor="violet.8"
-      barHeight={26}
-      barGap={6}
       barsLabel="Word"
       valueLabel="Uses"
-      autoContrast
     />
   );
 }

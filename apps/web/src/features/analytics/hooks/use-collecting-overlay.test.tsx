@@ -19,6 +19,11 @@ const record: HandleStatusFields = {
 
 type HookInput = Omit<OverlayInput, 'now'>;
 
+/** @nasa collecting at the given reading, with or without data yet. */
+function nasaAt(progress: HookInput['progress'], hasData = false): HookInput {
+  return { handle: 'nasa', record, progress, hasData };
+}
+
 function setup(initial: HookInput) {
   const onCompleted = vi.fn();
   const view = renderHook((props: HookInput) => useCollectingOverlay(props, onCompleted), {
@@ -36,7 +41,7 @@ describe('useCollectingOverlay', () => {
   });
 
   it('clears a slow overlay by force after 60 s and marks it waiting, not failed', () => {
-    const { result } = setup({ handle: 'nasa', record, progress: makeReading(0), hasData: false });
+    const { result } = setup(nasaAt(makeReading(0)));
     expect(result.current.visible).toBe(true);
 
     act(() => vi.advanceTimersByTime(FORCED_CLEAR_MS - 1_000));
@@ -47,39 +52,24 @@ describe('useCollectingOverlay', () => {
   });
 
   it('counts the forced clear as data_ready above 50 %', () => {
-    const { result, rerender } = setup({
-      handle: 'nasa',
-      record,
-      progress: makeReading(10),
-      hasData: false,
-    });
-    rerender({ handle: 'nasa', record, progress: makeReading(70), hasData: false });
+    const { result, rerender } = setup(nasaAt(makeReading(10)));
+    rerender(nasaAt(makeReading(70)));
     act(() => vi.advanceTimersByTime(FORCED_CLEAR_MS));
     expect(result.current).toMatchObject({ visible: false, outcome: 'data_ready' });
   });
 
   it('comes off when data arrives, before any timer', () => {
-    const { result, rerender } = setup({
-      handle: 'nasa',
-      record,
-      progress: makeReading(20),
-      hasData: false,
-    });
-    rerender({ handle: 'nasa', record, progress: makeReading(30), hasData: true });
+    const { result, rerender } = setup(nasaAt(makeReading(20)));
+    rerender(nasaAt(makeReading(30), true));
     expect(result.current.visible).toBe(false);
     act(() => vi.advanceTimersByTime(FORCED_CLEAR_MS));
     expect(result.current.outcome).toBeNull();
   });
 
   it('announces completion once and shows the notice for 5 s', () => {
-    const { result, rerender, onCompleted } = setup({
-      handle: 'nasa',
-      record,
-      progress: makeReading(40),
-      hasData: false,
-    });
+    const { result, rerender, onCompleted } = setup(nasaAt(makeReading(40)));
     const done = makeReading(100, { status: 'completed', isComplete: true, totalTweets: 80 });
-    rerender({ handle: 'nasa', record, progress: done, hasData: true });
+    rerender(nasaAt(done, true));
     expect(result.current.completedAt).not.toBeNull();
     expect(result.current.visible).toBe(false);
     expect(onCompleted).toHaveBeenCalledTimes(1);
@@ -89,17 +79,12 @@ describe('useCollectingOverlay', () => {
     expect(result.current.completedAt).not.toBeNull();
     act(() => vi.advanceTimersByTime(1));
     expect(result.current.completedAt).toBeNull();
-    rerender({ handle: 'nasa', record, progress: { ...done }, hasData: true });
+    rerender(nasaAt({ ...done }, true));
     expect(onCompleted).toHaveBeenCalledTimes(1);
   });
 
   it('never shows the previous handle’s overlay over a newly selected one', () => {
-    const { result, rerender } = setup({
-      handle: 'nasa',
-      record,
-      progress: makeReading(10),
-      hasData: false,
-    });
+    const { result, rerender } = setup(nasaAt(makeReading(10)));
     expect(result.current.visible).toBe(true);
     const ready: HandleStatusFields = {
       ...record,

@@ -8,60 +8,35 @@ import {
   type TimeseriesPoint,
   type TopTweet,
 } from '@perch/shared';
+import { makeHandle, makeTweet } from '@/test/api-records';
 import type { ProgressReading } from '../utils/collecting-overlay';
 
-/** A server handle record with sensible defaults (a finished backfill). */
+/** A server handle record of a busy account (a finished backfill); overrides say what differs. */
 export function makeHandleRecord(overrides: Partial<Handle> & { handle: string }): Handle {
-  return {
+  return makeHandle({
     id: 1,
-    twitter_username: overrides.handle,
-    username: overrides.handle,
-    created_at: '2025-03-01T00:00:00.000Z',
-    added_at: '2025-03-01T00:00:00.000Z',
-    backfill_days: 15,
-    backfill_status: 'completed',
-    backfill_progress: 100,
-    initial_backfill_complete: true,
-    backfill_completed_at: '2025-03-01T01:00:00.000Z',
-    estimated_completion: null,
     total_tweets_collected: 1300,
     tweets_count: 1300,
-    analytics_available: true,
     followers_count: 56_789,
     following_count: 321,
     tweet_count: 9000,
-    telegram_enabled: false,
-    discord_enabled: false,
-    last_error: null,
     ...overrides,
-  };
+  });
 }
 
 /** A top tweet with sensible defaults. */
 export function makeTopTweet(overrides: Partial<TopTweet> & { id: string }): TopTweet {
+  const { engagement = 116, ...tweet } = overrides;
   return {
-    text: `Tweet ${overrides.id}`,
-    created_at: '2025-03-09T11:00:00.000Z',
-    url: `https://x.com/nasa/status/${overrides.id}`,
-    like_count: 100,
-    retweet_count: 10,
-    reply_count: 5,
-    quote_count: 1,
-    impression_count: null,
-    lang: 'en',
-    is_retweet: false,
-    is_quote: false,
-    is_reply: false,
-    has_photo: false,
-    has_video: false,
-    media_urls: [],
-    media: [],
-    hashtags: [],
-    urls: [],
-    conversation_id: null,
-    in_reply_to_user_id: null,
-    engagement: 116,
-    ...overrides,
+    ...makeTweet({
+      created_at: '2025-03-09T11:00:00.000Z',
+      like_count: 100,
+      retweet_count: 10,
+      reply_count: 5,
+      quote_count: 1,
+      ...tweet,
+    }),
+    engagement,
   };
 }
 
@@ -304,21 +279,23 @@ export function makeCompleteAnalytics(
   return completeAnalyticsSchema.parse(merged);
 }
 
+/** The summary fields that are zero or unknown for a window without posts. */
+export const NO_POSTS_SUMMARY = {
+  total_tweets: 0,
+  total_likes: 0,
+  total_retweets: 0,
+  total_replies: 0,
+  total_quotes: 0,
+  avg_engagement: 0,
+  peak_day: null,
+  peak_hour: null,
+  peak_times: [],
+} satisfies Partial<Summary>;
+
 /** The same payload with no posts in the window (a quiet or brand-new handle). */
 export function makeEmptyAnalytics(handle = 'nasa'): CompleteAnalytics {
   return makeCompleteAnalytics(handle, {
-    summary: {
-      total_tweets: 0,
-      total_likes: 0,
-      total_retweets: 0,
-      total_replies: 0,
-      total_quotes: 0,
-      avg_engagement: 0,
-      engagement_rate: 0,
-      peak_day: null,
-      peak_hour: null,
-      peak_times: [],
-    },
+    summary: { ...NO_POSTS_SUMMARY, engagement_rate: 0 },
     topTweets: { tweets: [] },
     timeSeries: { series: [] },
   });

@@ -13,14 +13,23 @@ describe('collectionGap', () => {
     expect(gap).toEqual({ since: Date.parse('2025-02-23T12:00:00.000Z'), firstDay: '2025-02-23' });
   });
 
-  it("counts days in the payload's time zone", () => {
+  it.each([
     // 02:00 UTC on Feb 23 is still Feb 22 in New York.
-    const gap = collectionGap({
-      window,
+    {
+      name: "counts days in the payload's time zone",
       timezone: 'America/New_York',
-      collected_since: '2025-02-23T02:00:00.000Z',
-    });
-    expect(gap?.firstDay).toBe('2025-02-22');
+      since: '2025-02-23T02:00:00.000Z',
+      firstDay: '2025-02-22',
+    },
+    {
+      name: 'stops at the end of the window',
+      timezone: 'UTC',
+      since: '2025-04-01T00:00:00.000Z',
+      firstDay: '2025-03-10',
+    },
+  ])('$name', ({ timezone, since, firstDay }) => {
+    const gap = collectionGap({ window, timezone, collected_since: since });
+    expect(gap?.firstDay).toBe(firstDay);
   });
 
   it('is null when collection covers the window, has not begun or is unreadable', () => {
@@ -31,15 +40,6 @@ describe('collectionGap', () => {
     expect(collectionGap({ ...meta, collected_since: 'soon' })).toBeNull();
     // Later on the window's first day: no earlier day of the window lacks data.
     expect(collectionGap({ ...meta, collected_since: '2025-02-08T20:00:00.000Z' })).toBeNull();
-  });
-
-  it('stops at the end of the window', () => {
-    const gap = collectionGap({
-      window,
-      timezone: 'UTC',
-      collected_since: '2025-04-01T00:00:00.000Z',
-    });
-    expect(gap?.firstDay).toBe('2025-03-10');
   });
 });
 

@@ -16,28 +16,24 @@ describe('comparison texts', () => {
     expect(periodName(14)).toBe('14 days');
   });
 
-  it('gives a change in percent of the previous value, up green and down red', () => {
-    expect(relativeComparison(112, 100, 7)).toEqual({
-      text: '+12% vs last week',
-      tone: 'up',
-      value: '+12%',
-    });
-    expect(relativeComparison(75, 100, 30)).toEqual({
-      text: '-25% vs last month',
-      tone: 'down',
-      value: '-25%',
-    });
-    expect(relativeComparison(100.4, 100, 7)).toEqual({
-      text: '+0.4% vs last week',
-      tone: 'up',
-      value: '+0.4%',
-    });
-    expect(relativeComparison(3, 2, 14)).toEqual({
+  it.each([
+    { now: 112, before: 100, period: 7, text: '+12% vs last week', tone: 'up', value: '+12%' },
+    { now: 75, before: 100, period: 30, text: '-25% vs last month', tone: 'down', value: '-25%' },
+    { now: 100.4, before: 100, period: 7, text: '+0.4% vs last week', tone: 'up', value: '+0.4%' },
+    {
+      now: 3,
+      before: 2,
+      period: 14,
       text: '+50% vs the previous 14 days',
       tone: 'up',
       value: '+50%',
-    });
-  });
+    },
+  ])(
+    'gives a change in percent of the previous value, up green and down red: $text',
+    ({ now, before, period, ...expected }) => {
+      expect(relativeComparison(now, before, period)).toEqual(expected);
+    },
+  );
 
   it('is neutral when equal, and never a percentage of nothing', () => {
     expect(relativeComparison(100, 100, 7)).toEqual({

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { handleKeys } from '../api/handle-keys';
@@ -29,9 +30,7 @@ const queued = {
 } as const;
 
 describe('CollectionProblem', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  apiTestHooks();
 
   it('says a failed collection failed, with the reason the badge shows, and retries it', async () => {
     const fetchMock = stubFetch({

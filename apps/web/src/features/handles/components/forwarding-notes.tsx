@@ -5,7 +5,8 @@ import {
   type Handle,
   type NotificationChannel,
 } from '@perch/shared';
-import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertCircle, IconAlertTriangle, type Icon } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { notifiesOn } from '../api/set-handle-notifications';
 
@@ -41,6 +42,38 @@ function SettingsLink() {
   );
 }
 
+/** One note: an icon and the text in the note's colour, the way to Settings, then `children`. */
+function NoteLine({
+  icon: NoteIcon,
+  color,
+  text,
+  children,
+  ...line
+}: {
+  icon: Icon;
+  color: 'red' | 'yellow';
+  text: string;
+  children?: ReactNode;
+  id?: string;
+  role?: string;
+  'data-testid': string;
+}) {
+  return (
+    <Group gap={6} wrap="nowrap" align="flex-start" {...line}>
+      <NoteIcon
+        size={14}
+        color={`var(--mantine-color-${color}-5)`}
+        aria-hidden
+        style={{ flexShrink: 0, marginTop: 2 }}
+      />
+      <Text size="xs" c={`${color}.4`} style={{ flex: 1 }}>
+        {text} <SettingsLink />
+      </Text>
+      {children}
+    </Group>
+  );
+}
+
 export interface ForwardingNotesProps {
   handle: Handle;
   /** The user's settings; until they load, nothing is said. */
@@ -70,40 +103,27 @@ export function ForwardingNotes({
   return (
     <Stack gap={4} mt={6} data-testid="forwarding-notes">
       {refusal ? (
-        <Group gap={6} wrap="nowrap" align="flex-start" role="alert" data-testid="switch-refusal">
-          <IconAlertCircle
-            size={14}
-            color="var(--mantine-color-red-5)"
-            aria-hidden
-            style={{ flexShrink: 0, marginTop: 2 }}
-          />
-          <Text size="xs" c="red.4" style={{ flex: 1 }}>
-            {refusal.text} <SettingsLink />
-          </Text>
+        <NoteLine
+          icon={IconAlertCircle}
+          color="red"
+          text={refusal.text}
+          role="alert"
+          data-testid="switch-refusal"
+        >
           {onDismissRefusal ? (
             <CloseButton size="xs" aria-label="Dismiss" onClick={onDismissRefusal} />
           ) : null}
-        </Group>
+        </NoteLine>
       ) : null}
       {notes.map((note) => (
-        <Group
+        <NoteLine
           key={note.channel}
-          gap={6}
-          wrap="nowrap"
-          align="flex-start"
+          icon={IconAlertTriangle}
+          color="yellow"
+          text={note.text}
           id={forwardingNoteId(handle.id, note.channel)}
           data-testid="forwarding-reason"
-        >
-          <IconAlertTriangle
-            size={14}
-            color="var(--mantine-color-yellow-5)"
-            aria-hidden
-            style={{ flexShrink: 0, marginTop: 2 }}
-          />
-          <Text size="xs" c="yellow.4" style={{ flex: 1 }}>
-            {note.text} <SettingsLink />
-          </Text>
-        </Group>
+        />
       ))}
     </Stack>
   );

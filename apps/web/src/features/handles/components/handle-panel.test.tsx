@@ -3,10 +3,11 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { preferencesStore } from '@/lib/preferences';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
-import { deferred, makeHandle, progressStubs } from '../test/handle-fixtures';
+import { deferred, makeCollectingHandle, makeHandle, progressStubs } from '../test/handle-fixtures';
 import { HandlePanel } from './handle-panel';
 
 function Harness({ initial = null }: { initial?: string | null }) {
@@ -39,12 +40,7 @@ async function removeAndConfirm(handle: string) {
 }
 
 describe('HandlePanel', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  apiTestHooks();
 
   it('shows the add form: placeholder, 15 days (recommended) by default, Add disabled when empty', async () => {
     stubFetch({ 'GET /api/v1/handles': () => ok({ handles: [] }) });
@@ -61,12 +57,10 @@ describe('HandlePanel', () => {
   it('adds optimistically: a Starting collection... row, then the server row and the success text', async () => {
     const serverHandles: Handle[] = [];
     const post = deferred<Response>();
-    const added = makeHandle({
+    const added = makeCollectingHandle({
       id: 41,
       handle: 'nasa',
-      backfill_status: 'in_progress',
       backfill_progress: 30,
-      backfill_completed_at: null,
       total_tweets_collected: 17,
     });
     const fetchMock = stubFetch({
@@ -257,11 +251,9 @@ describe('HandlePanel', () => {
         backfill_completed_at: null,
         total_tweets_collected: 17,
       }),
-      makeHandle({
+      makeCollectingHandle({
         handle: 'scan',
-        backfill_status: 'in_progress',
         backfill_progress: 8,
-        backfill_completed_at: null,
         total_tweets_collected: 0,
       }),
       makeHandle({
@@ -347,11 +339,9 @@ describe('HandlePanel', () => {
   });
 
   it('follows the progress poll of a collecting handle', async () => {
-    const busy = makeHandle({
+    const busy = makeCollectingHandle({
       handle: 'busy',
-      backfill_status: 'in_progress',
       backfill_progress: 10,
-      backfill_completed_at: null,
       total_tweets_collected: 3,
     });
     stubFetch({
@@ -375,11 +365,9 @@ describe('HandlePanel', () => {
   });
 
   it("announces '@x data collection completed!' when the progress poll reaches 100 %", async () => {
-    const busy = makeHandle({
+    const busy = makeCollectingHandle({
       handle: 'busy',
-      backfill_status: 'in_progress',
       backfill_progress: 90,
-      backfill_completed_at: null,
       total_tweets_collected: 30,
     });
     const fetchMock = stubFetch({

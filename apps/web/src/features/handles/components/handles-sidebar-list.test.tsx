@@ -2,6 +2,7 @@ import type { Handle } from '@perch/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { preferencesStore } from '@/lib/preferences';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
@@ -9,9 +10,7 @@ import { makeHandle, progressStubs } from '../test/handle-fixtures';
 import { HandlesSidebarList, SUGGESTED_HANDLES } from './handles-sidebar-list';
 
 describe('HandlesSidebarList', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  apiTestHooks();
 
   it('offers 8 sample handles when empty; one click adds it and selects it', async () => {
     const serverHandles: Handle[] = [];

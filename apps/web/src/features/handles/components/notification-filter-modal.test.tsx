@@ -1,13 +1,29 @@
 import { FILTER_MESSAGES, type Handle, type NotificationFilter } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch, type StubHandler } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { makeHandle, progressStubs } from '../test/handle-fixtures';
 import { HandlePanel } from './handle-panel';
 
 const person = () => userEvent.setup({ delay: null });
+
+const TERM_LISTS = {
+  include: 'Notify only about tweets with',
+  exclude: 'Never notify about tweets with',
+} as const;
+
+/** Types into one of the dialog's word lists. */
+function typeTerms(
+  user: ReturnType<typeof person>,
+  dialog: HTMLElement,
+  list: keyof typeof TERM_LISTS,
+  text: string,
+) {
+  return user.type(within(dialog).getByRole('combobox', { name: TERM_LISTS[list] }), text);
+}
 
 /** The server: stores the filter it is sent (terms trimmed, as the real one does). */
 function filterServer(handle: Handle): StubHandler {
@@ -42,9 +58,7 @@ const openFilter = async (name: string) => {
 };
 
 describe('notification filter editor', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  apiTestHooks();
 
   it('shows no summary without a filter, and one after saving words and media only', async () => {
     const nasa = makeHandle({ id: 31, handle: 'nasa' });
@@ -57,18 +71,9 @@ describe('notification filter editor', () => {
 
     const dialog = await openFilter('nasa');
     const user = person();
-    await user.type(
-      within(dialog).getByRole('combobox', { name: 'Notify only about tweets with' }),
-      'launch{Enter}',
-    );
-    await user.type(
-      within(dialog).getByRole('combobox', { name: 'Notify only about tweets with' }),
-      'free giveaway,',
-    );
-    await user.type(
-      within(dialog).getByRole('combobox', { name: 'Never notify about tweets with' }),
-      'ad{Enter}',
-    );
+    await typeTerms(user, dialog, 'include', 'launch{Enter}');
+    await typeTerms(user, dialog, 'include', 'free giveaway,');
+    await typeTerms(user, dialog, 'exclude', 'ad{Enter}');
     await user.click(
       within(dialog).getByRole('switch', { name: 'Only tweets with a photo or video' }),
     );
@@ -115,14 +120,8 @@ describe('notification filter editor', () => {
     const fetchMock = renderPanel([nasa], filterServer(nasa));
     const dialog = await openFilter('nasa');
     const user = person();
-    await user.type(
-      within(dialog).getByRole('combobox', { name: 'Notify only about tweets with' }),
-      'Launch{Enter}',
-    );
-    await user.type(
-      within(dialog).getByRole('combobox', { name: 'Never notify about tweets with' }),
-      'launch{Enter}',
-    );
+    await typeTerms(user, dialog, 'include', 'Launch{Enter}');
+    await typeTerms(user, dialog, 'exclude', 'launch{Enter}');
     await user.click(within(dialog).getByRole('button', { name: 'Save filter' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       FILTER_MESSAGES.termInBoth('Launch'),
@@ -140,10 +139,7 @@ describe('notification filter editor', () => {
     renderPanel([nasa], () => answer());
     const dialog = await openFilter('nasa');
     const user = person();
-    await user.type(
-      within(dialog).getByRole('combobox', { name: 'Never notify about tweets with' }),
-      'ad{Enter}',
-    );
+    await typeTerms(user, dialog, 'exclude', 'ad{Enter}');
     await user.click(within(dialog).getByRole('button', { name: 'Save filter' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(FILTER_MESSAGES.termTooLong);
     answer = () => fail(500, 'Internal error', 'INTERNAL');

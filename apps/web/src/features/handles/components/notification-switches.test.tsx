@@ -6,7 +6,8 @@ import {
 } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch, type StubHandler } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { deferred, makeHandle, progressStubs } from '../test/handle-fixtures';
@@ -56,9 +57,7 @@ function answerWith(handle: Handle): StubHandler {
 }
 
 describe('per-handle notification switches', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  apiTestHooks();
 
   it('shows each handle’s Telegram and Discord state', async () => {
     const nasa = makeHandle({ id: 11, handle: 'nasa', telegram_enabled: true });

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Tweet } from '@perch/shared';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch, type StubRequest } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { makeTweet } from '../test/handle-fixtures';
@@ -52,9 +53,7 @@ function renderModal(handle: string | null = 'nasa') {
 }
 
 describe('RecentTweetsModal', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  apiTestHooks();
 
   it('lists tweets with m/h/d ago under 7 days, else the date, and their counts, media and link', async () => {
     const tweets = [

@@ -1,9 +1,8 @@
 import { xAccountStatusSchema, type XAccountStatus } from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import { botStatusQueryKey } from './get-bot-status';
-import { settingsQueryKey } from './get-settings';
 import { xAccountStatusQueryKey } from './get-x-account-status';
+import { storeAndRefetchLinked } from './linked-queries';
 
 /** POST /auth/twitter/disconnect: forgets the OAuth-connected X account (tokens revoked). */
 export function disconnectXAccount(): Promise<XAccountStatus> {
@@ -15,10 +14,6 @@ export function useDisconnectXAccountMutation() {
   return useMutation({
     mutationKey: ['settings', 'x-disconnect'],
     mutationFn: disconnectXAccount,
-    onSuccess: (status) => {
-      queryClient.setQueryData(xAccountStatusQueryKey, status);
-      void queryClient.invalidateQueries({ queryKey: settingsQueryKey });
-      void queryClient.invalidateQueries({ queryKey: botStatusQueryKey });
-    },
+    onSuccess: (status) => storeAndRefetchLinked(queryClient, xAccountStatusQueryKey, status),
   });
 }

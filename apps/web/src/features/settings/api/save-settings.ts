@@ -1,9 +1,8 @@
 import { settingsResponseSchema, type SaveSettingsRequest, type Settings } from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
-import { botStatusQueryKey } from './get-bot-status';
 import { settingsQueryKey } from './get-settings';
-import { xAccountStatusQueryKey } from './get-x-account-status';
+import { storeAndRefetchLinked } from './linked-queries';
 
 /**
  * POST /settings: any of telegram_chat_id, discord_user_id and twitter_username; an empty
@@ -20,11 +19,7 @@ export function useSaveSettingsMutation() {
   return useMutation({
     mutationKey: ['settings', 'save'],
     mutationFn: saveSettings,
-    onSuccess: (settings) => {
-      queryClient.setQueryData(settingsQueryKey, settings);
-      // Disconnecting the last channel (or Twitter) stops the bot on the server.
-      void queryClient.invalidateQueries({ queryKey: botStatusQueryKey });
-      void queryClient.invalidateQueries({ queryKey: xAccountStatusQueryKey });
-    },
+    // Disconnecting the last channel (or Twitter) stops the bot on the server.
+    onSuccess: (settings) => storeAndRefetchLinked(queryClient, settingsQueryKey, settings),
   });
 }

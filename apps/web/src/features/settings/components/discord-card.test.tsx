@@ -1,28 +1,21 @@
 import { DISCORD_MESSAGE_CLEAR_MS, SETTINGS_MESSAGES } from '@perch/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { deferred } from '../test/deferred';
 import { makeSettings, settingsServer } from '../test/settings-fixtures';
-import { findCard, renderSettings } from '../test/render-settings';
+import { findCard, openCard, renderSettings } from '../test/render-settings';
 
 const person = () => userEvent.setup({ delay: null });
 const USER_ID = '80351110224678912';
 
 describe('Discord card', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  apiTestHooks();
 
   it('needs a User ID to test, and a valid one to save', async () => {
-    const server = settingsServer();
-    const fetchMock = stubFetch(server.handlers);
-    renderSettings();
-    const card = await findCard('discord-card');
+    const { fetchMock, card } = await openCard('discord-card');
     const user = person();
     await user.click(within(card).getByRole('button', { name: 'Test' }));
     expect(within(card).getByText(SETTINGS_MESSAGES.discordUserIdRequiredForTest)).toBeVisible();
@@ -37,10 +30,7 @@ describe('Discord card', () => {
 
   it('saves, and its messages stay in the card and clear after 4 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const server = settingsServer();
-    const fetchMock = stubFetch(server.handlers);
-    renderSettings();
-    const card = await findCard('discord-card');
+    const { fetchMock, card } = await openCard('discord-card');
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime.bind(vi) });
     await user.type(within(card).getByLabelText('Discord User ID'), ` ${USER_ID} `);
     await user.click(within(card).getByRole('button', { name: 'Save' }));
@@ -169,9 +159,7 @@ describe('Discord card', () => {
         discord: { available: false, hint: SETTINGS_MESSAGES.discordUnavailable },
       }),
     );
-    stubFetch(server.handlers);
-    renderSettings();
-    const card = await findCard('discord-card');
+    const { card } = await openCard('discord-card', server);
     expect(within(card).getByText(SETTINGS_MESSAGES.discordUnavailable)).toBeVisible();
     expect(within(card).queryByLabelText('Discord User ID')).toBeNull();
   });

@@ -10,10 +10,7 @@ import { useTimedMessage } from '@/lib/use-timed-message';
 import { useTestDiscordMutation } from '../api/test-discord';
 import { schemaCheck, useChannelId, type IdCheck } from '../hooks/use-channel-id';
 import { SETTINGS_TEXTS, discordTestErrorText } from '../utils/settings-messages';
-import { ChannelCard } from './channel-card';
-import { ChannelNotices } from './channel-notices';
-import { ConnectedChannel } from './connected-channel';
-import { channelState } from './connection-badge';
+import { MessengerCard } from './messenger-card';
 
 const checkSavedUserId = schemaCheck(discordUserIdSchema, SETTINGS_MESSAGES.discordUserIdRequired);
 
@@ -54,40 +51,24 @@ export function DiscordCard({ settings }: { settings: Settings }) {
   });
 
   return (
-    <ChannelCard
+    <MessengerCard
       title="Discord"
       icon={IconBrandDiscord}
       color="indigo"
       description="Direct messages from the Perch bot"
       testId="discord-card"
-      state={channelState({ ...discord, connected })}
+      status={discord}
+      unavailableText={SETTINGS_MESSAGES.discordUnavailable}
+      valueLabel="User ID"
+      value={settings.discord_user_id}
       channel={channel}
       connected={connected}
-      showForm={discord.available && (!connected || channel.editor.editing)}
       field={{
         label: SETTINGS_TEXTS.discordUserIdLabel,
         description: SETTINGS_TEXTS.discordUserIdHelp,
         placeholder: 'e.g. 123456789012345678',
         inputMode: 'numeric',
       }}
-      formColor="indigo"
-      notices={
-        <ChannelNotices
-          stoppedReason={discord.stoppedReason}
-          connected={connected}
-          available={discord.available}
-          unavailableHint={discord.hint ?? SETTINGS_MESSAGES.discordUnavailable}
-        />
-      }
-      connectedView={
-        <ConnectedChannel
-          label="User ID"
-          value={settings.discord_user_id ?? ''}
-          color="indigo"
-          available={discord.available}
-          channel={channel}
-        />
-      }
       footer={<MessageAlert message={message} onDismiss={clear} testId="discord-message" />}
     />
   );

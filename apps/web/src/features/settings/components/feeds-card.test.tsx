@@ -1,10 +1,11 @@
 import { FEED_MESSAGES, type Feeds } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { makeDelivery, settingsServer } from '../test/settings-fixtures';
-import { findCard, renderSettings } from '../test/render-settings';
+import { findCard, openDeliveryLog, renderSettings } from '../test/render-settings';
 
 const person = () => userEvent.setup({ delay: null });
 
@@ -20,9 +21,7 @@ function feedsWith(token: string, handles: string[]): Feeds {
 }
 
 describe('Feeds card', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  apiTestHooks();
 
   it("lists each handle's RSS and JSON addresses and copies one", async () => {
     const server = settingsServer();
@@ -113,27 +112,16 @@ describe('Feeds card', () => {
 });
 
 describe('Delivery log: filtered rows', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
+  apiTestHooks();
 
   it('shows a tweet held back by a filter as Filtered, with the reason as a note', async () => {
-    const server = settingsServer();
-    stubFetch({
-      ...server.handlers,
-      'GET /api/v1/settings/deliveries': () =>
-        ok({
-          deliveries: [
-            makeDelivery({
-              status: 'filtered',
-              sentAt: null,
-              note: 'Held back by your filter: contains "giveaway"',
-            }),
-          ],
-        }),
-    });
-    renderSettings();
-    const log = await findCard('delivery-log');
+    const { log } = await openDeliveryLog([
+      makeDelivery({
+        status: 'filtered',
+        sentAt: null,
+        note: 'Held back by your filter: contains "giveaway"',
+      }),
+    ]);
     const row = await within(log).findByRole('listitem', {
       name: 'Telegram message for @nasa: Filtered',
     });

@@ -27,6 +27,7 @@ import {
   requestNotificationPermission,
   usePreferences,
   type NotificationPermissionState,
+  type Preferences,
 } from '@/lib/preferences';
 import { SettingsCard } from './settings-card';
 import { SETTINGS_GRID_COLUMNS } from './settings-grid';
@@ -62,6 +63,35 @@ function isLogLevel(value: string | null): value is LogLevel {
 }
 
 const checkedOf = (event: ChangeEvent<HTMLInputElement>) => event.currentTarget.checked;
+
+/** The preferences that are simply on or off. */
+type OnOffPreference = 'autoRefresh' | 'compactMode' | 'performanceMonitoring';
+
+/** A switch for one on/off preference, saved as soon as it is flipped. */
+function PreferenceSwitch({
+  name,
+  label,
+  description,
+}: {
+  name: OnOffPreference;
+  label: string;
+  description: string;
+}) {
+  const [preferences, updatePreferences] = usePreferences();
+  const handleChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const patch: Partial<Preferences> = {};
+    patch[name] = checkedOf(event);
+    updatePreferences(patch);
+  };
+  return (
+    <Switch
+      label={label}
+      description={description}
+      checked={preferences[name]}
+      onChange={handleChange}
+    />
+  );
+}
 
 /**
  * The client preferences of this browser (docs/spec-notes.md, Entities): background
@@ -116,11 +146,10 @@ export function PreferencesCard() {
       <Stack gap="lg">
         <SimpleGrid type="container" cols={SETTINGS_GRID_COLUMNS} spacing="xl" verticalSpacing="lg">
           <PreferenceGroup label="Refresh">
-            <Switch
+            <PreferenceSwitch
+              name="autoRefresh"
               label="Auto refresh"
               description="Refreshes data in the background while Perch is open"
-              checked={preferences.autoRefresh}
-              onChange={(event) => updatePreferences({ autoRefresh: checkedOf(event) })}
             />
             <Select
               label="Refresh interval"
@@ -160,11 +189,10 @@ export function PreferencesCard() {
           </PreferenceGroup>
 
           <PreferenceGroup label="Appearance">
-            <Switch
+            <PreferenceSwitch
+              name="compactMode"
               label="Compact mode"
               description="Tighter spacing and smaller tables, to fit more on the screen"
-              checked={preferences.compactMode}
-              onChange={(event) => updatePreferences({ compactMode: checkedOf(event) })}
             />
             <Switch
               label="Dark mode"
@@ -185,11 +213,10 @@ export function PreferencesCard() {
               }}
               allowDeselect={false}
             />
-            <Switch
+            <PreferenceSwitch
+              name="performanceMonitoring"
               label="Performance monitoring"
               description={`Renders slower than ${SLOW_RENDER_THRESHOLD_MS} ms are logged to the browser console`}
-              checked={preferences.performanceMonitoring}
-              onChange={(event) => updatePreferences({ performanceMonitoring: checkedOf(event) })}
             />
           </PreferenceGroup>
         </SimpleGrid>

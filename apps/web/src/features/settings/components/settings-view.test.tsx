@@ -5,12 +5,13 @@ import {
 } from '@perch/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, jsonResponse, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { browserNavigation } from '../api/connect-x-account';
 import { deferred } from '../test/deferred';
 import { botStatusOf, makeDelivery, makeSettings, settingsServer } from '../test/settings-fixtures';
-import { findCard, renderSettings } from '../test/render-settings';
+import { findCard, openCard, openDeliveryLog, renderSettings } from '../test/render-settings';
 import { COMPONENT_STATUS_KEY } from '../utils/component-status';
 
 const person = () => userEvent.setup({ delay: null });
@@ -26,12 +27,7 @@ const X_OAUTH_AVAILABLE_NOT_CONNECTED = {
 };
 
 describe('Settings page', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  apiTestHooks();
 
   it('shows skeletons while loading, then every card and an empty delivery log', async () => {
     const server = settingsServer();
@@ -166,10 +162,7 @@ describe('Settings page', () => {
 
   describe('X account', () => {
     it('saves a typed username and disconnects it', async () => {
-      const server = settingsServer();
-      const fetchMock = stubFetch(server.handlers);
-      renderSettings();
-      const card = await findCard('x-account-card');
+      const { fetchMock, card } = await openCard('x-account-card');
       const user = person();
       await user.click(within(card).getByRole('button', { name: 'Save' }));
       expect(within(card).getByText(SETTINGS_MESSAGES.invalidTwitterUsername)).toBeVisible();
@@ -280,37 +273,28 @@ describe('Settings page', () => {
 
   describe('delivery log', () => {
     it('lists the latest messages with channel, status, tweet link and error', async () => {
-      const server = settingsServer();
-      const fetchMock = stubFetch({
-        ...server.handlers,
-        'GET /api/v1/settings/deliveries': () =>
-          ok({
-            deliveries: [
-              makeDelivery({ id: 3, handle: 'nasa', status: 'sent' }),
-              makeDelivery({
-                id: 2,
-                channel: 'discord',
-                handle: 'spacex',
-                status: 'failed',
-                attempts: 3,
-                error: 'Cannot send messages to this user',
-                sentAt: null,
-                tweetUrl: 'https://x.com/spacex/status/2',
-              }),
-              makeDelivery({
-                id: 1,
-                handle: 'esa',
-                status: 'pending',
-                sentAt: null,
-                attempts: 2,
-                error: 'Too Many Requests: retry after 3',
-                nextAttemptAt: '2025-03-10T12:00:05.000Z',
-              }),
-            ],
-          }),
-      });
-      renderSettings();
-      const log = await findCard('delivery-log');
+      const { fetchMock, log } = await openDeliveryLog([
+        makeDelivery({ id: 3, handle: 'nasa', status: 'sent' }),
+        makeDelivery({
+          id: 2,
+          channel: 'discord',
+          handle: 'spacex',
+          status: 'failed',
+          attempts: 3,
+          error: 'Cannot send messages to this user',
+          sentAt: null,
+          tweetUrl: 'https://x.com/spacex/status/2',
+        }),
+        makeDelivery({
+          id: 1,
+          handle: 'esa',
+          status: 'pending',
+          sentAt: null,
+          attempts: 2,
+          error: 'Too Many Requests: retry after 3',
+          nextAttemptAt: '2025-03-10T12:00:05.000Z',
+        }),
+      ]);
       const rows = await within(log).findAllByTestId('delivery-row');
       expect(rows).toHaveLength(3);
       expect(rows[0]).toHaveAccessibleName('Telegram message for @nasa: Sent');
@@ -341,30 +325,21 @@ describe('Settings page', () => {
     });
 
     it('shows an expired delivery with its reason, and how a sent one went when not as itself', async () => {
-      const server = settingsServer();
-      stubFetch({
-        ...server.handlers,
-        'GET /api/v1/settings/deliveries': () =>
-          ok({
-            deliveries: [
-              makeDelivery({
-                id: 3,
-                status: 'sent',
-                note: 'Sent as plain text: Telegram refused the photo',
-              }),
-              makeDelivery({ id: 2, status: 'sent', note: 'Sent in one digest of 8 posts.' }),
-              makeDelivery({
-                id: 1,
-                status: 'expired',
-                sentAt: null,
-                attempts: 40,
-                error: 'Given up: not delivered within 24 hours. Last error: Bad Gateway',
-              }),
-            ],
-          }),
-      });
-      renderSettings();
-      const log = await findCard('delivery-log');
+      const { log } = await openDeliveryLog([
+        makeDelivery({
+          id: 3,
+          status: 'sent',
+          note: 'Sent as plain text: Telegram refused the photo',
+        }),
+        makeDelivery({ id: 2, status: 'sent', note: 'Sent in one digest of 8 posts.' }),
+        makeDelivery({
+          id: 1,
+          status: 'expired',
+          sentAt: null,
+          attempts: 40,
+          error: 'Given up: not delivered within 24 hours. Last error: Bad Gateway',
+        }),
+      ]);
       const rows = await within(log).findAllByTestId('delivery-row');
       expect(rows).toHaveLength(3);
       expect(rows[0]).toHaveAccessibleName('Telegram message for @nasa: Sent');

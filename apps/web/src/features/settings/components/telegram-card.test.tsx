@@ -1,27 +1,20 @@
 import { SETTINGS_MESSAGES } from '@perch/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { deferred } from '../test/deferred';
 import { makeSettings, settingsServer } from '../test/settings-fixtures';
-import { findCard, renderSettings } from '../test/render-settings';
+import { findCard, openCard, renderSettings } from '../test/render-settings';
 
 const person = () => userEvent.setup({ delay: null });
 
 describe('Telegram card', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  apiTestHooks();
 
   it('checks the Chat ID before sending anything', async () => {
-    const server = settingsServer();
-    const fetchMock = stubFetch(server.handlers);
-    renderSettings();
-    const card = await findCard('telegram-card');
+    const { fetchMock, card } = await openCard('telegram-card');
     const user = person();
     const input = within(card).getByLabelText('Telegram Chat ID');
 
@@ -40,10 +33,7 @@ describe('Telegram card', () => {
   });
 
   it('saves the id (@ and spaces removed), then shows it with Change, Test and Disconnect', async () => {
-    const server = settingsServer();
-    const fetchMock = stubFetch(server.handlers);
-    renderSettings();
-    const card = await findCard('telegram-card');
+    const { fetchMock, card } = await openCard('telegram-card');
     // Not connected: the form has no Cancel.
     expect(within(card).queryByRole('button', { name: 'Cancel' })).toBeNull();
     const user = person();
@@ -95,9 +85,7 @@ describe('Telegram card', () => {
     const server = settingsServer(
       makeSettings({ telegram_chat_id: '555', twitter_username: 'ada', botRunning: true }),
     );
-    const fetchMock = stubFetch(server.handlers);
-    renderSettings();
-    const card = await findCard('telegram-card');
+    const { fetchMock, card } = await openCard('telegram-card', server);
     await person().click(within(card).getByRole('button', { name: 'Disconnect' }));
     expect(await screen.findByText(SETTINGS_MESSAGES.telegramDisconnected)).toBeVisible();
     expect(requestsTo(fetchMock, 'POST /api/v1/settings')[0]?.body).toEqual({
@@ -263,9 +251,7 @@ describe('Telegram card', () => {
         },
       }),
     );
-    stubFetch(server.handlers);
-    renderSettings();
-    const card = await findCard('telegram-card');
+    const { card } = await openCard('telegram-card', server);
     expect(within(card).getByText(SETTINGS_MESSAGES.telegramUnavailable)).toBeVisible();
     expect(within(card).getByTestId('connection-state')).toHaveTextContent('Unavailable');
     expect(within(card).queryByLabelText('Telegram Chat ID')).toBeNull();
@@ -279,9 +265,7 @@ describe('Telegram card', () => {
         telegram: { stoppedReason: SETTINGS_MESSAGES.telegramBlockedReason },
       }),
     );
-    stubFetch(server.handlers);
-    renderSettings();
-    const card = await findCard('telegram-card');
+    const { card } = await openCard('telegram-card', server);
     const stopped = within(card).getByTestId('stopped-reason');
     expect(stopped).toHaveTextContent('Delivery stopped');
     expect(stopped).toHaveTextContent(SETTINGS_MESSAGES.telegramBlockedReason);

@@ -6,10 +6,7 @@ import { schemaCheck, useChannelId } from '../hooks/use-channel-id';
 import { reportOnBanners, type SettingsNotifier } from '../hooks/use-settings-banners';
 import { useTelegramLink } from '../hooks/use-telegram-link';
 import { SETTINGS_TEXTS, telegramTestErrorText } from '../utils/settings-messages';
-import { ChannelCard } from './channel-card';
-import { ChannelNotices } from './channel-notices';
-import { ConnectedChannel } from './connected-channel';
-import { channelState } from './connection-badge';
+import { MessengerCard } from './messenger-card';
 import { OneClickLink } from './telegram-one-click-link';
 
 export interface TelegramCardProps {
@@ -62,41 +59,25 @@ export function TelegramCard({ settings, notify }: TelegramCardProps) {
   };
 
   return (
-    <ChannelCard
+    <MessengerCard
       title="Telegram"
       icon={IconBrandTelegram}
       color="blue"
       description="Messages from the Perch bot"
       testId="telegram-card"
-      state={channelState({ ...telegram, connected })}
+      status={telegram}
+      unavailableText={SETTINGS_MESSAGES.telegramUnavailable}
+      valueLabel="Chat ID"
+      value={settings.telegram_chat_id}
       channel={channel}
       connected={connected}
-      showForm={telegram.available && (!connected || channel.editor.editing)}
       field={{
         label: SETTINGS_TEXTS.telegramChatIdLabel,
         description: SETTINGS_TEXTS.telegramChatIdHelp(telegram.botUsername),
         placeholder: 'e.g. 123456789',
         inputMode: 'numeric',
       }}
-      formColor="blue"
       onCancel={handleCancel}
-      notices={
-        <ChannelNotices
-          stoppedReason={telegram.stoppedReason}
-          connected={connected}
-          available={telegram.available}
-          unavailableHint={telegram.hint ?? SETTINGS_MESSAGES.telegramUnavailable}
-        />
-      }
-      connectedView={
-        <ConnectedChannel
-          label="Chat ID"
-          value={settings.telegram_chat_id ?? ''}
-          color="blue"
-          available={telegram.available}
-          channel={channel}
-        />
-      }
       afterForm={
         telegram.linkAvailable ? (
           <>

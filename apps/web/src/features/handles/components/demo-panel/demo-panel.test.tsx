@@ -1,10 +1,16 @@
 import type { Handle } from '@perch/shared';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch, type StubHandler } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
-import { deferred, makeHandle, progressStubs } from '../../test/handle-fixtures';
+import {
+  deferred,
+  makeCollectingHandle,
+  makeHandle,
+  progressStubs,
+} from '../../test/handle-fixtures';
 import { HandlesDemoSection } from './handles-demo-section';
 
 const person = () => userEvent.setup({ delay: null });
@@ -27,12 +33,7 @@ const rowOf = (name: string) => screen.getByRole('listitem', { name: `@${name}` 
 const badgeOf = (name: string) => within(rowOf(name)).getByTestId('demo-handle-status');
 
 describe('handles demo panel', () => {
-  beforeEach(() => {
-    document.cookie = 'perch_csrf=csrf; path=/';
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  apiTestHooks();
 
   it('stays hidden until shown, and Hide Demo hides it again', async () => {
     const fetchMock = serve([]);
@@ -184,11 +185,9 @@ describe('handles demo panel', () => {
         backfill_completed_at: null,
         analytics_available: true,
       }),
-      makeHandle({
+      makeCollectingHandle({
         handle: 'busy',
-        backfill_status: 'in_progress',
         backfill_progress: 40,
-        backfill_completed_at: null,
         analytics_available: false,
         total_tweets_collected: 17,
         followers_count: null,
@@ -272,11 +271,9 @@ describe('handles demo panel', () => {
   });
 
   it("shows the selected handle's status, percent and whether analytics are available", async () => {
-    const busy = makeHandle({
+    const busy = makeCollectingHandle({
       handle: 'busy',
-      backfill_status: 'in_progress',
       backfill_progress: 20,
-      backfill_completed_at: null,
       analytics_available: false,
     });
     vi.useFakeTimers({ shouldAdvanceTime: true });
