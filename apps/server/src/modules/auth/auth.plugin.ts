@@ -1,4 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import {
   ADMIN_MESSAGES,
@@ -20,6 +25,7 @@ import {
 } from './csrf-token.js';
 import type { SessionCache } from './session-cache.js';
 import {
+  cachedSession,
   closeSession,
   resolveSession,
   type AuthContext,
@@ -158,17 +164,22 @@ function decorateSessionCookies(app: FastifyInstance, cookies: AuthCookies): voi
   });
 }
 
-/** The onRequest hook: the CSRF check, then the session behind the cookie. */
+/**
+ * The onRequest hook: the CSRF check, then the session behind the cookie. Callback style: a
+ * session the cache answers for is set without waiting; only a database read waits.
+ */
 function authenticate(options: AuthPluginOptions, cookies: AuthCookies) {
   const { db, sessionCache = null, now = Date.now } = options;
   const csrfTokens = new SessionCsrfTokens();
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     // By the route the router matched, never the raw URL: /%61pi/..., /api/v1/x/ and /api/v1/x
     // reach the same handler, so they meet the same checks. A path no route serves reaches no
     // handler and needs none of this.
-    if (!isApiRoute(request)) return;
+    if (!isApiRoute(request)) return done();
     // Only the route's own flag counts (never the URL), so no other path is let through.
-    if (request.routeOptions.config?.sessionless && !UNSAFE_METHODS.has(request.method)) return;
+    if (request.routeOptions.config?.sessionless && !UNSAFE_METHODS.has(request.method)) {
+      return done();
+    }
     request.now = now();
     const cookie = request.cookies[cookies.names.session];
     const sessionToken = cookie && cookie.length <= 128 ? cookie : undefined;
@@ -185,16 +196,20 @@ function authenticate(options: AuthPluginOptions, cookies: AuthCookies) {
     else cookies.setCsrf(reply, expected ?? anonymousCsrfToken());
     if (UNSAFE_METHODS.has(request.method) && !request.routeOptions.config?.csrfExempt) {
       if (expected === undefined || !csrfHeaderMatches(expected, request.headers[CSRF_HEADER])) {
-        throw forbidden(MESSAGES.csrfInvalid, 'CSRF_INVALID');
+        return done(forbidden(MESSAGES.csrfInvalid, 'CSRF_INVALID'));
       }
     }
-    if (idHash) {
-      request.auth = await resolveSession(db, sessionToken, sessionCache, {
-        idHash,
-        now: request.now,
-        activity: isPersonsOwnRequest(request),
-      });
+    if (!idHash) return done();
+    const lookup = { idHash, now: request.now, activity: isPersonsOwnRequest(request) };
+    const cached = cachedSession(sessionCache, idHash, lookup);
+    if (cached) {
+      request.auth = cached;
+      return done();
     }
+    resolveSession(db, sessionToken, sessionCache, lookup).then((auth) => {
+      request.auth = auth;
+      done();
+    }, done);
   };
 }
 
