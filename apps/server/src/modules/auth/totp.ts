@@ -4,7 +4,6 @@
  */
 import { randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import { RECOVERY_CODE_COUNT, TOTP_DIGITS, TOTP_PERIOD_SECONDS } from '@perch/shared';
 import { sha256Hex } from '../../lib/tokens.js';
 
@@ -34,8 +33,9 @@ export function otpauthUrl(username: string, secret: string): string {
   });
 }
 
-/** A PNG QR code of `text`, as a data: URL. */
-export function qrCodeDataUrl(text: string): Promise<string> {
+/** A PNG QR code of `text`, as a data: URL (the encoder loads with the first 2FA set-up). */
+export async function qrCodeDataUrl(text: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
 }
 
