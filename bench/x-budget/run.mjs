@@ -1,14 +1,15 @@
 // X budget benchmark (issue targets: with 1,000 handles every per-app rate limit of X is
-// respected, and a typical handle (10 posts a day) is billed at most 2x its new posts a day plus
-// its metric re-reads as scheduled).
-// Usage: npm run bench:x-budget   (prints Markdown tables, then one JSON line; about 6 minutes)
+// respected, a typical handle (10 posts a day) is billed at most 2x its new posts a day plus its
+// metric re-reads as scheduled, and under X_METRIC_REFRESH=economy it costs <= $2.00 a month).
+// Usage: npm run bench:x-budget   (prints Markdown tables, then one JSON line; about 10 minutes)
 //
 // Everything runs on a virtual clock (time compressed) against the loopback fake X server of
 // apps/server/test/fakes, which enforces X's per-app limits and bills each post and user once per
 // UTC day. The server code is imported from apps/server/src (TypeScript, hence tsx).
 //
-// 1. Today's strategy: the real collector with the x-api source, the cost meter and a temp
-//    SQLite database. 1,000 handles (600 quiet at 1 post a day, 300 typical at 10, 100 active at
+// 1. Today's strategy, once per metric-refresh preset (X_METRIC_REFRESH standard, in this
+//    process, and economy, in a child process at the same time): the real collector with the
+//    x-api source, the cost meter and a temp SQLite database. 1,000 handles (600 quiet at 1 post a day, 300 typical at 10, 100 active at
 //    50) are added 4 hours before day 1 with a 7-day backfill, their older posts already on the
 //    fake. Every 2 virtual seconds the posts created by then are added to the fake, then the
 //    collector's scheduler runs once (`tick()`, with tickMs 2,000, so its pacing hands out the
@@ -29,15 +30,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeXServer } from '../../apps/server/test/fakes/fake-x-server.ts';
 import { Collector } from '../../apps/server/src/collector/collector.ts';
-import { METRIC_READ_AGES_MS } from '../../apps/server/src/collector/metric-schedule.ts';
+import {
+  estimateHandleMonth,
+  metricReadAgesMs,
+} from '../../apps/server/src/collector/metric-schedule.ts';
 import { createXApiSource } from '../../apps/server/src/sources/x-api-source.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { createDb } from '../../apps/server/src/db/index.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
-import { addHandle } from '../../apps/server/src/modules/handles/handles.service.ts';
-import { insertUser } from '../../apps/server/src/modules/users/users.repository.ts';
 import { createXUsageMeter } from '../../apps/server/src/modules/x-usage/x-usage.service.ts';
+import { followedByBenchUsers } from '../lib/bench-users.mjs';
 import { countingLog } from '../lib/counting-log.mjs';
+import { tappedSource } from '../lib/source-tap.mjs';
 import { createPreviousStrategy } from './previous.mjs';
 import { ENDPOINTS, WINDOW_MS, createBillingTally, createRequestTally } from './tally.mjs';
 import { CLASSES, DAY_MS, buildWorld, populate, utcDay } from './world.mjs';
@@ -48,7 +52,6 @@ const WARMUP_H = Number(process.env.BENCH_WARMUP_H ?? 4);
 const STEP_MS = Number(process.env.BENCH_STEP_S ?? 2) * 1000;
 const PREVIOUS_HANDLES = Number(process.env.BENCH_PREVIOUS_HANDLES ?? 100);
 const BACKFILL_DAYS = 7;
-const HANDLES_PER_USER = 10;
 /** Day 0 of the run, a Monday 00:00 UTC (virtual). */
 const ORIGIN = Date.UTC(2026, 10, 16);
 /** The steady state measured: whole UTC days from day 1. */
@@ -59,6 +62,10 @@ const START = MEASURE_FROM - WARMUP_H * 3_600_000;
 /** The previous strategy starts an hour before day 1, so its polls have their cadence by then. */
 const PREVIOUS_FROM = MEASURE_FROM - 3_600_000;
 const MONTH_DAYS = 30;
+/** The X_METRIC_REFRESH presets compared; the first runs in this process. */
+const PRESETS = ['standard', 'economy'];
+/** The issue's target for a typical handle under economy, USD a month. */
+const ECONOMY_TARGET_USD = 2;
 /**
  * The fake's per-app limits per 15 minutes (DEFAULT_LIMITS in fake-x-server.ts, X's documented
  * per-app limits), checked against the x-rate-limit-limit headers the source saw.
@@ -111,29 +118,37 @@ const warmupDay = utcDay(START);
 function counting(source) {
   const calls = {};
   const errors = {};
-  const wrap =
-    (name) =>
-    async (...args) => {
-      calls[name] = (calls[name] ?? 0) + 1;
-      try {
-        return await source[name](...args);
-      } catch (error) {
+  return {
+    source: tappedSource(source, {
+      onCall: (name) => {
+        calls[name] = (calls[name] ?? 0) + 1;
+      },
+      onError: (name, error) => {
         const key = `${name}: ${error?.kind ?? error?.name ?? 'error'}`;
         errors[key] = (errors[key] ?? 0) + 1;
-        throw error;
-      }
-    };
-  return {
-    source: {
-      ...source,
-      lookupUser: wrap('lookupUser'),
-      usersByIds: wrap('usersByIds'),
-      timeline: wrap('timeline'),
-      tweetsByIds: wrap('tweetsByIds'),
-    },
+      },
+    }),
     calls,
     errors,
   };
+}
+
+/**
+ * The X API source on `fake` at the virtual instant `now()`, counted, with billed reads going to
+ * `onBilledReads`.
+ */
+function countedXApiSource(fake, now, onBilledReads) {
+  return counting(
+    createXApiSource({
+      baseUrl: fake.baseUrl,
+      bearerToken: fake.bearerToken,
+      now,
+      // For a spent window that resets within a minute the source would sleep in real time;
+      // with 0 it refuses at once, with the reset as retry time, and the job is rescheduled.
+      maxRateLimitWaitMs: 0,
+      onBilledReads,
+    }),
+  );
 }
 
 /** Mean billed reads per handle per day of each class over `days`, and of all handles. */
@@ -167,12 +182,16 @@ function billedByClass(billing, handles, days) {
 // ---------------------------------------------------------------------------------------------
 // 1. Today's strategy: the collector with the x-api source against the fake.
 
-async function runToday() {
+async function runToday(preset) {
   const started = performance.now();
   let clock = START;
   const now = () => clock;
   const dataDir = fs.mkdtempSync(path.join(TMP, 'perch-bench-x-budget-'));
-  const appConfig = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const appConfig = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    X_METRIC_REFRESH: preset,
+  });
   const db = createDb(appConfig);
   const fake = await startFakeXServer({ now });
   try {
@@ -180,45 +199,14 @@ async function runToday() {
     const releaseUntil = populate(fake, world);
     releaseUntil(clock);
 
-    const users = [];
-    for (let i = 0; i < world.length / HANDLES_PER_USER; i++) {
-      users.push(
-        await insertUser(db.db, {
-          username: `bench${i}`,
-          email: `bench${i}@example.com`,
-          passwordHash: 'x',
-          isAdmin: false,
-          isSuperAdmin: false,
-          createdAt: new Date(clock).toISOString(),
-        }),
-      );
-    }
-    // Added the way the API adds them (10 per user, the most a user may follow); with no
-    // collector given, the scheduler finds the backfills due on its first tick.
-    for (const handle of world) {
-      await addHandle(db, undefined, users[Math.floor(handle.index / HANDLES_PER_USER)], {
-        username: handle.username,
-        backfillDays: BACKFILL_DAYS,
-        now: new Date(clock),
-      });
-    }
+    await followedByBenchUsers(db, world, { backfillDays: BACKFILL_DAYS, clock });
 
     const meter = createXUsageMeter(db, appConfig, { now: () => new Date(clock) });
     const billing = createBillingTally(now);
-    const counted = counting(
-      createXApiSource({
-        baseUrl: fake.baseUrl,
-        bearerToken: fake.bearerToken,
-        now,
-        // For a spent window that resets within a minute the source would sleep in real time;
-        // with 0 it refuses at once, with the reset as retry time, and the job is rescheduled.
-        maxRateLimitWaitMs: 0,
-        onBilledReads: async (reads) => {
-          billing.record(reads);
-          await meter.record(reads);
-        },
-      }),
-    );
+    const counted = countedXApiSource(fake, now, async (reads) => {
+      billing.record(reads);
+      await meter.record(reads);
+    });
     const { logged, log } = countingLog();
     const collector = new Collector({
       db,
@@ -228,6 +216,7 @@ async function runToday() {
       monitorIntervalSeconds: appConfig.MONITOR_INTERVAL_SECONDS,
       concurrency: appConfig.COLLECTOR_CONCURRENCY,
       profileRefreshMinutes: appConfig.PROFILE_REFRESH_MINUTES,
+      metricRefresh: appConfig.X_METRIC_REFRESH,
       budget: meter,
       log,
     });
@@ -262,12 +251,14 @@ async function runToday() {
       }
       if (performance.now() - lastReport > 30_000) {
         lastReport = performance.now();
-        progress(`today: ${new Date(clock).toISOString()} virtual, ${wallSince(started)} s wall`);
+        progress(
+          `today (${preset}): ${new Date(clock).toISOString()} virtual, ${wallSince(started)} s wall`,
+        );
       }
     }
     await collector.stop();
     const rateStatus = counted.source.rateStatus();
-    return {
+    return summarizeToday(preset, {
       wallSeconds: wallSince(started),
       requests,
       billing,
@@ -278,12 +269,75 @@ async function runToday() {
       errors: counted.errors,
       logged,
       limitsSeen: Object.fromEntries(rateStatus.endpoints.map((e) => [e.endpoint, e.limit])),
-    };
+      usageCard: (await meter.summary({ rateStatus: null, source: 'x-api' })).metric_refresh,
+    });
   } finally {
     await fake.close();
     await db.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What main() needs of one run of today's strategy, as plain data (a child process sends it):
+ * requests per window, billed reads per class, the typical handle's target, the cross-checks.
+ */
+function summarizeToday(preset, run) {
+  const crossCheck = [...new Set([warmupDay, ...measuredDays])].map((day) => ({
+    day,
+    tally: run.billing.day(day),
+    meter: run.meterDays[day],
+    fake: run.fakeDays[day],
+  }));
+  const billed = billedByClass(run.billing, world, measuredDays);
+  return {
+    preset,
+    wallSeconds: run.wallSeconds,
+    steady: run.requests.stats(MEASURE_FROM, END),
+    warmup: run.requests.stats(START, MEASURE_FROM),
+    statuses: run.requests.statuses(),
+    rateLimited: run.requests.rateLimited(),
+    billed,
+    warmupBilled: billedByClass(run.billing, world, [warmupDay]),
+    target: typicalTarget(run.billing, measuredDays, preset),
+    model: estimateHandleMonth(preset, { postReadUsd: PRICES.post, userReadUsd: PRICES.user }),
+    usageCard: run.usageCard,
+    velocity: velocityReadings(preset),
+    crossCheck,
+    crossCheckOk: crossCheck.every(
+      ({ tally, meter, fake }) =>
+        meter &&
+        fake &&
+        tally.post === meter.post &&
+        tally.post === fake.posts &&
+        tally.user === meter.user &&
+        tally.user === fake.users,
+    ),
+    backfill: run.backfill,
+    calls: run.calls,
+    errors: run.errors,
+    logged: run.logged,
+    limitsSeen: run.limitsSeen,
+  };
+}
+
+/**
+ * The share of the typical handles' posts of the measured days whose 1, 3 and 6 h readings the
+ * preset keeps (schedule arithmetic on the posting times, not counted from the run): velocity
+ * (avg_1h/3h/6h) is known for those posts.
+ */
+function velocityReadings(preset) {
+  const posts = world
+    .filter((h) => h.cls === 'typical')
+    .flatMap((h) => h.posts)
+    .filter((post) => measuredDays.includes(utcDay(post.createdMs)));
+  const share = (hours) =>
+    round(
+      posts.filter((post) => metricReadAgesMs(preset, post.createdMs).includes(hours * 3_600_000))
+        .length / posts.length,
+      4,
+    );
+  return { posts: posts.length, h1: share(1), h3: share(3), h6: share(6) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,15 +367,7 @@ async function runPrevious() {
       return n % every === 0;
     });
     const billing = createBillingTally(now);
-    const counted = counting(
-      createXApiSource({
-        baseUrl: fake.baseUrl,
-        bearerToken: fake.bearerToken,
-        now,
-        maxRateLimitWaitMs: 0,
-        onBilledReads: (reads) => billing.record(reads),
-      }),
-    );
+    const counted = countedXApiSource(fake, now, (reads) => billing.record(reads));
     const strategy = createPreviousStrategy({
       source: counted.source,
       handles: sample,
@@ -371,6 +417,9 @@ async function runPrevious() {
 if (process.argv[2] === '--previous') {
   const result = await runPrevious();
   process.send(result, () => process.disconnect());
+} else if (process.argv[2] === '--today') {
+  const result = await runToday(process.argv[3]);
+  process.send(result, () => process.disconnect());
 } else {
   await main();
 }
@@ -378,26 +427,27 @@ if (process.argv[2] === '--previous') {
 // ---------------------------------------------------------------------------------------------
 // Results
 
-/** The previous strategy's result, from a child process running beside today's. */
-function startPrevious() {
-  const child = fork(SELF, ['--previous'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+/** The result of a run in a child process beside this one (`args`: its mode). */
+function startChild(args, name) {
+  const child = fork(SELF, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     let result;
     child.on('message', (message) => (result = message));
     child.on('error', reject);
     child.on('exit', (code) =>
-      result ? resolve(result) : reject(new Error(`previous strategy exited with ${code}`)),
+      result ? resolve(result) : reject(new Error(`${name} exited with ${code}`)),
     );
   });
 }
 
 /**
  * The target of a typical handle on one day: billed post reads <= 2 x its new posts that day +
- * its scheduled metric re-reads that day (posts with a re-read at 1, 3, 6, 24 or 72 h after
- * posting that falls on that UTC day, each post once a day, as X bills them). `floor` is what the
- * schedule has to cost: the posts new that day or with a re-read that day, each once.
+ * its scheduled metric re-reads that day (posts with a re-read of the preset's schedule, at 1, 3,
+ * 6, 24 or 72 h after posting, that falls on that UTC day, each post once a day, as X bills
+ * them). `floor` is what the schedule has to cost: the posts new that day or with a re-read that
+ * day, each once.
  */
-function typicalTarget(billing, days) {
+function typicalTarget(billing, days, preset) {
   const rows = [];
   for (const handle of world.filter((h) => h.cls === 'typical')) {
     for (const day of days) {
@@ -406,7 +456,9 @@ function typicalTarget(billing, days) {
       let floor = 0;
       for (const post of handle.posts) {
         const isNew = utcDay(post.createdMs) === day;
-        const reread = METRIC_READ_AGES_MS.some((age) => utcDay(post.createdMs + age) === day);
+        const reread = metricReadAgesMs(preset, post.createdMs).some(
+          (age) => utcDay(post.createdMs + age) === day,
+        );
         if (isNew) fresh += 1;
         if (reread) scheduled += 1;
         if (isNew || reread) floor += 1;
@@ -434,34 +486,52 @@ function typicalTarget(billing, days) {
 
 async function main() {
   progress(
-    `x-budget: ${world.length} handles, ${WARMUP_H} h warm-up, ${STEADY_DAYS} steady day(s), ${STEP_MS / 1000} s steps`,
+    `x-budget: ${world.length} handles, ${WARMUP_H} h warm-up, ${STEADY_DAYS} steady day(s), ${STEP_MS / 1000} s steps, presets ${PRESETS.join(' and ')}`,
   );
-  const previousRun = startPrevious();
-  const today = await runToday();
+  const previousRun = startChild(['--previous'], 'previous strategy');
+  const otherRuns = PRESETS.slice(1).map((preset) =>
+    startChild(['--today', preset], `today's strategy (${preset})`),
+  );
+  const runs = [await runToday(PRESETS[0]), ...(await Promise.all(otherRuns))];
   const previous = await previousRun;
+  const today = runs[0];
+  const economy = runs.find((run) => run.preset === 'economy');
 
   const limits = Object.fromEntries(
     ENDPOINTS.map((endpoint) => [endpoint, today.limitsSeen[endpoint] ?? LIMITS[endpoint]]),
   );
-  const limitsMatch = ENDPOINTS.every((endpoint) => limits[endpoint] === LIMITS[endpoint]);
-  const todaySteady = today.requests.stats(MEASURE_FROM, END);
-  const todayWarmup = today.requests.stats(START, MEASURE_FROM);
-  const todayStatuses = today.requests.statuses();
-  const todayRateLimited = today.requests.rateLimited();
+  const limitsMatch = runs.every((run) =>
+    ENDPOINTS.every(
+      (endpoint) => (run.limitsSeen[endpoint] ?? LIMITS[endpoint]) === LIMITS[endpoint],
+    ),
+  );
   const windows = Math.round((END - MEASURE_FROM) / WINDOW_MS);
   /** Every handle polled every MONITOR_INTERVAL_SECONDS, as the issue describes the old code. */
   const fixedPerWindow = (world.length * WINDOW_MS) / (config.MONITOR_INTERVAL_SECONDS * 1000);
 
   const endpointRows = ENDPOINTS.map((endpoint) => {
     const limit = limits[endpoint];
-    const t = todaySteady[endpoint];
-    const w = todayWarmup[endpoint];
+    const of = (stats) => ({
+      max: stats.max,
+      mean: round(stats.mean),
+      maxShare: round(stats.max / limit, 4),
+    });
     const p = previous.steady[endpoint];
     return {
       endpoint,
       limit,
-      today: { max: t.max, mean: round(t.mean), maxShare: round(t.max / limit, 4) },
-      todayWarmup: { max: w.max, mean: round(w.mean), maxShare: round(w.max / limit, 4) },
+      today: of(today.steady[endpoint]),
+      todayWarmup: of(today.warmup[endpoint]),
+      presets: Object.fromEntries(
+        runs.map((run) => [
+          run.preset,
+          {
+            steady: of(run.steady[endpoint]),
+            warmup: of(run.warmup[endpoint]),
+            rateLimited: run.statuses[endpoint]?.[429] ?? 0,
+          },
+        ]),
+      ),
       previous: {
         max: p.max,
         mean: round(p.mean),
@@ -470,76 +540,93 @@ async function main() {
         windowsOverLimit: p.windowsOver ?? 0,
         fixedIntervalPerWindow: endpoint === 'users' ? 0 : fixedPerWindow,
       },
-      todayRateLimited: todayStatuses[endpoint]?.[429] ?? 0,
+      todayRateLimited: today.statuses[endpoint]?.[429] ?? 0,
     };
   });
-  const perAppMet = endpointRows.every(
-    (row) => row.today.max <= row.limit && row.todayWarmup.max <= row.limit,
+  const perAppMet = endpointRows.every((row) =>
+    Object.values(row.presets).every(
+      (run) => run.steady.max <= row.limit && run.warmup.max <= row.limit,
+    ),
   );
-  const no429 = todayRateLimited.length === 0;
-
-  const todayBilled = billedByClass(today.billing, world, measuredDays);
-  const warmupBilled = billedByClass(today.billing, world, [warmupDay]);
-  const target = typicalTarget(today.billing, measuredDays);
-
-  // The three counts of each day should agree: the bench's tally, the meter, the fake's bill.
-  const crossCheck = [...new Set([warmupDay, ...measuredDays])].map((day) => ({
-    day,
-    tally: today.billing.day(day),
-    meter: today.meterDays[day],
-    fake: today.fakeDays[day],
-  }));
-  const crossCheckOk = crossCheck.every(
-    ({ tally, meter, fake }) =>
-      meter &&
-      fake &&
-      tally.post === meter.post &&
-      tally.post === fake.posts &&
-      tally.user === meter.user &&
-      tally.user === fake.users,
+  const no429 = runs.every((run) => run.rateLimited.length === 0);
+  const boundsMet = runs.every((run) => run.target.met);
+  const economyTypicalUsd = economy.billed.typical.usdPerMonth;
+  const economyMet = economyTypicalUsd <= ECONOMY_TARGET_USD;
+  const crossCheckOk = runs.every((run) => run.crossCheckOk);
+  const modelMatches = runs.every(
+    (run) => Math.abs(run.billed.typical.usdPerMonth - run.model.usd) <= 0.05,
+  );
+  const cardMatches = runs.every(
+    (run) =>
+      run.usageCard.preset === run.preset &&
+      run.usageCard.typical_handle.month_usd === run.model.usd,
   );
 
   const met = (ok) => (ok ? 'met' : '**not met**');
-  const backfillDoneH =
-    today.backfill.doneAt === null ? null : round((today.backfill.doneAt - START) / 3_600_000, 2);
+  const yes = (ok) => (ok ? 'yes' : '**no**');
+  const doneH = (run) =>
+    run.backfill.doneAt === null ? null : round((run.backfill.doneAt - START) / 3_600_000, 2);
   const startAt = new Date(START).toISOString().slice(11, 16);
   const days = STEADY_DAYS > 1 ? `days 1-${STEADY_DAYS}` : 'day 1';
   const classes = CLASSES.map((c) => `${c.count} ${c.name} at ${c.perDay}/day`).join(', ');
+  const held = (run) =>
+    Object.entries(run.errors).reduce(
+      (sum, [key, n]) => sum + (key.endsWith('rate_limited') ? n : 0),
+      0,
+    );
+  const presetCols = (fn) => runs.map(fn).join(' | ');
+  const presetHead = (label) => runs.map((run) => `${label} ${run.preset}`).join(' | ');
+  const presetSep = runs.map(() => '---').join('|');
 
   console.log(`
-X budget: ${world.length} handles (${classes}), added at ${startAt} UTC on day 0 with a 7-day backfill (all backfilled ${backfillDoneH ?? '-'} h later); steady state: ${days} (${windows} windows of 15 min). Previous strategy: ${previous.sampleHandles} of the handles, requests x${previous.scale}, limits lifted.
+X budget: ${world.length} handles (${classes}), added at ${startAt} UTC on day 0 with a 7-day backfill (all backfilled ${runs.map((run) => `${run.preset} ${doneH(run) ?? '-'} h`).join(', ')} later); steady state: ${days} (${windows} windows of 15 min). Today's strategy once per X_METRIC_REFRESH preset (${PRESETS.join(', ')}), side by side. Previous strategy: ${previous.sampleHandles} of the handles, requests x${previous.scale}, limits lifted.
 
-Requests per 15-min window, steady state (max and mean over the windows), against the per-app limits
+Metric-refresh presets side by side (${MONTH_DAYS} days at $${PRICES.post} a post read, $${PRICES.user} a user read, each once per UTC day)
 
-| endpoint | per-app limit | today max | today mean | today max / limit | today, warm-up max (backfill) | previous max (x${previous.scale}) | previous mean (x${previous.scale}) | previous max / limit | previous over the limit per day | previous at a fixed ${config.MONITOR_INTERVAL_SECONDS} s |
-|---|---|---|---|---|---|---|---|---|---|---|
-${endpointRows
+| preset | typical handle (10/day) USD/month, measured | model (Admin card) | typical post reads/day | all ${world.length} handles USD/month | quiet / active USD/month | typical posts with a 1 h / 3 h / 6 h reading (schedule) | post lookups per window, max |
+|---|---|---|---|---|---|---|---|
+${runs
   .map(
-    (r) =>
-      `| \`${REQUESTS[r.endpoint]}\` | ${fmt(r.limit)} | ${fmt(r.today.max)} | ${fmt(r.today.mean, 1)} | ${pct(r.today.maxShare)} | ${fmt(r.todayWarmup.max)} (${pct(r.todayWarmup.maxShare)}) | ${fmt(r.previous.max)} | ${fmt(r.previous.mean, 1)} | ${pct(r.previous.maxShare)} | ${fmt(r.previous.overLimitPerDay)} | ${fmt(r.previous.fixedIntervalPerWindow)} |`,
+    (run) =>
+      `| ${run.preset} | $${run.billed.typical.usdPerMonth.toFixed(2)} | $${run.model.usd.toFixed(2)} | ${run.billed.typical.postReadsPerDay} | $${run.billed.all.usdPerMonth.toFixed(2)} | $${run.billed.quiet.usdPerMonth.toFixed(2)} / $${run.billed.active.usdPerMonth.toFixed(2)} | ${pct(run.velocity.h1)} / ${pct(run.velocity.h3)} / ${pct(run.velocity.h6)} | ${fmt(run.steady.tweets.max)} |`,
   )
   .join('\n')}
 
-429 answers to today's strategy, whole run: ${todayRateLimited.length}. Requests the source held back itself (spent window): ${fmt(Object.entries(today.errors).reduce((sum, [key, n]) => sum + (key.endsWith('rate_limited') ? n : 0), 0))}.
+Requests per 15-min window, steady state (max and mean over the windows), against the per-app limits
 
-Billed reads per handle per day, steady state, and USD per handle per month (${MONTH_DAYS} days at $${PRICES.post} a post, $${PRICES.user} a user, each once per UTC day)
+| endpoint | per-app limit | ${presetHead('max')} | ${presetHead('mean')} | standard max / limit | warm-up max (backfill), standard | previous max (x${previous.scale}) | previous mean (x${previous.scale}) | previous max / limit | previous over the limit per day | previous at a fixed ${config.MONITOR_INTERVAL_SECONDS} s |
+|---|---|${presetSep}|${presetSep}|---|---|---|---|---|---|---|
+${endpointRows
+  .map(
+    (r) =>
+      `| \`${REQUESTS[r.endpoint]}\` | ${fmt(r.limit)} | ${presetCols((run) => fmt(r.presets[run.preset].steady.max))} | ${presetCols((run) => fmt(r.presets[run.preset].steady.mean, 1))} | ${pct(r.today.maxShare)} | ${fmt(r.todayWarmup.max)} (${pct(r.todayWarmup.maxShare)}) | ${fmt(r.previous.max)} | ${fmt(r.previous.mean, 1)} | ${pct(r.previous.maxShare)} | ${fmt(r.previous.overLimitPerDay)} | ${fmt(r.previous.fixedIntervalPerWindow)} |`,
+  )
+  .join('\n')}
 
-| class | handles (previous sample) | post reads/day today | previous | user reads/day today | previous | USD/month today | previous | day 0 today (backfill + ${WARMUP_H} h): posts / users / USD |
-|---|---|---|---|---|---|---|---|---|
+429 answers, whole run: ${runs.map((run) => `${run.preset} ${run.rateLimited.length}`).join(', ')}. Requests the source held back itself (spent window): ${runs.map((run) => `${run.preset} ${fmt(held(run))}`).join(', ')}.
+
+Billed reads per handle per day, steady state, and USD per handle per month
+
+| class | handles (previous sample) | ${presetHead('post reads/day')} | previous | ${presetHead('user reads/day')} | previous | ${presetHead('USD/month')} | previous | day 0 standard (backfill + ${WARMUP_H} h): posts / users / USD |
+|---|---|${presetSep}|---|${presetSep}|---|${presetSep}|---|---|
 ${[...CLASSES.map((c) => c.name), 'all']
   .map((cls) => {
-    const t = todayBilled[cls];
     const p = previous.billed[cls];
-    const w = warmupBilled[cls];
-    return `| ${cls} | ${t.handles} (${p.handles}) | ${t.postReadsPerDay} | ${p.postReadsPerDay} | ${t.userReadsPerDay} | ${p.userReadsPerDay} | $${t.usdPerMonth.toFixed(2)} | $${p.usdPerMonth.toFixed(2)} | ${w.postReadsPerDay} / ${w.userReadsPerDay} / $${w.usdPerDay.toFixed(3)} |`;
+    const w = today.warmupBilled[cls];
+    return `| ${cls} | ${today.billed[cls].handles} (${p.handles}) | ${presetCols((run) => run.billed[cls].postReadsPerDay)} | ${p.postReadsPerDay} | ${presetCols((run) => run.billed[cls].userReadsPerDay)} | ${p.userReadsPerDay} | ${presetCols((run) => `$${run.billed[cls].usdPerMonth.toFixed(2)}`)} | $${p.usdPerMonth.toFixed(2)} | ${w.postReadsPerDay} / ${w.userReadsPerDay} / $${w.usdPerDay.toFixed(3)} |`;
   })
   .join('\n')}
 
-Typical handle (10 posts a day), ${target.handleDays} handle-days: ${target.billedPerDay} billed post reads/day (min ${target.billedMin}, max ${target.billedMax}); bound 2 x ${target.newPostsPerDay} new + ${target.scheduledRereadsPerDay} scheduled re-reads = ${target.boundPerDay}; what the schedule has to cost (new or re-read that day, once each) ${target.floorPerDay}; worst handle-day at ${pct(target.maxShareOfBound)} of its bound, ${target.handleDaysOverBound} over it.
+${runs
+  .map(
+    (run) =>
+      `Typical handle, ${run.preset}, ${run.target.handleDays} handle-days: ${run.target.billedPerDay} billed post reads/day (min ${run.target.billedMin}, max ${run.target.billedMax}); bound 2 x ${run.target.newPostsPerDay} new + ${run.target.scheduledRereadsPerDay} scheduled re-reads = ${run.target.boundPerDay}; what the schedule has to cost (new or re-read that day, once each) ${run.target.floorPerDay}; worst handle-day at ${pct(run.target.maxShareOfBound)} of its bound, ${run.target.handleDaysOverBound} over it.`,
+  )
+  .join('\n')}
 
-Targets: every per-app limit respected ${met(perAppMet)}; no 429 ${met(no429)}; typical handle's billed post reads within the bound ${met(target.met)}
-Cross-checks: bench tally = cost meter = fake's bill each day ${crossCheckOk ? 'yes' : '**no**'}; previous tally = its fake's bill ${previous.crossCheckOk ? 'yes' : '**no**'}; limits in the headers = the fake's constants ${limitsMatch ? 'yes' : '**no**'}
-Wall time: today ${today.wallSeconds} s, previous ${previous.wallSeconds} s (in parallel)
+Targets: every per-app limit respected ${met(perAppMet)}; no 429 ${met(no429)}; typical handle's billed post reads within the bound ${met(boundsMet)}; typical handle under economy <= $${ECONOMY_TARGET_USD.toFixed(2)} a month ${met(economyMet)} ($${economyTypicalUsd.toFixed(2)})
+Cross-checks: bench tally = cost meter = fake's bill each day ${yes(crossCheckOk)}; model within $0.05 of the measured typical handle ${yes(modelMatches)}; usage card's preset and estimate = the model ${yes(cardMatches)}; previous tally = its fake's bill ${yes(previous.crossCheckOk)}; limits in the headers = the fake's constants ${yes(limitsMatch)}
+Wall time: ${runs.map((run) => `${run.preset} ${run.wallSeconds} s`).join(', ')}, previous ${previous.wallSeconds} s (in parallel)
 `);
   console.log(
     JSON.stringify({
@@ -551,32 +638,45 @@ Wall time: today ${today.wallSeconds} s, previous ${previous.wallSeconds} s (in 
       stepSeconds: STEP_MS / 1000,
       prices: PRICES,
       limits,
-      limitsSeenInHeaders: today.limitsSeen,
+      limitsSeenInHeaders: Object.fromEntries(runs.map((run) => [run.preset, run.limitsSeen])),
       endpoints: endpointRows,
-      todayRateLimited,
-      todayStatuses,
-      billedPerHandlePerDay: {
-        today: todayBilled,
-        previous: previous.billed,
-        todayDay0: warmupBilled,
-      },
-      typicalTarget: target,
-      backfill: { ...today.backfill, doneAfterHours: backfillDoneH },
-      today: {
-        wallSeconds: today.wallSeconds,
-        sourceCalls: today.calls,
-        sourceErrors: today.errors,
-        logged: today.logged,
-      },
+      presets: Object.fromEntries(
+        runs.map((run) => [
+          run.preset,
+          {
+            typicalUsdPerMonth: run.billed.typical.usdPerMonth,
+            allUsdPerMonth: run.billed.all.usdPerMonth,
+            model: run.model,
+            usageCard: run.usageCard,
+            velocityReadings: run.velocity,
+            billedPerHandlePerDay: run.billed,
+            day0: run.warmupBilled,
+            typicalTarget: run.target,
+            rateLimited: run.rateLimited,
+            statuses: run.statuses,
+            backfill: { ...run.backfill, doneAfterHours: doneH(run) },
+            crossCheck: run.crossCheck,
+            wallSeconds: run.wallSeconds,
+            sourceCalls: run.calls,
+            sourceErrors: run.errors,
+            logged: run.logged,
+          },
+        ]),
+      ),
       previous: {
+        billedPerHandlePerDay: previous.billed,
         wallSeconds: previous.wallSeconds,
         sampleHandles: previous.sampleHandles,
         scale: previous.scale,
         polls: previous.polls,
         errors: previous.errors,
       },
-      crossCheck,
-      targets: { perAppLimits: perAppMet, no429, typicalBilledPosts: target.met },
+      targets: {
+        perAppLimits: perAppMet,
+        no429,
+        typicalBilledPosts: boundsMet,
+        economyTypicalAtMost2Usd: economyMet,
+      },
     }),
   );
 }

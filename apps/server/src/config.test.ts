@@ -118,6 +118,16 @@ describe('loadConfig', () => {
     expect(configError({ X_API_BASE_URL: 'not a url' }).problems[0]).toMatch(/^X_API_BASE_URL:/);
   });
 
+  it('reads X_METRIC_REFRESH: standard by default, economy when asked, and refuses others', () => {
+    expect(loadConfig({}).X_METRIC_REFRESH).toBe('standard');
+    expect(loadConfig({ X_METRIC_REFRESH: '' }).X_METRIC_REFRESH).toBe('standard');
+    expect(loadConfig({ X_METRIC_REFRESH: 'standard' }).X_METRIC_REFRESH).toBe('standard');
+    expect(loadConfig({ X_METRIC_REFRESH: ' Economy ' }).X_METRIC_REFRESH).toBe('economy');
+    expect(configError({ X_METRIC_REFRESH: 'cheap' }).problems).toEqual([
+      'X_METRIC_REFRESH: must be standard or economy (standard re-reads posts at 1, 3, 6, 24 and 72 h; economy only on the day they were posted)',
+    ]);
+  });
+
   it('reads DEMO_CHALLENGE_CODE trimmed, unset when blank, and refuses one over 64 characters', () => {
     expect(loadConfig({}).DEMO_CHALLENGE_CODE).toBeUndefined();
     expect(loadConfig({ DEMO_CHALLENGE_CODE: '   ' }).DEMO_CHALLENGE_CODE).toBeUndefined();

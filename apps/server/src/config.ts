@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { X_METRIC_REFRESH_PRESETS } from '@perch/shared';
 import { z } from 'zod';
 import { defaultAllowedHosts, parseAllowedHosts } from './lib/request-origin.js';
 import { parseTrustProxy } from './lib/trust-proxy.js';
@@ -155,6 +156,19 @@ const envSchema = z.object({
   X_DAILY_SPEND_LIMIT_USD: z.preprocess(
     (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
     z.coerce.number().positive().max(1_000_000).optional(),
+  ),
+  /**
+   * When posts' metrics are read again: `standard` at 1, 3, 6, 24 and 72 h after posting (each
+   * post billed on three UTC days), `economy` only the readings on the post's creation UTC day
+   * (each post billed once).
+   */
+  X_METRIC_REFRESH: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z
+      .enum(X_METRIC_REFRESH_PRESETS, {
+        error: `must be ${X_METRIC_REFRESH_PRESETS.join(' or ')} (standard re-reads posts at 1, 3, 6, 24 and 72 h; economy only on the day they were posted)`,
+      })
+      .default('standard'),
   ),
   /** Minutes between profile reads of a handle (batched lookups by id, 100 per request). */
   PROFILE_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1_440).default(15),

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { createLocalCluster, type Cluster } from './cluster/cluster.js';
-import { createRedisCluster } from './cluster/redis-cluster.js';
 import { relayEvents } from './cluster/event-relay.js';
 import { ClusterRefusedError, joinCluster, type NodeMembership } from './modules/system/nodes.js';
 import { Collector } from './collector/collector.js';
@@ -12,7 +11,7 @@ import { createTweetSource } from './sources/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
-import { BullMqJobQueue } from './jobs/bullmq-job-queue.js';
+import type { BullMqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createMetrics, type Metrics } from './lib/metrics.js';
 import { createTokenCipher } from './lib/token-cipher.js';
 import { createSessionCache, type SessionCache } from './modules/auth/session-cache.js';
@@ -72,8 +71,11 @@ async function main(): Promise<void> {
   await migrateToLatest(db);
   // Forwarding runs for every user whose X account and a channel are connected.
   await startReadyBots(db.db, new Date().toISOString());
+  // Redis and BullMQ are loaded only in scale-out mode: a single process never pays for them.
   const cluster: Cluster = config.REDIS_URL
-    ? await createRedisCluster({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX })
+    ? await (
+        await import('./cluster/redis-cluster.js')
+      ).createRedisCluster({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX })
     : createLocalCluster();
   const membership = await joinClusterOrExit(db, cluster, config.PERCH_ROLE);
   const running = await assemble({ config, db, cluster, membership });
@@ -105,7 +107,8 @@ async function assemble(
       : undefined;
   // Only the x-api source is billed: the meter counts what X charges and holds the spend limit.
   const xUsage = config.TWEET_SOURCE === 'x-api' ? createXUsageMeter(db, config) : undefined;
-  const collecting = createCollector({ ...base, metrics, xUsage });
+  const queues = config.REDIS_URL ? await import('./jobs/bullmq-job-queue.js') : undefined;
+  const collecting = createCollector({ ...base, metrics, xUsage, Queue: queues?.BullMqJobQueue });
   const { collector } = collecting;
   // Each delivering process keeps to its share of Telegram's and Discord's overall limits, and
   // a user's Discord DM channel, once opened by any of them, is known to all.
@@ -194,8 +197,10 @@ function createCollector(deps: {
   membership: NodeMembership;
   metrics: Metrics;
   xUsage?: XUsageMeter;
+  /** The BullMQ queue (loaded in scale-out mode only); without it jobs stay in this process. */
+  Queue?: typeof BullMqJobQueue;
 }): { collector: Collector; jobQueue: () => BullMqJobQueue | undefined } {
-  const { config, db, cluster, membership, metrics, xUsage } = deps;
+  const { config, db, cluster, membership, metrics, xUsage, Queue } = deps;
   const redisUrl = config.REDIS_URL;
   let jobQueue: BullMqJobQueue | undefined;
   const collector = new Collector({
@@ -209,22 +214,24 @@ function createCollector(deps: {
     concurrency: config.COLLECTOR_CONCURRENCY,
     budget: xUsage,
     profileRefreshMinutes: config.PROFILE_REFRESH_MINUTES,
+    metricRefresh: config.X_METRIC_REFRESH,
     nodeId: cluster.nodeId,
     jobMetrics: metrics,
     share: () => membership.workers(),
     // Scale-out: jobs go through BullMQ, so any worker takes them and an API node can queue.
-    createQueue: redisUrl
-      ? (handler) => {
-          jobQueue = new BullMqJobQueue({
-            handler,
-            connection: redisUrl,
-            prefix: config.REDIS_PREFIX,
-            concurrency: config.COLLECTOR_CONCURRENCY,
-            nodeId: cluster.nodeId,
-          });
-          return jobQueue;
-        }
-      : undefined,
+    createQueue:
+      redisUrl && Queue
+        ? (handler) => {
+            jobQueue = new Queue({
+              handler,
+              connection: redisUrl,
+              prefix: config.REDIS_PREFIX,
+              concurrency: config.COLLECTOR_CONCURRENCY,
+              nodeId: cluster.nodeId,
+            });
+            return jobQueue;
+          }
+        : undefined,
   });
   return { collector, jobQueue: () => jobQueue };
 }

@@ -3,23 +3,19 @@
  * against the loopback fake X (which bills as X does), on SQLite and PostgreSQL.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  backfillProgressSchema,
-  handleListResponseSchema,
-  type BackfillProgress,
-} from '@perch/shared';
+import { handleListResponseSchema } from '@perch/shared';
 import {
   CREDITS_DEPLETED,
   WAITING_FOR_CREDENTIALS,
   BUDGET_PAUSED,
 } from '../src/collector/context.js';
 import { createXApiSource } from '../src/sources/index.js';
-import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { XUsageMeter } from '../src/modules/x-usage/x-usage.service.js';
 import { dataOf } from './assertions.js';
 import { startFakeXServer, type FakeXServer } from './fakes/fake-x-server.js';
 import { DIALECTS, TestClient, buildTestApp, handleNamed, type TestApp } from './helpers.js';
-import { makeTweet } from './factories.js';
+import { progressOf, progressUntil } from './seed.js';
+import { perchPosts } from './source-tweets.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -28,39 +24,11 @@ const DAY = 24 * HOUR;
 function posts(count: number, spanMs: number, options: { seed?: number; text?: string } = {}) {
   const now = Date.now();
   const seed = BigInt(options.seed ?? 1) * 10_000_000n;
-  const tweets: SourceTweet[] = [];
-  for (let i = 0; i < count; i += 1) {
-    tweets.push(
-      makeTweet({
-        id: String(1_800_000_000_000_000_000n + seed + BigInt(count - i)),
-        text: options.text ?? `post ${i} #perch`,
-        createdAt: new Date(now - 60_000 - (i * spanMs) / count).toISOString(),
-        likeCount: i,
-        retweetCount: 0,
-        replyCount: 0,
-        quoteCount: 0,
-        hashtags: ['perch'],
-      }),
-    );
-  }
-  return tweets;
-}
-
-async function progressOf(client: TestClient, handle: string): Promise<BackfillProgress> {
-  return dataOf(
-    await client.get(`/api/v1/handles/${handle}/backfill-progress`),
-    backfillProgressSchema,
-  );
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return perchPosts(count, (i) => ({
+    id: String(1_800_000_000_000_000_000n + seed + BigInt(count - i)),
+    text: options.text ?? `post ${i} #perch`,
+    createdAt: new Date(now - 60_000 - (i * spanMs) / count).toISOString(),
+  }));
 }
 
 describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) => {
@@ -104,15 +72,32 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     return client;
   }
 
+  /** Waits until the backfill of `handle` is complete; its progress. */
+  const backfilled = (client: TestClient, handle: string, ms?: number) =>
+    progressUntil(client, handle, (p) => p.isComplete, ms);
+
+  /**
+   * An X account `username` with `count` posts over `spanMs`, which `client` follows (by the
+   * name in lower case, a week back) until its backfill is complete; the fake's user.
+   */
+  async function followedAndCollected(
+    client: TestClient,
+    username: string,
+    count: number,
+    spanMs: number,
+    input: { followersCount?: number } = {},
+  ) {
+    const user = fake.addUser({ username, ...input });
+    fake.addSourceTweets(user.id, posts(count, spanMs));
+    const handle = username.toLowerCase();
+    await client.post('/api/v1/handles', { username: handle, backfill_days: 7 });
+    await backfilled(client, handle);
+    return user;
+  }
+
   it('bills what the fake served: every post and user once per UTC day', async () => {
     const client = await setUp();
-    const user = fake.addUser({ username: 'Billed' });
-    fake.addSourceTweets(user.id, posts(250, 5 * DAY));
-    await client.post('/api/v1/handles', { username: 'billed', backfill_days: 7 });
-    await until(
-      () => progressOf(client, 'billed'),
-      (p) => p.isComplete,
-    );
+    await followedAndCollected(client, 'Billed', 250, 5 * DAY);
     // Profiles and metrics read the same resources again: billed once on this day.
     await t.collector.refreshRounds();
     await t.collector.refreshRounds();
@@ -133,10 +118,7 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     fake.addSourceTweets(user.id, posts(30, 2 * DAY));
     fake.setCredits(0);
     await client.post('/api/v1/handles', { username: 'broke', backfill_days: 7 });
-    const waiting = await until(
-      () => progressOf(client, 'broke'),
-      (p) => p.message === CREDITS_DEPLETED,
-    );
+    const waiting = await progressUntil(client, 'broke', (p) => p.message === CREDITS_DEPLETED);
     expect(waiting.status).not.toBe('failed');
     const firstRefusal = fake.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -147,10 +129,7 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     expect(fake.requests.every((r) => r.status === 402)).toBe(true);
 
     fake.setCredits(null);
-    const done = await until(
-      () => progressOf(client, 'broke'),
-      (p) => p.isComplete,
-    );
+    const done = await backfilled(client, 'broke');
     expect(done.totalTweets).toBe(30);
     const status = await t.db.db.selectFrom('x_api_status').selectAll().executeTakeFirst();
     expect(status?.state).toBe('ok');
@@ -161,8 +140,9 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     fake.addUser({ username: 'Locked' });
     fake.setAuthFailure(401);
     await client.post('/api/v1/handles', { username: 'locked', backfill_days: 7 });
-    const waiting = await until(
-      () => progressOf(client, 'locked'),
+    const waiting = await progressUntil(
+      client,
+      'locked',
       (p) => p.message === WAITING_FOR_CREDENTIALS,
     );
     expect(waiting.status).not.toBe('failed');
@@ -170,34 +150,19 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(fake.requests.length - start).toBeLessThanOrEqual(5);
     fake.setAuthFailure(null);
-    await until(
-      () => progressOf(client, 'locked'),
-      (p) => p.isComplete,
-    );
+    await backfilled(client, 'locked');
   });
 
   it('says Waiting for X on every handle it pauses, the collected ones too, and a failure stays one', async () => {
     const client = await setUp({ probeEveryMs: 60_000 });
-    const done = fake.addUser({ username: 'Collected' });
-    fake.addSourceTweets(done.id, posts(5, 2 * DAY));
-    await client.post('/api/v1/handles', { username: 'collected', backfill_days: 7 });
-    await until(
-      () => progressOf(client, 'collected'),
-      (p) => p.isComplete,
-    );
+    await followedAndCollected(client, 'Collected', 5, 2 * DAY);
     await client.post('/api/v1/handles', { username: 'nosuchaccount', backfill_days: 7 });
-    await until(
-      () => progressOf(client, 'nosuchaccount'),
-      (p) => p.status === 'failed',
-    );
+    await progressUntil(client, 'nosuchaccount', (p) => p.status === 'failed');
     // X refuses the credentials on another handle's request: collection pauses for all.
     fake.addUser({ username: 'Refused' });
     fake.setAuthFailure(401);
     await client.post('/api/v1/handles', { username: 'refused', backfill_days: 7 });
-    await until(
-      () => progressOf(client, 'refused'),
-      (p) => p.message === WAITING_FOR_CREDENTIALS,
-    );
+    await progressUntil(client, 'refused', (p) => p.message === WAITING_FOR_CREDENTIALS);
     const collected = await progressOf(client, 'collected');
     expect(collected.message).toBe(WAITING_FOR_CREDENTIALS);
     // A note on its data (its polls were catching up) gives way to the wait as well.
@@ -223,13 +188,7 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
 
   it('follows a renamed account by id and shows its new username', async () => {
     const client = await setUp();
-    const user = fake.addUser({ username: 'OldName', followersCount: 10 });
-    fake.addSourceTweets(user.id, posts(5, DAY));
-    await client.post('/api/v1/handles', { username: 'oldname', backfill_days: 7 });
-    await until(
-      () => progressOf(client, 'oldname'),
-      (p) => p.isComplete,
-    );
+    const user = await followedAndCollected(client, 'OldName', 5, DAY, { followersCount: 10 });
     fake.renameUser(user.id, 'NewName');
     // Due again: the profile cadence passed.
     await t.db.db.updateTable('handles').set({ profile_checked_at: null }).execute();
@@ -246,11 +205,7 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
     // 4,000 posts in 4 days: the window of 7 days reaches past what X returns.
     fake.addSourceTweets(user.id, posts(4_000, 4 * DAY));
     await client.post('/api/v1/handles', { username: 'firehose', backfill_days: 7 });
-    const done = await until(
-      () => progressOf(client, 'firehose'),
-      (p) => p.isComplete,
-      30_000,
-    );
+    const done = await backfilled(client, 'firehose', 30_000);
     expect(done.totalTweets).toBe(3_200);
     expect(done.message).toMatch(
       /^X returns only the latest 3,200 posts: collected back to \d{4}-\d{2}-\d{2}$/,
@@ -271,14 +226,8 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
 
   it('batches profile lookups and metric reads by 100 ids', async () => {
     const client = await setUp();
-    const user = fake.addUser({ username: 'Chatty' });
     // 250 posts of the last 20 hours: each is due for a metric reading.
-    fake.addSourceTweets(user.id, posts(250, 20 * HOUR));
-    await client.post('/api/v1/handles', { username: 'chatty', backfill_days: 7 });
-    await until(
-      () => progressOf(client, 'chatty'),
-      (p) => p.isComplete,
-    );
+    await followedAndCollected(client, 'Chatty', 250, 20 * HOUR);
     await t.db.db
       .updateTable('tweets')
       .set({ metrics_next_at: new Date(Date.now() - 1_000).toISOString() })
@@ -296,13 +245,7 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
 
   it('Refresh polls once a minute per handle whoever asks, for new tweets only', async () => {
     const client = await setUp();
-    const user = fake.addUser({ username: 'Popular' });
-    fake.addSourceTweets(user.id, posts(5, DAY));
-    await client.post('/api/v1/handles', { username: 'popular', backfill_days: 7 });
-    await until(
-      () => progressOf(client, 'popular'),
-      (p) => p.isComplete,
-    );
+    await followedAndCollected(client, 'Popular', 5, DAY);
     const bob = new TestClient(t.app);
     await bob.register(t.db, 'bob');
     await bob.post('/api/v1/handles', { username: 'popular', backfill_days: 7 });
@@ -320,13 +263,7 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
   it('a daily spend limit cuts metric refresh first, then collection, until 00:00 UTC', async () => {
     // 40 posts = $0.20 and a user read = $0.01: past 100% of a $0.15 limit.
     const client = await setUp({ dailyLimitUsd: 0.15 });
-    const user = fake.addUser({ username: 'Spender' });
-    fake.addSourceTweets(user.id, posts(40, DAY));
-    await client.post('/api/v1/handles', { username: 'spender', backfill_days: 7 });
-    await until(
-      () => progressOf(client, 'spender'),
-      (p) => p.isComplete,
-    );
+    await followedAndCollected(client, 'Spender', 40, DAY);
     expect(await meter.allows('metrics')).toBe(false);
     await t.db.db
       .updateTable('tweets')
@@ -338,10 +275,7 @@ describe.each(DIALECTS)('x-api collection on a budget (fake X, %s)', (dialect) =
       .execute();
     const before = fake.requests.length;
     await t.collector.refreshRounds();
-    const paused = await until(
-      () => progressOf(client, 'spender'),
-      (p) => p.message === BUDGET_PAUSED,
-    );
+    const paused = await progressUntil(client, 'spender', (p) => p.message === BUDGET_PAUSED);
     expect(paused.status).toBe('completed');
     expect(fake.requests.length).toBe(before);
     const handle = await handleNamed(t.db, 'spender');

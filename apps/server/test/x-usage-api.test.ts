@@ -139,17 +139,34 @@ describe.each(DIALECTS)('X API usage [%s]', (dialect) => {
           resumes_at: '2026-03-11T00:00:00.000Z',
         },
         credentials: { state: 'ok', detail: null, since: null, next_probe_at: null },
-        rate_status: {
-          endpoints: [
-            {
-              endpoint: 'users/:id/tweets',
-              limit: 900,
-              remaining: 880,
-              resetAt: '2026-03-10T12:15:00.000Z',
-            },
-            { endpoint: 'tweets', limit: 450, remaining: null, resetAt: null },
-          ],
-          app_day: { limit: 100_000, remaining: 99_120, resetAt: '2026-03-11T09:00:00.000Z' },
+        // The source's own report, passed through.
+        rate_status: { endpoints: RATE_STATUS.endpoints, app_day: RATE_STATUS.appDay },
+        // The default preset and its modelled cost: 10 posts x 3 billed days + 1 user, 30 days.
+        metric_refresh: {
+          preset: 'standard',
+          typical_handle: {
+            posts_per_day: 10,
+            post_reads_per_day: 30,
+            user_reads_per_day: 1,
+            month_usd: 4.8,
+          },
+        },
+      });
+    });
+
+    it('tells the metric-refresh preset and what a typical handle costs under it', async () => {
+      const { summary } = await usageApp({
+        X_METRIC_REFRESH: 'economy',
+        X_PRICE_POST_READ_USD: '0.006',
+      });
+      // Economy: each post billed once, so 30 x (10 x $0.006 + $0.01) = $2.10.
+      expect((await summary()).metric_refresh).toEqual({
+        preset: 'economy',
+        typical_handle: {
+          posts_per_day: 10,
+          post_reads_per_day: 10,
+          user_reads_per_day: 1,
+          month_usd: 2.1,
         },
       });
     });
@@ -322,29 +339,21 @@ describe.each(DIALECTS)('X API usage [%s]', (dialect) => {
 
     it('cuts metric refresh at 80% of the daily limit, backfill at 90% and new tweets at 100%', async () => {
       const meter = meterOn(await freshDb(), 1);
-      // $0.005 a post: 158 posts are 79% of $1.00.
-      await meter.record(posts(numbered('a', 158)));
-      expect(await meter.spentTodayUsd()).toBe(0.79);
-      expect(await allowed(meter)).toEqual({ metrics: true, backfill: true, poll: true });
-
-      await meter.record(posts(numbered('b', 2)));
-      expect(await meter.spentTodayUsd()).toBe(0.8);
-      expect(await allowed(meter)).toEqual({ metrics: false, backfill: true, poll: true });
-
-      await meter.record(posts(numbered('c', 19)));
-      expect(await meter.spentTodayUsd()).toBe(0.895);
-      expect(await allowed(meter)).toEqual({ metrics: false, backfill: true, poll: true });
-
-      await meter.record(posts(numbered('d', 1)));
-      expect(await meter.spentTodayUsd()).toBe(0.9);
-      expect(await allowed(meter)).toEqual({ metrics: false, backfill: false, poll: true });
-
-      await meter.record(posts(numbered('e', 19)));
-      expect(await allowed(meter)).toEqual({ metrics: false, backfill: false, poll: true });
-
-      await meter.record(posts(numbered('f', 1)));
-      expect(await meter.spentTodayUsd()).toBe(1);
-      expect(await allowed(meter)).toEqual({ metrics: false, backfill: false, poll: false });
+      // Posts read (named by a prefix), then the day's spend (where checked) and what it allows.
+      const steps: [prefix: string, count: number, spent: number | null, allows: object][] = [
+        // $0.005 a post: 158 posts are 79% of $1.00.
+        ['a', 158, 0.79, { metrics: true, backfill: true, poll: true }],
+        ['b', 2, 0.8, { metrics: false, backfill: true, poll: true }],
+        ['c', 19, 0.895, { metrics: false, backfill: true, poll: true }],
+        ['d', 1, 0.9, { metrics: false, backfill: false, poll: true }],
+        ['e', 19, null, { metrics: false, backfill: false, poll: true }],
+        ['f', 1, 1, { metrics: false, backfill: false, poll: false }],
+      ];
+      for (const [prefix, count, spent, allows] of steps) {
+        await meter.record(posts(numbered(prefix, count)));
+        if (spent !== null) expect(await meter.spentTodayUsd()).toBe(spent);
+        expect(await allowed(meter)).toEqual(allows);
+      }
 
       // A new UTC day starts a new budget.
       clock = new Date('2026-03-11T00:00:00.000Z');

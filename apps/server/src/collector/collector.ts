@@ -16,6 +16,7 @@ import { CollectorEvents } from '../domain/collector-events.js';
 import type { Logger } from '../lib/logger.js';
 import { HANDLE_LEASE_MS, HandleLeases } from './handle-lease.js';
 import { runMetricRefresh } from './metrics.js';
+import type { MetricRefreshPreset } from './metric-schedule.js';
 import { runPoll } from './poll.js';
 import { runProfileRefresh } from './profiles.js';
 import { SourceGate } from './source-gate.js';
@@ -41,6 +42,8 @@ export interface CollectorOptions {
   budget?: CollectionBudget;
   /** PROFILE_REFRESH_MINUTES (default 15). */
   profileRefreshMinutes?: number;
+  /** X_METRIC_REFRESH: which metric readings are taken (default standard). */
+  metricRefresh?: MetricRefreshPreset;
   /** How often profile and metric rounds look for due work (default 60 s). */
   roundEveryMs?: number;
   /** Least time between two probes of refused credentials (default 5 minutes). */
@@ -131,6 +134,7 @@ export class Collector implements CollectorControl {
       collectionPaused: () => this.gate.paused(),
       budget: options.budget,
       profileRefreshMs: (options.profileRefreshMinutes ?? 15) * 60_000,
+      metricRefresh: options.metricRefresh ?? 'standard',
       blockSource: (error) => this.gate.blockSource(error),
     };
     this.queue = this.createQueue(options);

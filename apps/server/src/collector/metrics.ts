@@ -7,7 +7,7 @@ import {
 import type { SourceTweet } from '../domain/tweet-source.js';
 import type { CollectorContext } from './context.js';
 import { runBatchedRound } from './job-steps.js';
-import { nextMetricsAt } from './metric-schedule.js';
+import { metricReadAllowed, nextMetricsAt } from './metric-schedule.js';
 
 /** Posts per metrics request (X's maximum for GET /2/tweets?ids=). */
 export const METRICS_BATCH = 100;
@@ -15,9 +15,10 @@ export const METRICS_BATCH = 100;
 const MAX_BATCHES_PER_ROUND = 20;
 
 /**
- * One metric round: the posts whose reading is due on the decay schedule (metric-schedule.ts),
- * 100 per request whatever handle they belong to. Changed numbers become metric snapshots;
- * every post read (or gone from X) moves to its next reading. Returns the requests sent.
+ * One metric round: the posts whose reading is due on the decay schedule (metric-schedule.ts,
+ * under the X_METRIC_REFRESH preset), 100 per request whatever handle they belong to. Changed
+ * numbers become metric snapshots; every post read (or gone from X) moves to its next reading.
+ * Returns the requests sent.
  */
 export function runMetricRefresh(
   ctx: CollectorContext,
@@ -30,10 +31,7 @@ export function runMetricRefresh(
     batchSize: METRICS_BATCH,
     maxBatches: MAX_BATCHES_PER_ROUND,
     failureMessage: 'metric refresh failed: will retry',
-    listDue: () =>
-      listTweetsDueForMetrics(ctx.db.db, ctx.now().toISOString(), METRICS_BATCH, [
-        ...skipHandleIds,
-      ]),
+    listDue: () => listDueWithinPreset(ctx, [...skipHandleIds]),
     read: (due) =>
       ctx.source.tweetsByIds(
         due.map((row) => row.tweet_id),
@@ -41,6 +39,33 @@ export function runMetricRefresh(
       ),
     store: (due, fresh) => storeMetrics(ctx, due, fresh),
   });
+}
+
+/**
+ * The posts due for a reading that the preset still allows now. Under `economy` a reading due
+ * after its post's creation UTC day would be billed a second time: such posts get no more
+ * readings and are not read, and the list is filled again from the posts due after them.
+ */
+async function listDueWithinPreset(
+  ctx: CollectorContext,
+  skipHandleIds: number[],
+): Promise<DueMetricsRow[]> {
+  const preset = ctx.metricRefresh ?? 'standard';
+  for (;;) {
+    const now = ctx.now();
+    const due = await listTweetsDueForMetrics(
+      ctx.db.db,
+      now.toISOString(),
+      METRICS_BATCH,
+      skipHandleIds,
+    );
+    const expired = due.filter((row) => !metricReadAllowed(preset, row.created_at, now));
+    if (expired.length === 0) return due;
+    await setMetricsNextAt(
+      ctx.db.db,
+      expired.map((row) => ({ id: row.id, at: null })),
+    );
+  }
 }
 
 /** Stores a metrics read: changed numbers as snapshots, and each post's next reading. */
@@ -62,7 +87,7 @@ async function storeMetrics(
   }
   await setMetricsNextAt(
     ctx.db.db,
-    due.map((row) => ({ id: row.id, at: nextMetricsAt(row.created_at, now) })),
+    due.map((row) => ({ id: row.id, at: nextMetricsAt(row.created_at, now, ctx.metricRefresh) })),
   );
 }
 

@@ -29,6 +29,96 @@ export const X_BUDGET_KIND_LABELS: Readonly<Record<XBudgetKind, string>> = {
   poll: 'New tweets',
 };
 
+/**
+ * X_METRIC_REFRESH: when posts' metrics are read again. `standard` re-reads at 1, 3, 6, 24 and
+ * 72 h after posting (each post billed on three UTC days); `economy` keeps only the readings on
+ * the post's creation UTC day (each post billed once; velocity keeps its 1, 3 and 6 h readings
+ * whenever they fall before 00:00 UTC).
+ */
+export const X_METRIC_REFRESH_PRESETS = ['standard', 'economy'] as const;
+export type XMetricRefreshPreset = (typeof X_METRIC_REFRESH_PRESETS)[number];
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Ages (ms after posting) at which metrics are read: 1 h, 3 h, 6 h, 24 h and 72 h. */
+export const METRIC_READ_AGES_MS: readonly number[] = [1, 3, 6, 24, 72].map((h) => h * HOUR_MS);
+
+/** The first instant (epoch ms) of the UTC day after the one holding `ms`. */
+const nextUtcMidnightMs = (ms: number) => (Math.floor(ms / DAY_MS) + 1) * DAY_MS;
+
+/**
+ * The ages (ms after posting) at which a post created at `createdMs` is read under `preset`:
+ * all of METRIC_READ_AGES_MS, or for `economy` those before the end of its creation UTC day.
+ */
+export function metricReadAgesMs(preset: XMetricRefreshPreset, createdMs: number): number[] {
+  if (preset === 'standard') return [...METRIC_READ_AGES_MS];
+  const dayEnd = nextUtcMidnightMs(createdMs);
+  return METRIC_READ_AGES_MS.filter((age) => createdMs + age < dayEnd);
+}
+
+/** How many posts a typical handle publishes a day (the bench's and the Admin card's model). */
+export const TYPICAL_POSTS_PER_DAY = 10;
+/** Days of a month in the cost estimates (as bench:x-budget counts them). */
+export const MONTH_DAYS = 30;
+
+/**
+ * The mean number of UTC days on which X bills a post under `preset`: the day it is first seen
+ * (taken as its creation instant, which a poll every minute comes close to) and every other day
+ * one of its readings falls on, averaged over creation instants spread evenly over a UTC day
+ * (`samples` of them). 3 for `standard` (days 0, 1 and 3 of its life), 1 for `economy`.
+ */
+export function billedDaysPerPost(preset: XMetricRefreshPreset, samples = 1_440): number {
+  let total = 0;
+  for (let i = 0; i < samples; i += 1) {
+    const created = Math.floor((i * DAY_MS) / samples);
+    const days = new Set([Math.floor(created / DAY_MS)]);
+    for (const age of metricReadAgesMs(preset, created)) {
+      days.add(Math.floor((created + age) / DAY_MS));
+    }
+    total += days.size;
+  }
+  return total / samples;
+}
+
+export interface HandleMonthEstimate {
+  /** Posts the modelled handle publishes a day. */
+  postsPerDay: number;
+  /** Billed post reads a day: postsPerDay x billedDaysPerPost(preset). */
+  postReadsPerDay: number;
+  /** Billed user reads a day: the profile, billed once per UTC day however often it is read. */
+  userReadsPerDay: number;
+  /** MONTH_DAYS x (post reads x post price + user reads x user price). */
+  usd: number;
+}
+
+/**
+ * What one handle posting `postsPerDay` a day (original posts, evenly spread) costs in X reads
+ * for a month of MONTH_DAYS under `preset` at the given prices. A model, not a measurement:
+ * bench:x-budget checks it against what the fake X bills the real collector.
+ */
+export function estimateHandleMonth(
+  preset: XMetricRefreshPreset,
+  prices: { postReadUsd: number; userReadUsd: number },
+  postsPerDay = TYPICAL_POSTS_PER_DAY,
+): HandleMonthEstimate {
+  const postReadsPerDay = postsPerDay * billedDaysPerPost(preset);
+  const userReadsPerDay = 1;
+  const perDay = postReadsPerDay * prices.postReadUsd + userReadsPerDay * prices.userReadUsd;
+  return {
+    postsPerDay,
+    postReadsPerDay,
+    userReadsPerDay,
+    usd: Math.round(MONTH_DAYS * perDay * 1_000_000) / 1_000_000,
+  };
+}
+
+/** How each preset reads in the usage card. */
+export const X_METRIC_REFRESH_LABELS: Readonly<Record<XMetricRefreshPreset, string>> = {
+  standard: 'Standard (re-reads at 1, 3, 6, 24 and 72 h)',
+  economy: 'Economy (re-reads on the posting day only)',
+};
+
 /** 'ok'; 'auth': X refused the credentials (401/403); 'credits': the balance is gone (402). */
 export const X_API_STATES = ['ok', 'auth', 'credits'] as const;
 export type XCredentialsState = (typeof X_API_STATES)[number];
@@ -52,6 +142,9 @@ export const X_USAGE_MESSAGES = {
   noLimit: 'No daily limit (set X_DAILY_SPEND_LIMIT_USD to cap the spend).',
   noRateStatus: 'No rate limits reported yet: they show after the first requests to X.',
   unknownHandle: 'Deleted or unknown handles',
+  metricRefresh: (label: string) => `Metric refresh: ${label}`,
+  typicalHandleCost: (usd: string, postsPerDay: number) =>
+    `About ${usd} a month per handle posting ${postsPerDay} a day (estimate from the schedule and the prices, not from the reads above)`,
 
   // Client fallback and UI text.
   fetchUsageFailed: 'Failed to fetch X API usage',
@@ -130,5 +223,19 @@ export const xUsageSummarySchema = z.object({
   }),
   /** Null when no collector runs in this process, or for the demo source. */
   rate_status: xRateStatusSchema.nullable(),
+  /**
+   * X_METRIC_REFRESH and what a typical handle costs under it: a model (each post billed on
+   * every UTC day the schedule reads it, the profile once a day, 30 days, at these prices), the
+   * same one bench:x-budget checks against the fake X's bill; not derived from the reads above.
+   */
+  metric_refresh: z.object({
+    preset: z.enum(X_METRIC_REFRESH_PRESETS),
+    typical_handle: z.object({
+      posts_per_day: count,
+      post_reads_per_day: z.number().nonnegative(),
+      user_reads_per_day: z.number().nonnegative(),
+      month_usd: usd,
+    }),
+  }),
 });
 export type XUsageSummary = z.infer<typeof xUsageSummarySchema>;

@@ -1,7 +1,9 @@
 import {
   X_BUDGET_CUT_PERCENT,
   X_BUDGET_KINDS,
+  estimateHandleMonth,
   type XBudgetKind,
+  type XMetricRefreshPreset as MetricRefreshPreset,
   type XRateStatus,
   type XReadTotals,
   type XUsageHandle,
@@ -35,6 +37,8 @@ export interface XUsageMeterOptions {
   prices: XReadPrices;
   /** X_DAILY_SPEND_LIMIT_USD; undefined: no limit. */
   dailyLimitUsd?: number;
+  /** X_METRIC_REFRESH, for the summary's cost estimate (default standard). */
+  metricRefresh?: MetricRefreshPreset;
   /** Clock (tests pin it). */
   now?: () => Date;
   log?: XUsageLogger;
@@ -91,6 +95,30 @@ function cutKinds(spentMicros: number, limitMicros: number | null): XBudgetKind[
   return X_BUDGET_KINDS.filter((kind) => !allowedAt(kind, spentMicros, limitMicros));
 }
 
+/**
+ * The preset and what a typical handle (10 posts a day) costs a month under it: the schedule's
+ * model (estimateHandleMonth), at the micro-dollar prices the meter bills with.
+ */
+function metricRefreshSummary(
+  preset: MetricRefreshPreset,
+  postMicros: number,
+  userMicros: number,
+): XUsageSummary['metric_refresh'] {
+  const estimate = estimateHandleMonth(preset, {
+    postReadUsd: toUsd(postMicros),
+    userReadUsd: toUsd(userMicros),
+  });
+  return {
+    preset,
+    typical_handle: {
+      posts_per_day: estimate.postsPerDay,
+      post_reads_per_day: estimate.postReadsPerDay,
+      user_reads_per_day: estimate.userReadsPerDay,
+      month_usd: toUsd(toMicros(estimate.usd)),
+    },
+  };
+}
+
 function emptyTotals(): XReadTotals {
   return { post_reads: 0, user_reads: 0, usd: 0 };
 }
@@ -119,6 +147,7 @@ export class XUsageMeter {
   private readonly postMicros: number;
   private readonly userMicros: number;
   private readonly limitMicros: number | null;
+  private readonly metricRefresh: MetricRefreshPreset;
   private readonly now: () => Date;
   private log: XUsageLogger | undefined;
   /** Today's spend as last read from the database; dropped by every record. */
@@ -131,6 +160,7 @@ export class XUsageMeter {
     this.postMicros = toMicros(options.prices.postReadUsd);
     this.userMicros = toMicros(options.prices.userReadUsd);
     this.limitMicros = options.dailyLimitUsd === undefined ? null : toMicros(options.dailyLimitUsd);
+    this.metricRefresh = options.metricRefresh ?? 'standard';
     this.now = options.now ?? (() => new Date());
     this.log = options.log;
   }
@@ -231,6 +261,7 @@ export class XUsageMeter {
         next_probe_at: credentials.next_probe_at,
       },
       rate_status: extra.rateStatus ? toRateStatus(extra.rateStatus) : null,
+      metric_refresh: metricRefreshSummary(this.metricRefresh, this.postMicros, this.userMicros),
     };
   }
 
@@ -300,12 +331,18 @@ export class XUsageMeter {
   }
 }
 
-/** A meter with the prices and daily limit of the config (X_PRICE_*, X_DAILY_SPEND_LIMIT_USD). */
+/**
+ * A meter with the prices, daily limit and metric preset of the config (X_PRICE_*,
+ * X_DAILY_SPEND_LIMIT_USD, X_METRIC_REFRESH).
+ */
 export function createXUsageMeter(
   db: Db,
   config: Pick<
     Config,
-    'X_PRICE_POST_READ_USD' | 'X_PRICE_USER_READ_USD' | 'X_DAILY_SPEND_LIMIT_USD'
+    | 'X_PRICE_POST_READ_USD'
+    | 'X_PRICE_USER_READ_USD'
+    | 'X_DAILY_SPEND_LIMIT_USD'
+    | 'X_METRIC_REFRESH'
   >,
   options: Pick<XUsageMeterOptions, 'now' | 'log'> = {},
 ): XUsageMeter {
@@ -316,6 +353,7 @@ export function createXUsageMeter(
       userReadUsd: config.X_PRICE_USER_READ_USD,
     },
     dailyLimitUsd: config.X_DAILY_SPEND_LIMIT_USD,
+    metricRefresh: config.X_METRIC_REFRESH,
     ...options,
   });
 }
@@ -327,7 +365,10 @@ export function createXUsageMeter(
 export function idleXUsageSummary(
   config: Pick<
     Config,
-    'X_PRICE_POST_READ_USD' | 'X_PRICE_USER_READ_USD' | 'X_DAILY_SPEND_LIMIT_USD'
+    | 'X_PRICE_POST_READ_USD'
+    | 'X_PRICE_USER_READ_USD'
+    | 'X_DAILY_SPEND_LIMIT_USD'
+    | 'X_METRIC_REFRESH'
   >,
   at: Date = new Date(),
 ): XUsageSummary {
@@ -353,6 +394,11 @@ export function idleXUsageSummary(
     },
     credentials: { state: 'ok', detail: null, since: null, next_probe_at: null },
     rate_status: null,
+    metric_refresh: metricRefreshSummary(
+      config.X_METRIC_REFRESH,
+      toMicros(config.X_PRICE_POST_READ_USD),
+      toMicros(config.X_PRICE_USER_READ_USD),
+    ),
   };
 }
 

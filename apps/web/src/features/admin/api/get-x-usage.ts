@@ -1,7 +1,8 @@
 import { xUsageSummarySchema, type XUsageSummary } from '@perch/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { X_USAGE_POLL_MS } from '@/lib/polling/intervals';
+import { adminQueryOptions } from './admin-query';
 
 /** Under the admin prefix, so refreshing the admin area refreshes it too. */
 export const xUsageQueryKey = ['admin', 'x-usage'] as const;
@@ -20,9 +21,7 @@ export function getXUsage(signal?: AbortSignal): Promise<XUsageSummary> {
  * page's banner share this one entry.
  */
 export function xUsageQueryOptions() {
-  return queryOptions({
-    queryKey: xUsageQueryKey,
-    queryFn: ({ signal }) => getXUsage(signal),
+  return adminQueryOptions(xUsageQueryKey, getXUsage, {
     refetchInterval: X_USAGE_POLL_MS,
     refetchIntervalInBackground: false,
   });

@@ -1,14 +1,15 @@
 import { X_USAGE_MESSAGES, X_USAGE_POLL_MS } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { xUsageQueryOptions } from '../api/get-x-usage';
+import { setUpAdminTests } from '../test/admin-test-setup';
 import { phoneScreen } from '../test/phone-screen';
-import { makeXUsage, renderXUsage } from '../test/x-usage-fixtures';
+import { X_USAGE_ROUTE, makeXUsage, renderXUsage, renderXUsageOf } from '../test/x-usage-fixtures';
 
 const NOW = new Date('2025-03-10T12:00:00.000Z');
-const USAGE = 'GET /api/v1/admin/x-usage';
+const USAGE = X_USAGE_ROUTE;
 const card = () => screen.getByRole('region', { name: 'X API usage' });
 
 /** A month of reads over two handles and some of a deleted one, with a $1 daily limit. */
@@ -51,16 +52,10 @@ const busyMonth = makeXUsage({
 });
 
 describe('X API usage', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, now: NOW });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  setUpAdminTests({ csrf: false, now: NOW });
 
   it('shows today, this month and the projection in USD with their reads', async () => {
-    stubFetch({ [USAGE]: () => ok(busyMonth) });
-    renderXUsage();
+    renderXUsageOf(busyMonth);
     const today = await within(card()).findByTestId('x-usage-today');
     expect(today).toHaveTextContent('Today (UTC)');
     expect(today).toHaveTextContent('$0.87');
@@ -76,9 +71,38 @@ describe('X API usage', () => {
     );
   });
 
+  it('shows the metric-refresh preset and what a typical handle costs under it', async () => {
+    renderXUsageOf(busyMonth);
+    const preset = await within(card()).findByTestId('x-usage-metric-refresh');
+    expect(preset).toHaveTextContent('Metric refresh: Standard (re-reads at 1, 3, 6, 24 and 72 h)');
+    expect(preset).toHaveTextContent(
+      'About $4.80 a month per handle posting 10 a day (estimate from the schedule and the prices, not from the reads above)',
+    );
+  });
+
+  it('shows the economy preset and its cost', async () => {
+    renderXUsageOf(
+      makeXUsage({
+        metric_refresh: {
+          preset: 'economy',
+          typical_handle: {
+            posts_per_day: 10,
+            post_reads_per_day: 10,
+            user_reads_per_day: 1,
+            month_usd: 1.8,
+          },
+        },
+      }),
+    );
+    const preset = await within(card()).findByTestId('x-usage-metric-refresh');
+    expect(preset).toHaveTextContent('Metric refresh: Economy (re-reads on the posting day only)');
+    expect(preset).toHaveTextContent('About $1.80 a month per handle posting 10 a day');
+    // The empty state of the reads stays beside it.
+    expect(within(card()).getByTestId('x-usage-empty')).toHaveTextContent(X_USAGE_MESSAGES.noReads);
+  });
+
   it('shows the daily limit filling up and the work it stops', async () => {
-    stubFetch({ [USAGE]: () => ok(busyMonth) });
-    renderXUsage();
+    renderXUsageOf(busyMonth);
     const budget = await within(card()).findByTestId('x-usage-budget');
     expect(budget).toHaveTextContent('$0.87 of $1.00 spent today (87%)');
     expect(
@@ -94,17 +118,13 @@ describe('X API usage', () => {
   });
 
   it('says when the whole daily limit is spent', async () => {
-    stubFetch({
-      [USAGE]: () =>
-        ok(
-          makeXUsage({
-            today: { day: '2025-03-10', post_reads: 200, user_reads: 0, usd: 1 },
-            month: { month: '2025-03', post_reads: 200, user_reads: 0, usd: 1, projected_usd: 3.1 },
-            budget: { daily_limit_usd: 1, paused: true, cut: ['metrics', 'backfill', 'poll'] },
-          }),
-        ),
-    });
-    renderXUsage();
+    renderXUsageOf(
+      makeXUsage({
+        today: { day: '2025-03-10', post_reads: 200, user_reads: 0, usd: 1 },
+        month: { month: '2025-03', post_reads: 200, user_reads: 0, usd: 1, projected_usd: 3.1 },
+        budget: { daily_limit_usd: 1, paused: true, cut: ['metrics', 'backfill', 'poll'] },
+      }),
+    );
     const budget = await within(card()).findByTestId('x-usage-budget');
     expect(budget).toHaveTextContent('$1.00 of $1.00 spent today (100%)');
     expect(budget).toHaveTextContent(X_USAGE_MESSAGES.budgetPaused);
@@ -113,10 +133,7 @@ describe('X API usage', () => {
   });
 
   it('says there is no limit when none is set', async () => {
-    stubFetch({
-      [USAGE]: () => ok(makeXUsage({ ...busyMonth, budget: { daily_limit_usd: null, cut: [] } })),
-    });
-    renderXUsage();
+    renderXUsageOf(makeXUsage({ ...busyMonth, budget: { daily_limit_usd: null, cut: [] } }));
     expect(await within(card()).findByTestId('x-usage-budget')).toHaveTextContent(
       X_USAGE_MESSAGES.noLimit,
     );
@@ -124,8 +141,7 @@ describe('X API usage', () => {
   });
 
   it('breaks the cost down per handle, reads of deleted handles together', async () => {
-    stubFetch({ [USAGE]: () => ok(busyMonth) });
-    renderXUsage();
+    renderXUsageOf(busyMonth);
     const table = await within(card()).findByRole('table', { name: 'Cost per handle' });
     const rows = within(table).getAllByTestId('x-usage-handle-row');
     expect(rows.map((row) => row.getAttribute('aria-label'))).toEqual([
@@ -142,8 +158,7 @@ describe('X API usage', () => {
 
   it('shows each handle as a card on phones', async () => {
     phoneScreen();
-    stubFetch({ [USAGE]: () => ok(busyMonth) });
-    renderXUsage();
+    renderXUsageOf(busyMonth);
     const list = await within(card()).findByRole('list', { name: 'Cost per handle' });
     const spacex = within(list).getByRole('listitem', { name: '@spacex' });
     expect(within(spacex).getByText('Today')).toBeInTheDocument();
@@ -153,8 +168,7 @@ describe('X API usage', () => {
   });
 
   it('shows the rate limits left per endpoint and for the day', async () => {
-    stubFetch({ [USAGE]: () => ok(busyMonth) });
-    renderXUsage();
+    renderXUsageOf(busyMonth);
     const limits = await within(card()).findByRole('table', { name: 'Rate limits' });
     const timeline = within(limits).getByRole('row', { name: 'users/:id/tweets' });
     expect(timeline).toHaveTextContent('880 of 900 left');
@@ -166,8 +180,7 @@ describe('X API usage', () => {
   });
 
   it('has an empty state before the first read', async () => {
-    stubFetch({ [USAGE]: () => ok(makeXUsage()) });
-    renderXUsage();
+    renderXUsageOf(makeXUsage());
     expect(await within(card()).findByTestId('x-usage-empty')).toHaveTextContent(
       X_USAGE_MESSAGES.noReads,
     );
@@ -179,12 +192,12 @@ describe('X API usage', () => {
   });
 
   it('says the demo source does not use the X API', async () => {
-    stubFetch({ [USAGE]: () => ok(makeXUsage({ source: 'demo' })) });
-    renderXUsage();
+    renderXUsageOf(makeXUsage({ source: 'demo' }));
     expect(await within(card()).findByTestId('x-usage-demo')).toHaveTextContent(
       X_USAGE_MESSAGES.demoSource,
     );
     expect(within(card()).queryByTestId('x-usage-today')).toBeNull();
+    expect(within(card()).queryByTestId('x-usage-metric-refresh')).toBeNull();
   });
 
   it('shows a skeleton while loading', async () => {
@@ -194,8 +207,10 @@ describe('X API usage', () => {
     expect(
       await within(card()).findByLabelText('Loading X API usage', { selector: '[aria-busy]' }),
     ).toBeInTheDocument();
+    expect(within(card()).queryByTestId('x-usage-metric-refresh')).toBeNull();
     answer(ok(makeXUsage()));
     expect(await within(card()).findByTestId('x-usage-today')).toBeInTheDocument();
+    expect(within(card()).getByTestId('x-usage-metric-refresh')).toBeInTheDocument();
   });
 
   it("shows 'Failed to load X API usage.' with the server's reason, and retries", async () => {
@@ -208,6 +223,7 @@ describe('X API usage', () => {
     const error = await within(card()).findByTestId('x-usage-error');
     expect(error).toHaveTextContent(X_USAGE_MESSAGES.loadUsageFailed);
     expect(error).toHaveTextContent('The database is busy.');
+    expect(within(card()).queryByTestId('x-usage-metric-refresh')).toBeNull();
     failing = false;
     await userEvent
       .setup({ delay: null, advanceTimers: vi.advanceTimersByTime })
@@ -225,8 +241,7 @@ describe('X API usage', () => {
   });
 
   it('fetches the usage again every 30 s, once for the card and the banner', async () => {
-    const fetchMock = stubFetch({ [USAGE]: () => ok(makeXUsage()) });
-    renderXUsage();
+    const { fetchMock } = renderXUsageOf(makeXUsage());
     await within(card()).findByTestId('x-usage-today');
     expect(requestsTo(fetchMock, USAGE)).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(X_USAGE_POLL_MS);

@@ -3,17 +3,16 @@ import {
   X_BUDGET_CUT_PERCENT,
   X_BUDGET_KIND_LABELS,
   X_BUDGET_KINDS,
+  X_METRIC_REFRESH_LABELS,
   X_USAGE_MESSAGES,
   type XEndpointBudget,
   type XReadTotals,
   type XUsageHandle,
   type XUsageSummary,
 } from '@perch/shared';
-import { IconReceipt2 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { IconSection } from '@/components/icon-section';
 import { type ListColumn, ResponsiveList } from '@/components/responsive-list';
-import { EmptyText, QueryStates } from '@/components/section-states';
+import { EmptyText } from '@/components/section-states';
 import { formatDateTime } from '@/lib/format';
 import { formatRelative } from '@/lib/format';
 import { useXUsageQuery } from '../api/get-x-usage';
@@ -21,6 +20,8 @@ import { budgetPercent, formatReads, formatUsd } from '../utils/x-usage-format';
 import { X_USAGE_TEXTS } from '../utils/x-usage-texts';
 import { LookBadge } from './look-badge';
 import { X_WEB_TEXTS } from '../utils/x-web-texts';
+import { AdminQuerySection } from './admin-query-section';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 function SubTitle({ children }: { children: ReactNode }) {
   return (
@@ -77,6 +78,22 @@ function Totals({ data }: { data: XUsageSummary }) {
         testId="x-usage-projected"
       />
     </SimpleGrid>
+  );
+}
+
+/**
+ * The X_METRIC_REFRESH preset in use and what a typical handle costs a month under it (the
+ * server's estimate from the schedule and the prices).
+ */
+function MetricRefresh({ data }: { data: XUsageSummary }) {
+  const { preset, typical_handle: typical } = data.metric_refresh;
+  return (
+    <Stack gap={2} data-testid="x-usage-metric-refresh">
+      <Text size="sm">{X_USAGE_MESSAGES.metricRefresh(X_METRIC_REFRESH_LABELS[preset])}</Text>
+      <Text size="xs" c="dimmed">
+        {X_USAGE_MESSAGES.typicalHandleCost(formatUsd(typical.month_usd), typical.posts_per_day)}
+      </Text>
+    </Stack>
   );
 }
 
@@ -253,6 +270,7 @@ function Usage({ data, now }: { data: XUsageSummary; now: number }) {
   return (
     <Stack gap="lg">
       <Totals data={data} />
+      <MetricRefresh data={data} />
       <Stack gap="xs">
         <SubTitle>{X_USAGE_TEXTS.dailyLimit}</SubTitle>
         <DailyBudget data={data} now={now} />
@@ -289,27 +307,14 @@ function Usage({ data, now }: { data: XUsageSummary; now: number }) {
 
 /**
  * 'X API usage': what reading from X cost today, this month and by the month's end at the pace
- * so far; the daily limit and the work it cuts (metric refresh, then backfill, then new tweets);
+ * so far; the metric-refresh preset and a typical handle's monthly cost under it; the daily limit and the work it cuts (metric refresh, then backfill, then new tweets);
  * the cost per handle, the rate limits left and the prices. Fetched every 30 s.
  */
 export function XUsageSection() {
   const query = useXUsageQuery();
   return (
-    <IconSection
-      title={X_USAGE_TEXTS.title}
-      icon={IconReceipt2}
-      color="teal"
-      description={X_USAGE_TEXTS.description}
-      testId="x-usage"
-    >
-      <QueryStates
-        query={query}
-        loadingLabel={X_USAGE_TEXTS.loading}
-        errorTitle={X_USAGE_MESSAGES.loadUsageFailed}
-        errorFallback={X_USAGE_MESSAGES.fetchUsageFailed}
-        errorTestId="x-usage-error"
-      />
+    <AdminQuerySection section={ADMIN_SECTIONS.xUsage} query={query}>
       {query.data ? <Usage data={query.data} now={query.dataUpdatedAt} /> : null}
-    </IconSection>
+    </AdminQuerySection>
   );
 }

@@ -1,5 +1,6 @@
 import { Stack } from '@mantine/core';
 import type { XUsageSummary } from '@perch/shared';
+import { ok, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { AdminBannerProvider } from '../components/admin-banner-provider';
 import { XApiStatusBanner } from '../components/x-api-status-banner';
@@ -20,6 +21,15 @@ export function makeXUsage({ budget, credentials, ...overrides }: Overrides = {}
     handles: [],
     prices: { post_read_usd: 0.005, user_read_usd: 0.01 },
     rate_status: null,
+    metric_refresh: {
+      preset: 'standard',
+      typical_handle: {
+        posts_per_day: 10,
+        post_reads_per_day: 30,
+        user_reads_per_day: 1,
+        month_usd: 4.8,
+      },
+    },
     ...overrides,
     budget: {
       daily_limit_usd: null,
@@ -49,4 +59,13 @@ export function renderXUsage() {
       </Stack>
     </AdminBannerProvider>,
   );
+}
+
+/** The route of the usage, as the fetch stub keys it. */
+export const X_USAGE_ROUTE = 'GET /api/v1/admin/x-usage';
+
+/** Serves `usage` as the server's answer and renders the banner and the usage card. */
+export function renderXUsageOf(usage: XUsageSummary) {
+  const fetchMock = stubFetch({ [X_USAGE_ROUTE]: () => ok(usage) });
+  return { fetchMock, ...renderXUsage() };
 }
