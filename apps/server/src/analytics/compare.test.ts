@@ -2,7 +2,7 @@ import { COMPARED_SUMMARY_FIELDS, percentChange } from '@perch/shared';
 import { describe, expect, it } from 'vitest';
 import { previousPeriod, summaryChange } from './compare.js';
 import { summary } from './summary.js';
-import { at, makeProfileSnapshot, makeTweet, prepare } from './test-factories.js';
+import { at, makeProfileSnapshot, makeTweet, marchDays, prepare } from './test-factories.js';
 
 describe('percentChange', () => {
   it('is the change in percent of the previous value', () => {
@@ -83,16 +83,7 @@ describe('previousPeriod', () => {
     const current = prepare({ tweets, window: week });
     const previous = previousPeriod(prepare({ tweets, window: before }), summary(current));
     const dates = previous.timeSeries.series.map((point) => point.date);
-    expect(dates).toEqual([
-      '2026-03-01',
-      '2026-03-02',
-      '2026-03-03',
-      '2026-03-04',
-      '2026-03-05',
-      '2026-03-06',
-      '2026-03-07',
-      '2026-03-08',
-    ]);
+    expect(dates).toEqual(marchDays(1, 8));
     expect(dates).toHaveLength(current.lastDay - current.firstDay + 1);
     expect(previous.timeSeries.series.map((point) => point.likes)).toEqual([
       5, 0, 0, 0, 0, 0, 0, 15,

@@ -8,6 +8,7 @@ import {
   makeMetricSnapshot,
   makeProfileSnapshot,
   makeTweet,
+  retweetsOnlyTypes,
   X_USER_ID,
 } from './test-factories.js';
 import type { AnalyticsInput, AnalyticsTweet, MetricSnapshot } from './types.js';
@@ -161,15 +162,7 @@ describe('computeAnalytics', () => {
         profileSnapshots: [makeProfileSnapshot('2026-03-02T00:00:00.000Z', 100)],
       }),
     );
-    expect(blocks.contentTypes).toEqual({
-      text: 0,
-      image: 0,
-      video: 0,
-      link: 0,
-      retweets: 2,
-      replies: 0,
-      quotes: 0,
-    });
+    expect(blocks.contentTypes).toEqual(retweetsOnlyTypes(2));
     expect(blocks.summary).toMatchObject({
       total_tweets: 0,
       total_likes: 0,

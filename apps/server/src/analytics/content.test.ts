@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentTypes, enhancedContent, mediaStats } from './content.js';
-import { makeTweet, prepare } from './test-factories.js';
+import { makeTweet, prepare, retweetsOnlyTypes } from './test-factories.js';
 import type { AnalyticsTweet } from './types.js';
 
 const photo = { type: 'photo', url: 'https://img.example/p.jpg', previewUrl: null } as const;
@@ -33,15 +33,7 @@ describe('contentTypes', () => {
 
   it('counts only retweets in a retweet-only window', () => {
     const only = tweets.filter((tweet) => tweet.isRetweet);
-    expect(contentTypes(prepare({ tweets: only }))).toEqual({
-      text: 0,
-      image: 0,
-      video: 0,
-      link: 0,
-      retweets: 2,
-      replies: 0,
-      quotes: 0,
-    });
+    expect(contentTypes(prepare({ tweets: only }))).toEqual(retweetsOnlyTypes(2));
   });
 });
 

@@ -1,3 +1,4 @@
+import { ENGAGEMENT_BUCKETS } from '@perch/shared';
 import { describe, expect, it } from 'vitest';
 import { engagement, engagementDistribution, interactionBreakdown } from './engagement.js';
 import { makeProfileSnapshot, makeTweet, prepare } from './test-factories.js';
@@ -55,14 +56,9 @@ describe('engagementDistribution', () => {
   });
 
   it('lists the six buckets at 0 for an empty window', () => {
-    expect(engagementDistribution(prepare()).buckets.map((b) => [b.bucket, b.count])).toEqual([
-      ['0', 0],
-      ['1-9', 0],
-      ['10-99', 0],
-      ['100-999', 0],
-      ['1k-9.9k', 0],
-      ['10k+', 0],
-    ]);
+    expect(engagementDistribution(prepare()).buckets.map((b) => [b.bucket, b.count])).toEqual(
+      ENGAGEMENT_BUCKETS.map((bucket) => [bucket, 0]),
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import { WEEKDAYS } from '@perch/shared';
 import { describe, expect, it } from 'vitest';
 import { postingPatterns, topIndices } from './posting-patterns.js';
 import { at, makeTweet, prepare } from './test-factories.js';
@@ -10,15 +11,8 @@ describe('postingPatterns', () => {
       heatmap: [zeros(), zeros(), zeros(), zeros(), zeros(), zeros(), zeros()],
       hourly: zeros(),
       peak_hours: [],
-      peak_days: [
-        { day: 'Monday', count: 0 },
-        { day: 'Tuesday', count: 0 },
-        { day: 'Wednesday', count: 0 },
-        { day: 'Thursday', count: 0 },
-        { day: 'Friday', count: 0 },
-        { day: 'Saturday', count: 0 },
-        { day: 'Sunday', count: 0 },
-      ],
+      // Every weekday, Monday to Sunday.
+      peak_days: WEEKDAYS.map((day) => ({ day, count: 0 })),
     });
   });
 

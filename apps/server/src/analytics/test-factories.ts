@@ -2,6 +2,7 @@
  * Builders of hand-made engine input for the tests beside this file: every field gets a plain
  * default, so a test spells out only what it checks.
  */
+import type { ContentTypes } from '@perch/shared';
 import type { AnalyticsInput, AnalyticsTweet, MetricSnapshot, ProfileSnapshot } from './types.js';
 import { prepareWindow, type PreparedWindow } from './window.js';
 
@@ -10,6 +11,19 @@ export const X_USER_ID = '1001';
 
 /** Epoch ms of an ISO-8601 instant. */
 export const at = (iso: string): number => Date.parse(iso);
+
+/** The dates `YYYY-MM-DD` of March 2026 from day `first` to day `last`, both included. */
+export function marchDays(first: number, last: number): string[] {
+  return Array.from(
+    { length: last - first + 1 },
+    (_, index) => `2026-03-${String(first + index).padStart(2, '0')}`,
+  );
+}
+
+/** The content types of a window whose only tweets are `retweets` retweets: no posts. */
+export function retweetsOnlyTypes(retweets: number): ContentTypes {
+  return { text: 0, image: 0, video: 0, link: 0, retweets, replies: 0, quotes: 0 };
+}
 
 /** A plain text post with no engagement; override what the test is about. */
 export function makeTweet(overrides: Partial<AnalyticsTweet> & { id: string }): AnalyticsTweet {

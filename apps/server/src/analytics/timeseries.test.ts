@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { at, makeProfileSnapshot, makeTweet, prepare } from './test-factories.js';
+import { emptyTimeseriesPoint } from '@perch/shared';
+import { at, makeProfileSnapshot, makeTweet, marchDays, prepare } from './test-factories.js';
 import { timeseries } from './timeseries.js';
-
-const emptyDay = (date: string, engagementRate: number | null) => ({
-  date,
-  tweets: 0,
-  likes: 0,
-  retweets: 0,
-  replies: 0,
-  quotes: 0,
-  engagement: 0,
-  engagement_rate: engagementRate,
-});
 
 describe('timeseries', () => {
   it('lists every day of the window, oldest first, empty days included', () => {
@@ -21,10 +11,10 @@ describe('timeseries', () => {
       }),
     );
     expect(series).toEqual([
-      emptyDay('2026-03-01', null),
-      emptyDay('2026-03-02', null),
-      emptyDay('2026-03-03', null),
-      emptyDay('2026-03-04', null),
+      emptyTimeseriesPoint('2026-03-01', null),
+      emptyTimeseriesPoint('2026-03-02', null),
+      emptyTimeseriesPoint('2026-03-03', null),
+      emptyTimeseriesPoint('2026-03-04', null),
     ]);
   });
 
@@ -58,7 +48,7 @@ describe('timeseries', () => {
         engagement: 10,
         engagement_rate: 2.5,
       },
-      emptyDay('2026-03-02', 0),
+      emptyTimeseriesPoint('2026-03-02', 0),
       {
         date: '2026-03-03',
         tweets: 1,
@@ -84,49 +74,53 @@ describe('timeseries', () => {
     expect(series.map((point) => point.tweets)).toEqual([1, 0]);
   });
 
-  it('counts local days across the New York spring-forward day', () => {
-    // 2026-03-07 12:00 EST to 2026-03-09 12:00 EDT: 47 hours, three local dates.
+  it.each([
+    {
+      change: 'spring-forward',
+      // 2026-03-07 12:00 EST to 2026-03-09 12:00 EDT: 47 hours, three local dates.
+      window: ['2026-03-07T17:00:00.000Z', '2026-03-09T16:00:00.000Z'],
+      postedAt: [
+        // 2026-03-08 00:30 EST and 23:30 EDT: both on the 8th.
+        '2026-03-08T05:30:00.000Z',
+        '2026-03-09T03:30:00.000Z',
+        // 2026-03-09 00:30 EDT.
+        '2026-03-09T04:30:00.000Z',
+      ],
+      days: [
+        ['2026-03-07', 0],
+        ['2026-03-08', 2],
+        ['2026-03-09', 1],
+      ],
+    },
+    {
+      change: 'fall-back',
+      // 2026-10-31 00:00 EDT to 2026-11-02 00:00 EST: 49 hours, three local dates (of the last, only its first instant).
+      window: ['2026-10-31T04:00:00.000Z', '2026-11-02T05:00:00.000Z'],
+      postedAt: [
+        // 2026-11-01 23:30 EST (already November 2 in UTC).
+        '2026-11-02T04:30:00.000Z',
+        // 2026-10-31 23:59 EDT.
+        '2026-11-01T03:59:00.000Z',
+        // The window's last instant: 2026-11-02 00:00 EST.
+        '2026-11-02T05:00:00.000Z',
+      ],
+      days: [
+        ['2026-10-31', 1],
+        ['2026-11-01', 1],
+        ['2026-11-02', 1],
+      ],
+    },
+  ])('counts local days across the New York $change day', ({ window, postedAt, days }) => {
     const { series } = timeseries(
       prepare({
         timezone: 'America/New_York',
-        window: { start: at('2026-03-07T17:00:00.000Z'), end: at('2026-03-09T16:00:00.000Z') },
-        tweets: [
-          // 2026-03-08 00:30 EST and 23:30 EDT: both on the 8th.
-          makeTweet({ id: '1', createdAt: at('2026-03-08T05:30:00.000Z') }),
-          makeTweet({ id: '2', createdAt: at('2026-03-09T03:30:00.000Z') }),
-          // 2026-03-09 00:30 EDT.
-          makeTweet({ id: '3', createdAt: at('2026-03-09T04:30:00.000Z') }),
-        ],
+        window: { start: at(window[0]!), end: at(window[1]!) },
+        tweets: postedAt.map((iso, index) =>
+          makeTweet({ id: String(index + 1), createdAt: at(iso) }),
+        ),
       }),
     );
-    expect(series.map((point) => [point.date, point.tweets])).toEqual([
-      ['2026-03-07', 0],
-      ['2026-03-08', 2],
-      ['2026-03-09', 1],
-    ]);
-  });
-
-  it('counts local days across the New York fall-back day', () => {
-    // 2026-10-31 00:00 EDT to 2026-11-02 00:00 EST: 49 hours, three local dates (of the last, only its first instant).
-    const { series } = timeseries(
-      prepare({
-        timezone: 'America/New_York',
-        window: { start: at('2026-10-31T04:00:00.000Z'), end: at('2026-11-02T05:00:00.000Z') },
-        tweets: [
-          // 2026-11-01 23:30 EST (already November 2 in UTC).
-          makeTweet({ id: '1', createdAt: at('2026-11-02T04:30:00.000Z') }),
-          // 2026-10-31 23:59 EDT.
-          makeTweet({ id: '2', createdAt: at('2026-11-01T03:59:00.000Z') }),
-          // The window's last instant: 2026-11-02 00:00 EST.
-          makeTweet({ id: '3', createdAt: at('2026-11-02T05:00:00.000Z') }),
-        ],
-      }),
-    );
-    expect(series.map((point) => [point.date, point.tweets])).toEqual([
-      ['2026-10-31', 1],
-      ['2026-11-01', 1],
-      ['2026-11-02', 1],
-    ]);
+    expect(series.map((point) => [point.date, point.tweets])).toEqual(days);
   });
 
   it('has period + 1 days for a window that does not start at local midnight', () => {
@@ -136,15 +130,6 @@ describe('timeseries', () => {
         window: { start: at('2026-03-01T12:34:00.000Z'), end: at('2026-03-08T12:34:00.000Z') },
       }),
     );
-    expect(series.map((point) => point.date)).toEqual([
-      '2026-03-01',
-      '2026-03-02',
-      '2026-03-03',
-      '2026-03-04',
-      '2026-03-05',
-      '2026-03-06',
-      '2026-03-07',
-      '2026-03-08',
-    ]);
+    expect(series.map((point) => point.date)).toEqual(marchDays(1, 8));
   });
 });

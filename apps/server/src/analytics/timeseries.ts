@@ -1,4 +1,4 @@
-import type { Timeseries, TimeseriesPoint } from '@perch/shared';
+import { emptyTimeseriesPoint, type Timeseries, type TimeseriesPoint } from '@perch/shared';
 import { average, perFollowers } from './stats.js';
 import { formatDay } from './timezone.js';
 import type { PreparedWindow } from './window.js';
@@ -11,16 +11,7 @@ export function timeseries(prepared: PreparedWindow): Timeseries {
   const { firstDay, lastDay } = prepared;
   const series: TimeseriesPoint[] = [];
   for (let day = firstDay; day <= lastDay; day++) {
-    series.push({
-      date: formatDay(day),
-      tweets: 0,
-      likes: 0,
-      retweets: 0,
-      replies: 0,
-      quotes: 0,
-      engagement: 0,
-      engagement_rate: null,
-    });
+    series.push(emptyTimeseriesPoint(formatDay(day)));
   }
   for (const { day, tweet, engagement } of prepared.posts) {
     const point = series[day - firstDay];

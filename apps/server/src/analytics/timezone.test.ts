@@ -9,6 +9,7 @@ import {
   offsetFromParts,
   parseLongOffset,
   weekdayOf,
+  wallClockFormat,
   zoneCalendar,
   type ZoneCalendar,
 } from './timezone.js';
@@ -137,40 +138,19 @@ describe('zone calendar', () => {
 
   it('buckets New York around the 2026 DST changes', () => {
     const newYork = createZoneCalendar('America/New_York');
-    const local = (iso: string) => engineLocal(newYork, at(iso));
-    // Spring forward: 01:59 EST is followed by 03:00 EDT.
-    expect(local('2026-03-08T06:59:00.000Z')).toEqual({
-      date: '2026-03-08',
-      weekday: 6,
-      hour: 1,
-      minute: 59,
-    });
-    expect(local('2026-03-08T07:00:00.000Z')).toEqual({
-      date: '2026-03-08',
-      weekday: 6,
-      hour: 3,
-      minute: 0,
-    });
-    // Fall back: 01:30 happens twice, first in EDT then in EST.
-    expect(local('2026-11-01T05:30:00.000Z')).toEqual({
-      date: '2026-11-01',
-      weekday: 6,
-      hour: 1,
-      minute: 30,
-    });
-    expect(local('2026-11-01T06:30:00.000Z')).toEqual({
-      date: '2026-11-01',
-      weekday: 6,
-      hour: 1,
-      minute: 30,
-    });
-    // 23:30 local on Saturday is already Sunday in UTC.
-    expect(local('2026-03-08T04:30:00.000Z')).toEqual({
-      date: '2026-03-07',
-      weekday: 5,
-      hour: 23,
-      minute: 30,
-    });
+    const cases: [iso: string, expected: Local][] = [
+      // Spring forward: 01:59 EST is followed by 03:00 EDT.
+      ['2026-03-08T06:59:00.000Z', { date: '2026-03-08', weekday: 6, hour: 1, minute: 59 }],
+      ['2026-03-08T07:00:00.000Z', { date: '2026-03-08', weekday: 6, hour: 3, minute: 0 }],
+      // Fall back: 01:30 happens twice, first in EDT then in EST.
+      ['2026-11-01T05:30:00.000Z', { date: '2026-11-01', weekday: 6, hour: 1, minute: 30 }],
+      ['2026-11-01T06:30:00.000Z', { date: '2026-11-01', weekday: 6, hour: 1, minute: 30 }],
+      // 23:30 local on Saturday is already Sunday in UTC.
+      ['2026-03-08T04:30:00.000Z', { date: '2026-03-07', weekday: 5, hour: 23, minute: 30 }],
+    ];
+    for (const [iso, expected] of cases) {
+      expect(engineLocal(newYork, at(iso))).toEqual(expected);
+    }
   });
 
   it('numbers days and weekdays from 1970-01-01, a Thursday', () => {
@@ -193,17 +173,9 @@ describe('zone calendar', () => {
     expect(parseLongOffset('3/1/2026, GMT+05:45')).toBe(5.75 * HOUR);
     expect(parseLongOffset('6/30/1960, GMT-00:44:30')).toBe(-(44 * MINUTE + 30_000));
     expect(parseLongOffset('3/1/2026, EST')).toBeNull();
-    const wallClock = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'Asia/Kathmandu',
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    expect(offsetFromParts(wallClock, at('2026-03-01T10:00:00.999Z'))).toBe(5.75 * HOUR);
+    expect(offsetFromParts(wallClockFormat('Asia/Kathmandu'), at('2026-03-01T10:00:00.999Z'))).toBe(
+      5.75 * HOUR,
+    );
   });
 
   it('shares one calendar per zone and rejects unknown zones', () => {

@@ -63,10 +63,9 @@ export function offsetFromParts(format: Intl.DateTimeFormat, ms: number): number
   return wallClock - Math.floor(ms / 1000) * 1000;
 }
 
-/** Reads a zone's offset at one instant from Intl (slow: the cache below calls it rarely). */
-function intlOffsetReader(timeZone: string): (ms: number) => number {
-  const longOffset = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-  const parts = new Intl.DateTimeFormat('en-US', {
+/** Prints a zone's wall clock (24-hour, to the second) in parts `offsetFromParts` reads. */
+export function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',
@@ -76,6 +75,12 @@ function intlOffsetReader(timeZone: string): (ms: number) => number {
     minute: 'numeric',
     second: 'numeric',
   });
+}
+
+/** Reads a zone's offset at one instant from Intl (slow: the cache below calls it rarely). */
+function intlOffsetReader(timeZone: string): (ms: number) => number {
+  const longOffset = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+  const parts = wallClockFormat(timeZone);
   return (ms) => parseLongOffset(longOffset.format(ms)) ?? offsetFromParts(parts, ms);
 }
 

@@ -29,8 +29,8 @@ import {
   type FailureRecord,
 } from './job-steps.js';
 const DAY_MS = 86_400_000;
-/** Tweets asked for per page (the X API maximum). */
-const PAGE_SIZE = 100;
+/** Tweets asked for per timeline page, by backfills and polls alike (the X API maximum). */
+export const PAGE_SIZE = 100;
 /** A resumed walk re-reads this much past the oldest instant reached, so no tweet is skipped. */
 const RESUME_OVERLAP_MS = 1_000;
 

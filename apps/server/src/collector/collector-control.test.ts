@@ -9,11 +9,7 @@ import {
   type TestDb,
 } from '../../test/helpers.js';
 import { resetHandleData } from '../modules/admin/admin-collector.repository.js';
-import {
-  claimHandleLease,
-  findHandleByName,
-  type HandleRow,
-} from '../modules/handles/handles.repository.js';
+import { claimHandleLease, findHandleByName } from '../modules/handles/handles.repository.js';
 import { addHandle } from '../modules/handles/handles.service.js';
 import { readXApiStatus } from '../modules/x-usage/x-api-status.repository.js';
 import { insertUser, type UserRow } from '../modules/users/users.repository.js';
@@ -26,6 +22,7 @@ import {
 } from '../modules/admin/collector-account.repository.js';
 import { runBackfill } from './backfill.js';
 import { Collector } from './collector.js';
+import { instrumented, sourceWindowIds } from './test-sources.js';
 import type { CollectorContext } from './context.js';
 import type { Logger } from '../lib/logger.js';
 import { CollectorEvents } from '../domain/collector-events.js';
@@ -35,35 +32,6 @@ import { SourceError, type TweetSource } from '../domain/tweet-source.js';
 
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 const CODE = '424242';
-
-/** A source that counts its calls and runs `before` ahead of each one (tests inject trouble). */
-function instrumented(inner: TweetSource) {
-  const calls = { lookupUser: 0, timeline: 0, tweetsByIds: 0 };
-  const hooks: { beforeTimeline?: (call: number) => Promise<void> } = {};
-  const source: TweetSource = {
-    name: inner.name,
-    account: inner.account,
-    lookupUser: (username, signal) => {
-      calls.lookupUser += 1;
-      return inner.lookupUser(username, signal);
-    },
-    timeline: async (query, signal) => {
-      calls.timeline += 1;
-      const page = await inner.timeline(query, signal);
-      await hooks.beforeTimeline?.(calls.timeline);
-      return page;
-    },
-    tweetsByIds: (ids, signal) => {
-      calls.tweetsByIds += 1;
-      return inner.tweetsByIds(ids, signal);
-    },
-    usersByIds: (ids, signal) => inner.usersByIds(ids, signal),
-    rateBudget: () => inner.rateBudget(),
-    rateStatus: () => inner.rateStatus(),
-    timelineDepth: inner.timelineDepth,
-  };
-  return { source, calls, hooks };
-}
 
 /** A logger that keeps what was logged at error level. */
 function recordingLog() {
@@ -97,21 +65,6 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
     });
     collectors.push(collector);
     return collector;
-  };
-  /** Every tweet id of the source in the handle's backfill window. */
-  const sourceWindowIds = async (handle: HandleRow) => {
-    const ids: string[] = [];
-    let cursor: string | undefined;
-    for (;;) {
-      const page = await demo().timeline({
-        xUserId: handle.x_user_id ?? '',
-        startTime: handle.backfill_target_start ?? undefined,
-        cursor,
-      });
-      ids.push(...page.tweets.map((tweet) => tweet.id));
-      if (!page.nextCursor) return ids.sort();
-      cursor = page.nextCursor;
-    }
   };
   const follow = (username: string, backfillDays: number, collector?: Collector) =>
     addHandle(db, collector, user, { username, backfillDays, now: new Date(clock()) });
@@ -186,7 +139,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       (row) => row.backfill_status === 'completed',
     );
     const stored = await storedTweetIds(db, id);
-    expect(stored).toEqual(await sourceWindowIds(done));
+    expect(stored).toEqual(await sourceWindowIds(demo(), done));
     expect(done.total_tweets_collected).toBe(stored.length);
   });
 
@@ -306,7 +259,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       () => handleNamed(db, 'typical_cha'),
       (handle) => handle.backfill_status === 'completed',
     );
-    expect(await storedTweetIds(db, done.id)).toEqual(await sourceWindowIds(done));
+    expect(await storedTweetIds(db, done.id)).toEqual(await sourceWindowIds(demo(), done));
 
     // The verified session is not challenged again when collection starts anew.
     await collector.stop();
@@ -346,7 +299,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       (row) => row.backfill_status === 'completed',
     );
     const stored = await storedTweetIds(db, id);
-    expect(stored).toEqual(await sourceWindowIds(done));
+    expect(stored).toEqual(await sourceWindowIds(demo(), done));
   });
 
   it('a sign-in without a challenge closes one left open', async () => {
@@ -405,7 +358,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
     expect(new Set(reads).size).toBe(reads.length);
     for (const [index, name] of names.entries()) {
       const done = await handleNamed(db, name);
-      expect(await storedTweetIds(db, ids[index]!)).toEqual(await sourceWindowIds(done));
+      expect(await storedTweetIds(db, ids[index]!)).toEqual(await sourceWindowIds(demo(), done));
       expect(done.lease_owner).toBeNull();
     }
   });
@@ -445,7 +398,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       (handle) => handle.backfill_status === 'completed',
       30_000,
     );
-    expect(await storedTweetIds(db, id)).toEqual(await sourceWindowIds(done));
+    expect(await storedTweetIds(db, id)).toEqual(await sourceWindowIds(demo(), done));
   });
 
   it.runIf(dialect === 'postgres')(

@@ -7,12 +7,12 @@ import {
   waitFor,
   type TestDb,
 } from '../../test/helpers.js';
-import type { HandleRow } from '../modules/handles/handles.repository.js';
 import { addHandle, removeHandle } from '../modules/handles/handles.service.js';
 import { upsertTweets } from '../modules/tweets/tweets.repository.js';
 import { insertUser, type UserRow } from '../modules/users/users.repository.js';
 import { coveredShare } from '../lib/collection-status.js';
 import { Collector } from './collector.js';
+import { instrumented, sourceWindowIds, sourceWindowPages } from './test-sources.js';
 import type { CollectorContext } from './context.js';
 import {
   CollectorEvents,
@@ -27,31 +27,6 @@ import { SourceError, type SourceTweet, type TweetSource } from '../domain/tweet
 
 const START = Date.UTC(2026, 5, 1, 12, 0, 0);
 const DAY = 86_400_000;
-
-/** Counts the calls a source receives (a decorator around the real demo source). */
-function counted(inner: TweetSource) {
-  const calls = { lookupUser: 0, timeline: 0, tweetsByIds: 0 };
-  const source: TweetSource = {
-    name: inner.name,
-    lookupUser: (username, signal) => {
-      calls.lookupUser += 1;
-      return inner.lookupUser(username, signal);
-    },
-    timeline: (query, signal) => {
-      calls.timeline += 1;
-      return inner.timeline(query, signal);
-    },
-    tweetsByIds: (ids, signal) => {
-      calls.tweetsByIds += 1;
-      return inner.tweetsByIds(ids, signal);
-    },
-    usersByIds: (ids, signal) => inner.usersByIds(ids, signal),
-    rateBudget: () => inner.rateBudget(),
-    rateStatus: () => inner.rateStatus(),
-    timelineDepth: inner.timelineDepth,
-  };
-  return { source, calls };
-}
 
 /** The demo source, except that its first `failures` timeline calls are rate limited. */
 function rateLimited(inner: TweetSource, failures: number, retryAfterMs: number) {
@@ -71,28 +46,6 @@ function rateLimited(inner: TweetSource, failures: number, retryAfterMs: number)
     },
   };
   return source;
-}
-
-/** Every tweet id the source has in [startTime, now], walked page by page. */
-/** The pages a single walk of the handle's backfill window takes from the source. */
-async function sourceWindowPages(source: TweetSource, handle: HandleRow): Promise<string[][]> {
-  const pages: string[][] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await source.timeline({
-      xUserId: handle.x_user_id ?? '',
-      startTime: handle.backfill_target_start ?? undefined,
-      cursor,
-      maxResults: 100,
-    });
-    pages.push(page.tweets.map((tweet) => tweet.id));
-    if (!page.nextCursor) return pages;
-    cursor = page.nextCursor;
-  }
-}
-
-async function sourceWindowIds(source: TweetSource, handle: HandleRow): Promise<string[]> {
-  return (await sourceWindowPages(source, handle)).flat().sort();
 }
 
 describe.each(DIALECTS)('collector (%s)', (dialect) => {
@@ -123,6 +76,16 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       createdAt: new Date(clock).toISOString(),
     });
 
+  /** `follower` (alice by default) follows the handle now, backfilling `backfillDays` days. */
+  const follow = (collector: Collector, username: string, backfillDays: number, follower = user) =>
+    addHandle(db, collector, follower, { username, backfillDays, now: new Date(clock) });
+  /** The handle once its backfill has completed. */
+  const backfillDone = (username: string) =>
+    waitFor(
+      () => handleNamed(db, username),
+      (row) => row.backfill_status === 'completed',
+    );
+
   beforeEach(async () => {
     clock = START;
     db = await createTestDb(dialect);
@@ -139,15 +102,8 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     const progress: HandleProgressEvent[] = [];
     collector.events.on('handle.progress', (event) => progress.push(event));
     await collector.start();
-    await addHandle(db, collector, user, {
-      username: 'Prolific_Ann',
-      backfillDays: 7,
-      now: new Date(clock),
-    });
-    const done = await waitFor(
-      () => handleNamed(db, 'prolific_ann'),
-      (row) => row.backfill_status === 'completed',
-    );
+    await follow(collector, 'Prolific_Ann', 7);
+    const done = await backfillDone('prolific_ann');
     expect(done.backfill_progress).toBe(100);
     expect(Boolean(done.initial_backfill_complete)).toBe(true);
     expect(done.backfill_completed_at).not.toBeNull();
@@ -184,11 +140,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       if (pages === 3) stopping = first.stop();
     });
     await first.start();
-    await addHandle(db, first, user, {
-      username: 'prolific_bob',
-      backfillDays: 15,
-      now: new Date(clock),
-    });
+    await follow(first, 'prolific_bob', 15);
     await waitFor(
       async () => pages,
       (n) => n >= 3,
@@ -203,13 +155,10 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(halfway.oldest_covered_at).not.toBeNull();
 
     // A new engine on the same database (a new process, in effect) finds the work and resumes.
-    const { source, calls } = counted(demo());
+    const { source, calls } = instrumented(demo());
     const second = makeCollector(source);
     await second.start();
-    const done = await waitFor(
-      () => handleNamed(db, 'prolific_bob'),
-      (row) => row.backfill_status === 'completed',
-    );
+    const done = await backfillDone('prolific_bob');
     expect(calls.lookupUser).toBe(0);
     const expected = await sourceWindowIds(demo(), done);
     const stored = await storedTweetIds(db, done.id);
@@ -226,11 +175,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     let pages = 0;
     collector.events.on('handle.progress', () => (pages += 1));
     await collector.start();
-    await addHandle(db, collector, user, {
-      username: 'prolific_sam',
-      backfillDays: 15,
-      now: new Date(clock),
-    });
+    await follow(collector, 'prolific_sam', 15);
     await waitFor(
       async () => pages,
       (n) => n >= 1,
@@ -246,25 +191,14 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
   });
 
   it('two users on one handle share one collection', async () => {
-    const { source, calls } = counted(demo());
+    const { source, calls } = instrumented(demo());
     const collector = makeCollector(source);
     await collector.start();
     const bob = await makeUser('bob');
-    const a = await addHandle(db, collector, user, {
-      username: 'typical_tom',
-      backfillDays: 7,
-      now: new Date(clock),
-    });
-    const b = await addHandle(db, collector, bob, {
-      username: '@TYPICAL_TOM',
-      backfillDays: 7,
-      now: new Date(clock),
-    });
+    const a = await follow(collector, 'typical_tom', 7);
+    const b = await follow(collector, '@TYPICAL_TOM', 7, bob);
     expect(b.id).toBe(a.id);
-    await waitFor(
-      () => handleNamed(db, 'typical_tom'),
-      (row) => row.backfill_status === 'completed',
-    );
+    await backfillDone('typical_tom');
     await collector.idle();
     const handles = await db.db.selectFrom('handles').selectAll().execute();
     expect(handles).toHaveLength(1);
@@ -274,11 +208,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
 
     // A third user adding it later gets the data at once, already complete.
     const carol = await makeUser('carol');
-    const c = await addHandle(db, collector, carol, {
-      username: 'typical_tom',
-      backfillDays: 7,
-      now: new Date(clock),
-    });
+    const c = await follow(collector, 'typical_tom', 7, carol);
     expect(c.backfill_status).toBe('completed');
     expect(c.total_tweets_collected).toBe(done.total_tweets_collected);
     expect(c.analytics_available).toBe(true);
@@ -287,27 +217,13 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
   it('a longer backfill than covered extends the window further back', async () => {
     const collector = makeCollector();
     await collector.start();
-    await addHandle(db, collector, user, {
-      username: 'typical_tia',
-      backfillDays: 3,
-      now: new Date(clock),
-    });
-    const short = await waitFor(
-      () => handleNamed(db, 'typical_tia'),
-      (row) => row.backfill_status === 'completed',
-    );
+    await follow(collector, 'typical_tia', 3);
+    const short = await backfillDone('typical_tia');
     const bob = await makeUser('bob');
-    const added = await addHandle(db, collector, bob, {
-      username: 'typical_tia',
-      backfillDays: 9,
-      now: new Date(clock),
-    });
+    const added = await follow(collector, 'typical_tia', 9, bob);
     expect(added.backfill_status).toBe('pending');
     expect(added.backfill_progress).toBeCloseTo(33.33, 1);
-    const long = await waitFor(
-      () => handleNamed(db, 'typical_tia'),
-      (row) => row.backfill_status === 'completed',
-    );
+    const long = await backfillDone('typical_tia');
     expect(long.backfill_days_covered).toBe(9);
     expect(long.backfill_target_start).toBe(new Date(START - 9 * DAY).toISOString());
     expect(long.total_tweets_collected).toBeGreaterThan(short.total_tweets_collected);
@@ -321,10 +237,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       username: 'typical_una',
       backfillDays: 3,
     });
-    const done = await waitFor(
-      () => handleNamed(db, 'typical_una'),
-      (row) => row.backfill_status === 'completed',
-    );
+    const done = await backfillDone('typical_una');
     await removeHandle(db, user, first.id);
     expect(await storedTweetIds(db, done.id)).toHaveLength(done.total_tweets_collected);
     // Nobody follows it: the scheduler leaves it alone even when a poll would be due.
@@ -347,15 +260,8 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     const fresh: TweetNewEvent[] = [];
     collector.events.on('tweet.new', (event) => fresh.push(event));
     await collector.start();
-    await addHandle(db, collector, user, {
-      username: 'prolific_pia',
-      backfillDays: 1,
-      now: new Date(clock),
-    });
-    const backfilled = await waitFor(
-      () => handleNamed(db, 'prolific_pia'),
-      (row) => row.backfill_status === 'completed',
-    );
+    await follow(collector, 'prolific_pia', 1);
+    const backfilled = await backfillDone('prolific_pia');
     expect(backfilled.next_poll_at).toBe(new Date(START + 60_000).toISOString());
     // Polls are run by hand below; the scheduler must not run one of its own meanwhile.
     await collector.stop();
@@ -411,18 +317,11 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
   });
 
   it('the scheduler polls due handles', async () => {
-    const { source, calls } = counted(demo());
+    const { source, calls } = instrumented(demo());
     const collector = makeCollector(source);
     await collector.start();
-    await addHandle(db, collector, user, {
-      username: 'quiet_quinn',
-      backfillDays: 2,
-      now: new Date(clock),
-    });
-    await waitFor(
-      () => handleNamed(db, 'quiet_quinn'),
-      (row) => row.backfill_status === 'completed',
-    );
+    await follow(collector, 'quiet_quinn', 2);
+    await backfillDone('quiet_quinn');
     await collector.idle();
     expect(calls.tweetsByIds).toBe(0);
     clock += 61_000;
@@ -438,10 +337,10 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     ['suspended_demo', '@suspended_demo is suspended'],
     ['protected_demo', '@protected_demo is protected'],
   ])('%s fails with a clear message', async (name, message) => {
-    const { source, calls } = counted(demo());
+    const { source, calls } = instrumented(demo());
     const collector = makeCollector(source);
     await collector.start();
-    await addHandle(db, collector, user, { username: name, backfillDays: 7, now: new Date(clock) });
+    await follow(collector, name, 7);
     const failed = await waitFor(
       () => handleNamed(db, name),
       (row) => row.backfill_status === 'failed',
@@ -456,14 +355,10 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
   });
 
   it('a rate limit keeps the status and retries after the time the source named', async () => {
-    const { source, calls } = counted(rateLimited(demo(), 1, 60_000));
+    const { source, calls } = instrumented(rateLimited(demo(), 1, 60_000));
     const collector = makeCollector(source);
     await collector.start();
-    await addHandle(db, collector, user, {
-      username: 'typical_rita',
-      backfillDays: 7,
-      now: new Date(clock),
-    });
+    await follow(collector, 'typical_rita', 7);
     const limited = await waitFor(
       () => handleNamed(db, 'typical_rita'),
       (row) => row.last_error !== null,
@@ -486,11 +381,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
 
   it('upserts are idempotent: one row per tweet, metrics refreshed', async () => {
     const collector = makeCollector();
-    await addHandle(db, collector, user, {
-      username: 'typical_ida',
-      backfillDays: 1,
-      now: new Date(clock),
-    });
+    await follow(collector, 'typical_ida', 1);
     const handle = await handleNamed(db, 'typical_ida');
     const profile = await demo().lookupUser('typical_ida');
     const page = await demo().timeline({

@@ -10,7 +10,7 @@ import {
 } from '../modules/tweets/tweets.repository.js';
 import { catchingUpText, gapCutText, isGapCutText } from '../lib/collection-status.js';
 import { comparePostIds } from '../lib/posting-order.js';
-import { DEPTH_LIMIT_SHARE } from './backfill.js';
+import { DEPTH_LIMIT_SHARE, PAGE_SIZE } from './backfill.js';
 import {
   handleAfterFailure,
   handleStillWanted,
@@ -33,8 +33,6 @@ import { type SourceError, type SourceTweet, type TimelineQuery } from '../domai
  * or a pause) goes on in the next poll, due at once: the handle catches up.
  */
 const MAX_POLL_PAGES = 10;
-/** Tweets asked for per page (the X API maximum). */
-const PAGE_SIZE = 100;
 /** Quiet handles are polled up to this many times less often. */
 const MAX_SLOWDOWN = 10;
 const MIN_INTERVAL_MS = 5_000;

@@ -79,6 +79,23 @@ export const timeseriesPointSchema = z.object({
 });
 export type TimeseriesPoint = z.infer<typeof timeseriesPointSchema>;
 
+/** A day of the series without posts: every count 0, with the given rate. */
+export function emptyTimeseriesPoint(
+  date: string,
+  engagementRate: number | null = null,
+): TimeseriesPoint {
+  return {
+    date,
+    tweets: 0,
+    likes: 0,
+    retweets: 0,
+    replies: 0,
+    quotes: 0,
+    engagement: 0,
+    engagement_rate: engagementRate,
+  };
+}
+
 export const timeseriesSchema = z.object({ series: z.array(timeseriesPointSchema) });
 export type Timeseries = z.infer<typeof timeseriesSchema>;
 

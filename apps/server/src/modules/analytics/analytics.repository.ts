@@ -1,6 +1,11 @@
 import type { Executor } from '../../db/index.js';
 import type { MetricSnapshot, ProfileSnapshot } from '../../analytics/types.js';
 import type { TweetRow } from '../../db/types.js';
+import {
+  selectTweetsSince,
+  TWEET_COUNT_COLUMNS,
+  type TweetCounts,
+} from '../tweets/tweets.repository.js';
 
 /** A handle's tweets created at or after `since` (the window's start), retweets included. */
 export function listTweetsSince(
@@ -8,25 +13,11 @@ export function listTweetsSince(
   handleId: number,
   since: string,
 ): Promise<TweetRow[]> {
-  return db
-    .selectFrom('tweets')
-    .selectAll()
-    .where('handle_id', '=', handleId)
-    .where('created_at', '>=', since)
-    .execute();
+  return selectTweetsSince(db, handleId, since).execute();
 }
 
 /** What the summary and the daily series read of a tweet: its time, its counts and its kind. */
-export type TweetCountsRow = Pick<
-  TweetRow,
-  | 'tweet_id'
-  | 'created_at'
-  | 'like_count'
-  | 'retweet_count'
-  | 'reply_count'
-  | 'quote_count'
-  | 'referenced_types'
->;
+export type TweetCountsRow = TweetCounts & Pick<TweetRow, 'referenced_types'>;
 
 /**
  * The counts of a handle's tweets created from `since` to `until` (both included), retweets
@@ -41,15 +32,7 @@ export function listTweetCountsBetween(
 ): Promise<TweetCountsRow[]> {
   return db
     .selectFrom('tweets')
-    .select([
-      'tweet_id',
-      'created_at',
-      'like_count',
-      'retweet_count',
-      'reply_count',
-      'quote_count',
-      'referenced_types',
-    ])
+    .select([...TWEET_COUNT_COLUMNS, 'referenced_types'])
     .where('handle_id', '=', handleId)
     .where('created_at', '>=', since)
     .where('created_at', '<=', until)

@@ -50,6 +50,19 @@ const handleParamSchema = z.object({ handle: z.string() });
 const tags = ['analytics'];
 const config = { useIssueMessage: true };
 
+/** The options of a GET on one handle's analytics: its query string and the `data` it answers. */
+function handleRoute<Q extends z.ZodType, D extends z.ZodType>(querystring: Q, data: D) {
+  return {
+    config,
+    schema: {
+      tags,
+      params: handleParamSchema,
+      querystring,
+      response: { 200: successEnvelope(data), ...errors },
+    },
+  };
+}
+
 /** The block endpoints whose payload is one cached block as is. */
 const BLOCK_ROUTES = {
   summary: ['summary', summarySchema],
@@ -113,15 +126,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{
   for (const [path, [key, schema]] of Object.entries(BLOCK_ROUTES)) {
     app.get(
       `/analytics/${path}/:handle`,
-      {
-        config,
-        schema: {
-          tags,
-          params: handleParamSchema,
-          querystring: analyticsQuerySchema,
-          response: { 200: successEnvelope(blockResponseSchema(schema)), ...errors },
-        },
-      },
+      handleRoute(analyticsQuerySchema, blockResponseSchema(schema)),
       async (request, reply) =>
         send(request, reply, await service.block(await handleOf(request), request.query, key)),
     );
@@ -129,53 +134,24 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/analytics/top_tweets/:handle',
-    {
-      config,
-      schema: {
-        tags,
-        params: handleParamSchema,
-        querystring: topTweetsQuerySchema,
-        response: { 200: successEnvelope(blockResponseSchema(topTweetsSchema)), ...errors },
-      },
-    },
+    handleRoute(topTweetsQuerySchema, blockResponseSchema(topTweetsSchema)),
     async (request, reply) =>
       send(request, reply, await service.topTweets(await handleOf(request), request.query)),
   );
 
   app.get(
     '/analytics/hashtags/:handle',
-    {
-      config,
-      schema: {
-        tags,
-        params: handleParamSchema,
-        querystring: hashtagsQuerySchema,
-        response: { 200: successEnvelope(blockResponseSchema(hashtagsSchema)), ...errors },
-      },
-    },
+    handleRoute(hashtagsQuerySchema, blockResponseSchema(hashtagsSchema)),
     async (request, reply) =>
       send(request, reply, await service.hashtags(await handleOf(request), request.query)),
   );
 
   app.get(
     '/analytics/timeseries/:handle',
-    {
-      config,
-      schema: {
-        tags,
-        params: handleParamSchema,
-        querystring: timeseriesQuerySchema,
-        response: {
-          200: successEnvelope(
-            z.union([
-              blockResponseSchema(timeseriesSchema),
-              blockResponseSchema(timeseriesMetricSchema),
-            ]),
-          ),
-          ...errors,
-        },
-      },
-    },
+    handleRoute(
+      timeseriesQuerySchema,
+      z.union([blockResponseSchema(timeseriesSchema), blockResponseSchema(timeseriesMetricSchema)]),
+    ),
     async (request, reply) => {
       const { metric, ...query } = request.query;
       const result = await service.block(await handleOf(request), query, 'timeSeries');
@@ -195,15 +171,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/analytics/complete/:handle',
-    {
-      config,
-      schema: {
-        tags,
-        params: handleParamSchema,
-        querystring: completeQuerySchema,
-        response: { 200: successEnvelope(completeAnalyticsSchema), ...errors },
-      },
-    },
+    handleRoute(completeQuerySchema, completeAnalyticsSchema),
     async (request, reply) =>
       send(request, reply, await service.complete(await handleOf(request), request.query)),
   );

@@ -163,6 +163,15 @@ export async function countTweets(db: Executor, handleId: number): Promise<numbe
   return Number(row.count);
 }
 
+/** A handle's whole tweet rows created at or after `since`, as a query to narrow or order. */
+export function selectTweetsSince(db: Executor, handleId: number, since: string) {
+  return db
+    .selectFrom('tweets')
+    .selectAll()
+    .where('handle_id', '=', handleId)
+    .where('created_at', '>=', since);
+}
+
 /** Tweets created at or after `since`, newest first, ties by post id (metric refresh). */
 export function listRecentTweets(
   db: Executor,
@@ -170,11 +179,7 @@ export function listRecentTweets(
   since: string,
   limit: number,
 ): Promise<TweetRow[]> {
-  return db
-    .selectFrom('tweets')
-    .selectAll()
-    .where('handle_id', '=', handleId)
-    .where('created_at', '>=', since)
+  return selectTweetsSince(db, handleId, since)
     .orderBy('created_at', 'desc')
     .orderBy(postIdLength('tweet_id'), 'desc')
     .orderBy('tweet_id', 'desc')
@@ -182,19 +187,19 @@ export function listRecentTweets(
     .execute();
 }
 
+/** A tweet's post id, its time and its public counts. */
+export const TWEET_COUNT_COLUMNS = [
+  'tweet_id',
+  'created_at',
+  'like_count',
+  'retweet_count',
+  'reply_count',
+  'quote_count',
+] as const;
+export type TweetCounts = Pick<TweetRow, (typeof TWEET_COUNT_COLUMNS)[number]>;
+
 /** A tweet whose metrics are due, with the handle it belongs to. */
-export type DueMetricsRow = Pick<
-  TweetRow,
-  | 'id'
-  | 'handle_id'
-  | 'tweet_id'
-  | 'created_at'
-  | 'like_count'
-  | 'retweet_count'
-  | 'reply_count'
-  | 'quote_count'
-  | 'impression_count'
->;
+export type DueMetricsRow = TweetCounts & Pick<TweetRow, 'id' | 'handle_id' | 'impression_count'>;
 
 /**
  * Tweets whose metric reading is due (`metrics_next_at` passed), oldest due first, of handles
@@ -212,12 +217,7 @@ export function listTweetsDueForMetrics(
     .select([
       'tweets.id',
       'tweets.handle_id',
-      'tweets.tweet_id',
-      'tweets.created_at',
-      'tweets.like_count',
-      'tweets.retweet_count',
-      'tweets.reply_count',
-      'tweets.quote_count',
+      ...TWEET_COUNT_COLUMNS.map((column) => `tweets.${column}` as const),
       'tweets.impression_count',
     ])
     .where('tweets.metrics_next_at', '<=', now)
