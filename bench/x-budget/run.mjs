@@ -30,10 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeXServer } from '../../apps/server/test/fakes/fake-x-server.ts';
 import { Collector } from '../../apps/server/src/collector/collector.ts';
-import {
-  estimateHandleMonth,
-  metricReadAgesMs,
-} from '../../apps/server/src/collector/metric-schedule.ts';
+import { estimateHandleMonth, metricReadAgesMs } from '@perch/shared';
 import { createXApiSource } from '../../apps/server/src/sources/x-api-source.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { createDb } from '../../apps/server/src/db/index.ts';

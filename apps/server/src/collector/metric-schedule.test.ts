@@ -4,10 +4,8 @@ import {
   billedDaysPerPost,
   estimateHandleMonth,
   metricReadAgesMs,
-  metricReadAllowed,
-  nextMetricsAt,
-  type MetricRefreshPreset,
-} from './metric-schedule.js';
+} from '@perch/shared';
+import { metricReadAllowed, nextMetricsAt, type MetricRefreshPreset } from './metric-schedule.js';
 
 const HOUR = 3_600_000;
 const created = '2026-11-20T10:00:00.000Z';

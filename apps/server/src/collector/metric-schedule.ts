@@ -1,13 +1,4 @@
-import {
-  METRIC_READ_AGES_MS,
-  MONTH_DAYS,
-  TYPICAL_POSTS_PER_DAY,
-  billedDaysPerPost,
-  estimateHandleMonth,
-  metricReadAgesMs,
-  type HandleMonthEstimate,
-  type XMetricRefreshPreset,
-} from '@perch/shared';
+import { metricReadAgesMs, type XMetricRefreshPreset } from '@perch/shared';
 
 /**
  * When a tweet's metrics are read again: a decay schedule after posting, not constant re-reads.
@@ -27,18 +18,6 @@ const DAY_MS = 86_400_000;
 const nextUtcMidnightMs = (ms: number) => (Math.floor(ms / DAY_MS) + 1) * DAY_MS;
 
 export type MetricRefreshPreset = XMetricRefreshPreset;
-
-// The schedule's ages and its cost model live in @perch/shared (the usage card's estimate is
-// made from them); the collector's side of it is below.
-export {
-  METRIC_READ_AGES_MS,
-  MONTH_DAYS,
-  TYPICAL_POSTS_PER_DAY,
-  billedDaysPerPost,
-  estimateHandleMonth,
-  metricReadAgesMs,
-  type HandleMonthEstimate,
-};
 
 /**
  * The next reading of a post created at `createdAt` after one taken (or its first sight) at

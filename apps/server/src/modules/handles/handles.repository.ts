@@ -103,14 +103,19 @@ const linkedColumns = [
   'user_handles.filter_media_only',
 ] as const;
 
-/** The handles a user follows, oldest link first. */
-export function listLinkedHandles(db: Executor, userId: number): Promise<LinkedHandleRow[]> {
+/** A user's followed handles with the link's settings, as a query to narrow or order. */
+function selectLinkedHandles(db: Executor, userId: number) {
   return db
     .selectFrom('user_handles')
     .innerJoin('handles', 'handles.id', 'user_handles.handle_id')
     .selectAll('handles')
     .select(linkedColumns)
-    .where('user_handles.user_id', '=', userId)
+    .where('user_handles.user_id', '=', userId);
+}
+
+/** The handles a user follows, oldest link first. */
+export function listLinkedHandles(db: Executor, userId: number): Promise<LinkedHandleRow[]> {
+  return selectLinkedHandles(db, userId)
     .orderBy('user_handles.added_at')
     .orderBy('user_handles.id')
     .execute();
@@ -121,12 +126,7 @@ export function findLinkedHandle(
   userId: number,
   handleId: number,
 ): Promise<LinkedHandleRow | undefined> {
-  return db
-    .selectFrom('user_handles')
-    .innerJoin('handles', 'handles.id', 'user_handles.handle_id')
-    .selectAll('handles')
-    .select(linkedColumns)
-    .where('user_handles.user_id', '=', userId)
+  return selectLinkedHandles(db, userId)
     .where('user_handles.handle_id', '=', handleId)
     .executeTakeFirst();
 }

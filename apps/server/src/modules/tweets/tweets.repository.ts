@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/index.js';
 import type { TweetRow } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../domain/tweet-source.js';
-import { postIdLength } from '../../db/posting-order.js';
 import { comparePostingOrder } from '../../lib/posting-order.js';
 import { LeaseLostError, renewHandleLease } from '../handles/handles.repository.js';
 
@@ -170,21 +169,6 @@ export function selectTweetsSince(db: Executor, handleId: number, since: string)
     .selectAll()
     .where('handle_id', '=', handleId)
     .where('created_at', '>=', since);
-}
-
-/** Tweets created at or after `since`, newest first, ties by post id (metric refresh). */
-export function listRecentTweets(
-  db: Executor,
-  handleId: number,
-  since: string,
-  limit: number,
-): Promise<TweetRow[]> {
-  return selectTweetsSince(db, handleId, since)
-    .orderBy('created_at', 'desc')
-    .orderBy(postIdLength('tweet_id'), 'desc')
-    .orderBy('tweet_id', 'desc')
-    .limit(limit)
-    .execute();
 }
 
 /** A tweet's post id, its time and its public counts. */
