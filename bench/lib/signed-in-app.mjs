@@ -60,7 +60,6 @@ export async function startSignedInApp({ tmpPrefix }) {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { session, csrf, anonymousCsrf } = await signIn(app, db);
   return {
-    app,
     db,
     port: app.server.address().port,
     cookie: `perch_session=${session}; perch_csrf=${csrf}`,

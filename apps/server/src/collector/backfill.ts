@@ -204,7 +204,7 @@ async function storePage(
   now: Date,
 ): Promise<number> {
   const stored = await upsertTweets(ctx.db.db, handle.id, page.tweets, now.toISOString(), {
-    metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
+    metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now, ctx.metricRefresh),
     lease: leaseFence(ctx),
   });
   return stored.size;

@@ -202,6 +202,7 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       collectionPaused: () => false,
       profileRefreshMs: 15 * 60_000,
       blockSource: async () => {},
+      metricRefresh: 'standard',
     };
     await runBackfill(ctx, id, new AbortController().signal);
     const after = await handleNamed(db, 'prolific_clr');

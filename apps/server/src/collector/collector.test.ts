@@ -1,3 +1,4 @@
+import type { XMetricRefreshPreset } from '@perch/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DIALECTS,
@@ -55,10 +56,14 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
   const collectors: Collector[] = [];
 
   const demo = () => createDemoSource({ pageDelayMs: 0, now: () => clock });
-  const makeCollector = (source: TweetSource = demo()) => {
+  const makeCollector = (
+    source: TweetSource = demo(),
+    metricRefresh: XMetricRefreshPreset = 'standard',
+  ) => {
     const collector = new Collector({
       db,
       source,
+      metricRefresh,
       monitorIntervalSeconds: 60,
       now: () => new Date(clock),
       tickMs: 50,
@@ -129,6 +134,26 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
 
     const snapshots = await db.db.selectFrom('profile_snapshots').selectAll().execute();
     expect(snapshots).toHaveLength(1);
+  });
+
+  it('under economy a backfill schedules readings only for posts of the current UTC day', async () => {
+    const collector = makeCollector(demo(), 'economy');
+    await collector.start();
+    await follow(collector, 'Prolific_Ann', 3);
+    const done = await backfillDone('prolific_ann');
+    const rows = await db.db
+      .selectFrom('tweets')
+      .select(['created_at', 'metrics_next_at'])
+      .where('handle_id', '=', done.id)
+      .execute();
+    const today = new Date(START).toISOString().slice(0, 10);
+    const older = rows.filter((row) => row.created_at.slice(0, 10) < today);
+    expect(older.length).toBeGreaterThan(0);
+    // A post of an earlier UTC day would be billed again: it gets no reading at all.
+    expect(older.filter((row) => row.metrics_next_at !== null)).toEqual([]);
+    for (const row of rows.filter((row) => row.metrics_next_at !== null)) {
+      expect(row.metrics_next_at!.slice(0, 10)).toBe(row.created_at.slice(0, 10));
+    }
   });
 
   it('a restart mid-backfill resumes with no gap and no duplicate', async () => {
@@ -277,6 +302,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       collectionPaused: () => false,
       profileRefreshMs: 15 * 60_000,
       blockSource: async () => {},
+      metricRefresh: 'standard',
     };
     await ctx.source.lookupUser('prolific_pia');
     await runPoll(ctx, backfilled.id, new AbortController().signal);

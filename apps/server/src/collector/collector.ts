@@ -16,7 +16,7 @@ import { CollectorEvents } from '../domain/collector-events.js';
 import type { Logger } from '../lib/logger.js';
 import { HANDLE_LEASE_MS, HandleLeases } from './handle-lease.js';
 import { runMetricRefresh } from './metrics.js';
-import type { MetricRefreshPreset } from './metric-schedule.js';
+import type { XMetricRefreshPreset } from '@perch/shared';
 import { runPoll } from './poll.js';
 import { runProfileRefresh } from './profiles.js';
 import { SourceGate } from './source-gate.js';
@@ -43,7 +43,7 @@ export interface CollectorOptions {
   /** PROFILE_REFRESH_MINUTES (default 15). */
   profileRefreshMinutes?: number;
   /** X_METRIC_REFRESH: which metric readings are taken (default standard). */
-  metricRefresh?: MetricRefreshPreset;
+  metricRefresh?: XMetricRefreshPreset;
   /** How often profile and metric rounds look for due work (default 60 s). */
   roundEveryMs?: number;
   /** Least time between two probes of refused credentials (default 5 minutes). */

@@ -16,7 +16,7 @@ import {
 } from '../modules/handles/handles.repository.js';
 import type { CollectorEvents } from '../domain/collector-events.js';
 import type { SourceError, TweetSource } from '../domain/tweet-source.js';
-import type { MetricRefreshPreset } from './metric-schedule.js';
+import type { XMetricRefreshPreset } from '@perch/shared';
 
 /** What every collector job works with. */
 export interface CollectorContext {
@@ -36,8 +36,8 @@ export interface CollectorContext {
   budget?: CollectionBudget;
   /** PROFILE_REFRESH_MINUTES in ms: the gap between profile reads of a handle. */
   profileRefreshMs: number;
-  /** X_METRIC_REFRESH: which metric readings are taken (metric-schedule.ts); absent: standard. */
-  metricRefresh?: MetricRefreshPreset;
+  /** X_METRIC_REFRESH: which metric readings are taken (metric-schedule.ts). */
+  metricRefresh: XMetricRefreshPreset;
   /**
    * X refused the credentials (401/403) or the credits are gone (402): records it for every
    * process and stops collection until a probe succeeds.

@@ -4,8 +4,9 @@ import {
   billedDaysPerPost,
   estimateHandleMonth,
   metricReadAgesMs,
+  type XMetricRefreshPreset,
 } from '@perch/shared';
-import { metricReadAllowed, nextMetricsAt, type MetricRefreshPreset } from './metric-schedule.js';
+import { metricReadAllowed, nextMetricsAt } from './metric-schedule.js';
 
 const HOUR = 3_600_000;
 const created = '2026-11-20T10:00:00.000Z';
@@ -35,7 +36,7 @@ describe('nextMetricsAt', () => {
   });
 
   // [preset, created at, taken (or first seen) at, next reading]
-  const cases: [MetricRefreshPreset, string, string, string | null][] = [
+  const cases: [XMetricRefreshPreset, string, string, string | null][] = [
     // Standard: today's schedule, whatever the day.
     [
       'standard',

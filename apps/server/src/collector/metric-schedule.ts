@@ -17,8 +17,6 @@ const DAY_MS = 86_400_000;
 /** The first instant (epoch ms) of the UTC day after the one holding `ms`. */
 const nextUtcMidnightMs = (ms: number) => (Math.floor(ms / DAY_MS) + 1) * DAY_MS;
 
-export type MetricRefreshPreset = XMetricRefreshPreset;
-
 /**
  * The next reading of a post created at `createdAt` after one taken (or its first sight) at
  * `now`: the first scheduled age of the preset still ahead, or null when the schedule is over.
@@ -27,7 +25,7 @@ export type MetricRefreshPreset = XMetricRefreshPreset;
 export function nextMetricsAt(
   createdAt: string,
   now: Date,
-  preset: MetricRefreshPreset = 'standard',
+  preset: XMetricRefreshPreset = 'standard',
 ): string | null {
   const created = Date.parse(createdAt);
   if (!Number.isFinite(created)) return null;
@@ -43,7 +41,7 @@ export function nextMetricsAt(
  * billed a second time, so it is dropped instead.
  */
 export function metricReadAllowed(
-  preset: MetricRefreshPreset,
+  preset: XMetricRefreshPreset,
   createdAt: string,
   now: Date,
 ): boolean {

@@ -1,3 +1,4 @@
+import type { XMetricRefreshPreset } from '@perch/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
 import { makeTweet } from '../../test/factories.js';
@@ -8,7 +9,6 @@ import { CollectorEvents } from '../domain/collector-events.js';
 import type { SourceTweet, TweetSource } from '../domain/tweet-source.js';
 import { createDemoSource } from '../sources/index.js';
 import type { CollectorContext } from './context.js';
-import type { MetricRefreshPreset } from './metric-schedule.js';
 import { runMetricRefresh } from './metrics.js';
 
 /** 2026-06-01 23:30 UTC: half an hour before a UTC day ends. */
@@ -28,7 +28,7 @@ describe.each(DIALECTS)('metric refresh presets [%s]', (dialect) => {
    * (22:00; its 1 h reading, late, slipped past midnight) and one of June 2 (00:00). The round
    * runs at 00:30 under `preset`; answers which ids it read and each post's next reading.
    */
-  async function roundAtHalfPastMidnight(preset: MetricRefreshPreset) {
+  async function roundAtHalfPastMidnight(preset: XMetricRefreshPreset) {
     const testDb = (db = await createTestDb(dialect));
     const user = await insertUser(testDb.db, {
       username: 'metrics_mia',

@@ -50,7 +50,7 @@ async function listDueWithinPreset(
   ctx: CollectorContext,
   skipHandleIds: number[],
 ): Promise<DueMetricsRow[]> {
-  const preset = ctx.metricRefresh ?? 'standard';
+  const preset = ctx.metricRefresh;
   for (;;) {
     const now = ctx.now();
     const due = await listTweetsDueForMetrics(

@@ -250,7 +250,7 @@ async function storeNewPosts(
   const { db } = ctx;
   const inserted = await upsertTweets(db.db, handle.id, tweets, now.toISOString(), {
     markForFanout: true,
-    metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now),
+    metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now, ctx.metricRefresh),
     lease: leaseFence(ctx),
   });
   const fresh = tweets.filter((tweet) => inserted.has(tweet.id));
