@@ -210,6 +210,12 @@ const envSchema = z.object({
    */
   NOTIFY_DIGEST_AFTER: z.coerce.number().int().min(1).max(100).default(5),
   /**
+   * Seconds a delivery worker holds a claimed notification (renewed every third while it
+   * runs). A crashed process's claims are sent by another once it runs out; a message that was
+   * in flight at the crash may then arrive twice on Telegram (Discord drops the repeat).
+   */
+  NOTIFY_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
    * Long-poll Telegram for updates (one-click linking, `/start`, blocked bots) when
    * TELEGRAM_BOT_TOKEN is set. Only one process per bot token may do this: turn it off in the
    * others, or when the bot's updates go elsewhere (a webhook).

@@ -269,6 +269,7 @@ function createBackgroundWork(deps: {
     concurrency: config.NOTIFY_CONCURRENCY,
     maxAgeMs: config.NOTIFY_MAX_AGE_HOURS * 3_600_000,
     digestAfter: config.NOTIFY_DIGEST_AFTER,
+    leaseMs: config.NOTIFY_LEASE_SECONDS * 1000,
     workerId: cluster.nodeId,
     log: app.log.child({ module: 'notify' }),
   });

@@ -8,6 +8,7 @@ import {
   type Metric,
 } from 'prom-client';
 import type { EndpointBudget } from '../domain/tweet-source.js';
+import { HttpTally } from './http-tally.js';
 
 /**
  * Prometheus metrics (GET /metrics, modules/system/metrics.plugin.ts). Every app gets its own registry, so
@@ -141,8 +142,7 @@ export function createMetrics(): Metrics {
     registry,
     contentType: registry.contentType,
     httpRequest(method, route, status, seconds) {
-      counted.httpRequests.inc({ method, route, status: String(status) });
-      if (seconds !== null) counted.httpDuration.observe({ method, route }, seconds);
+      counted.http.record(method, route, status, seconds);
     },
     jobFinished(kind, seconds, outcome) {
       counted.jobDuration.observe({ kind }, seconds);
@@ -161,18 +161,17 @@ export function createMetrics(): Metrics {
 /** The metrics counted as things happen: HTTP requests, jobs and X API answers. */
 function createCountedMetrics(registers: Registry[]) {
   return {
-    httpRequests: new Counter({
-      name: 'perch_http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern and status code.',
-      labelNames: ['method', 'route', 'status'] as const,
+    http: new HttpTally({
       registers,
-    }),
-    httpDuration: new Histogram({
-      name: 'perch_http_request_duration_seconds',
-      help: 'Time from receiving an HTTP request to the end of its answer, by method and route pattern.',
-      labelNames: ['method', 'route'] as const,
-      buckets: HTTP_BUCKETS,
-      registers,
+      counter: {
+        name: 'perch_http_requests_total',
+        help: 'HTTP requests answered, by method, route pattern and status code.',
+      },
+      histogram: {
+        name: 'perch_http_request_duration_seconds',
+        help: 'Time from receiving an HTTP request to the end of its answer, by method and route pattern.',
+        buckets: HTTP_BUCKETS,
+      },
     }),
     jobDuration: new Histogram({
       name: 'perch_job_duration_seconds',
