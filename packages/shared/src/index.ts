@@ -6,6 +6,7 @@ export * from './handle-rules.js';
 export * from './forwarding.js';
 export * from './contracts/common.js';
 export * from './contracts/auth.js';
+export * from './contracts/auth-answers.js';
 export * from './contracts/system.js';
 export * from './contracts/handles.js';
 export * from './contracts/analytics.js';

@@ -1,17 +1,20 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { FullPageLoader } from '@/components/full-page-loader';
 import { AuthGate } from './guards/auth-gate';
+import { LoginRoute } from './routes/login';
 import { RouteErrorPage } from './routes/error-page';
 
 /** Where the server serves the SPA (docs/spec-notes.md, API conventions). */
 export const ROUTER_BASENAME = '/dashboard';
 
 /**
- * Every page is its own chunk, loaded when it is opened (the router keeps the current page, with
- * the shell's progress bar, until it has). The entry holds only the root gate and the error page:
- * the sign-in pages carry neither the signed-in guard and shell nor any signed-in page, and the
- * admin, settings, security and analytics code loads on demand. A chunk that fails to load (e.g.
- * after an update) shows the error page with a reload, inside the shell when signed in.
+ * The entry holds the root gate, the error page and the sign-in page, the first page of every
+ * visit without a session: it shows without waiting for a chunk of its own. Every other page is
+ * its own chunk, loaded when it is opened (the router keeps the current page, with the shell's
+ * progress bar, until it has): the sign-in page carries neither the signed-in guard and shell
+ * nor any signed-in page, and the admin, settings, security and analytics code loads on demand.
+ * A chunk that fails to load (e.g. after an update) shows the error page with a reload, inside
+ * the shell when signed in.
  */
 export const routes: RouteObject[] = [
   {
@@ -19,7 +22,7 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     hydrateFallbackElement: <FullPageLoader />,
     children: [
-      { path: 'login', lazy: () => import('./routes/login') },
+      { path: 'login', Component: LoginRoute },
       { path: 'register', lazy: () => import('./routes/register') },
       { path: 'faq', lazy: () => import('./routes/faq') },
       {

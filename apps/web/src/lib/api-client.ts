@@ -6,7 +6,6 @@ import {
   REDIRECT_GUARD_MS,
   REQUEST_TIMEOUT_MS,
 } from '@perch/shared';
-import type { z } from 'zod';
 import {
   isFailureEnvelope,
   isRecord,
@@ -60,12 +59,25 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+/**
+ * What checks the `data` of a success envelope: a zod schema of @perch/shared, or a plain check
+ * (`checkedBy`) where loading zod would weigh on the page, as on the sign-in page.
+ */
+export interface ResponseSchema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false };
+}
+
+/** A response schema from a type guard: the data passes as is when the guard accepts it. */
+export function checkedBy<T>(guard: (data: unknown) => data is T): ResponseSchema<T> {
+  return { safeParse: (data) => (guard(data) ? { success: true, data } : { success: false }) };
+}
+
 export interface ApiRequest<T> extends RequestOptions {
   method?: HttpMethod;
   /** Sent as JSON. */
   body?: unknown;
   /** Validates `data` of the success envelope; a mismatch is 'Invalid response format'. */
-  schema?: z.ZodType<T>;
+  schema?: ResponseSchema<T>;
 }
 
 /** The `data` of a success envelope and its `message`, when the server sent one. */
@@ -154,23 +166,23 @@ export class ApiClient {
     this.config = { ...this.config, ...config };
   }
 
-  get<T>(path: string, schema?: z.ZodType<T>, options: RequestOptions = {}): Promise<T> {
+  get<T>(path: string, schema?: ResponseSchema<T>, options: RequestOptions = {}): Promise<T> {
     return this.request<T>(path, { ...options, method: 'GET', schema });
   }
 
-  post<T>(path: string, body?: unknown, schema?: z.ZodType<T>, options: RequestOptions = {}) {
+  post<T>(path: string, body?: unknown, schema?: ResponseSchema<T>, options: RequestOptions = {}) {
     return this.request<T>(path, { ...options, method: 'POST', body, schema });
   }
 
-  put<T>(path: string, body?: unknown, schema?: z.ZodType<T>, options: RequestOptions = {}) {
+  put<T>(path: string, body?: unknown, schema?: ResponseSchema<T>, options: RequestOptions = {}) {
     return this.request<T>(path, { ...options, method: 'PUT', body, schema });
   }
 
-  patch<T>(path: string, body?: unknown, schema?: z.ZodType<T>, options: RequestOptions = {}) {
+  patch<T>(path: string, body?: unknown, schema?: ResponseSchema<T>, options: RequestOptions = {}) {
     return this.request<T>(path, { ...options, method: 'PATCH', body, schema });
   }
 
-  delete<T>(path: string, schema?: z.ZodType<T>, options: RequestOptions = {}): Promise<T> {
+  delete<T>(path: string, schema?: ResponseSchema<T>, options: RequestOptions = {}): Promise<T> {
     return this.request<T>(path, { ...options, method: 'DELETE', schema });
   }
 

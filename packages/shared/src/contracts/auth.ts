@@ -117,11 +117,6 @@ export type LoginTwoFactorChallenge = z.infer<typeof loginTwoFactorChallengeSche
 export const loginResultSchema = z.union([loginResponseSchema, loginTwoFactorChallengeSchema]);
 export type LoginResult = z.infer<typeof loginResultSchema>;
 
-/** True when a sign-in answer asks for the two-factor code. */
-export function requiresTwoFactor(result: LoginResult): result is LoginTwoFactorChallenge {
-  return 'requires2fa' in result && result.requires2fa;
-}
-
 export const registerResponseSchema = z.object({
   user: userSchema,
   message: z.string(),
@@ -149,26 +144,9 @@ export const logoutRequestSchema = z
   })
   .optional();
 
-/** The session check answer for a signed-in user (the server sends it, the web caches it). */
-export function authCheckFromUser(user: User, csrfToken: string): AuthCheckResponse {
-  return {
-    authenticated: true,
-    userId: user.id,
-    username: user.username,
-    email: user.email,
-    isAdmin: user.isAdmin,
-    isSuperAdmin: user.isSuperAdmin,
-    profile: user.profile,
-    csrfToken,
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Step-up: POST /auth/reauthenticate, and the refusal of a sensitive change without it
 // ---------------------------------------------------------------------------------------------
-
-/** The code of the 403 a sensitive change answers when the last proof is over 5 minutes old. */
-export const REAUTH_REQUIRED_CODE = 'REAUTH_REQUIRED';
 
 /** The words of the step-up, on the server and in the dialog that asks for the proof. */
 export const STEP_UP_MESSAGES = {

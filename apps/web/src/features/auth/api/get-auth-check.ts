@@ -1,12 +1,8 @@
-import {
-  authCheckFromUser,
-  authCheckResponseSchema,
-  type AuthCheckResponse,
-  type User,
-} from '@perch/shared';
+import { authCheckFromUser, type AuthCheckResponse, type User } from '@perch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiClient } from '@/lib/api-client';
 import { SESSION_REVALIDATION_MS } from '@/lib/polling/intervals';
+import { authCheckAnswer } from './auth-answers';
 
 const AUTH_CHECK_KEY = ['auth', 'check'] as const;
 
@@ -23,7 +19,7 @@ export function signedInCheck(user: User, csrfToken: string): AuthCheckResponse 
 /** GET /auth/check: who is signed in (a signed-out browser gets authenticated false). */
 export async function getAuthCheck(signal?: AbortSignal): Promise<AuthCheckResponse> {
   try {
-    return await apiClient.get('/auth/check', authCheckResponseSchema, { signal });
+    return await apiClient.get('/auth/check', authCheckAnswer, { signal });
   } catch (error) {
     // A 401 on validation means signed out, not a failure.
     if (error instanceof ApiError && error.status === 401) return signedOutCheck();

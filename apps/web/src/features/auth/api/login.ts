@@ -1,6 +1,5 @@
 import {
   DEVICE_INFO_MAX_LENGTH,
-  loginResultSchema,
   requiresTwoFactor,
   type LoginRequest,
   type LoginResponse,
@@ -8,6 +7,7 @@ import {
 } from '@perch/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
+import { loginAnswer } from './auth-answers';
 import { authCheckQueryKey, signedInCheck } from './get-auth-check';
 import { useSessionOpening } from './session-scope';
 
@@ -46,7 +46,7 @@ export function login(input: LoginInput): Promise<LoginResult> {
     rememberMe: input.rememberMe,
     deviceInfo: buildDeviceInfo(),
   };
-  return apiClient.post('/auth/login', body, loginResultSchema);
+  return apiClient.post('/auth/login', body, loginAnswer);
 }
 
 /** Signs in and makes the returned user the current user (unless a second step is due). */

@@ -2,7 +2,6 @@ import { Center, Checkbox, Loader } from '@mantine/core';
 import {
   LOGIN_ERROR_CLEAR_MS,
   LOGIN_REDIRECT_DELAY_MS,
-  loginRequestSchema,
   requiresTwoFactor,
   type LoginTwoFactorChallenge,
 } from '@perch/shared';
@@ -13,6 +12,7 @@ import { useLoginMutation } from '../api/login';
 import { useAuth } from '../hooks/use-auth';
 import { useGoHomeAfter } from '../hooks/use-go-home-after';
 import { loginErrorMessage } from '../utils/auth-errors';
+import { loginPasswordIssue, loginUsernameIssue } from '../utils/login-rules';
 import { AuthForm, SubmitButton, UsernameField } from './auth-fields';
 import { PasswordField } from './password-field';
 
@@ -22,13 +22,6 @@ export const LOGIN_SUCCESS_MESSAGE = 'Login successful! Redirecting...';
 const TwoFactorStep = lazy(() =>
   import('./two-factor-step').then((module) => ({ default: module.TwoFactorStep })),
 );
-
-const usernameSchema = loginRequestSchema.shape.username;
-const passwordSchema = loginRequestSchema.shape.password;
-
-function firstIssue(result: { success: boolean; error?: { issues: { message: string }[] } }) {
-  return result.success ? null : (result.error?.issues[0]?.message ?? null);
-}
 
 /**
  * Sign-in form: username or email, password, remember me. The banner shows
@@ -59,15 +52,15 @@ export function LoginForm() {
   // Already signed in (e.g. a second tab): nothing to do here.
   if (isAuthenticated && !hasSubmitted) return <Navigate to="/" replace />;
 
-  const usernameError = touched.username ? firstIssue(usernameSchema.safeParse(username)) : null;
-  const passwordError = touched.password ? firstIssue(passwordSchema.safeParse(password)) : null;
+  const usernameError = touched.username ? loginUsernameIssue(username) : null;
+  const passwordError = touched.password ? loginPasswordIssue(password) : null;
   const isBusy = loginMutation.isPending || successMessage !== null;
   const canSubmit = username.trim() !== '' && password !== '' && !isBusy;
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setTouched({ username: true, password: true });
-    if (!loginRequestSchema.safeParse({ username, password, rememberMe }).success) return;
+    if (loginUsernameIssue(username) || loginPasswordIssue(password)) return;
     setErrorMessage(null);
     setHasSubmitted(true);
     loginMutation.mutate(
