@@ -21,23 +21,29 @@ function findThreads(prepared: PreparedWindow): {
   const { xUserId } = prepared;
   if (xUserId === null) return { threads: [], threadPosts };
 
-  const roots = new Map<string, PreparedPost>();
-  for (const post of prepared.posts) {
-    if (post.tweet.conversationId === post.tweet.id) roots.set(post.tweet.id, post);
-  }
-  const selfReplies = new Map<string, PreparedPost[]>();
+  // Self-replies first: they are few, so the map stays small and every other post costs one
+  // lookup (a map of every root was most of the block's time on 100,000 posts).
+  const selfReplies = new Map<string, { root: PreparedPost | null; replies: PreparedPost[] }>();
   for (const post of prepared.posts) {
     const { conversationId, id, inReplyToUserId } = post.tweet;
-    if (conversationId === null || conversationId === id || inReplyToUserId !== xUserId) continue;
-    if (!roots.has(conversationId)) continue;
-    const replies = selfReplies.get(conversationId);
-    if (replies) replies.push(post);
-    else selfReplies.set(conversationId, [post]);
+    if (inReplyToUserId !== xUserId || conversationId === null || conversationId === id) continue;
+    const conversation = selfReplies.get(conversationId);
+    if (conversation) conversation.replies.push(post);
+    else selfReplies.set(conversationId, { root: null, replies: [post] });
+  }
+  if (selfReplies.size === 0) return { threads: [], threadPosts };
+  for (const post of prepared.posts) {
+    const { conversationId, id } = post.tweet;
+    if (conversationId !== id) continue;
+    // A root listed twice counts as its last copy.
+    const conversation = selfReplies.get(id);
+    if (conversation) conversation.root = post;
   }
 
   const threads: Thread[] = [];
-  for (const [conversationId, replies] of selfReplies) {
-    const members = [roots.get(conversationId)!, ...replies];
+  for (const [conversationId, { root, replies }] of selfReplies) {
+    if (root === null) continue;
+    const members = [root, ...replies];
     let engagement = 0;
     for (const post of members) {
       engagement += post.engagement;
