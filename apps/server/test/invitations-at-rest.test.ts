@@ -104,7 +104,8 @@ describe.each(DIALECTS)('invitation codes at rest (%s)', (dialect) => {
       values (${plain[0]}, 'user', 1, 0, ${new Date().toISOString()}),
              (${plain[1]}, 'superadmin', 1, 0, ${new Date().toISOString()})`.execute(db.db);
 
-    expect(await migrateToLatest(db)).toEqual(['0019-secrets-at-rest']);
+    // The secrets migration first, then whatever later versions added.
+    expect((await migrateToLatest(db))[0]).toBe('0019-secrets-at-rest');
     const dump = await dumpOf(db);
     for (const code of plain) expect(dump).not.toContain(code);
     const found = await findInvitationByCode(db.db, plain[0]!);

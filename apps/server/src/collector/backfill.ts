@@ -16,6 +16,7 @@ import {
   msAfter,
   retryAt,
   saveHandle,
+  saveHandleWhile,
   type CollectorContext,
 } from './context.js';
 import { coveredShare } from '../lib/collection-status.js';
@@ -186,13 +187,8 @@ async function walkTimeline(
     );
     const now = ctx.now();
     position.total += await storePage(ctx, run.handle, page, now);
-    // Re-read: a follower may have asked for more days, or everybody may have left; an admin
-    // may have deleted the handle or cleared its data (a fresh backfill then takes over).
-    const current = await findHandleById(ctx.db.db, run.handle.id);
-    if (!current || wasReset(run.handle, current)) return;
-    run.handle = current;
     const outcome = await recordProgress(ctx, run, position, page, now);
-    if (!(await continueWalk(ctx, run, position, outcome))) return;
+    if (!outcome || !(await continueWalk(ctx, run, position, outcome))) return;
   }
 }
 
@@ -206,13 +202,16 @@ async function storePage(
   const stored = await upsertTweets(ctx.db.db, handle.id, page.tweets, now.toISOString(), {
     metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now, ctx.metricRefresh),
     lease: leaseFence(ctx),
+    // A page of a walk whose data was cleared meanwhile is not stored: a fresh backfill owns it.
+    windowEnd: handle.backfill_window_end,
   });
   return stored.size;
 }
 
 /**
  * The progress step: saves what the page moved (covered share, estimate, oldest and newest
- * posts, or completion when the walk reached its end) and tells the listeners.
+ * posts, or completion when the walk reached its end) and tells the listeners. Null when the
+ * handle was deleted or its data cleared meanwhile (a fresh backfill then takes over).
  */
 async function recordProgress(
   ctx: CollectorContext,
@@ -220,10 +219,44 @@ async function recordProgress(
   position: WalkPosition,
   page: TimelinePage,
   now: Date,
-): Promise<PageOutcome> {
+): Promise<PageOutcome | null> {
+  // Saved in one write while the window stands as this job last read it, the usual case.
+  // Otherwise the handle is read afresh: a follower may have asked for more days, or an admin
+  // may have deleted the handle or cleared its data.
+  const window = {
+    backfill_window_end: run.handle.backfill_window_end,
+    backfill_target_start: run.handle.backfill_target_start,
+  };
+  const saved = await saveHandleWhile(
+    ctx,
+    run.handle,
+    progressValues(ctx, run, position, page, now),
+    window,
+  );
+  if (saved) {
+    run.handle = saved;
+  } else {
+    const current = await findHandleById(ctx.db.db, run.handle.id);
+    if (!current || wasReset(run.handle, current)) return null;
+    run.handle = current;
+    run.handle = await saveHandle(ctx, run.handle, progressValues(ctx, run, position, page, now));
+  }
+  emitProgress(ctx, run.handle);
+  const widened = run.handle.backfill_target_start !== position.targetStart;
+  return { reachedEnd: page.nextCursor === null && !widened, widened, nextCursor: page.nextCursor };
+}
+
+/** What a page changes on its handle, as `run.handle` stands. */
+function progressValues(
+  ctx: CollectorContext,
+  run: BackfillRun,
+  position: WalkPosition,
+  page: TimelinePage,
+  now: Date,
+): HandleUpdate {
   const widened = run.handle.backfill_target_start !== position.targetStart;
   const reachedEnd = page.nextCursor === null && !widened;
-  run.handle = await saveHandle(ctx, run.handle, {
+  return {
     ...pageProgress(ctx, run, position, page, now, reachedEnd),
     ...(reachedEnd
       ? {
@@ -232,9 +265,7 @@ async function recordProgress(
           next_poll_at: msAfter(now, ctx.monitorIntervalMs),
         }
       : { next_poll_at: null }),
-  });
-  emitProgress(ctx, run.handle);
-  return { reachedEnd, widened, nextCursor: page.nextCursor };
+  };
 }
 
 /** The handle's progress after a page: covered share, estimate, and the posts it reached. */

@@ -1,4 +1,12 @@
 import type { XMetricRefreshPreset } from '@perch/shared';
+import {
+  ColumnNode,
+  SelectQueryNode,
+  TableNode,
+  UpdateQueryNode,
+  type KyselyPlugin,
+  type OperationNode,
+} from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DIALECTS,
@@ -10,6 +18,8 @@ import {
 } from '../../test/helpers.js';
 import { addHandle, removeHandle } from '../modules/handles/handles.service.js';
 import { upsertTweets } from '../modules/tweets/tweets.repository.js';
+import { LeaseLostError } from '../modules/handles/handles.repository.js';
+import { makeTweet } from '../../test/factories.js';
 import { insertUser, type UserRow } from '../modules/users/users.repository.js';
 import { coveredShare } from '../lib/collection-status.js';
 import { Collector } from './collector.js';
@@ -47,6 +57,36 @@ function rateLimited(inner: TweetSource, failures: number, retryAfterMs: number)
     },
   };
   return source;
+}
+
+/** A table's name, when `node` names one. */
+const tableName = (node: OperationNode | undefined) =>
+  node && TableNode.is(node) ? node.table.identifier.name : undefined;
+
+/**
+ * Watches the statements run through a Kysely instance it is plugged into: the tables each
+ * SELECT reads, and every other statement with its table (and an UPDATE's columns).
+ */
+function recordedStatements() {
+  const reads: (string | undefined)[] = [];
+  const writes: { kind: string; table?: string; columns?: (string | undefined)[] }[] = [];
+  const plugin: KyselyPlugin = {
+    transformQuery({ node }) {
+      if (SelectQueryNode.is(node)) {
+        reads.push(...(node.from?.froms ?? []).map(tableName));
+      } else if (UpdateQueryNode.is(node)) {
+        const columns = (node.updates ?? []).map(({ column }) =>
+          ColumnNode.is(column) ? column.column.name : undefined,
+        );
+        writes.push({ kind: node.kind, table: tableName(node.table), columns });
+      } else {
+        writes.push({ kind: node.kind });
+      }
+      return node;
+    },
+    transformResult: ({ result }) => Promise.resolve(result),
+  };
+  return Object.assign(plugin, { reads, writes });
 }
 
 describe.each(DIALECTS)('collector (%s)', (dialect) => {
@@ -309,6 +349,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     const polled = await handleNamed(db, 'prolific_pia');
     const added = polled.total_tweets_collected - backfilled.total_tweets_collected;
     expect(added).toBeGreaterThan(0);
+    expect(polled.total_tweets_collected).toBe((await storedTweetIds(db, polled.id)).length);
     expect(fresh).toHaveLength(added);
     expect(fresh.every((event) => Date.parse(event.tweet.createdAt) > START)).toBe(true);
     expect(polled.next_poll_at).toBe(new Date(clock + 30_000).toISOString());
@@ -339,6 +380,28 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(await db.db.selectFrom('tweet_metric_snapshots').selectAll().execute()).toHaveLength(
       metricRows.length,
     );
+    expect(fresh).toHaveLength(added);
+
+    // A second later, still nothing new: the poll moves the handle's schedule and writes
+    // nothing else, and counts no tweets.
+    clock += 1_000;
+    const statements = recordedStatements();
+    await runPoll({ ...ctx, db: { ...db, db: db.db.withPlugin(statements) } }, quiet.id, signal);
+    expect(statements.writes).toEqual([
+      {
+        kind: 'UpdateQueryNode',
+        table: 'handles',
+        columns: ['last_poll_at', 'quiet_polls', 'next_poll_at'],
+      },
+    ]);
+    expect(statements.reads).not.toContain('tweets');
+    const after = await handleNamed(db, 'prolific_pia');
+    expect(after).toEqual({
+      ...quiet,
+      last_poll_at: new Date(clock).toISOString(),
+      quiet_polls: 2,
+      next_poll_at: new Date(clock + 2 * 60_000).toISOString(),
+    });
     expect(fresh).toHaveLength(added);
   });
 
@@ -425,11 +488,35 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       .where('handle_id', '=', handle.id)
       .execute();
     expect(rows).toHaveLength(tweets.length);
+    // The handle counts each tweet once, however often it was stored.
+    expect((await handleNamed(db, 'typical_ida')).total_tweets_collected).toBe(tweets.length);
     const first = tweets[0];
     const row = rows.find((r) => r.tweet_id === first?.id);
     expect(row?.like_count).toBe((first?.likeCount ?? 0) + 5);
     expect(row?.first_seen_at).toBe(new Date(START).toISOString());
     expect(row?.updated_at).toBe(new Date(START + 1).toISOString());
+  });
+
+  it('an upsert under a lease another job holds writes nothing', async () => {
+    const collector = makeCollector();
+    await follow(collector, 'typical_ida', 1);
+    const handle = await handleNamed(db, 'typical_ida');
+    await db.db
+      .updateTable('handles')
+      .set({ lease_owner: 'other', lease_until: new Date(START + DAY).toISOString() })
+      .where('id', '=', handle.id)
+      .execute();
+    const lease = { owner: 'mine', until: new Date(START + DAY).toISOString() };
+    const tweets = [makeTweet({ id: '1001' }), makeTweet({ id: '1002' })];
+    await expect(
+      upsertTweets(db.db, handle.id, tweets, new Date(START).toISOString(), { lease }),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await storedTweetIds(db, handle.id)).toEqual([]);
+    expect(await handleNamed(db, 'typical_ida')).toEqual({
+      ...handle,
+      lease_owner: 'other',
+      lease_until: lease.until,
+    });
   });
 });
 

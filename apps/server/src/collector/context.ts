@@ -119,6 +119,23 @@ export class HandleGoneError extends Error {
 }
 
 /**
+ * The columns that schedule a handle's polls. Moving them alone is no change of the handle
+ * anyone sees: `updated_at`, and the ETags of its analytics built on it, stay.
+ */
+const SCHEDULE_COLUMNS: ReadonlySet<string> = new Set([
+  'last_poll_at',
+  'next_poll_at',
+  'quiet_polls',
+]);
+
+/** The entries of `values` that differ from what `handle` holds. */
+export function changedColumns(handle: HandleRow, values: HandleUpdate): HandleUpdate {
+  return Object.fromEntries(
+    Object.entries(values).filter(([column, value]) => handle[column as keyof HandleRow] !== value),
+  );
+}
+
+/**
  * Updates a handle and tells listeners when its status or error changed; throws HandleGoneError
  * when the handle no longer exists, LeaseLostError when the job's lease on it ran out.
  */
@@ -127,15 +144,33 @@ export async function saveHandle(
   before: HandleRow,
   values: HandleUpdate,
 ): Promise<HandleRow> {
-  const update = { ...values, updated_at: ctx.now().toISOString() };
-  const after = await updateHandle(ctx.db.db, before.id, update, ctx.lease?.owner);
+  const after = await saveHandleWhile(ctx, before, values, {});
   if (!after) {
     if (ctx.lease && (await findHandleById(ctx.db.db, before.id))) {
       throw new LeaseLostError(before.id);
     }
     throw new HandleGoneError(before.id);
   }
-  if (after.backfill_status !== before.backfill_status || after.last_error !== before.last_error) {
+  return after;
+}
+
+/**
+ * As saveHandle, but only while the handle's columns in `unchanged` still hold those values;
+ * undefined when one moved, the handle is gone or the lease ran out (a fresh read tells which).
+ */
+export async function saveHandleWhile(
+  ctx: CollectorContext,
+  before: HandleRow,
+  values: HandleUpdate,
+  unchanged: Partial<HandleRow>,
+): Promise<HandleRow | undefined> {
+  const onlySchedule = Object.keys(values).every((column) => SCHEDULE_COLUMNS.has(column));
+  const update = onlySchedule ? values : { ...values, updated_at: ctx.now().toISOString() };
+  const after = await updateHandle(ctx.db.db, before.id, update, ctx.lease?.owner, unchanged);
+  if (
+    after &&
+    (after.backfill_status !== before.backfill_status || after.last_error !== before.last_error)
+  ) {
     ctx.events.emit('handle.status', {
       handleId: after.id,
       username: after.username,

@@ -3,11 +3,7 @@ import {
   type HandleRow,
   type HandleUpdate,
 } from '../modules/handles/handles.repository.js';
-import {
-  countTweets,
-  insertMetricSnapshots,
-  upsertTweets,
-} from '../modules/tweets/tweets.repository.js';
+import { insertMetricSnapshots, upsertTweets } from '../modules/tweets/tweets.repository.js';
 import { catchingUpText, gapCutText, isGapCutText } from '../lib/collection-status.js';
 import { comparePostIds } from '../lib/posting-order.js';
 import { DEPTH_LIMIT_SHARE, PAGE_SIZE } from './backfill.js';
@@ -18,6 +14,7 @@ import {
   type FailureRecord,
 } from './job-steps.js';
 import {
+  changedColumns,
   leaseFence,
   maxTweetId,
   msAfter,
@@ -143,7 +140,11 @@ export async function runPoll(
   }
 }
 
-/** Saves a poll's outcome on its handle: the walk's place, the counts and the next poll. */
+/**
+ * Saves a poll's outcome on its handle: the walk's place, the quiet streak and the next poll.
+ * Only the columns that change are written, and the tweet count not at all (upsertTweets keeps
+ * it with the rows it inserts), so a poll that found nothing moves the schedule and nothing else.
+ */
 async function recordPoll(
   ctx: CollectorContext,
   handle: HandleRow,
@@ -151,12 +152,16 @@ async function recordPoll(
   fresh: number,
   now: Date,
 ): Promise<HandleRow> {
-  const quietPolls = fresh > 0 ? 0 : handle.quiet_polls + 1;
+  // Past MAX_SLOWDOWN the streak no longer slows the polls: it stops growing, so a quiet
+  // handle's row keeps it unchanged.
+  const quietPolls = fresh > 0 ? 0 : Math.min(MAX_SLOWDOWN, handle.quiet_polls + 1);
   return saveHandle(ctx, handle, {
-    ...walkOutcome(handle, walk, fresh, ctx.source.timelineDepth),
-    total_tweets_collected: await countTweets(ctx.db.db, handle.id),
-    last_poll_at: now.toISOString(),
-    quiet_polls: quietPolls,
+    ...changedColumns(handle, {
+      ...walkOutcome(handle, walk, fresh, ctx.source.timelineDepth),
+      last_poll_at: now.toISOString(),
+      quiet_polls: quietPolls,
+    }),
+    // Always written: it is what takes the handle off the due list.
     // A walk that stopped short goes on at once, paced by the scheduler like any poll.
     next_poll_at:
       walk.cursor !== null

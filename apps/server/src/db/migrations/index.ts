@@ -20,6 +20,7 @@ import { pollCatchUp } from './0016-poll-catch-up.js';
 import { signInLimits } from './0017-sign-in-limits.js';
 import { sessionLifetimes } from './0018-session-lifetimes.js';
 import { secretsAtRest } from './0019-secrets-at-rest.js';
+import { metricSnapshotTimes } from './0020-metric-snapshot-times.js';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -44,5 +45,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0017-sign-in-limits': signInLimits(),
     '0018-session-lifetimes': sessionLifetimes(),
     '0019-secrets-at-rest': secretsAtRest(dialect),
+    '0020-metric-snapshot-times': metricSnapshotTimes(),
   };
 }

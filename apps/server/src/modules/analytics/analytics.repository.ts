@@ -1,18 +1,22 @@
 import type { Executor } from '../../db/index.js';
 import type { MetricSnapshot, ProfileSnapshot } from '../../analytics/types.js';
 import type { TweetRow } from '../../db/types.js';
+import { storedTime, type ParsedTweetRow } from '../tweets/stored-tweet.js';
 import {
   selectTweetsSince,
   TWEET_COUNT_COLUMNS,
   type TweetCounts,
 } from '../tweets/tweets.repository.js';
 
-/** A handle's tweets created at or after `since` (the window's start), retweets included. */
+/**
+ * A handle's tweets created at or after `since` (the window's start), retweets included, as
+ * parseTweetRow reads them.
+ */
 export function listTweetsSince(
   db: Executor,
   handleId: number,
   since: string,
-): Promise<TweetRow[]> {
+): Promise<ParsedTweetRow[]> {
   return selectTweetsSince(db, handleId, since).execute();
 }
 
@@ -62,7 +66,7 @@ export async function listProfileSnapshots(
   const rows =
     latest && !inWindow.some((row) => row.id === latest.id) ? [...inWindow, latest] : inWindow;
   return rows.map((row) => ({
-    takenAt: Date.parse(row.taken_at),
+    takenAt: storedTime(row.taken_at),
     followers: row.followers,
     following: row.following,
     tweetCount: row.tweet_count,
@@ -84,7 +88,7 @@ export async function listMetricSnapshots(
     .execute();
   return rows.map((row) => ({
     tweetId: row.tweet_id,
-    takenAt: Date.parse(row.taken_at),
+    takenAt: storedTime(row.taken_at),
     likes: row.likes,
     retweets: row.retweets,
     replies: row.replies,

@@ -1,4 +1,5 @@
 import type { AnalyticsTweet } from '../../analytics/index.js';
+import { storedTime, tweetKind } from '../tweets/stored-tweet.js';
 import type { TweetCountsRow } from './analytics.repository.js';
 
 /**
@@ -6,17 +7,11 @@ import type { TweetCountsRow } from './analytics.repository.js';
  * retweet. Text, entities and media stay empty, so no other block may be computed from it.
  */
 export function countsOnlyTweet(row: TweetCountsRow): AnalyticsTweet {
-  let references: unknown = [];
-  try {
-    references = row.referenced_types === '[]' ? [] : JSON.parse(row.referenced_types);
-  } catch {
-    // Rows are written by us; an unreadable list counts as none, as parseTweetRow reads it.
-  }
-  const kinds = Array.isArray(references) ? references : [];
+  const kind = tweetKind(row.referenced_types);
   return {
     id: row.tweet_id,
     text: '',
-    createdAt: Date.parse(row.created_at),
+    createdAt: storedTime(row.created_at),
     lang: null,
     likes: row.like_count,
     retweets: row.retweet_count,
@@ -25,9 +20,9 @@ export function countsOnlyTweet(row: TweetCountsRow): AnalyticsTweet {
     impressions: null,
     conversationId: null,
     inReplyToUserId: null,
-    isRetweet: kinds.includes('retweeted'),
-    isQuote: kinds.includes('quoted'),
-    isReply: kinds.includes('replied_to'),
+    isRetweet: kind.isRetweet,
+    isQuote: kind.isQuote,
+    isReply: kind.isReply,
     hashtags: [],
     urls: [],
     media: [],

@@ -79,17 +79,22 @@ export function insertHandleUnlessTaken(
 }
 
 /**
- * Updates a handle; with `leaseOwner`, only while that collector job holds its lease.
- * Undefined when nothing was updated (no such handle, or the lease is another's).
+ * Updates a handle; with `leaseOwner`, only while that collector job holds its lease, and only
+ * while its columns in `unchanged` hold those values. Undefined when nothing was updated (no
+ * such handle, the lease is another's, or one of those columns moved).
  */
 export async function updateHandle(
   db: Executor,
   id: number,
   values: HandleUpdate,
   leaseOwner?: string,
+  unchanged: Partial<HandleRow> = {},
 ): Promise<HandleRow | undefined> {
   let query = db.updateTable('handles').set(values).where('id', '=', id);
   if (leaseOwner !== undefined) query = query.where('lease_owner', '=', leaseOwner);
+  for (const [column, value] of Object.entries(unchanged)) {
+    query = query.where(sql.ref(column), value === null ? 'is' : '=', value);
+  }
   return query.returningAll().executeTakeFirst();
 }
 

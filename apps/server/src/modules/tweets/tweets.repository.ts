@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/index.js';
 import type { TweetRow } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../domain/tweet-source.js';
 import { comparePostingOrder } from '../../lib/posting-order.js';
-import { LeaseLostError, renewHandleLease } from '../handles/handles.repository.js';
+import { findHandleById, LeaseLostError } from '../handles/handles.repository.js';
+import { PARSED_TWEET_COLUMNS } from './stored-tweet.js';
 
 /**
  * Rows per INSERT: 20 parameters each, so 500 rows stay well under SQLite's 32,766 and
@@ -62,13 +63,34 @@ export interface UpsertTweetsOptions {
    * written (LeaseLostError) when the job no longer holds it.
    */
   lease?: { owner: string; until: string };
+  /**
+   * Where the backfill window of the walk storing these tweets ends: nothing is written when
+   * the handle's is another by now (its data was cleared and a fresh backfill took over).
+   */
+  windowEnd?: string | null;
 }
+
+/** What an upsert sets again on a tweet already stored. */
+const REFRESHED_COLUMNS = [
+  // The full text of a long post may arrive after a truncated copy was kept.
+  'text',
+  'like_count',
+  'retweet_count',
+  'reply_count',
+  'quote_count',
+  'impression_count',
+  'updated_at',
+] as const;
+
+type TweetValues = ReturnType<typeof tweetValues>;
 
 /**
  * Inserts tweets of one handle, or refreshes the metrics of those already stored: one row per
- * (handle, tweet id) whatever retries happen. Runs in one transaction, in multi-row chunks, and
- * returns the ids that are new (so callers know what arrived without asking again). A tweet
- * already stored keeps its fan-out marker: only a first insert can set it.
+ * (handle, tweet id) whatever retries happen. Atomic, and returns the ids that are new (so
+ * callers know what arrived without asking again). A tweet already stored keeps its fan-out
+ * marker: only a first insert can set it. In the same transaction the handle's data version is
+ * bumped and its `total_tweets_collected` grows by the new tweets, so the count never drifts
+ * from the rows. Nothing is written when the handle is gone (or the lease lost: LeaseLostError).
  */
 export async function upsertTweets(
   db: Kysely<Database>,
@@ -79,50 +101,146 @@ export async function upsertTweets(
 ): Promise<Set<string>> {
   const fanout = options.markForFanout ?? false;
   const metricsNextAt = options.metricsNextAt ?? (() => null);
-  const inserted = new Set<string>();
-  if (tweets.length === 0) return inserted;
-  // Postgres refuses an upsert that touches one row twice: keep the latest copy of each id.
+  if (tweets.length === 0) return new Set<string>();
+  // One row per id, its latest copy: a statement may not write one row twice.
   // Stored oldest first (sources list newest first), so row ids follow posting order too.
-  const unique = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()].sort(
-    comparePostingOrder,
+  const rows = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()]
+    .sort(comparePostingOrder)
+    .map((tweet) => tweetValues(handleId, tweet, now, fanout, metricsNextAt(tweet)));
+  const written =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? await upsertInOneStatement(db, handleId, rows, options)
+      : await db.transaction().execute((trx) => upsertInChunks(trx, handleId, rows, options));
+  if (!written.held && options.lease) throw new LeaseLostError(handleId);
+  return written.inserted;
+}
+
+interface UpsertOutcome {
+  /** The handle was there (and the lease, when one was given, still held). */
+  held: boolean;
+  /** The new ids (none when the handle was not held or its window moved). */
+  inserted: Set<string>;
+}
+
+/**
+ * SQLite: the handle row first (lease renewed, data version bumped; it is the lock as well),
+ * then multi-row upserts of INSERT_CHUNK rows, each after asking which of its ids are stored
+ * (in-process queries cost next to nothing), and the count of what was new.
+ */
+async function upsertInChunks(
+  trx: Executor,
+  handleId: number,
+  rows: readonly TweetValues[],
+  { lease, windowEnd }: UpsertTweetsOptions,
+): Promise<UpsertOutcome> {
+  const inserted = new Set<string>();
+  let fence = trx
+    .updateTable('handles')
+    .set((eb) => ({
+      data_version: eb('data_version', '+', 1),
+      ...(lease ? { lease_until: lease.until } : {}),
+    }))
+    .where('id', '=', handleId);
+  if (lease) fence = fence.where('lease_owner', '=', lease.owner);
+  if (windowEnd !== undefined) {
+    fence = fence.where('backfill_window_end', windowEnd === null ? 'is' : '=', windowEnd);
+  }
+  const { numUpdatedRows } = await fence.executeTakeFirst();
+  if (Number(numUpdatedRows) === 0) {
+    // Rare: tell a lost lease (or a gone handle) from a moved window.
+    const handle = await findHandleById(trx, handleId);
+    return {
+      held: handle !== undefined && (!lease || handle.lease_owner === lease.owner),
+      inserted,
+    };
+  }
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    const chunk = rows.slice(start, start + INSERT_CHUNK);
+    const known = await existingTweetIds(
+      trx,
+      handleId,
+      chunk.map((row) => row.tweet_id),
+    );
+    for (const row of chunk) if (!known.has(row.tweet_id)) inserted.add(row.tweet_id);
+    await trx
+      .insertInto('tweets')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc
+          .columns(['handle_id', 'tweet_id'])
+          .doUpdateSet((eb) =>
+            Object.fromEntries(
+              REFRESHED_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)]),
+            ),
+          ),
+      )
+      .execute();
+  }
+  if (inserted.size > 0) await addCollected(trx, handleId, inserted.size);
+  return { held: true, inserted };
+}
+
+/**
+ * PostgreSQL: the whole upsert as one statement, so a page costs one round trip whatever its
+ * size (no transaction around it, no lookup of stored ids first, no parameter limit: the rows
+ * travel as one JSON array). Its parts run on one snapshot: the handle row is locked first
+ * (the lease checked), the rows not stored yet are inserted, those stored before get their
+ * numbers again (the snapshot does not show them the rows this statement inserts), and the
+ * handle row takes the count of the new ones.
+ */
+async function upsertInOneStatement(
+  db: Executor,
+  handleId: number,
+  rows: readonly TweetValues[],
+  { lease, windowEnd }: UpsertTweetsOptions,
+): Promise<UpsertOutcome> {
+  const columns = sql.join(Object.keys(rows[0]!).map((column) => sql.id(column)));
+  const leaseHeld = lease ? sql`and lease_owner = ${lease.owner}` : sql``;
+  const current =
+    windowEnd !== undefined
+      ? sql`backfill_window_end is not distinct from ${windowEnd}`
+      : sql`true`;
+  const renewed = lease ? sql`, lease_until = ${lease.until}` : sql``;
+  const refreshed = sql.join(
+    REFRESHED_COLUMNS.map((column) => sql`${sql.id(column)} = input.${sql.id(column)}`),
   );
-  return db.transaction().execute(async (trx) => {
-    if (
-      options.lease &&
-      !(await renewHandleLease(trx, handleId, options.lease.owner, options.lease.until))
-    ) {
-      throw new LeaseLostError(handleId);
-    }
-    for (let start = 0; start < unique.length; start += INSERT_CHUNK) {
-      const chunk = unique.slice(start, start + INSERT_CHUNK);
-      const known = await existingTweetIds(
-        trx,
-        handleId,
-        chunk.map((tweet) => tweet.id),
-      );
-      for (const tweet of chunk) if (!known.has(tweet.id)) inserted.add(tweet.id);
-      await trx
-        .insertInto('tweets')
-        .values(
-          chunk.map((tweet) => tweetValues(handleId, tweet, now, fanout, metricsNextAt(tweet))),
-        )
-        .onConflict((oc) =>
-          oc.columns(['handle_id', 'tweet_id']).doUpdateSet((eb) => ({
-            // The full text of a long post may arrive after a truncated copy was kept.
-            text: eb.ref('excluded.text'),
-            like_count: eb.ref('excluded.like_count'),
-            retweet_count: eb.ref('excluded.retweet_count'),
-            reply_count: eb.ref('excluded.reply_count'),
-            quote_count: eb.ref('excluded.quote_count'),
-            impression_count: eb.ref('excluded.impression_count'),
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
-        )
-        .execute();
-    }
-    await bumpDataVersion(trx, handleId);
-    return inserted;
-  });
+  const { rows: result } = await sql<{ held: boolean; inserted: string[] }>`
+    with held as (
+      select id, ${current} as current from handles
+      where id = ${handleId} ${leaseHeld} for no key update
+    ), input as (
+      select * from json_populate_recordset(null::tweets, ${JSON.stringify(rows)})
+        with ordinality as input
+      where exists (select from held where current)
+    ), added as (
+      insert into tweets (${columns})
+      select ${columns} from input order by ordinality
+      on conflict (handle_id, tweet_id) do nothing
+      returning tweet_id
+    ), refreshed as (
+      update tweets set ${refreshed} from input
+      where tweets.handle_id = input.handle_id and tweets.tweet_id = input.tweet_id
+    ), counted as (
+      update handles set
+        data_version = data_version + 1,
+        total_tweets_collected = total_tweets_collected + (select count(*) from added)
+        ${renewed}
+      where id in (select id from held where current)
+    )
+    select
+      exists (select from held) as held,
+      coalesce((select json_agg(tweet_id) from added), '[]') as inserted`.execute(db);
+  const outcome = result[0]!;
+  return { held: outcome.held, inserted: new Set(outcome.inserted) };
+}
+
+/** Adds `count` newly stored tweets to a handle's total. */
+async function addCollected(db: Executor, handleId: number, count: number): Promise<void> {
+  await db
+    .updateTable('handles')
+    .set((eb) => ({ total_tweets_collected: eb('total_tweets_collected', '+', count) }))
+    .where('id', '=', handleId)
+    .execute();
 }
 
 /**
@@ -162,11 +280,14 @@ export async function countTweets(db: Executor, handleId: number): Promise<numbe
   return Number(row.count);
 }
 
-/** A handle's whole tweet rows created at or after `since`, as a query to narrow or order. */
+/**
+ * A handle's tweets created at or after `since`, the columns parseTweetRow reads, as a query to
+ * narrow or order.
+ */
 export function selectTweetsSince(db: Executor, handleId: number, since: string) {
   return db
     .selectFrom('tweets')
-    .selectAll()
+    .select(PARSED_TWEET_COLUMNS)
     .where('handle_id', '=', handleId)
     .where('created_at', '>=', since);
 }
