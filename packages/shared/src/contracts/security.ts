@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MESSAGES } from '../messages.js';
+import { emailSchema } from './auth.js';
 
 /**
  * The security area: events, stats, sessions, login history, suspicious activity, two-factor
@@ -47,6 +49,7 @@ export const SECURITY_EVENT_TYPES = [
   'logout',
   'registration',
   'password_changed',
+  'email_changed',
   'session_revoked',
   'sessions_revoked_others',
   'two_factor_enabled',
@@ -91,6 +94,8 @@ export const SECURITY_MESSAGES = {
   twoFactorLoginExpired: 'Your sign-in took too long. Please enter your password again.',
   passwordChanged: 'Password changed. Other sessions were signed out.',
   currentPasswordWrong: 'Your current password is not correct.',
+  emailChanged: 'Email address changed.',
+  emailUnchanged: 'This is already your email address.',
   tooManyAttempts: 'Too many wrong attempts. Please wait a few minutes and try again.',
   settingsSaved: 'Security settings saved.',
   incidentReported: 'Thank you. The incident was recorded.',
@@ -299,12 +304,32 @@ export const updateSecuritySettingsSchema = z
   })
   .partial();
 
-export const changePasswordRequestSchema = z.object({
-  currentPassword: z.string().min(1, SECURITY_MESSAGES.currentPasswordWrong).max(1024),
-  newPassword: z.string().max(1024),
-});
+/** The proof that account details changes ask for, whatever else they carry. */
+const currentPasswordSchema = z.string().min(1, SECURITY_MESSAGES.currentPasswordWrong).max(1024);
+
+/** The new password's rules are checked by the service (registration's, with the common list). */
+export const changePasswordRequestSchema = z
+  .object({
+    currentPassword: currentPasswordSchema,
+    newPassword: z.string().max(1024),
+    /** Optional: when sent it must repeat the new password, as at registration. */
+    confirmPassword: z.string().max(1024).optional(),
+  })
+  .refine(
+    (body) => body.confirmPassword === undefined || body.confirmPassword === body.newPassword,
+    { message: MESSAGES.passwordsDoNotMatch, path: ['confirmPassword'] },
+  );
 /** POST /auth/change-password: how many other sessions were signed out. */
 export const changePasswordResponseSchema = z.object({ revokedSessions: z.number().int() });
+
+/** POST /auth/change-email: the new address, with registration's wording for a bad one. */
+export const changeEmailRequestSchema = z.object({
+  currentPassword: currentPasswordSchema,
+  email: emailSchema,
+});
+export type ChangeEmailRequest = z.input<typeof changeEmailRequestSchema>;
+/** The address the account now has (trimmed as stored). */
+export const changeEmailResponseSchema = z.object({ email: z.string() });
 
 // ---------------------------------------------------------------- incidents, history, alerts
 

@@ -34,6 +34,7 @@ import { configureSignInLimits } from './login-throttle.js';
 import { passwordHashing } from './passwords.js';
 import { openSession } from './sessions.service.js';
 import { stepUpRoutes } from './step-up.routes.js';
+import { accountDetailsRoutes } from './account-details.routes.js';
 import {
   devLoginUser,
   changePassword,
@@ -87,6 +88,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
 
   // POST /auth/reauthenticate (step-up.ts).
   await app.register(stepUpRoutes, { config, db });
+  // POST /auth/change-email (account-details.routes.ts).
+  await app.register(accountDetailsRoutes, { db });
 
   app.post(
     '/auth/verify-invite',

@@ -37,6 +37,7 @@ import {
 import { roleFlags, toUser } from '../users/users.service.js';
 import { recordAuthEvent, recordWrongCode, type ClientInfo } from './auth-events.js';
 import { admitAttempt, countAttempt } from './login-throttle.js';
+import { confirmCurrentPassword } from './current-password.js';
 import { hashPassword, refuseCommonPassword, verifyPassword } from './passwords.js';
 import type { SessionInvalidator } from './session-cache.js';
 import { revokeUserSessions } from './sessions.repository.js';
@@ -286,17 +287,7 @@ export async function changePassword(
     );
   }
   await refuseCommonPassword(checked.data);
-  const attempt = await admitAttempt(
-    db,
-    { userId: user.id, login: user.username },
-    client,
-    SECURITY_MESSAGES.tooManyAttempts,
-  );
-  if (!(await attempt.guard(verifyPassword(user.password_hash, input.currentPassword)))) {
-    await attempt.failed();
-    throw new AppError(400, 'CURRENT_PASSWORD_WRONG', SECURITY_MESSAGES.currentPasswordWrong);
-  }
-  await attempt.release();
+  await confirmCurrentPassword(db, user, input.currentPassword, client);
   const passwordHash = await hashPassword(checked.data);
   const at = nowIso();
   const revokedSessions = await db.db.transaction().execute(async (trx) => {

@@ -87,6 +87,10 @@ export async function setPasswordHash(db: Executor, id: number, hash: string): P
   await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
 }
 
+export async function setEmail(db: Executor, id: number, email: string): Promise<void> {
+  await db.updateTable('users').set({ email }).where('id', '=', id).execute();
+}
+
 export function listUsers(db: Executor): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().orderBy('id').execute();
 }

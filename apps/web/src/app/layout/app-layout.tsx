@@ -5,6 +5,7 @@ import {
   Burger,
   Divider,
   Group,
+  Menu,
   NavLink,
   Progress,
   ScrollArea,
@@ -13,11 +14,13 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
+  IconChevronDown,
   IconHelpCircle,
   IconLayoutDashboard,
   IconLogout,
   IconSettings,
   IconShieldLock,
+  IconUserCircle,
   type Icon,
 } from '@tabler/icons-react';
 import { lazy } from 'react';
@@ -32,6 +35,7 @@ import { Brand } from '@/components/brand';
 import { ColorSchemeToggle } from '@/components/color-scheme-toggle';
 import { useLogoutMutation } from '@/features/auth/api/logout';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { SECURITY_TEXTS } from '@/features/security/utils/security-texts';
 import { HandlesSidebarList } from '@/features/handles/components/handles-sidebar-list';
 import { useLiveEvents } from '@/features/handles/hooks/use-live-events';
 import {
@@ -54,6 +58,13 @@ const SecurityAlertPanel = lazy(() =>
   })),
 );
 
+// The account details forms load when the account menu opens them.
+const AccountDetailsDialog = lazy(() =>
+  import('./account-details-dialog').then((module) => ({
+    default: module.AccountDetailsDialog,
+  })),
+);
+
 export const HEADER_TEXT = 'X Monitoring and Analytics System';
 
 interface MenuEntry {
@@ -70,12 +81,14 @@ function isActive(entry: MenuEntry, pathname: string): boolean {
 }
 
 /**
- * The signed-in shell (docs/spec-notes.md, Layout): header with the user's badge, a 320 px sidebar
- * that hides behind a burger below the `sm` breakpoint, the security alert panel, and the page in
- * the main area.
+ * The signed-in shell (docs/spec-notes.md, Layout): header with the user's badge (it opens the
+ * account menu, with Account details), a 320 px sidebar that hides behind a burger below the `sm`
+ * breakpoint, the security alert panel, and the page in the main area.
  */
 export function AppLayout() {
   const [navbarOpened, { toggle: toggleNavbar, close: closeNavbar }] = useDisclosure(false);
+  const [accountDetailsOpened, { open: openAccountDetails, close: closeAccountDetails }] =
+    useDisclosure(false);
   const navigate = useNavigate();
   const navigation = useNavigation();
   const { pathname } = useLocation();
@@ -145,17 +158,33 @@ export function AppLayout() {
           </Group>
           <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
             {currentUser ? (
-              <Badge
-                data-testid="user-badge"
-                variant="light"
-                size="lg"
-                radius="sm"
-                tt="none"
-                maw={{ base: 120, xs: 220 }}
-                title={currentUser.email}
-              >
-                {currentUser.username || currentUser.email}
-              </Badge>
+              <Menu position="bottom-end" shadow="md" width={200}>
+                <Menu.Target>
+                  <Badge
+                    component="button"
+                    type="button"
+                    data-testid="user-badge"
+                    variant="light"
+                    size="lg"
+                    radius="sm"
+                    tt="none"
+                    maw={{ base: 120, xs: 220 }}
+                    title={currentUser.email}
+                    rightSection={<IconChevronDown size={14} aria-hidden />}
+                    style={{ cursor: 'pointer' }}
+                  >
+                    {currentUser.username || currentUser.email}
+                  </Badge>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item
+                    leftSection={<IconUserCircle size={16} stroke={1.6} />}
+                    onClick={openAccountDetails}
+                  >
+                    {SECURITY_TEXTS.accountDetailsTitle}
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
             ) : null}
             <ColorSchemeToggle />
           </Group>
@@ -217,6 +246,11 @@ export function AppLayout() {
         {currentUser ? (
           <LazySection errorTitle="The security alerts could not be loaded.">
             <SecurityAlertPanel userId={currentUser.id} />
+          </LazySection>
+        ) : null}
+        {currentUser && accountDetailsOpened ? (
+          <LazySection errorTitle={SECURITY_TEXTS.accountDetailsFailed}>
+            <AccountDetailsDialog opened onClose={closeAccountDetails} email={currentUser.email} />
           </LazySection>
         ) : null}
         <Box maw={1200} mx="auto">

@@ -1,10 +1,11 @@
-import { Button, Group, PasswordInput, Stack, type PasswordInputProps } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { MESSAGES, SECURITY_MESSAGES, isCommonPassword, passwordSchema } from '@perch/shared';
 import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { useChangePasswordMutation } from '../api/change-password';
 import { useOutcome } from '../hooks/use-outcome';
 import { SECURITY_TEXTS } from '../utils/security-texts';
+import { SecretField } from './secret-field';
 import { SecuritySection } from './security-section';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
@@ -19,17 +20,6 @@ const FIELDS: { field: Field; label: string; autoComplete: string }[] = [
   { field: 'newPassword', label: SECURITY_TEXTS.newPassword, autoComplete: 'new-password' },
   { field: 'confirmPassword', label: SECURITY_TEXTS.confirmPassword, autoComplete: 'new-password' },
 ];
-
-/** A password field whose show/hide toggle is reachable by keyboard and not named 'password'. */
-function SecretField(props: PasswordInputProps) {
-  return (
-    <PasswordInput
-      visibilityToggleFocusable
-      visibilityToggleButtonProps={{ 'aria-label': 'Show characters' }}
-      {...props}
-    />
-  );
-}
 
 function validate(values: Record<Field, string>): FieldErrors {
   const errors: FieldErrors = {};

@@ -1,5 +1,6 @@
 import {
   IconAlertOctagon,
+  IconMail,
   IconBellRinging,
   IconDeviceLaptop,
   IconDeviceMobileMessage,
@@ -59,6 +60,13 @@ const SECTIONS = {
     color: 'blue',
     description: SECURITY_TEXTS.passwordDescription,
     testId: 'security-password',
+  },
+  email: {
+    title: SECURITY_TEXTS.emailTitle,
+    icon: IconMail,
+    color: 'blue',
+    description: SECURITY_TEXTS.emailDescription,
+    testId: 'security-email',
   },
   incident: {
     title: SECURITY_TEXTS.incidentTitle,

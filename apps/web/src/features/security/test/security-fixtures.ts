@@ -1,6 +1,8 @@
 import {
+  MESSAGES,
   RECOVERY_CODE_COUNT,
   SECURITY_MESSAGES,
+  changeEmailRequestSchema,
   changePasswordRequestSchema,
   incidentRequestSchema,
   loginHistoryQuerySchema,
@@ -99,6 +101,8 @@ export const VALID_TOTP_CODE = '246810';
 export const ISSUED_SECRET = 'JBSWY3DPEHPK3PXP';
 export const QR_CODE_DATA_URL = 'data:image/png;base64,iVBORw0KGgo=';
 export const CURRENT_PASSWORD = 'old-password-1';
+/** An address another account has: a new email of it is refused. */
+export const TAKEN_EMAIL = 'taken@example.com';
 export const RECOVERY_CODES = Array.from(
   { length: RECOVERY_CODE_COUNT },
   (_, index) => `RC${String(index + 1).padStart(2, '0')}-ABCD`,
@@ -247,6 +251,17 @@ export function securityServer(initial: Partial<SecurityServerState> = {}) {
       }
       state.sessions = state.sessions.filter((session) => session.current);
       return okWithMessage({ changed: true }, SECURITY_MESSAGES.passwordChanged);
+    },
+    'POST /api/v1/auth/change-email': (request) => {
+      const parsed = changeEmailRequestSchema.safeParse(request.body);
+      if (!parsed.success) return invalid(firstIssue(parsed.error));
+      if (parsed.data.currentPassword !== CURRENT_PASSWORD) {
+        return fail(400, SECURITY_MESSAGES.currentPasswordWrong, 'CURRENT_PASSWORD_WRONG');
+      }
+      if (parsed.data.email.toLowerCase() === TAKEN_EMAIL) {
+        return fail(409, MESSAGES.registerEmailTaken, 'EMAIL_TAKEN');
+      }
+      return okWithMessage({ email: parsed.data.email }, SECURITY_MESSAGES.emailChanged);
     },
     'POST /api/v1/security/incidents': (request) => {
       const parsed = incidentRequestSchema.safeParse(request.body);

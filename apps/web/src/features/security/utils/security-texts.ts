@@ -114,6 +114,15 @@ export const SECURITY_TEXTS = {
   changePassword: 'Change password',
   changePasswordFailed: 'The password could not be changed.',
 
+  accountDetailsTitle: 'Account details',
+  accountDetailsFailed: 'The account details could not be loaded.',
+  emailTitle: 'Change email',
+  emailDescription: 'You can sign in with it as well as your username.',
+  currentEmail: (email: string) => `Your email address is ${email}.`,
+  newEmail: 'New email',
+  changeEmail: 'Change email',
+  changeEmailFailed: 'The email address could not be changed.',
+
   incidentTitle: 'Report an incident',
   incidentDescription: 'Something looks wrong? Tell your administrator.',
   incidentTypeLabel: 'What happened',
