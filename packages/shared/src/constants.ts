@@ -41,6 +41,13 @@ export const REGISTER_REDIRECT_DELAY_MS = 1_500;
 export const LOGIN_ERROR_CLEAR_MS = 10_000;
 export const HEARTBEAT_INTERVAL_MS = 15_000;
 
+/**
+ * How old computed analytics may be and still count as fresh, then recent (docs/spec-notes.md,
+ * Timings: fresh under 1 h, recent under 24 h, else stale).
+ */
+export const ANALYTICS_FRESH_UNDER_MS = 60 * 60 * 1000;
+export const ANALYTICS_RECENT_UNDER_MS = 24 * 60 * 60 * 1000;
+
 /** Names of the cookies and the CSRF header (docs/spec-notes.md, API conventions). */
 export const SESSION_COOKIE = 'perch_session';
 export const CSRF_COOKIE = 'perch_csrf';

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
-import { onlineManager, useQueryClient } from '@tanstack/react-query';
-import { useState, useSyncExternalStore } from 'react';
-import { checkHealth, useApiConnected } from '@/features/settings/api/get-health';
-import { useCircuitOpen } from '@/lib/client-runtime-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { checkHealth } from '@/features/settings/api/get-health';
+import { useConnectionState } from '@/features/settings/hooks/use-connection-state';
 
 /** Texts of the connection banner. */
 export const CONNECTION_TEXTS = {
@@ -21,15 +21,11 @@ export const CONNECTION_TEXTS = {
  */
 export function ConnectionBanner() {
   const queryClient = useQueryClient();
-  const online = useSyncExternalStore(onlineManager.subscribe.bind(onlineManager), () =>
-    onlineManager.isOnline(),
-  );
-  const apiConnected = useApiConnected();
-  const circuitOpen = useCircuitOpen();
+  const connection = useConnectionState();
   const [checking, setChecking] = useState(false);
 
-  if (online && apiConnected !== false && !circuitOpen) return null;
-  const offline = !online;
+  if (connection === 'ok') return null;
+  const offline = connection === 'offline';
   const retry = () => {
     setChecking(true);
     void checkHealth(queryClient, { force: true }).finally(() => setChecking(false));

@@ -3,6 +3,7 @@ import type { CompleteAnalytics } from '@perch/shared';
 import { collectionGap } from '../utils/collected-range';
 import { progressPercent, type ProgressReading } from '../utils/collecting-overlay';
 import { formatCompact, formatDateTime, formatDayInZone } from '../utils/format';
+import { FreshnessBadge } from './freshness-badge';
 
 export interface AnalyticsHeaderProps {
   data: CompleteAnalytics;
@@ -95,7 +96,12 @@ export function AnalyticsHeader({ data, progress, waiting }: AnalyticsHeaderProp
       </Group>
       <Stack gap={2}>
         <Text size="xs" c="dimmed" ta={{ base: 'left', sm: 'right' }}>
-          {windowText(data)} · {data.timezone} · computed {formatDateTime(data.computed_at)}
+          {windowText(data)} · {data.timezone} ·{' '}
+          {/* The time and its freshness wrap as one, so the label never sits alone on a line. */}
+          <span style={{ whiteSpace: 'nowrap' }}>
+            computed {formatDateTime(data.computed_at)}
+            <FreshnessBadge computedAt={data.computed_at} />
+          </span>
         </Text>
         {collected ? (
           <Text

@@ -62,7 +62,7 @@ describe('Settings page', () => {
     expect(requestsTo(fetchMock, 'GET /api/v1/settings')).toHaveLength(2);
   });
 
-  it("warns 'API connection issue detected!' when the health check fails", async () => {
+  it('turns the cards read-only when the health check fails, leaving the message to the app banner', async () => {
     const server = settingsServer();
     stubFetch({
       ...server.handlers,
@@ -70,11 +70,16 @@ describe('Settings page', () => {
         jsonResponse(503, { success: false, message: 'Database unreachable', code: 'DEGRADED' }),
     });
     renderSettings();
-    expect(await screen.findByTestId('api-warning')).toHaveTextContent(
-      SETTINGS_MESSAGES.apiConnectionIssue,
-    );
     const card = await findCard('forwarding-card');
-    expect(within(card).getByText(/API reachable/)).toHaveTextContent('(missing)');
+    await waitFor(() =>
+      expect(within(card).getByText(/API reachable/)).toHaveTextContent('(missing)'),
+    );
+    expect(screen.getByTestId('settings-cards')).toBeDisabled();
+    expect(
+      within(screen.getByTestId('telegram-card')).getByLabelText(/Telegram Chat ID/),
+    ).toBeDisabled();
+    expect(screen.queryByText(SETTINGS_MESSAGES.apiConnectionIssue)).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   describe('forwarding start', () => {

@@ -1,15 +1,16 @@
-import { Alert, SimpleGrid, Stack } from '@mantine/core';
+import { Fieldset, SimpleGrid, Stack } from '@mantine/core';
 import { SETTINGS_MESSAGES } from '@perch/shared';
-import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { SectionError } from '@/components/section-states';
 import { useBotStatusQuery } from '../api/get-bot-status';
 import { useApiConnected } from '../api/get-health';
 import { useRefreshSettings, useSettingsQuery } from '../api/get-settings';
 import { useBotStart } from '../hooks/use-bot-start';
+import { useConnectionState } from '../hooks/use-connection-state';
 import { useSettingsBanners } from '../hooks/use-settings-banners';
 import { useXConnectResult } from '../hooks/use-x-connect-result';
 import { saveComponentStatus } from '../utils/component-status';
+import { SETTINGS_TEXTS } from '../utils/settings-messages';
 import { DeliveryLogCard } from './delivery-log-card';
 import { DiscordCard } from './discord-card';
 import { FeedsCard } from './feeds-card';
@@ -21,14 +22,19 @@ import { TelegramCard } from './telegram-card';
 import { XAccountCard } from './x-account-card';
 
 /**
- * The Settings page body (docs/spec-notes.md, Settings screen): the API warning, the page banners,
- * the X account, forwarding, Telegram and Discord cards and the delivery log. Screen states:
- * loading (skeletons), error (retry), loaded.
+ * The Settings page body (docs/spec-notes.md, Settings screen): the page banners, the X account,
+ * forwarding, Telegram and Discord cards, the delivery log and the feeds. Screen states: loading
+ * (skeletons), error (retry), loaded.
+ *
+ * While the server is not answering the cards stay on screen but read-only: nothing can be typed
+ * into a form that cannot be saved. The app-wide connection banner above the page is the one
+ * message that says so, and the cards come back by themselves with the server.
  */
 export function SettingsView() {
   const settingsQuery = useSettingsQuery();
   const refreshSettings = useRefreshSettings();
   const apiConnected = useApiConnected();
+  const readOnly = useConnectionState() !== 'ok';
   const botStatusQuery = useBotStatusQuery();
   const banners = useSettingsBanners();
   const { notify } = banners;
@@ -54,17 +60,6 @@ export function SettingsView() {
 
   return (
     <Stack gap="md">
-      {apiConnected === false ? (
-        <Alert
-          color="yellow"
-          variant="light"
-          icon={<IconAlertTriangle size={18} />}
-          title={SETTINGS_MESSAGES.apiConnectionIssue}
-          data-testid="api-warning"
-        >
-          The server is not answering right now. Changes may not be saved until it is back.
-        </Alert>
-      ) : null}
       <SettingsBanners
         error={banners.error}
         success={banners.success}
@@ -85,22 +80,32 @@ export function SettingsView() {
       ) : null}
 
       {settings ? (
-        <>
-          <SimpleGrid type="container" cols={SETTINGS_GRID_COLUMNS} spacing="md">
-            <XAccountCard settings={settings} notify={notify} />
-            <ForwardingCard
-              settings={settings}
-              botRunning={botRunning}
-              apiConnected={apiConnected}
-              starting={botStart.starting}
-              onStart={botStart.startNow}
-            />
-            <TelegramCard settings={settings} notify={notify} />
-            <DiscordCard settings={settings} />
-          </SimpleGrid>
-          <DeliveryLogCard />
-          <FeedsCard />
-        </>
+        // A disabled fieldset disables every input, switch and button inside it natively, and
+        // leaves the values readable.
+        <Fieldset
+          variant="unstyled"
+          m={0}
+          disabled={readOnly}
+          aria-label={readOnly ? SETTINGS_TEXTS.readOnlyLabel : undefined}
+          data-testid="settings-cards"
+        >
+          <Stack gap="md">
+            <SimpleGrid type="container" cols={SETTINGS_GRID_COLUMNS} spacing="md">
+              <XAccountCard settings={settings} notify={notify} />
+              <ForwardingCard
+                settings={settings}
+                botRunning={botRunning}
+                apiConnected={apiConnected}
+                starting={botStart.starting}
+                onStart={botStart.startNow}
+              />
+              <TelegramCard settings={settings} notify={notify} />
+              <DiscordCard settings={settings} />
+            </SimpleGrid>
+            <DeliveryLogCard />
+            <FeedsCard />
+          </Stack>
+        </Fieldset>
       ) : null}
     </Stack>
   );

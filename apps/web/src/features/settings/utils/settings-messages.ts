@@ -34,6 +34,8 @@ export const SETTINGS_TEXTS = {
   deliveriesEmpty:
     'No messages yet. When a handle with notifications switched on posts, its tweet shows up here.',
   deliveriesFailed: 'Failed to load the delivery log',
+  /** The cards' name while the server is not answering (read by screen readers). */
+  readOnlyLabel: 'Settings (read-only until the server answers)',
 } as const;
 
 function serverText(error: unknown): string | undefined {
