@@ -127,6 +127,42 @@ describe.each(DIALECTS)('database [%s]', (dialect) => {
     });
   });
 
+  it.runIf(dialect === 'postgres')(
+    'migrate while other tenants of the server drop their schemas',
+    async () => {
+      // Kysely lists the tables of every schema; one dropped mid-listing fails it (3F000).
+      const base = process.env.TEST_DATABASE_URL;
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      const place = await freshPlace(dialect);
+      const database = createDb(place.config);
+      const others = Array.from({ length: 40 }, (_, i) => `x_${process.pid}_${i}_drop`);
+      let churning = true;
+      const churn = (async () => {
+        while (churning) {
+          for (const name of others) {
+            await admin.query(`create schema ${name}`);
+            await admin.query(`create table ${name}.t (id serial primary key, note text)`);
+          }
+          for (const name of others) await admin.query(`drop schema ${name} cascade`);
+        }
+      })();
+      try {
+        for (let run = 0; run < 5; run++) {
+          expect(await migrateToLatest(database)).toEqual(run === 0 ? allMigrations : []);
+        }
+      } finally {
+        churning = false;
+        await churn;
+        for (const name of others) await admin.query(`drop schema if exists ${name} cascade`);
+        await admin.end();
+        await database.close();
+        await place.dispose();
+      }
+    },
+    60_000,
+  );
+
   describe('constraints', () => {
     let db: TestDb;
     beforeAll(async () => {

@@ -66,5 +66,25 @@ export async function migrateToLatest({ db, dialect }: Db): Promise<string[]> {
     // schema's tables and never create its own. Pin them to the schema the app writes to.
     migrationTableSchema: dialect === 'postgres' ? await currentSchema(db) : undefined,
   });
-  return dialect === 'sqlite' ? migrateSqlite(db, migrator) : runMigrator(migrator);
+  return dialect === 'sqlite' ? migrateSqlite(db, migrator) : migratePostgres(migrator);
+}
+
+/** Tries of a PostgreSQL migration that met a schema dropped under it (see below). */
+const POSTGRES_SCHEMA_RACE_TRIES = 5;
+
+/**
+ * Kysely's migrator lists the tables of every schema it may see, and PostgreSQL fails that
+ * listing ('schema ... does not exist', 3F000) when another tenant of the database drops its
+ * own schema in the middle of it. Nothing of ours changed then (the migrations run in one
+ * transaction), so the run is simply tried again.
+ */
+async function migratePostgres(migrator: Migrator): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runMigrator(migrator);
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== '3F000' || attempt >= POSTGRES_SCHEMA_RACE_TRIES) throw error;
+    }
+  }
 }
