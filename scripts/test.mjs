@@ -1,10 +1,10 @@
 // `npm test`: the whole suite — lint, typecheck, unit/API/component tests, browser journey.
 // Installs what is missing first (dependencies, Debian's chromium when root), never skips.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, ensureInstalled, run } from './lib.mjs';
+import { ROOT, ensureBuilt, ensureInstalled, run } from './lib.mjs';
 
 function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -45,10 +45,36 @@ function step(name, command, args, env = {}) {
   steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
 }
 
-step('dependency audit (production)', 'node', ['scripts/audit.mjs']);
-step('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
-step('format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
-step('typecheck', 'npm', ['run', 'typecheck', '--silent']);
+/**
+ * Steps that only read the tree, run at the same time (each is one process that mostly waits on
+ * one core); each one's output is printed whole when it ends, so the log stays readable.
+ */
+async function concurrentSteps(list) {
+  await Promise.all(
+    list.map(
+      ([name, command, args]) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (status) => {
+            console.log(`\n=== ${name} ===\n${output.trimEnd()}`);
+            steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
+            resolve();
+          });
+        }),
+    ),
+  );
+}
+
+await concurrentSteps([
+  ['dependency audit (production)', 'node', ['scripts/audit.mjs']],
+  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
+  ['typecheck', 'npm', ['run', 'typecheck', '--silent']],
+]);
 const vitestReport = path.join(reports, 'vitest.json');
 step('unit, API and component tests', 'npx', [
   'vitest',

@@ -28,7 +28,7 @@ async function startMain(env: Record<string, string> = {}, dataDir?: string): Pr
   });
   const running: Running = { child, origin: '', output, dataDir: dir };
   started.push(running);
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 40_000;
   while (Date.now() < deadline) {
     const origin = /Perch is running at (http:\/\/[^/\s]+)/.exec(output())?.[1];
     if (origin) return { ...running, origin };
@@ -94,7 +94,8 @@ describe('main entry point', () => {
     const third = await startMain({}, first.dataDir);
     expect(third.output()).not.toContain('invitation code');
     expect(third.output()).toContain('Sign in at');
-  });
+    // Three starts from source: each takes seconds on a busy machine.
+  }, 60_000);
 
   it('finishes a request in flight on SIGTERM, then stops accepting and exits 0', async () => {
     const server = await startMain();
@@ -133,7 +134,7 @@ describe('main entry point', () => {
     expect(second.output()).toContain('REDIS_URL');
     // The first one is untouched.
     expect((await fetch(`${first.origin}/api/v1/health`)).status).toBe(200);
-  });
+  }, 60_000);
 
   it('refuses to start on bad configuration, listing every problem', async () => {
     const server = await startMain({ PORT: 'abc', LOG_LEVEL: 'loud' });
