@@ -52,6 +52,7 @@ const serverFloors = [
   ['main.ts', 'app.ts', 'cli'],
   ['collector'],
   ['modules'],
+  ['alerts'],
   ['notify', 'sources'],
   ['cluster', 'plugins'],
   ['db'],

@@ -195,6 +195,17 @@ const envSchema = z.object({
   /** Base URL of the Discord API. */
   DISCORD_API_BASE_URL: url('https://discord.com/api/v10'),
   /**
+   * Webhooks may reach loopback addresses (127.0.0.0/8, ::1, localhost), and plain http:// to
+   * them: for tests and a receiver on the same machine. Off, loopback is refused at every connect.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: bool.default(false),
+  /**
+   * Webhooks may reach private network addresses (10/8, 172.16/12, 192.168/16, 100.64/10,
+   * fc00::/7): for a receiver on the home or office network. Link-local addresses (cloud
+   * metadata services) stay refused either way.
+   */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /**
    * Notifications the delivery worker sends at once, per channel (each still paced by its
    * service's rate gate: Telegram 30/s overall and 1/s per chat, Discord 50/s).
    */

@@ -71,3 +71,11 @@ export const CSRF_COOKIE_NAMES = [`${HOST_COOKIE_PREFIX}${CSRF_COOKIE}`, CSRF_CO
 /** Roles an invitation can grant. */
 export const ROLES = ['user', 'admin', 'superadmin'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** Most alert rules one user may keep (all handles together). */
+export const ALERT_RULES_PER_USER = 50;
+/**
+ * A handle rule (follower change, silence) that fired stays quiet this long, even when its
+ * condition clears and comes back in between.
+ */
+export const ALERT_HANDLE_COOLDOWN_HOURS = 24;

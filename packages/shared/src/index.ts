@@ -22,3 +22,5 @@ export * from './tabs.js';
 export * from './resilience.js';
 export * from './polling.js';
 export * from './preferences.js';
+export * from './contracts/webhooks.js';
+export * from './contracts/alerts.js';

@@ -107,6 +107,15 @@ export function isFilterActive(filter: NotificationFilter | undefined | null): b
   );
 }
 
+/** The first included term that is also excluded (whatever its case), if any. */
+export function termInBothLists(lists: {
+  include: readonly string[];
+  exclude: readonly string[];
+}): string | undefined {
+  const excluded = new Set(lists.exclude.map((term) => term.toLowerCase()));
+  return lists.include.find((term) => excluded.has(term.toLowerCase()));
+}
+
 /**
  * PUT /handles/{id}/notifications/filter: the whole filter (a field left out is empty or off, so
  * `{}` clears it). Terms are trimmed and de-duplicated; a term may not be in both lists.
@@ -118,8 +127,7 @@ export const notificationFilterRequestSchema = z
     media_only: z.boolean({ error: 'media_only must be true or false.' }).default(false),
   })
   .superRefine((filter, context) => {
-    const excluded = new Set(filter.exclude.map((term) => term.toLowerCase()));
-    const both = filter.include.find((term) => excluded.has(term.toLowerCase()));
+    const both = termInBothLists(filter);
     if (both !== undefined) {
       context.addIssue({
         code: 'custom',
