@@ -21,6 +21,7 @@ export const MESSAGES = {
   registerInvalidData: 'Invalid registration data. Please check your information.',
   registerServerError: 'Server error during registration. Please try again later.',
   registerUnexpected: 'An unexpected error occurred during registration.',
+  registerFailed: 'Registration failed',
   registerFillAll: 'Please fill in all fields',
   passwordsDoNotMatch: 'Passwords do not match',
   invalidInvitation: 'Invalid invitation code',

@@ -94,6 +94,14 @@ describe('LoginForm', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('username: Too long');
   });
 
+  it("says 'Login failed' when a success answer carries no signed-in account", async () => {
+    stubSignedOut({ 'POST /api/v1/auth/login': () => ok({ message: 'Welcome' }) });
+    renderLogin();
+    await fillAndSubmit();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Login failed');
+    expect(screen.queryByText(LOGIN_SUCCESS_MESSAGE)).toBeNull();
+  });
+
   it('shows the network text when the server cannot be reached', async () => {
     stubSignedOut({
       'POST /api/v1/auth/login': () => Promise.reject(new TypeError('Failed to fetch')),

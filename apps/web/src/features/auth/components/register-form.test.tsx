@@ -233,6 +233,8 @@ describe('RegisterForm', () => {
     [fail(400, MESSAGES.registerInvalidData, 'VALIDATION', 'email: Invalid'), 'email: Invalid'],
     [fail(500, 'boom', 'INTERNAL'), MESSAGES.registerServerError],
     [fail(418, 'teapot', 'TEAPOT'), MESSAGES.registerUnexpected],
+    // A success answer without the new account: 'Registration failed'.
+    [ok({ message: 'Registered' }, 201), 'Registration failed'],
   ])('maps other failures (%#)', async (response, expected) => {
     stubSignedOut({
       'POST /api/v1/auth/verify-invite': inviteValid,

@@ -1,6 +1,11 @@
 import { MESSAGES } from '@perch/shared';
 import { describe, expect, it } from 'vitest';
-import { ApiError, NETWORK_ERROR_CODE, TIMEOUT_CODE } from '@/lib/api-client';
+import {
+  ApiError,
+  INVALID_RESPONSE_CODE,
+  NETWORK_ERROR_CODE,
+  TIMEOUT_CODE,
+} from '@/lib/api-client';
 import { inviteErrorMessage, loginErrorMessage, registerErrorMessage } from './auth-errors';
 
 const apiError = (status: number, code = 'X', serverMessage?: string, details?: string) =>
@@ -22,6 +27,14 @@ describe('loginErrorMessage', () => {
     expect(loginErrorMessage(new ApiError(0, 'x', TIMEOUT_CODE))).toBe(MESSAGES.networkError);
     expect(loginErrorMessage(new ApiError(0, 'x', NETWORK_ERROR_CODE))).toBe(MESSAGES.networkError);
     expect(loginErrorMessage(new Error('weird'))).toBe(MESSAGES.unexpectedError);
+  });
+});
+
+describe('an answer of success that is not an account', () => {
+  it("is 'Login failed' or 'Registration failed', whatever its status", () => {
+    const invalid = new ApiError(200, 'Invalid response format', INVALID_RESPONSE_CODE);
+    expect(loginErrorMessage(invalid)).toBe('Login failed');
+    expect(registerErrorMessage(invalid)).toBe('Registration failed');
   });
 });
 

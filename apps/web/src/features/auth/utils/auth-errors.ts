@@ -1,10 +1,12 @@
 import { MESSAGES } from '@perch/shared';
-import { ApiError, isNetworkError } from '@/lib/api-client';
+import { ApiError, INVALID_RESPONSE_CODE, isNetworkError } from '@/lib/api-client';
 
 interface BannerTexts {
   unexpected: string;
   invalidData: string;
   serverError: string;
+  /** An answer of success that is not the account the form asked for ('Login failed'). */
+  failed: string;
   /** The texts of the statuses only this form knows. */
   byStatus: Partial<Record<number, (error: ApiError) => string>>;
 }
@@ -12,10 +14,12 @@ interface BannerTexts {
 /**
  * A form's banner text for a failed request, by status: offline, the server's own words for a
  * 400, the form's texts for a 500 and anything unexpected, 'busy' for a 503 the server says so.
+ * A success answer without the signed-in account is the form's 'failed' text.
  */
 function bannerText(error: unknown, texts: BannerTexts): string {
   if (isNetworkError(error)) return MESSAGES.networkError;
   if (!(error instanceof ApiError)) return texts.unexpected;
+  if (error.code === INVALID_RESPONSE_CODE) return texts.failed;
   const own = texts.byStatus[error.status];
   if (own) return own(error);
   switch (error.status) {
@@ -36,6 +40,7 @@ export function loginErrorMessage(error: unknown): string {
     unexpected: MESSAGES.unexpectedError,
     invalidData: MESSAGES.loginInvalidData,
     serverError: MESSAGES.loginServerError,
+    failed: MESSAGES.loginFailed,
     byStatus: {
       401: () => MESSAGES.loginWrongCredentials,
       429: () => MESSAGES.loginTooManyAttempts,
@@ -60,6 +65,7 @@ export function registerErrorMessage(error: unknown): string {
     unexpected: MESSAGES.registerUnexpected,
     invalidData: MESSAGES.registerInvalidData,
     serverError: MESSAGES.registerServerError,
+    failed: MESSAGES.registerFailed,
     byStatus: {
       404: () => MESSAGES.registerInviteNotFound,
       409: conflictMessage,

@@ -21,6 +21,8 @@ export const HANDLE_TEXTS = {
   limitReached: `Handle limit reached (${MAX_HANDLES_PER_USER})`,
   addFailed: 'Failed to add handle',
   removeFailed: 'Failed to remove handle - please try again',
+  /** The demo panel's own removal fallback, without the cross mark of the handle panel. */
+  demoRemoveFailed: 'Failed to remove handle',
   removeConfirm: 'Are you sure you want to remove this handle?',
   alreadyMonitoring: (name: string) => `Already monitoring @${name}`,
   alreadyAdding: (name: string) => `Already adding @${name}`,
@@ -68,11 +70,18 @@ export function addErrorText(error: unknown, name: string): string {
   return HANDLE_TEXTS.addFailed;
 }
 
+/** Why the server (or the id guard) refused a removal, when it said so. */
+function removeRefusal(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  return error.serverMessage ?? (error.code === INVALID_HANDLE_ID_CODE ? error.message : undefined);
+}
+
 /** The text of a failed removal, with the spec's cross mark. */
 export function removeErrorText(error: unknown): string {
-  let text: string = HANDLE_TEXTS.removeFailed;
-  if (error instanceof ApiError) {
-    text = error.serverMessage ?? (error.code === INVALID_HANDLE_ID_CODE ? error.message : text);
-  }
-  return `❌ ${text}`;
+  return `❌ ${removeRefusal(error) ?? HANDLE_TEXTS.removeFailed}`;
+}
+
+/** The demo panel's text of a failed removal: the server's words or 'Failed to remove handle'. */
+export function demoRemoveErrorText(error: unknown): string {
+  return removeRefusal(error) ?? HANDLE_TEXTS.demoRemoveFailed;
 }

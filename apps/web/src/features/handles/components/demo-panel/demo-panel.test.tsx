@@ -270,6 +270,34 @@ describe('handles demo panel', () => {
     expect(requestsTo(fetchMock, 'DELETE /api/v1/handles/32')).toHaveLength(1);
   });
 
+  it("puts a handle back after a failed removal and says the server's words or 'Failed to remove handle'", async () => {
+    const nasa = makeHandle({ id: 31, handle: 'nasa' });
+    let answer = () => fail(409, 'Handle is being collected', 'CONFLICT');
+    serve([nasa], { 'DELETE /api/v1/handles/31': () => answer() });
+    const user = person();
+    await openDemo(user);
+    const remove = async () => {
+      await user.click(
+        within(await screen.findByRole('listitem', { name: '@nasa' })).getByRole('button', {
+          name: 'Remove',
+        }),
+      );
+      await user.click(
+        within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }),
+      );
+    };
+
+    await remove();
+    expect(await screen.findByText('Handle is being collected')).toBeVisible();
+    expect(await screen.findByRole('listitem', { name: '@nasa' })).toBeVisible();
+
+    answer = () => new Response('Bad gateway', { status: 502 });
+    await remove();
+    expect(await screen.findByText('Failed to remove handle')).toBeVisible();
+    expect(screen.queryByText(/❌/)).toBeNull();
+    expect(screen.getByRole('listitem', { name: '@nasa' })).toBeVisible();
+  });
+
   it("shows the selected handle's status, percent and whether analytics are available", async () => {
     const busy = makeCollectingHandle({
       handle: 'busy',

@@ -13,8 +13,8 @@ import {
   ERROR_MESSAGE_MS,
   HANDLE_TEXTS,
   SUCCESS_MESSAGE_MS,
+  demoRemoveErrorText,
   findHandle,
-  removeErrorText,
 } from '../../utils/handle-messages';
 import { HandleFormMessage } from '../handle-form-message';
 import { RemoveHandleModal } from '../remove-handle-modal';
@@ -89,7 +89,7 @@ export function DemoPanel() {
     recordActivity(['handles']);
     removeMutation.mutate(target, {
       onSuccess: () => showMessage({ kind: 'success', text: HANDLE_TEXTS.removed(target.handle) }),
-      onError: (error) => showMessage({ kind: 'error', text: removeErrorText(error) }),
+      onError: (error) => showMessage({ kind: 'error', text: demoRemoveErrorText(error) }),
     });
   };
 
