@@ -8,10 +8,6 @@ export default defineConfig({
     // Four servers at once: run last and alone (vitest.scale-out.config.ts, scripts/test.mjs).
     exclude: ['test/scale-out/**', '**/node_modules/**'],
     environment: 'node',
-    // Files share a worker's module graph instead of importing the app afresh each (most of a
-    // file's start-up); every suite builds its own app, database and fakes, and no test mocks a
-    // module, so nothing carries over.
-    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
