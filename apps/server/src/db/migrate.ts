@@ -70,7 +70,7 @@ export async function migrateToLatest({ db, dialect }: Db): Promise<string[]> {
 }
 
 /** Tries of a PostgreSQL migration that met a schema dropped under it (see below). */
-const POSTGRES_SCHEMA_RACE_TRIES = 5;
+const POSTGRES_SCHEMA_RACE_TRIES = 20;
 
 /**
  * Kysely's migrator lists the tables of every schema it may see, and PostgreSQL fails that
