@@ -1,8 +1,9 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { MESSAGES, SECURITY_MESSAGES, emailSchema } from '@perch/shared';
-import { useState, type FormEvent } from 'react';
+import { type FormEvent } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { useChangeEmailMutation } from '../api/change-email';
+import { useFieldForm } from '../hooks/use-field-form';
 import { useOutcome } from '../hooks/use-outcome';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 import { SecretField } from './secret-field';
@@ -40,23 +41,15 @@ export interface ChangeEmailCardProps {
 export function ChangeEmailCard({ currentEmail, onChanged }: ChangeEmailCardProps) {
   const changeMutation = useChangeEmailMutation();
   const outcome = useOutcome();
-  const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  const setValue = (field: Field, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
+  const { values, errors, setErrors, setValue, check, reset } = useFieldForm(EMPTY, validate);
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const found = validate(values);
-    setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
+    if (!check()) return;
     outcome.dismiss();
     changeMutation.mutate(values, {
       onSuccess: ({ data, message }) => {
-        setValues(EMPTY);
+        reset();
         outcome.success(message ?? SECURITY_MESSAGES.emailChanged);
         onChanged?.(data.email);
       },

@@ -1,8 +1,9 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { MESSAGES, SECURITY_MESSAGES, isCommonPassword, passwordSchema } from '@perch/shared';
-import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { useChangePasswordMutation } from '../api/change-password';
+import { useFieldForm } from '../hooks/use-field-form';
 import { useOutcome } from '../hooks/use-outcome';
 import { SECURITY_TEXTS } from '../utils/security-texts';
 import { SecretField } from './secret-field';
@@ -10,6 +11,8 @@ import { SecuritySection } from './security-section';
 
 type Field = 'currentPassword' | 'newPassword' | 'confirmPassword';
 type FieldErrors = Partial<Record<Field, string>>;
+
+const EMPTY: Record<Field, string> = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 const FIELDS: { field: Field; label: string; autoComplete: string }[] = [
   {
@@ -42,29 +45,17 @@ export interface ChangePasswordCardProps {
 export function ChangePasswordCard({ strengthMeter }: ChangePasswordCardProps) {
   const changeMutation = useChangePasswordMutation();
   const outcome = useOutcome();
-  const [values, setValues] = useState<Record<Field, string>>({
-    currentPassword: '',
-    newPassword: '',
-    confirmPassword: '',
-  });
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  const setValue = (field: Field, value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
+  const { values, errors, setErrors, setValue, check, reset } = useFieldForm(EMPTY, validate);
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const found = validate(values);
-    setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
+    if (!check()) return;
     outcome.dismiss();
     changeMutation.mutate(
       { currentPassword: values.currentPassword, newPassword: values.newPassword },
       {
         onSuccess: ({ message }) => {
-          setValues({ currentPassword: '', newPassword: '', confirmPassword: '' });
+          reset();
           outcome.success(message ?? SECURITY_MESSAGES.passwordChanged);
         },
         onError: (error) => {
