@@ -22,6 +22,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { createNotifyChannels, type NotifyChannels } from './notify/channels.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { xWebAccountsRoutes } from './modules/x-web/x-web-accounts.routes.js';
 import { xWebOperationsRoutes } from './modules/x-web/x-web-operations.routes.js';
 import type { Cluster } from './cluster/cluster.js';
@@ -37,6 +38,7 @@ import { refusalEventsPlugin } from './modules/security/refusal-events.js';
 import { securityRoutes } from './modules/security/security.routes.js';
 import { twoFactorRoutes } from './modules/security/two-factor.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { xAccountRoutes } from './modules/x-account/x-account.routes.js';
 import type { XUsageMeter } from './modules/x-usage/x-usage.service.js';
@@ -47,16 +49,13 @@ import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Metrics } from './lib/metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { metricsPlugin } from './modules/system/metrics.plugin.js';
+import { VERSION } from './lib/version.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 
 /** The built SPA: apps/web/dist, found the same way from src/ (tests) and dist/ (production). */
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
-export const VERSION: string = (
-  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+export { VERSION };
 
 const BODY_LIMIT = 1024 * 1024;
 
@@ -246,6 +245,8 @@ async function registerApiRoutes(api: FastifyInstance, options: AppOptions): Pro
   await api.register(twoFactorRoutes, { config, db });
   await api.register(notificationFiltersRoutes, { db });
   await api.register(feedsRoutes, { config, db });
+  await api.register(alertsRoutes, { db });
+  await api.register(webhooksRoutes, { config, db, webhook: notify?.channels.webhook });
   // Live updates need something that collects; without a collector there is nothing to send.
   if (collector) {
     await api.register(eventsRoutes, {

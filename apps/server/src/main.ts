@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { createAlertPass } from './alerts/evaluation.js';
 import { buildApp } from './app.js';
 import { createLocalCluster, type Cluster } from './cluster/cluster.js';
 import { relayEvents } from './cluster/event-relay.js';
@@ -272,6 +273,7 @@ function createBackgroundWork(deps: {
     leaseMs: config.NOTIFY_LEASE_SECONDS * 1000,
     workerId: cluster.nodeId,
     log: app.log.child({ module: 'notify' }),
+    evaluateAlerts: createAlertPass(db, { log: app.log.child({ module: 'alerts' }) }),
   });
   // Old rows of the log-like tables go once a day (RETENTION_*_DAYS), in one working process.
   const retention = new RetentionJob({

@@ -1,7 +1,7 @@
 /**
  * A JSON Schema check for tests, of the keywords our documented schemas use (type, enum,
  * const, required, properties, additionalProperties, minLength, minimum, format date-time and
- * uri, if/then/else, not). A keyword outside that subset fails the check instead of being
+ * uri, if/then/else, not, allOf). A keyword outside that subset fails the check instead of being
  * ignored, so a schema cannot outgrow what its test really checks.
  */
 type Schema = Record<string, unknown>;
@@ -24,6 +24,7 @@ const KNOWN = new Set([
   'then',
   'else',
   'not',
+  'allOf',
 ]);
 
 const TYPES: Record<string, (value: unknown) => boolean> = {
@@ -68,6 +69,9 @@ export function schemaErrors(schema: Schema, value: unknown, path = '$'): string
   if (schema.if) {
     const branch = schemaErrors(schema.if as Schema, value, path).length === 0 ? 'then' : 'else';
     if (schema[branch]) errors.push(...schemaErrors(schema[branch] as Schema, value, path));
+  }
+  for (const part of (schema.allOf as Schema[] | undefined) ?? []) {
+    errors.push(...schemaErrors(part, value, path));
   }
   if (schema.not && schemaErrors(schema.not as Schema, value, path).length === 0) {
     errors.push(`${path}: matches a schema it must not`);

@@ -3,7 +3,12 @@ import type { SourceTweet } from '../src/domain/tweet-source.js';
 import type { Dialect } from '../src/db/index.js';
 import { insertHandle, insertLink } from '../src/modules/handles/handles.repository.js';
 import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
-import type { NotifyChannels } from '../src/notify/channels.js';
+import os from 'node:os';
+import { createAlertPass } from '../src/alerts/evaluation.js';
+import { loadConfig } from '../src/config.js';
+import { createTokenCipher } from '../src/lib/token-cipher.js';
+import { webhookChannelClient, type NotifyChannels } from '../src/notify/channels.js';
+import { WEBHOOK_SECRET_CONTEXT } from '../src/notify/webhook/secret.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../src/notify/delivery-worker.js';
 import { createDiscordClient } from '../src/notify/discord/discord-client.js';
 import {
@@ -34,6 +39,24 @@ export interface NotifyTestOptions {
   source?: TweetSource;
   /** Options of the delivery workers this app makes. */
   worker?: Partial<DeliveryWorkerOptions>;
+  /**
+   * Deliver webhooks, to loopback receivers (WEBHOOK_ALLOW_LOOPBACK), with secrets sealed under
+   * TEST_SECRET_KEY (sealWebhookSecret).
+   */
+  webhooks?: boolean;
+  /** How often the workers evaluate handle alert rules (default 60 s; 0: every round). */
+  alertSweepMs?: number;
+}
+
+/** SECRET_KEY of a notify test app with webhooks. */
+export const TEST_SECRET_KEY = 'notify-test-secret-key-of-32-characters!';
+
+/** An endpoint's secret as stored (webhook_endpoints.secret_sealed) in a webhooks test app. */
+export function sealWebhookSecret(secret: string): string {
+  return createTokenCipher({ secretKey: TEST_SECRET_KEY, dataDir: os.tmpdir() }).encrypt(
+    secret,
+    WEBHOOK_SECRET_CONTEXT,
+  );
 }
 
 export interface NotifyTestApp extends TestApp {
@@ -87,17 +110,18 @@ export async function buildNotifyTestApp(
     discord.setBucket('dm', 100_000, 1);
   }
   const channels = channelsFor(telegram, discord, options);
+  const env: Record<string, string> = options.webhooks
+    ? { SECRET_KEY: TEST_SECRET_KEY, WEBHOOK_ALLOW_LOOPBACK: 'true' }
+    : {};
+  if (options.webhooks)
+    channels.webhook = webhookChannelClient(loadConfig({ ...env, DATA_DIR: os.tmpdir() }));
   const workers: DeliveryWorker[] = [];
   const current = () => workers[workers.length - 1];
-  const t = await buildTestApp(
-    dialect,
-    {},
-    {
-      ...(options.source ? { source: options.source } : {}),
-      tickMs: 50,
-      notify: { channels, wakeWorker: () => current()?.wake() },
-    },
-  );
+  const t = await buildTestApp(dialect, env, {
+    ...(options.source ? { source: options.source } : {}),
+    tickMs: 50,
+    notify: { channels, wakeWorker: () => current()?.wake() },
+  });
   const newWorker = (extra: Partial<DeliveryWorkerOptions> = {}) => {
     const worker = new DeliveryWorker({
       db: t.db,
@@ -106,6 +130,7 @@ export async function buildNotifyTestApp(
       retryDelayMs: () => 100,
       // Tests count one message per tweet; the digest tests switch digests on.
       digestAfter: 0,
+      evaluateAlerts: createAlertPass(t.db, { sweepMs: options.alertSweepMs }),
       ...options.worker,
       ...extra,
     });

@@ -24,3 +24,4 @@ export * from './polling.js';
 export * from './preferences.js';
 export * from './contracts/webhooks.js';
 export * from './contracts/alerts.js';
+export * from './alert-summary.js';

@@ -41,6 +41,7 @@ import type {
   XWebStateTable,
   XWebLeasesTable,
 } from './types/x-web.js';
+import type { AlertRulesTable, AlertFiringsTable, WebhookEndpointsTable } from './types/alerts.js';
 
 export type { HandleStatus };
 export type * from './types/columns.js';
@@ -48,6 +49,7 @@ export type * from './types/accounts.js';
 export type * from './types/collection.js';
 export type * from './types/notifications.js';
 export type * from './types/x-web.js';
+export type * from './types/alerts.js';
 
 export interface Database {
   handles: HandlesTable;
@@ -80,4 +82,7 @@ export interface Database {
   x_web_operation_pins: XWebOperationPinsTable;
   x_web_state: XWebStateTable;
   x_web_leases: XWebLeasesTable;
+  alert_rules: AlertRulesTable;
+  alert_firings: AlertFiringsTable;
+  webhook_endpoints: WebhookEndpointsTable;
 }

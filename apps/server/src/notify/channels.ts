@@ -8,6 +8,11 @@ import { telegramMessages, type TelegramOutgoing } from './format/telegram-forma
 import { createDiscordRateGate, createTelegramRateGate, type RateGate } from './rate-gate.js';
 import { createTelegramClient, sendTelegramOutgoing } from './telegram/telegram-client.js';
 import type { DiscordClient, DiscordEmbedMessage, TelegramClient, TweetNotice } from './types.js';
+import { createTokenCipher } from '../lib/token-cipher.js';
+import { VERSION } from '../lib/version.js';
+import { addressPolicyFrom } from './webhook/address-policy.js';
+import { WEBHOOK_SECRET_CONTEXT } from './webhook/secret.js';
+import { createWebhookClient, type WebhookClient } from './webhook/webhook-sender.js';
 
 /**
  * The two messaging services with the rate gates their clients pace through. The delivery
@@ -19,13 +24,29 @@ export interface NotifyChannels {
   discord: DiscordClient;
   telegramGate?: RateGate;
   discordGate?: RateGate;
+  /** Signed HTTPS requests to users' endpoints; left out, webhook deliveries wait. */
+  webhook?: WebhookChannelClient;
+}
+
+/** The webhook client with the key that opens the endpoints' sealed secrets. */
+export interface WebhookChannelClient {
+  client: WebhookClient;
+  /** An endpoint's signing secret from its sealed form (webhook_endpoints.secret_sealed). */
+  openSecret(sealed: string): string;
 }
 
 /** The real clients, from TELEGRAM_* and DISCORD_* (unavailable without their tokens). */
 export function createNotifyChannels(
   config: Pick<
     Config,
-    'TELEGRAM_BOT_TOKEN' | 'TELEGRAM_API_BASE_URL' | 'DISCORD_BOT_TOKEN' | 'DISCORD_API_BASE_URL'
+    | 'TELEGRAM_BOT_TOKEN'
+    | 'TELEGRAM_API_BASE_URL'
+    | 'DISCORD_BOT_TOKEN'
+    | 'DISCORD_API_BASE_URL'
+    | 'WEBHOOK_ALLOW_LOOPBACK'
+    | 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'
+    | 'SECRET_KEY'
+    | 'DATA_DIR'
   >,
   options: { share?: () => number; dmChannelStore?: DmChannelStore } = {},
 ): NotifyChannels {
@@ -47,6 +68,21 @@ export function createNotifyChannels(
     }),
     telegramGate,
     discordGate,
+    webhook: webhookChannelClient(config),
+  };
+}
+
+/** Webhooks with the operator's address policy, their secrets opened with the stored key. */
+export function webhookChannelClient(
+  config: Pick<
+    Config,
+    'WEBHOOK_ALLOW_LOOPBACK' | 'WEBHOOK_ALLOW_PRIVATE_NETWORKS' | 'SECRET_KEY' | 'DATA_DIR'
+  >,
+): WebhookChannelClient {
+  const cipher = createTokenCipher({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
+  return {
+    client: createWebhookClient({ policy: addressPolicyFrom(config), version: VERSION }),
+    openSecret: (sealed) => cipher.decrypt(sealed, WEBHOOK_SECRET_CONTEXT),
   };
 }
 

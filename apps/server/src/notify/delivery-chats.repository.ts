@@ -4,14 +4,14 @@
  */
 import { sql } from 'kysely';
 import type { Executor } from '../db/index.js';
-import type { NotificationChannel } from '../db/types.js';
+import type { OutboxChannel } from '../db/types.js';
 
 /** Rows per INSERT, far below both databases' parameter limits. */
 const INSERT_CHUNK = 500;
 
 /** A chat: one user's Telegram or Discord. */
 export interface ChatKey {
-  channel: NotificationChannel;
+  channel: OutboxChannel;
   user_id: number;
 }
 
@@ -70,7 +70,7 @@ export async function settleChat(
  */
 export async function lockChat(
   db: Executor,
-  channel: NotificationChannel,
+  channel: OutboxChannel,
   userId: number,
   owner: string,
   now: string,
@@ -101,7 +101,7 @@ export async function lockChat(
  */
 export async function unlockChat(
   db: Executor,
-  channel: NotificationChannel,
+  channel: OutboxChannel,
   userId: number,
   owner: string,
   holdUntil?: string,

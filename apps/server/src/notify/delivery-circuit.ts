@@ -8,6 +8,8 @@
  *   circuit closes and the backlog is due at once; if it fails, the next probe waits again.
  */
 
+import type { OutboxChannel, WebhookChannel } from '../db/types.js';
+
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
 /** Whether the worker may claim a send for the channel now. */
@@ -97,5 +99,42 @@ export class DeliveryCircuit {
     this.open = true;
     this.probeAt = this.now() + this.probeEveryMs;
     return opened;
+  }
+}
+
+/** Whether an outbox channel is a webhook endpoint's (`webhook:<id>`). */
+export const isWebhookChannel = (channel: OutboxChannel): channel is WebhookChannel =>
+  channel.startsWith('webhook:');
+
+/** The endpoint id of a webhook channel. */
+export const webhookEndpointId = (channel: WebhookChannel): number =>
+  Number(channel.slice('webhook:'.length));
+
+/**
+ * One circuit per outbox channel: Telegram's and Discord's from the start, a webhook endpoint's
+ * from its first send, so one endpoint that is down holds back only its own deliveries.
+ */
+export class DeliveryCircuits {
+  private readonly circuits = new Map<OutboxChannel, DeliveryCircuit>();
+
+  constructor(private readonly make: () => DeliveryCircuit) {
+    this.circuits.set('telegram', make());
+    this.circuits.set('discord', make());
+  }
+
+  of(channel: OutboxChannel): DeliveryCircuit {
+    let circuit = this.circuits.get(channel);
+    if (!circuit) {
+      circuit = this.make();
+      this.circuits.set(channel, circuit);
+    }
+    return circuit;
+  }
+
+  /** The webhook channels with a circuit, and their circuits. */
+  *webhooks(): Generator<[WebhookChannel, DeliveryCircuit]> {
+    for (const [channel, circuit] of this.circuits) {
+      if (isWebhookChannel(channel)) yield [channel, circuit];
+    }
   }
 }

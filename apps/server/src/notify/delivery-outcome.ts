@@ -22,7 +22,7 @@
  * - permanent (chat not found, bot blocked, DMs closed, bad token): failed, and the user's
  *   channel stops with the reason on Settings.
  */
-import type { NotificationChannel } from '../db/types.js';
+import type { OutboxChannel } from '../db/types.js';
 import type { DeliveryContext } from './outbox.repository.js';
 import { DeliveryError } from './types.js';
 
@@ -45,14 +45,30 @@ export function defaultRetryDelayMs(failures: number, random: () => number = Mat
 }
 
 /** Why a claimed row must not be sent any more, or null when it should go. */
-export function skipReason(context: DeliveryContext, channel: NotificationChannel): string | null {
+export function skipReason(
+  context: DeliveryContext,
+  channel: OutboxChannel,
+  alert = false,
+): string | null {
+  if (channel.startsWith('webhook:')) {
+    const endpoint = context.endpoint;
+    if (!endpoint) return 'The webhook was deleted';
+    if (endpoint.stopped_reason) return `Stopped: ${endpoint.stopped_reason}`;
+    if (alert) return context.firing ? null : 'The alert rule was deleted';
+    if (!context.settings?.bot_running) return 'The bot is not running';
+    if (!context.link) return 'The handle is no longer followed';
+    if (!context.link.webhook_enabled) return 'Webhooks were switched off for this handle';
+    return null;
+  }
   const settings = context.settings;
-  if (!settings || !settings.bot_running) return 'The bot is not running';
-  const target = channel === 'telegram' ? settings.telegram_chat_id : settings.discord_user_id;
+  // An alert goes whatever the forwarding switches say: creating the rule was the opt-in.
+  if (!alert && (!settings || !settings.bot_running)) return 'The bot is not running';
+  const target = channel === 'telegram' ? settings?.telegram_chat_id : settings?.discord_user_id;
   if (!target) return `${channel === 'telegram' ? 'Telegram' : 'Discord'} is disconnected`;
   const stopped =
-    channel === 'telegram' ? settings.telegram_stopped_reason : settings.discord_stopped_reason;
+    channel === 'telegram' ? settings?.telegram_stopped_reason : settings?.discord_stopped_reason;
   if (stopped) return `Stopped: ${stopped}`;
+  if (alert) return context.firing ? null : 'The alert rule was deleted';
   if (!context.link) return 'The handle is no longer followed';
   const enabled =
     channel === 'telegram' ? context.link.telegram_enabled : context.link.discord_enabled;

@@ -4,12 +4,13 @@
  * refused, to the chat's new id when a Telegram group moved), then marks the rows as the
  * outcome rules say (delivery-outcome.ts) and tells the channel's circuit.
  */
+import { alertKindSchema, describeFiring } from '@perch/shared';
 import type { Db } from '../db/index.js';
-import type { NotificationChannel } from '../db/types.js';
+import type { NotificationChannel, OutboxChannel } from '../db/types.js';
 import type { Logger } from '../lib/logger.js';
 import { moveTelegramChat, stopChannel } from './channel-state.repository.js';
 import { noticeParts, sendPart, sendPlain, type NotifyChannels } from './channels.js';
-import type { DeliveryCircuit } from './delivery-circuit.js';
+import { isWebhookChannel, type DeliveryCircuits } from './delivery-circuit.js';
 import {
   deliveryOutcome,
   skipReason,
@@ -18,6 +19,7 @@ import {
   type SendStage,
 } from './delivery-outcome.js';
 import type { DeliverySlots } from './delivery-slots.js';
+import { alertMessage, type AlertNotice } from './format/alert-format.js';
 import { digestMessage, fallbackMessage } from './format/fallback-format.js';
 import { toTweetNotice } from './notice.js';
 import {
@@ -28,9 +30,13 @@ import {
   markRetry,
   markSent,
   resumeChannel,
+  stopWebhook,
+  type DeliveryContext,
   type OutboxRow,
 } from './outbox.repository.js';
-import type { DeliveryError, TweetNotice } from './types.js';
+import { DeliveryError, type TweetNotice } from './types.js';
+import { webhookPayload, type WebhookEvent } from './webhook/webhook-payloads.js';
+import type { WebhookTarget } from './webhook/webhook-sender.js';
 
 /** What one claim sends, and how its outcome is recorded. */
 export interface DeliveryJob {
@@ -40,11 +46,19 @@ export interface DeliveryJob {
   probe: boolean;
 }
 
-/** A row of the job whose tweet is still stored, as its notification shows it. */
+/**
+ * A row of the job that still goes: a post (its tweet still stored) as its notification shows
+ * it, or an alert with its post, if any.
+ */
 interface PendingNotice {
   row: OutboxRow;
-  notice: TweetNotice;
+  /** The post's notice: the new post, or the post an alert fired on (null for handle alerts). */
+  notice: TweetNotice | null;
+  alert: AlertNotice | null;
 }
+
+/** What a job is sent to: a chat or Discord user id, or a webhook endpoint. */
+type DeliveryTarget = string | (WebhookTarget & { preset: string });
 
 /** A send that did not get through, once nothing more is tried at once. */
 type FailedOutcome = Exclude<DeliveryOutcome, { kind: 'sent' | 'plain_text' | 'follow_move' }>;
@@ -64,7 +78,7 @@ export interface DeliverySenderOptions {
   channels: NotifyChannels;
   /** Where each user was last sent to (the gates are asked about it). */
   slots: DeliverySlots;
-  circuits: Record<NotificationChannel, DeliveryCircuit>;
+  circuits: DeliveryCircuits;
   /** The worker's name in the database: only it may mark the rows it claimed. */
   workerId: string;
   /** Aborts the sends in flight (the worker stops). */
@@ -81,7 +95,7 @@ export class DeliverySender {
   private readonly db: Db;
   private readonly channels: NotifyChannels;
   private readonly slots: DeliverySlots;
-  private readonly circuits: Record<NotificationChannel, DeliveryCircuit>;
+  private readonly circuits: DeliveryCircuits;
   private readonly workerId: string;
   private readonly signal: AbortSignal;
   private readonly retryDelayMs: (failures: number) => number;
@@ -118,7 +132,7 @@ export class DeliverySender {
     if (!ready) return;
     const { notices } = ready;
     let target = ready.target;
-    this.slots.setTarget(head.channel, head.user_id, target);
+    if (typeof target === 'string') this.slots.setTarget(head.channel, head.user_id, target);
     const rows = notices.map((entry) => entry.row);
     const attempts = Math.max(...rows.map((row) => row.attempts));
     const digest = job.digest && notices.length > 1;
@@ -185,11 +199,11 @@ export class DeliverySender {
    */
   private async pendingNotices(
     job: DeliveryJob,
-  ): Promise<{ notices: PendingNotice[]; target: string } | undefined> {
+  ): Promise<{ notices: PendingNotice[]; target: DeliveryTarget } | undefined> {
     const head = job.rows[0]!;
     const contexts = await Promise.all(job.rows.map((row) => loadDeliveryContext(this.db.db, row)));
     const context = contexts[0]!;
-    const skip = skipReason(context, head.channel);
+    const skip = skipReason(context, head.channel, head.alert_firing_id !== null);
     if (skip !== null) {
       const ids = job.rows.map((row) => row.id);
       await markFinished(this.db.db, ids, this.workerId, { status: 'cancelled', error: skip });
@@ -198,9 +212,8 @@ export class DeliverySender {
     const notices: PendingNotice[] = [];
     const gone: number[] = [];
     job.rows.forEach((row, index) => {
-      const own = contexts[index]!;
-      if (own.tweet && own.handle)
-        notices.push({ row, notice: toTweetNotice(own.tweet, own.handle) });
+      const pending = pendingNotice(row, contexts[index]!);
+      if (pending) notices.push(pending);
       else gone.push(row.id);
     });
     if (gone.length > 0) {
@@ -210,34 +223,66 @@ export class DeliverySender {
       });
     }
     if (notices.length === 0) return undefined;
-    const target =
-      head.channel === 'telegram'
-        ? (context.settings?.telegram_chat_id ?? '')
-        : (context.settings?.discord_user_id ?? '');
-    return { notices, target };
+    return { notices, target: this.targetOf(head, context) };
+  }
+
+  /** The chat, Discord user or webhook endpoint (with its opened secret) the job goes to. */
+  private targetOf(head: OutboxRow, context: DeliveryContext): DeliveryTarget {
+    if (isWebhookChannel(head.channel)) {
+      const endpoint = context.endpoint!;
+      return {
+        url: endpoint.url,
+        preset: endpoint.preset,
+        secret: this.channels.webhook?.openSecret(endpoint.secret_sealed) ?? '',
+      };
+    }
+    return head.channel === 'telegram'
+      ? (context.settings?.telegram_chat_id ?? '')
+      : (context.settings?.discord_user_id ?? '');
   }
 
   /** Sends the notices as one digest, or the first notice as itself. */
   private sendJob(
     head: OutboxRow,
     notices: PendingNotice[],
-    target: string,
+    target: DeliveryTarget,
     digest: boolean,
   ): Promise<SendResult> {
-    if (!digest) return this.sendNotice(notices[0]!, target);
+    if (!digest || typeof target !== 'string' || isWebhookChannel(head.channel)) {
+      return this.sendNotice(notices[0]!, target);
+    }
     const message = digestMessage(
       head.channel,
-      notices.map((entry) => entry.notice),
+      notices.flatMap((entry) => (entry.notice ? [entry.notice] : [])),
     );
     return settle({ step: 'digest', count: notices.length }, () =>
       sendPlain(this.channels, target, message, this.signal, `d${head.id}`),
     );
   }
 
-  /** Sends one notice's parts from where a previous attempt stopped, counting each one sent. */
-  private sendNotice({ row, notice }: PendingNotice, target: string): Promise<SendResult> {
+  /**
+   * Sends one notice: a webhook request; an alert's message; or a post's parts from where a
+   * previous attempt stopped, counting each one sent.
+   */
+  private sendNotice(pending: PendingNotice, target: DeliveryTarget): Promise<SendResult> {
+    const { row, notice, alert } = pending;
     return settle({ step: 'notice' }, async () => {
-      const parts = noticeParts(row.channel, notice);
+      if (typeof target !== 'string') {
+        await this.sendWebhook(row, pending, target);
+        return;
+      }
+      const channel = row.channel as NotificationChannel;
+      if (alert) {
+        await sendPlain(
+          this.channels,
+          target,
+          alertMessage(channel, alert),
+          this.signal,
+          `a${row.id}`,
+        );
+        return;
+      }
+      const parts = noticeParts(channel, notice!);
       for (let sent = row.parts_sent; sent < parts.length; sent++) {
         await sendPart(this.channels, target, parts[sent]!, this.signal, `n${row.id}.${sent}`);
         if (sent + 1 < parts.length)
@@ -246,27 +291,70 @@ export class DeliverySender {
     });
   }
 
+  /** One signed request to a webhook endpoint, in its preset's format. */
+  private async sendWebhook(
+    row: OutboxRow,
+    { notice, alert }: PendingNotice,
+    target: WebhookTarget & { preset: string },
+  ): Promise<void> {
+    const webhook = this.channels.webhook;
+    if (!webhook) throw new DeliveryError('transient', 'Webhooks are not delivered by this server');
+    const event: WebhookEvent = alert
+      ? {
+          type: 'alert',
+          handle: alert.handle,
+          notice: alert.post,
+          alert: {
+            rule: alert.ruleName,
+            summary: alert.summary,
+            firedAt: alert.firedAt,
+            numbers: alert.numbers,
+          },
+        }
+      : { type: 'post', notice: notice! };
+    const preset =
+      target.preset === 'slack' || target.preset === 'discord' ? target.preset : 'generic';
+    await webhook.client.deliver(target, webhookPayload(preset, event, this.now()), {
+      signal: this.signal,
+      deliveryId: String(row.id),
+    });
+  }
+
   /** A message of the notice was refused for itself: the whole notice goes as plain text. */
   private sendPlainText(
     { row, notice }: PendingNotice,
-    target: string,
+    target: DeliveryTarget,
     refusal: DeliveryError,
   ): Promise<SendResult> {
+    // Only a post's notice has a plainer form (an alert's message is plain text already).
+    if (typeof target !== 'string' || !notice || isWebhookChannel(row.channel)) {
+      return Promise.resolve({
+        stage: { step: 'plain_text', refusal: refusal.message },
+        ok: false,
+        error: refusal,
+      });
+    }
     this.log.warn(
       { delivery: row.id, err: refusal },
       'message refused: sending the notice as plain text',
     );
-    const message = fallbackMessage(row.channel, notice);
+    const message = fallbackMessage(row.channel as NotificationChannel, notice);
     return settle({ step: 'plain_text', refusal: refusal.message }, () =>
       sendPlain(this.channels, target, message, this.signal, `f${row.id}`),
     );
   }
 
   /** A Telegram group became a supergroup: its users follow it to `movedTo`. */
-  private async followMove(head: OutboxRow, target: string, movedTo: string): Promise<string> {
-    const moved = await moveTelegramChat(this.db.db, target, movedTo, this.nowIso());
+  private async followMove(
+    head: OutboxRow,
+    target: DeliveryTarget,
+    movedTo: string,
+  ): Promise<string> {
+    // Only a Telegram chat moves (a group became a supergroup): its target is the chat id.
+    const from = typeof target === 'string' ? target : '';
+    const moved = await moveTelegramChat(this.db.db, from, movedTo, this.nowIso());
     this.log.info(
-      { from: target, to: movedTo, users: moved },
+      { from, to: movedTo, users: moved },
       'Telegram group became a supergroup: following its new chat id',
     );
     this.slots.setTarget(head.channel, head.user_id, movedTo);
@@ -274,8 +362,8 @@ export class DeliverySender {
   }
 
   /** A send got through: the channel works (closing its circuit, with the backlog due now). */
-  private succeeded(channel: NotificationChannel): void {
-    if (!this.circuits[channel].recordSuccess()) return;
+  private succeeded(channel: OutboxChannel): void {
+    if (!this.circuits.of(channel).recordSuccess()) return;
     this.log.info({ channel }, 'channel is back: sending what waited');
     void resumeChannel(this.db.db, channel, this.nowIso())
       .then(() => this.onChannelBack())
@@ -283,8 +371,8 @@ export class DeliverySender {
   }
 
   /** A transient failure: the channel may be down (its circuit opens after a few in a row). */
-  private troubled(channel: NotificationChannel, probe: boolean, error?: DeliveryError): void {
-    if (this.circuits[channel].recordFailure(probe)) {
+  private troubled(channel: OutboxChannel, probe: boolean, error?: DeliveryError): void {
+    if (this.circuits.of(channel).recordFailure(probe)) {
       this.log.warn({ channel, err: error }, 'channel is down: holding its notifications');
     }
   }
@@ -292,7 +380,7 @@ export class DeliverySender {
   /** Records a send that did not get through: retried later, refused, or the channel stopped. */
   private async recordFailure(
     rows: OutboxRow[],
-    target: string,
+    target: DeliveryTarget,
     outcome: FailedOutcome,
     probe: boolean,
   ): Promise<void> {
@@ -324,7 +412,38 @@ export class DeliverySender {
       'delivery stopped for this channel',
     );
     await markFinished(this.db.db, ids, this.workerId, failed);
-    await stopChannel(this.db.db, head.user_id, head.channel, target, reason, this.nowIso());
-    await cancelPendingDeliveries(this.db.db, head.user_id, head.channel, `Stopped: ${reason}`);
+    if (typeof target !== 'string') {
+      await stopWebhook(this.db.db, head.user_id, head.channel, reason, this.nowIso());
+      return;
+    }
+    const channel = head.channel as NotificationChannel;
+    await stopChannel(this.db.db, head.user_id, channel, target, reason, this.nowIso());
+    await cancelPendingDeliveries(this.db.db, head.user_id, channel, `Stopped: ${reason}`);
   }
+}
+
+/** A row's notice as it goes now, or null when its post is no longer stored. */
+function pendingNotice(row: OutboxRow, context: DeliveryContext): PendingNotice | null {
+  const handle = context.handle;
+  if (!handle) return null;
+  const notice = context.tweet ? toTweetNotice(context.tweet, handle) : null;
+  if (row.alert_firing_id === null) return notice ? { row, notice, alert: null } : null;
+  const firing = context.firing;
+  if (!firing || (firing.tweet_id !== null && !notice)) return null;
+  const kind = alertKindSchema.safeParse(JSON.parse(firing.kind));
+  const numbers = JSON.parse(firing.numbers) as Record<string, number>;
+  return {
+    row,
+    notice,
+    alert: {
+      handle: handle.username,
+      ruleName: firing.rule_name,
+      summary: kind.success
+        ? describeFiring(handle.username, kind.data, numbers)
+        : firing.rule_name,
+      firedAt: firing.fired_at,
+      numbers,
+      post: notice,
+    },
+  };
 }

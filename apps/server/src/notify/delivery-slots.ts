@@ -5,9 +5,9 @@
  * to their chat is in flight or its gate holds the chat back. Claims skip what is left out, so
  * a busy chat never holds a slot that another chat could use.
  */
-import type { NotificationChannel } from '../db/types.js';
+import type { NotificationChannel, OutboxChannel, WebhookChannel } from '../db/types.js';
 import type { NotifyChannels } from './channels.js';
-import type { DeliveryCircuit } from './delivery-circuit.js';
+import { isWebhookChannel, type DeliveryCircuits } from './delivery-circuit.js';
 import type { ClaimExclusions } from './outbox-claims.repository.js';
 import type { RateGate } from './rate-gate.js';
 
@@ -19,7 +19,7 @@ const DISCORD_CHAT_SPACING_MS = 1_000;
 /** A send in flight, by its head row's id. */
 export interface InFlightSend {
   userId: number;
-  channel: NotificationChannel;
+  channel: OutboxChannel;
   done: Promise<void>;
 }
 
@@ -28,7 +28,7 @@ export interface SendExclusions {
   exclude: ClaimExclusions;
   /** How long until a chat held back by its gate (or a channel's probe) could go. */
   readyInMs: number;
-  probing: NotificationChannel[];
+  probing: OutboxChannel[];
 }
 
 export class DeliverySlots {
@@ -42,14 +42,14 @@ export class DeliverySlots {
 
   constructor(
     private readonly channels: NotifyChannels,
-    private readonly circuits: Record<NotificationChannel, DeliveryCircuit>,
-    /** Sends in flight at once per channel. */
+    private readonly circuits: DeliveryCircuits,
+    /** Sends in flight at once per channel (all webhook endpoints together count as one). */
     private readonly concurrency: number,
   ) {}
 
   /** The user's chat on the channel is `target` (the gates are asked about it). */
-  setTarget(channel: NotificationChannel, userId: number, target: string): void {
-    this.targets[channel].set(userId, target);
+  setTarget(channel: OutboxChannel, userId: number, target: string): void {
+    if (!isWebhookChannel(channel)) this.targets[channel].set(userId, target);
   }
 
   private gateOf(channel: NotificationChannel): RateGate | undefined {
@@ -61,7 +61,36 @@ export class DeliverySlots {
     const result: SendExclusions = { exclude: {}, readyInMs: Infinity, probing: [] };
     const at = Date.now();
     for (const channel of CHANNELS) this.excludeOnChannel(channel, at, result);
+    this.excludeWebhooks(at, result);
     return result;
+  }
+
+  /**
+   * Webhooks share one set of slots; each endpoint has its own circuit, and one send at a time
+   * (its chat lock): an endpoint that is down or busy holds back only its own deliveries.
+   */
+  private excludeWebhooks(at: number, result: SendExclusions) {
+    const busy = new Map<WebhookChannel, number[]>();
+    let inFlight = 0;
+    for (const entry of this.inFlight.values()) {
+      if (!isWebhookChannel(entry.channel)) continue;
+      inFlight += 1;
+      busy.set(entry.channel, [...(busy.get(entry.channel) ?? []), entry.userId]);
+    }
+    if (!this.channels.webhook || inFlight >= this.concurrency) {
+      result.exclude.webhook = 'all';
+      return;
+    }
+    for (const [channel, circuit] of this.circuits.webhooks()) {
+      const admission = circuit.admission(at);
+      if (admission.kind === 'hold') {
+        result.exclude[channel] = 'all';
+        result.readyInMs = Math.min(result.readyInMs, admission.readyInMs);
+      } else if (admission.kind === 'probe') result.probing.push(channel);
+    }
+    for (const [channel, users] of busy) {
+      if (result.exclude[channel] !== 'all') result.exclude[channel] = users;
+    }
   }
 
   private excludeOnChannel(channel: NotificationChannel, at: number, result: SendExclusions) {
@@ -76,7 +105,7 @@ export class DeliverySlots {
       result.exclude[channel] = 'all';
       return;
     }
-    const admission = this.circuits[channel].admission(at);
+    const admission = this.circuits.of(channel).admission(at);
     if (admission.kind === 'hold') {
       result.exclude[channel] = 'all';
       result.readyInMs = Math.min(result.readyInMs, admission.readyInMs);
@@ -107,7 +136,8 @@ export class DeliverySlots {
    * slot for the chat, 1 a second and 20 a minute in groups; Discord: 1 s, its DM channels' 5
    * per 5 s on average). Undefined when it need not.
    */
-  chatSpacingUntil(channel: NotificationChannel, userId: number): string | undefined {
+  chatSpacingUntil(channel: OutboxChannel, userId: number): string | undefined {
+    if (isWebhookChannel(channel)) return undefined;
     const target = this.targets[channel].get(userId);
     if (!target) return undefined;
     const gate = channel === 'telegram' ? this.channels.telegramGate : undefined;

@@ -30,11 +30,11 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import type { Db } from '../db/index.js';
-import type { NotificationChannel } from '../db/types.js';
+import type { NotificationChannel, OutboxChannel } from '../db/types.js';
 import type { Logger } from '../lib/logger.js';
 import type { NotifyChannels } from './channels.js';
 import { unlockChat } from './delivery-chats.repository.js';
-import { DeliveryCircuit } from './delivery-circuit.js';
+import { DeliveryCircuit, DeliveryCircuits } from './delivery-circuit.js';
 import { defaultRetryDelayMs } from './delivery-outcome.js';
 import { DeliverySender, type DeliveryJob } from './delivery-sender.js';
 import { CHANNELS, DeliverySlots } from './delivery-slots.js';
@@ -46,6 +46,15 @@ import {
 } from './outbox-claims.repository.js';
 import { fanOutPending } from './outbox-fan-out.repository.js';
 import { expireDeliveries } from './outbox.repository.js';
+
+/** What the alert rules are told about delivery when they run. */
+export interface AlertPassContext {
+  now: Date;
+  /** The messaging channels this server delivers on. */
+  channels: readonly NotificationChannel[];
+  /** Webhooks are delivered by this server. */
+  webhooks: boolean;
+}
 
 export interface DeliveryWorkerOptions {
   db: Db;
@@ -71,6 +80,11 @@ export interface DeliveryWorkerOptions {
   maxAgeMs?: number;
   /** More waiting notices of one handle for one chat than this go as a digest. Default 5. */
   digestAfter?: number;
+  /**
+   * Runs the alert rules after each fan-out (alerts/evaluation.ts runAlertPass, given here by
+   * the process that starts the worker); their deliveries are queued like the fan-out's.
+   */
+  evaluateAlerts?: (context: AlertPassContext) => Promise<void>;
   /** This worker's name in the database (claims); default host, pid and a random part. */
   workerId?: string;
   log?: Logger;
@@ -86,6 +100,7 @@ const silentLog: Logger = { info: () => {}, warn: () => {}, error: () => {} };
  */
 const FANOUT_BATCH = 25;
 const FANOUT_ROUNDS = 80;
+
 /** How often claims of crashed workers (lease run out) are looked for. */
 const RELEASE_SWEEP_MS = 5_000;
 /** How often rows past their age are expired. */
@@ -117,7 +132,7 @@ export class DeliveryWorker {
   private readonly now: () => Date;
   readonly workerId: string;
   private readonly abort = new AbortController();
-  private readonly circuits: Record<NotificationChannel, DeliveryCircuit>;
+  private readonly circuits: DeliveryCircuits;
   /** Sends in flight and the chats they went to: what cannot be claimed now. */
   private readonly slots: DeliverySlots;
   /** Sends each claim and records its outcome. */
@@ -132,6 +147,7 @@ export class DeliveryWorker {
   private lastRenewal = 0;
   private lastExpiry = 0;
   private lastRelease = 0;
+  private readonly evaluateAlertsHook: ((context: AlertPassContext) => Promise<void>) | undefined;
 
   constructor(options: DeliveryWorkerOptions) {
     // Every send in flight (and every pacing wait) listens to this one signal.
@@ -145,6 +161,7 @@ export class DeliveryWorker {
     this.probeEveryMs = options.probeEveryMs ?? 60_000;
     this.maxAgeMs = options.maxAgeMs ?? 24 * 3_600_000;
     this.digestAfter = options.digestAfter ?? 5;
+    this.evaluateAlertsHook = options.evaluateAlerts;
     this.workerId =
       options.workerId ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.log = options.log ?? silentLog;
@@ -154,7 +171,7 @@ export class DeliveryWorker {
         openAfter: options.circuitAfter ?? 3,
         probeEveryMs: this.probeEveryMs,
       });
-    this.circuits = { telegram: circuit(), discord: circuit() };
+    this.circuits = new DeliveryCircuits(circuit);
     const concurrency = Math.max(1, options.concurrency ?? 8);
     this.slots = new DeliverySlots(this.channels, this.circuits, concurrency);
     this.sender = new DeliverySender({
@@ -220,8 +237,8 @@ export class DeliveryWorker {
   }
 
   /** Whether a channel is taken as down (its circuit is open). */
-  isDown(channel: NotificationChannel): boolean {
-    return this.circuits[channel].isDown;
+  isDown(channel: OutboxChannel): boolean {
+    return this.circuits.of(channel).isDown;
   }
 
   private nowIso(): string {
@@ -239,6 +256,7 @@ export class DeliveryWorker {
           this.fanoutDue = false;
           this.lastFanout = Date.now();
           await this.fanOut();
+          await this.evaluateAlerts();
         }
         waitMs = Math.min(waitMs, await this.fill());
       } catch (error) {
@@ -288,12 +306,22 @@ export class DeliveryWorker {
       const result = await fanOutPending(this.db, {
         now: this.nowIso(),
         channels,
+        webhooks: this.channels.webhook !== undefined,
         limit: FANOUT_BATCH,
       });
       if (result.tweets < FANOUT_BATCH) return;
       // Let the sends in flight be recorded between two transactions.
       await new Promise((resolve) => setImmediate(resolve));
     }
+  }
+
+  /** Runs the alert rules, if this worker was given them, on what the channels deliver now. */
+  private async evaluateAlerts(): Promise<void> {
+    await this.evaluateAlertsHook?.({
+      now: this.now(),
+      channels: CHANNELS.filter((channel) => this.channels[channel].available),
+      webhooks: this.channels.webhook !== undefined,
+    });
   }
 
   /**
@@ -304,7 +332,9 @@ export class DeliveryWorker {
   private async fill(): Promise<number> {
     while (this.state === 'running') {
       const { exclude, readyInMs, probing } = this.slots.exclusions();
-      if (CHANNELS.every((channel) => exclude[channel] === 'all')) return readyInMs;
+      const allHeld =
+        CHANNELS.every((channel) => exclude[channel] === 'all') && exclude.webhook === 'all';
+      if (allHeld) return readyInMs;
       const at = this.now();
       const claim = await claimNextDelivery(this.db, {
         now: at.toISOString(),
@@ -317,7 +347,7 @@ export class DeliveryWorker {
       const head = claim.rows[0];
       if (!head) return readyInMs;
       const probe = probing.includes(head.channel);
-      if (probe) this.circuits[head.channel].probeStarted();
+      if (probe) this.circuits.of(head.channel).probeStarted();
       this.begin({ rows: claim.rows, digest: claim.digest, probe });
     }
     return Infinity;
@@ -332,7 +362,7 @@ export class DeliveryWorker {
       )
       .finally(async () => {
         this.slots.inFlight.delete(head.id);
-        if (job.probe) this.circuits[head.channel].probeEnded();
+        if (job.probe) this.circuits.of(head.channel).probeEnded();
         await unlockChat(
           this.db.db,
           head.channel,

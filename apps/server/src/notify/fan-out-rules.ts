@@ -4,7 +4,8 @@
  *
  * A follower of the tweet's handle gets one delivery per channel that is
  * - connected (a chat id or a Discord user id), not stopped, and switched on for that handle;
- * - delivering on this server (its bot token is set: `channels`);
+ *   webhooks: one per endpoint that is not stopped, when they are switched on for the handle;
+ * - delivering on this server (its bot token is set: `channels`; webhooks: `webhooks`);
  * while the follower's Twitter is connected (an X account, or a username other than the
  * placeholder) and the tweet is wanted by the follower's preferences (replies, reposts and
  * quotes; a thread of the handle is not a reply). The bot must run: the query reads only
@@ -18,7 +19,7 @@
  * are more than `digestAfter` of them (`goesAsDigest`).
  */
 import { PLACEHOLDER_TWITTER_USERNAME } from '@perch/shared';
-import type { NotificationChannel } from '../db/types.js';
+import type { NotificationChannel, OutboxChannel } from '../db/types.js';
 import {
   compileFilter,
   filterOfLink,
@@ -58,6 +59,10 @@ export interface FanOutFollower {
   filter_include: string | null;
   filter_exclude: string | null;
   filter_media_only: boolean | number | null;
+  /** New posts of the handle also go to the follower's webhooks. */
+  webhook_enabled?: boolean | number;
+  /** The follower's webhook endpoints that are not stopped. */
+  webhook_endpoint_ids?: readonly number[];
 }
 
 /** One delivery to create: to be sent (`heldBackReason` null) or held back by a filter. */
@@ -65,7 +70,7 @@ export interface FanOutDelivery {
   user_id: number;
   handle_id: number;
   tweet_id: string;
-  channel: NotificationChannel;
+  channel: OutboxChannel;
   /** Why the follower's filter holds the tweet back; null when it is to be sent. */
   heldBackReason: string | null;
 }
@@ -73,7 +78,7 @@ export interface FanOutDelivery {
 /** A follower's channel for one handle, with what decides about each tweet. */
 interface Recipient {
   userId: number;
-  channel: NotificationChannel;
+  channel: OutboxChannel;
   filter: CompiledFilter | null;
   preferences: ReturnType<typeof parsePreferences>;
 }
@@ -88,13 +93,16 @@ export function hasTwitter(follower: FanOutFollower): boolean {
 }
 
 /** The follower's channels that are connected, not stopped and switched on for the handle. */
-export function wantedChannels(follower: FanOutFollower): NotificationChannel[] {
-  const wanted: NotificationChannel[] = [];
+export function wantedChannels(follower: FanOutFollower): OutboxChannel[] {
+  const wanted: OutboxChannel[] = [];
   if (follower.telegram_enabled && follower.telegram_chat_id && !follower.telegram_stopped_reason) {
     wanted.push('telegram');
   }
   if (follower.discord_enabled && follower.discord_user_id && !follower.discord_stopped_reason) {
     wanted.push('discord');
+  }
+  if (follower.webhook_enabled) {
+    for (const id of follower.webhook_endpoint_ids ?? []) wanted.push(`webhook:${id}`);
   }
   return wanted;
 }
@@ -103,7 +111,10 @@ export function wantedChannels(follower: FanOutFollower): NotificationChannel[] 
 function recipientsByHandle(
   followers: readonly FanOutFollower[],
   channels: readonly NotificationChannel[],
+  webhooks: boolean,
 ): Map<number, Recipient[]> {
+  const delivered = (channel: OutboxChannel) =>
+    channel.startsWith('webhook:') ? webhooks : channels.includes(channel as NotificationChannel);
   const byHandle = new Map<number, Recipient[]>();
   for (const follower of followers) {
     if (!hasTwitter(follower)) continue;
@@ -111,7 +122,7 @@ function recipientsByHandle(
     const filter = compileFilter(filterOfLink(follower));
     const preferences = parsePreferences(follower.notification_preferences);
     for (const channel of wantedChannels(follower)) {
-      if (channels.includes(channel)) {
+      if (delivered(channel)) {
         list.push({ userId: follower.user_id, channel, filter, preferences });
       }
     }
@@ -157,14 +168,16 @@ function deliveriesOfTweet(tweet: FanOutTweet, recipients: readonly Recipient[])
 
 /**
  * The deliveries the tweets make among their handles' followers, tweet by tweet in the given
- * order, then follower by follower, Telegram before Discord (the order they are inserted in).
+ * order, then follower by follower, Telegram, Discord, then webhooks (the order they are
+ * inserted in).
  */
 export function fanOutDeliveries(
   tweets: readonly FanOutTweet[],
   followers: readonly FanOutFollower[],
   channels: readonly NotificationChannel[],
+  webhooks = false,
 ): FanOutDelivery[] {
-  const recipients = recipientsByHandle(followers, channels);
+  const recipients = recipientsByHandle(followers, channels, webhooks);
   return tweets.flatMap((tweet) => deliveriesOfTweet(tweet, recipients.get(tweet.handle_id) ?? []));
 }
 

@@ -2,8 +2,9 @@
  * Claims on outbox rows: which worker sends which row, under a lease it renews while sending.
  * A claimed row is 'sending' with `claimed_by` its worker and `next_attempt_at` the lease's end.
  */
+import { sql } from 'kysely';
 import type { Db, Executor } from '../db/index.js';
-import type { NotificationChannel } from '../db/types.js';
+import type { OutboxChannel } from '../db/types.js';
 import {
   lockChat,
   settleChat,
@@ -14,8 +15,14 @@ import {
 import { goesAsDigest } from './fan-out-rules.js';
 import type { OutboxRow } from './outbox.repository.js';
 
-/** Who not to claim for now: users whose chat is busy or cooling down, or a whole channel. */
-export type ClaimExclusions = Partial<Record<NotificationChannel, readonly number[] | 'all'>>;
+/**
+ * Who not to claim for now: users whose chat is busy or cooling down, or a whole channel.
+ * `webhook` stands for every webhook endpoint at once (their shared slots are all busy).
+ */
+export type ClaimExclusions = Partial<Record<OutboxChannel | 'webhook', readonly number[] | 'all'>>;
+
+/** Webhook endpoints' channels (`webhook:<id>`), as a LIKE pattern. */
+export const WEBHOOK_CHANNELS = 'webhook:%';
 
 export interface ClaimOptions {
   now: string;
@@ -88,13 +95,13 @@ function dueChats(db: Executor, options: ClaimOptions) {
       ),
     );
   for (const [channel, users] of Object.entries(options.exclude ?? {})) {
-    if (users === 'all') due = due.where('c.channel', '!=', channel as NotificationChannel);
+    if (!users) continue;
+    if (channel === 'webhook') {
+      if (users === 'all') due = due.where(sql<boolean>`c.channel not like ${WEBHOOK_CHANNELS}`);
+    } else if (users === 'all') due = due.where('c.channel', '!=', channel as OutboxChannel);
     else if (users.length > 0) {
       due = due.where((eb) =>
-        eb.or([
-          eb('c.channel', '!=', channel as NotificationChannel),
-          eb('c.user_id', 'not in', users),
-        ]),
+        eb.or([eb('c.channel', '!=', channel as OutboxChannel), eb('c.user_id', 'not in', users)]),
       );
     }
   }
@@ -140,7 +147,10 @@ async function claimOldestRow(
  */
 async function withDigest(db: Executor, head: OutboxRow, options: ClaimOptions): Promise<Claim> {
   const digestAfter = options.digestAfter ?? 0;
-  if (digestAfter <= 0) return { rows: [head], digest: false };
+  // A webhook gets every event as itself (receivers are programs), and an alert is never folded
+  // into a digest of posts.
+  const alone = head.channel.startsWith('webhook:') || head.alert_firing_id !== null;
+  if (digestAfter <= 0 || alone) return { rows: [head], digest: false };
   const others = await db
     .selectFrom('notification_outbox')
     .select('id')
@@ -148,6 +158,7 @@ async function withDigest(db: Executor, head: OutboxRow, options: ClaimOptions):
     .where('channel', '=', head.channel)
     .where('handle_id', '=', head.handle_id)
     .where('status', '=', 'pending')
+    .where('alert_firing_id', 'is', null)
     .orderBy('id')
     .limit(Math.max(1, (options.digestMax ?? 20) - 1))
     .execute();

@@ -24,6 +24,8 @@ export interface FanOutOptions {
   now: string;
   /** The channels this server delivers on (their bot tokens are set). */
   channels: readonly NotificationChannel[];
+  /** This server delivers webhooks. */
+  webhooks?: boolean;
   /** Tweets taken in one transaction. Default 200. */
   limit?: number;
 }
@@ -47,7 +49,12 @@ export async function fanOutPending(
     const followers = await selectFollowers(trx, [
       ...new Set(pending.map((tweet) => tweet.handle_id)),
     ]);
-    const deliveries = fanOutDeliveries(pending, followers, options.channels);
+    const deliveries = fanOutDeliveries(
+      pending,
+      followers,
+      options.channels,
+      options.webhooks ?? false,
+    );
     const inserted = await insertDeliveries(trx, deliveries, options.now);
     await wakeChats(
       trx,
@@ -93,9 +100,12 @@ async function selectPendingTweets(trx: Executor, dialect: Db['dialect'], limit:
   return query.execute();
 }
 
-/** The handles' followers whose bot runs, with what the fan-out rules read of them. */
-function selectFollowers(trx: Executor, handleIds: number[]): Promise<FanOutFollower[]> {
-  return trx
+/**
+ * The handles' followers whose bot runs, with what the fan-out rules read of them (their
+ * webhook endpoints that are not stopped, for those who switched webhooks on for the handle).
+ */
+async function selectFollowers(trx: Executor, handleIds: number[]): Promise<FanOutFollower[]> {
+  const followers = await trx
     .selectFrom('user_handles')
     .innerJoin('user_settings', 'user_settings.user_id', 'user_handles.user_id')
     .leftJoin('x_accounts', 'x_accounts.user_id', 'user_handles.user_id')
@@ -114,10 +124,26 @@ function selectFollowers(trx: Executor, handleIds: number[]): Promise<FanOutFoll
       'user_handles.filter_include',
       'user_handles.filter_exclude',
       'user_handles.filter_media_only',
+      'user_handles.webhook_enabled',
     ])
     .where('user_handles.handle_id', 'in', handleIds)
     .where('user_settings.bot_running', '=', true)
     .execute();
+  const webhookUsers = [
+    ...new Set(followers.filter((row) => row.webhook_enabled).map((row) => row.user_id)),
+  ];
+  if (webhookUsers.length === 0) return followers;
+  const endpoints = await trx
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'user_id'])
+    .where('user_id', 'in', webhookUsers)
+    .where('stopped_reason', 'is', null)
+    .orderBy('id')
+    .execute();
+  return followers.map((row) => ({
+    ...row,
+    webhook_endpoint_ids: endpoints.filter((e) => e.user_id === row.user_id).map((e) => e.id),
+  }));
 }
 
 /**

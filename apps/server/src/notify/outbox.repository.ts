@@ -6,7 +6,7 @@
  */
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../db/index.js';
-import type { NotificationChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
+import type { OutboxChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
 import type { TweetRow } from '../db/types.js';
 import { wakeChats } from './delivery-chats.repository.js';
 
@@ -78,7 +78,7 @@ export async function markRetry(
  */
 export async function resumeChannel(
   db: Executor,
-  channel: NotificationChannel,
+  channel: OutboxChannel,
   now: string,
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -144,7 +144,7 @@ export async function markFinished(
 export async function cancelPendingDeliveries(
   db: Executor,
   userId: number,
-  channel: NotificationChannel | null,
+  channel: OutboxChannel | null,
   reason: string,
 ): Promise<number> {
   let query = db
@@ -162,7 +162,7 @@ export async function cancelPendingForHandle(
   db: Executor,
   userId: number,
   handleId: number,
-  channel: NotificationChannel,
+  channel: OutboxChannel,
   reason: string,
 ): Promise<number> {
   const result = await db
@@ -190,18 +190,66 @@ export interface DeliveryContext {
       }
     | undefined;
   /** The user's link to the handle (gone when they stopped following it). */
-  link: { telegram_enabled: boolean | number; discord_enabled: boolean | number } | undefined;
+  link:
+    | {
+        telegram_enabled: boolean | number;
+        discord_enabled: boolean | number;
+        webhook_enabled?: boolean | number;
+      }
+    | undefined;
+  /** For a webhook row: its endpoint (gone once deleted). */
+  endpoint?:
+    | {
+        id: number;
+        url: string;
+        preset: string;
+        secret_sealed: string;
+        stopped_reason: string | null;
+      }
+    | undefined;
+  /** For an alert's row: the firing and its rule (gone once the rule was deleted). */
+  firing?:
+    | {
+        tweet_id: string | null;
+        fired_at: string;
+        numbers: string;
+        rule_name: string;
+        kind: string;
+      }
+    | undefined;
 }
 
 /** Reads what sending `row` needs, all at once. */
 export async function loadDeliveryContext(db: Executor, row: OutboxRow): Promise<DeliveryContext> {
-  const [tweet, handle, settings, link] = await Promise.all([
-    db
-      .selectFrom('tweets')
-      .selectAll()
-      .where('handle_id', '=', row.handle_id)
-      .where('tweet_id', '=', row.tweet_id)
-      .executeTakeFirst(),
+  const endpointId = row.channel.startsWith('webhook:')
+    ? Number(row.channel.slice('webhook:'.length))
+    : null;
+  const firing =
+    row.alert_firing_id === null
+      ? undefined
+      : await db
+          .selectFrom('alert_firings')
+          .innerJoin('alert_rules', 'alert_rules.id', 'alert_firings.rule_id')
+          .select([
+            'alert_firings.tweet_id',
+            'alert_firings.fired_at',
+            'alert_firings.numbers',
+            'alert_rules.name as rule_name',
+            'alert_rules.kind',
+          ])
+          .where('alert_firings.id', '=', row.alert_firing_id)
+          .executeTakeFirst();
+  // An alert's row names its firing in tweet_id: the post it is about is the firing's.
+  const tweetId = row.alert_firing_id === null ? row.tweet_id : (firing?.tweet_id ?? null);
+  const [tweet, handle, settings, link, endpoint] = await Promise.all([
+    tweetId === null
+      ? undefined
+      : db
+          .selectFrom('tweets')
+          .selectAll()
+          .where('handle_id', '=', row.handle_id)
+          .where('tweet_id', '=', tweetId)
+          .executeTakeFirst(),
     db
       .selectFrom('handles')
       .select(['username', 'display_name'])
@@ -220,10 +268,36 @@ export async function loadDeliveryContext(db: Executor, row: OutboxRow): Promise
       .executeTakeFirst(),
     db
       .selectFrom('user_handles')
-      .select(['telegram_enabled', 'discord_enabled'])
+      .select(['telegram_enabled', 'discord_enabled', 'webhook_enabled'])
       .where('user_id', '=', row.user_id)
       .where('handle_id', '=', row.handle_id)
       .executeTakeFirst(),
+    endpointId === null
+      ? undefined
+      : db
+          .selectFrom('webhook_endpoints')
+          .select(['id', 'url', 'preset', 'secret_sealed', 'stopped_reason'])
+          .where('id', '=', endpointId)
+          .where('user_id', '=', row.user_id)
+          .executeTakeFirst(),
   ]);
-  return { tweet, handle, settings, link };
+  return { tweet, handle, settings, link, endpoint, firing };
+}
+
+/** A webhook endpoint refused for good: it stops (the reason on Settings), its waiting rows go. */
+export async function stopWebhook(
+  db: Executor,
+  userId: number,
+  channel: OutboxChannel,
+  reason: string,
+  now: string,
+): Promise<void> {
+  const id = Number(channel.slice('webhook:'.length));
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ stopped_reason: reason, updated_at: now })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .execute();
+  await cancelPendingDeliveries(db, userId, channel, `Stopped: ${reason}`);
 }

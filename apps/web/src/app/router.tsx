@@ -12,7 +12,8 @@ export const ROUTER_BASENAME = '/dashboard';
  * visit without a session: it shows without waiting for a chunk of its own. Every other page is
  * its own chunk, loaded when it is opened (the router keeps the current page, with the shell's
  * progress bar, until it has): the sign-in page carries neither the signed-in guard and shell
- * nor any signed-in page, and the admin, settings, security and analytics code loads on demand.
+ * nor any signed-in page, and the admin, alerts, settings, security and analytics code loads on
+ * demand.
  * A chunk that fails to load (e.g. after an update) shows the error page with a reload, inside
  * the shell when signed in.
  */
@@ -42,6 +43,7 @@ export const routes: RouteObject[] = [
                 children: [
                   { index: true, lazy: () => import('./routes/dashboard') },
                   { path: 'dashboard', lazy: () => import('./routes/dashboard') },
+                  { path: 'alerts', lazy: () => import('./routes/alerts') },
                   { path: 'settings', lazy: () => import('./routes/settings') },
                   { path: 'admin', lazy: () => import('./routes/admin') },
                   { path: 'security', lazy: () => import('./routes/security') },

@@ -192,14 +192,91 @@ export const updateAlertRuleRequestSchema = z
   });
 export type UpdateAlertRuleRequest = z.input<typeof updateAlertRuleRequestSchema>;
 
+/**
+ * A kind as the API returns it: the request's kinds, with a words rule's terms as plain text
+ * (they were normalised when saved; the request schema's transforms only run one way).
+ */
+export const alertKindResponseSchema = z.discriminatedUnion('type', [
+  metricThresholdSchema,
+  engagementMultipleSchema,
+  followerChangeSchema,
+  silenceSchema,
+  z.object({
+    type: z.literal('words'),
+    include: z.array(z.string()),
+    exclude: z.array(z.string()),
+  }),
+]);
+
 /** A rule as the API returns it. */
 export const alertRuleSchema = z.object({
   id: z.number().int(),
   handle: z.string(),
   name: z.string(),
   enabled: z.boolean(),
-  kind: alertKindSchema,
+  kind: alertKindResponseSchema,
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
+
+/** GET /alerts: the user's rules, oldest first, with the per-user limit. */
+export const alertRuleListSchema = z.object({
+  rules: z.array(alertRuleSchema),
+  limit: z.number().int(),
+});
+export type AlertRuleList = z.infer<typeof alertRuleListSchema>;
+/** POST /alerts and PATCH /alerts/{id}. */
+export const alertRuleResponseSchema = z.object({ rule: alertRuleSchema });
+
+/** Most firings one page of GET /alerts/firings holds, and its default. */
+export const ALERT_FIRINGS_PAGE_MAX = 200;
+export const ALERT_FIRINGS_PAGE_DEFAULT = 50;
+
+/** GET /alerts/firings: newest first, optionally of one handle or rule. */
+export const alertFiringsQuerySchema = z.object({
+  handle: z.string().optional(),
+  rule_id: z.coerce.number().int().positive().optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ALERT_FIRINGS_PAGE_MAX)
+    .default(ALERT_FIRINGS_PAGE_DEFAULT),
+  /** Firings older than this id (the previous page's `next_before`). */
+  before: z.coerce.number().int().positive().optional(),
+});
+export type AlertFiringsQuery = z.input<typeof alertFiringsQuerySchema>;
+
+/** One firing: which rule, about which post (post rules), when and with which numbers. */
+export const alertFiringSchema = z.object({
+  id: z.number().int(),
+  rule_id: z.number().int(),
+  rule_name: z.string(),
+  handle: z.string(),
+  kind: alertKindResponseSchema,
+  /** The post that fired a post rule; null for handle rules. */
+  tweet_id: z.string().nullable(),
+  tweet_url: z.string().nullable(),
+  fired_at: z.string(),
+  /** The numbers it fired with (e.g. value and threshold), by name. */
+  numbers: z.record(z.string(), z.number()),
+  /** One line a person reads: what happened. */
+  summary: z.string(),
+});
+export type AlertFiring = z.infer<typeof alertFiringSchema>;
+
+export const alertFiringListSchema = z.object({
+  firings: z.array(alertFiringSchema),
+  /** Pass as `before` for the next page; null on the last page. */
+  next_before: z.number().int().nullable(),
+});
+export type AlertFiringList = z.infer<typeof alertFiringListSchema>;
+
+/** GET /alerts/export?format=json: the rules and every stored firing. */
+export const alertsExportSchema = z.object({
+  exported_at: z.string(),
+  rules: z.array(alertRuleSchema),
+  firings: z.array(alertFiringSchema),
+});
+export type AlertsExport = z.infer<typeof alertsExportSchema>;

@@ -66,6 +66,8 @@ export const handleSchema = z.object({
   tweet_count: z.number().int().nullable(),
   telegram_enabled: z.boolean(),
   discord_enabled: z.boolean(),
+  /** New posts also go to the user's webhooks (the server always sends it). */
+  webhook_enabled: z.boolean().optional(),
   last_error: z.string().nullable(),
   /** This user's notification filter of the handle (the server always sends it). */
   notification_filter: notificationFilterSchema.optional(),
@@ -106,6 +108,8 @@ export const tweetSchema = z.object({
   conversation_id: z.string().nullable(),
   /** The X user id this tweet replies to (the handle's own id in a thread). */
   in_reply_to_user_id: z.string().nullable(),
+  /** Names of the signed-in user's alert rules that fired on this post (the browser's badge). */
+  alert_rule_names: z.array(z.string()).optional(),
 });
 export type Tweet = z.infer<typeof tweetSchema>;
 

@@ -61,8 +61,8 @@ export const SETTINGS_MESSAGES = {
   connectDiscordFirst: 'Please connect Discord in Settings first',
   toggleFailed: (channel: NotificationChannel) => `Failed to toggle ${channel} notification`,
   /** Ours: the answer of PUT /handles/{id}/notifications. */
-  toggled: (channel: NotificationChannel, enabled: boolean, handle: string) =>
-    `${channel === 'telegram' ? 'Telegram' : 'Discord'} notifications ${
+  toggled: (channel: NotificationChannel | 'webhook', enabled: boolean, handle: string) =>
+    `${channel === 'telegram' ? 'Telegram' : channel === 'discord' ? 'Discord' : 'Webhook'} notifications ${
       enabled ? 'enabled' : 'disabled'
     } for @${handle}`,
 
@@ -305,10 +305,18 @@ export const discordNotificationRequestSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 
 export const handleNotificationsRequestSchema = z
-  .object({ telegramEnabled: z.boolean().optional(), discordEnabled: z.boolean().optional() })
-  .refine((body) => body.telegramEnabled !== undefined || body.discordEnabled !== undefined, {
-    message: 'Send telegramEnabled or discordEnabled.',
-  });
+  .object({
+    telegramEnabled: z.boolean().optional(),
+    discordEnabled: z.boolean().optional(),
+    webhookEnabled: z.boolean().optional(),
+  })
+  .refine(
+    (body) =>
+      body.telegramEnabled !== undefined ||
+      body.discordEnabled !== undefined ||
+      body.webhookEnabled !== undefined,
+    { message: 'Send telegramEnabled, discordEnabled or webhookEnabled.' },
+  );
 export type HandleNotificationsRequest = z.input<typeof handleNotificationsRequestSchema>;
 export const handleNotificationsResponseSchema = z.object({ handle: handleSchema });
 
@@ -346,8 +354,12 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const DELIVERY_LOG_DEFAULT_LIMIT = 20;
 export const DELIVERY_LOG_MAX_LIMIT = 100;
 
+/** Where a logged delivery went: a messaging service, or (any of) the user's webhooks. */
+export const DELIVERY_CHANNELS = [...NOTIFICATION_CHANNELS, 'webhook'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+
 export const deliveryLogQuerySchema = z.object({
-  channel: z.enum(NOTIFICATION_CHANNELS).optional(),
+  channel: z.enum(DELIVERY_CHANNELS).optional(),
   limit: z.coerce
     .number()
     .int()
@@ -358,7 +370,11 @@ export const deliveryLogQuerySchema = z.object({
 
 export const deliverySchema = z.object({
   id: z.number().int(),
-  channel: z.enum(NOTIFICATION_CHANNELS),
+  channel: z.enum(DELIVERY_CHANNELS),
+  /** For a webhook delivery: the endpoint's name (null once it was deleted). */
+  webhookName: z.string().nullable().optional(),
+  /** For an alert's delivery: the rule and what happened; the post fields are its post's. */
+  alert: z.object({ ruleName: z.string(), summary: z.string() }).nullable().optional(),
   status: z.enum(DELIVERY_STATUSES),
   handle: z.string(),
   tweetId: z.string(),

@@ -53,8 +53,10 @@ export type WebhookEndpointInput = z.infer<typeof webhookEndpointInputSchema>;
 
 /** A saved endpoint as the API shows it: never its secret, which is shown once. */
 export const webhookEndpointSchema = webhookEndpointInputSchema.extend({
-  id: z.string(),
-  createdAt: z.string(),
+  id: z.number().int(),
+  created_at: z.string(),
+  /** Why delivery stopped for good (the endpoint refused the requests), or null while it works. */
+  stopped_reason: z.string().nullable(),
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
@@ -64,3 +66,46 @@ export const webhookSecretSchema = z.object({
   secret: z.string(),
 });
 export type WebhookSecret = z.infer<typeof webhookSecretSchema>;
+
+/** Most endpoints a user keeps. */
+export const WEBHOOKS_PER_USER = 10;
+
+/** PATCH /webhooks/{id}: any of name, url and preset (a new address restarts a stopped one). */
+export const webhookEndpointUpdateSchema = webhookEndpointInputSchema
+  .partial()
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'Change at least one of name, url or preset.',
+  });
+export type WebhookEndpointUpdate = z.input<typeof webhookEndpointUpdateSchema>;
+
+/** GET /webhooks. */
+export const webhookEndpointListSchema = z.object({
+  endpoints: z.array(webhookEndpointSchema),
+  limit: z.number().int(),
+});
+export type WebhookEndpointList = z.infer<typeof webhookEndpointListSchema>;
+
+/** PATCH /webhooks/{id}. */
+export const webhookEndpointResponseSchema = z.object({ endpoint: webhookEndpointSchema });
+/** DELETE /webhooks/{id} (and DELETE /alerts/{id}). */
+export const deletedResponseSchema = z.object({ deleted: z.literal(true) });
+
+/** POST /webhooks/{id}/test: one signed test request, and how the endpoint answered. */
+export const webhookTestResultSchema = z.object({
+  ok: z.boolean(),
+  /** The HTTP status the endpoint answered with; null when it did not answer. */
+  status: z.number().int().nullable(),
+  duration_ms: z.number(),
+  /** What happened, for a person: "Answered 204 in 85 ms." or why it failed. */
+  message: z.string(),
+});
+export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
+
+export const WEBHOOK_API_MESSAGES = {
+  notFound: 'Webhook not found.',
+  limitReached: `Webhook limit reached (${WEBHOOKS_PER_USER}).`,
+  created: 'Webhook added. Copy its secret now: it is shown only once.',
+  rotated: 'New secret made. Copy it now: the old one no longer signs requests.',
+  deleted: 'Webhook deleted.',
+  addWebhookFirst: 'Add a webhook in Settings first.',
+} as const;

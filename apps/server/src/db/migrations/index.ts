@@ -21,6 +21,7 @@ import { signInLimits } from './0017-sign-in-limits.js';
 import { sessionLifetimes } from './0018-session-lifetimes.js';
 import { secretsAtRest } from './0019-secrets-at-rest.js';
 import { metricSnapshotTimes } from './0020-metric-snapshot-times.js';
+import { alertsAndWebhooks } from './0021-alerts-and-webhooks.js';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -46,5 +47,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0018-session-lifetimes': sessionLifetimes(),
     '0019-secrets-at-rest': secretsAtRest(dialect),
     '0020-metric-snapshot-times': metricSnapshotTimes(),
+    '0021-alerts-and-webhooks': alertsAndWebhooks(kinds),
   };
 }

@@ -79,6 +79,8 @@ export interface UserHandlesTable {
   filter_exclude: Generated<string>;
   /** Notify only about tweets with a photo, video or GIF. */
   filter_media_only: GeneratedBool;
+  /** New posts also go to the user's webhooks (migration 0021). */
+  webhook_enabled: GeneratedBool;
 }
 
 export interface TweetsTable {
@@ -105,6 +107,8 @@ export interface TweetsTable {
   media: string;
   /** Found by monitoring and not yet fanned out into the notification outbox. */
   fanout_pending: GeneratedBool;
+  /** New numbers the post's alert rules have not looked at yet (migration 0021). */
+  alerts_pending: GeneratedBool;
   /** When the metrics are read next (decay schedule after posting); null: never again. */
   metrics_next_at: Timestamp | null;
   first_seen_at: Timestamp;

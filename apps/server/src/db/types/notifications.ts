@@ -20,7 +20,12 @@ export interface UserSettingsTable {
   updated_at: Timestamp;
 }
 
+/** The messaging services, one bot each. */
 export type NotificationChannel = 'telegram' | 'discord';
+/** A webhook endpoint as an outbox channel: each endpoint is a chat of its own. */
+export type WebhookChannel = `webhook:${number}`;
+/** Where an outbox row goes: a messaging service, or one webhook endpoint. */
+export type OutboxChannel = NotificationChannel | WebhookChannel;
 
 /** 'filtered': held back by the user's filter of the handle, logged and never sent. */
 export type OutboxStatus =
@@ -31,8 +36,9 @@ export interface NotificationOutboxTable {
   id: Generated<number>;
   user_id: number;
   handle_id: number;
+  /** The post; for an alert's row `alert:<firing id>`, so each firing is delivered once. */
   tweet_id: string;
-  channel: NotificationChannel;
+  channel: OutboxChannel;
   status: OutboxStatus;
   attempts: Generated<number>;
   /** Messages of this notification already accepted by the service (a retry sends the rest). */
@@ -45,11 +51,13 @@ export interface NotificationOutboxTable {
   claimed_by: string | null;
   /** Rows sent together as one digest: the id of the digest's first row. */
   digest_of: number | null;
+  /** The alert firing this row delivers (migration 0021); null for a post. */
+  alert_firing_id: Generated<number | null>;
 }
 
 /** One send per chat at a time across processes: who holds a chat, and until when. */
 export interface DeliveryChatLocksTable {
-  channel: NotificationChannel;
+  channel: OutboxChannel;
   user_id: number;
   owner: string;
   lease_until: Timestamp;
@@ -67,7 +75,7 @@ export interface FeedTokensTable {
 
 /** A chat's place in the delivery order (migration 0010). */
 export interface DeliveryChatsTable {
-  channel: NotificationChannel;
+  channel: OutboxChannel;
   user_id: number;
   /** When its oldest waiting notice may go; null when nothing waits. */
   due_at: Timestamp | null;

@@ -13,6 +13,7 @@ export interface LinkedHandleRow extends HandleRow {
   backfill_days: number;
   telegram_enabled: boolean | number;
   discord_enabled: boolean | number;
+  webhook_enabled: boolean | number;
   filter_include: string;
   filter_exclude: string;
   filter_media_only: boolean | number;
@@ -103,6 +104,7 @@ const linkedColumns = [
   'user_handles.backfill_days',
   'user_handles.telegram_enabled',
   'user_handles.discord_enabled',
+  'user_handles.webhook_enabled',
   'user_handles.filter_include',
   'user_handles.filter_exclude',
   'user_handles.filter_media_only',
@@ -163,6 +165,24 @@ export async function insertLink(db: Executor, link: NewLink): Promise<void> {
       telegram_enabled: false,
       discord_enabled: false,
     })
+    .execute();
+}
+
+/** Where a user's new posts of a handle go: the switches given change, the others stay. */
+export async function setLinkNotifications(
+  db: Executor,
+  userId: number,
+  handleId: number,
+  values: Pick<
+    Updateable<UserHandlesTable>,
+    'telegram_enabled' | 'discord_enabled' | 'webhook_enabled'
+  >,
+): Promise<void> {
+  await db
+    .updateTable('user_handles')
+    .set(values)
+    .where('user_id', '=', userId)
+    .where('handle_id', '=', handleId)
     .execute();
 }
 

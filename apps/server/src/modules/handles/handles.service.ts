@@ -68,6 +68,7 @@ export function toHandle(row: LinkedHandleRow): Handle {
     tweet_count: row.tweet_count,
     telegram_enabled: Boolean(row.telegram_enabled),
     discord_enabled: Boolean(row.discord_enabled),
+    webhook_enabled: Boolean(row.webhook_enabled),
     last_error: row.last_error,
     notification_filter: filterOfLink(row),
   };

@@ -1,26 +1,53 @@
-import type { Delivery, NotificationChannel } from '@perch/shared';
+import {
+  alertKindSchema,
+  describeFiring,
+  type Delivery,
+  type DeliveryChannel,
+} from '@perch/shared';
 import type { Db } from '../../db/index.js';
-import { listDeliveries } from '../../notify/delivery-log.repository.js';
+import { listDeliveries, type DeliveryLogRow } from '../../notify/delivery-log.repository.js';
 import type { UserRow } from '../users/users.repository.js';
 
 const EXCERPT_LENGTH = 140;
 
+/** An alert row's rule and what happened, or null for a post's row (or a rule since deleted). */
+function alertOf(row: DeliveryLogRow, handle: string): Delivery['alert'] {
+  if (row.alert_firing_id === null) return null;
+  if (row.rule_name === null || row.rule_kind === null || row.firing_numbers === null) {
+    return { ruleName: 'Deleted alert', summary: 'The alert rule was deleted.' };
+  }
+  const kind = alertKindSchema.safeParse(JSON.parse(row.rule_kind));
+  const numbers = JSON.parse(row.firing_numbers) as Record<string, number>;
+  return {
+    ruleName: row.rule_name,
+    summary: kind.success ? describeFiring(handle, kind.data, numbers) : '',
+  };
+}
+
 export async function deliveryLog(
   db: Db,
   user: UserRow,
-  channel: NotificationChannel | undefined,
+  channel: DeliveryChannel | undefined,
   limit: number,
 ): Promise<Delivery[]> {
   const rows = await listDeliveries(db.db, user.id, channel, limit);
   return rows.map((row) => {
     const handle = row.username ?? '';
+    const webhook = row.channel.startsWith('webhook:');
+    // An alert's row names its firing in tweet_id; the post it is about is the firing's.
+    const tweetId = row.alert_firing_id === null ? row.tweet_id : (row.firing_tweet_id ?? '');
     return {
       id: row.id,
-      channel: row.channel,
+      channel: webhook ? 'webhook' : (row.channel as Exclude<DeliveryChannel, 'webhook'>),
+      ...(webhook ? { webhookName: row.webhook_name } : {}),
+      alert: alertOf(row, handle),
       status: row.status,
       handle,
-      tweetId: row.tweet_id,
-      tweetUrl: `https://x.com/${handle || 'i/web'}/status/${row.tweet_id}`,
+      tweetId,
+      tweetUrl:
+        tweetId === ''
+          ? `https://x.com/${handle}`
+          : `https://x.com/${handle || 'i/web'}/status/${tweetId}`,
       excerpt:
         row.text === null
           ? null

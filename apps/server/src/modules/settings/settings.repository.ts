@@ -159,22 +159,3 @@ export async function findLinkCodeUser(db: Executor, codeHash: string): Promise<
     .executeTakeFirst();
   return row?.user_id ?? null;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Per-handle toggles
-// ---------------------------------------------------------------------------------------------
-
-export async function setHandleNotifications(
-  db: Executor,
-  userId: number,
-  handleId: number,
-  values: { telegram_enabled?: boolean; discord_enabled?: boolean },
-): Promise<boolean> {
-  const result = await db
-    .updateTable('user_handles')
-    .set(values)
-    .where('user_id', '=', userId)
-    .where('handle_id', '=', handleId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}

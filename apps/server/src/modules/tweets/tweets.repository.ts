@@ -46,6 +46,8 @@ function tweetValues(
   return {
     ...storedTweetColumns(handleId, tweet, now),
     fanout_pending: fanout,
+    // A post found by monitoring is new to the alert rules too (never a backfilled one).
+    alerts_pending: fanout,
     metrics_next_at: metricsNextAt,
   };
 }
@@ -393,6 +395,8 @@ export async function recordMetrics(
           quote_count: tweet.quoteCount,
           impression_count: tweet.impressionCount,
           updated_at: now,
+          // New numbers: the post's alert rules look at it again.
+          alerts_pending: true,
         })
         .where('handle_id', '=', handleId)
         .where('tweet_id', '=', tweet.id)

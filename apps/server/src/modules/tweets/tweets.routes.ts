@@ -27,8 +27,9 @@ export const tweetsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
       config: { useIssueMessage: true },
     },
     async (request) => {
-      const handle = await readableHandle(db, currentAuth(request).user, request.params.handle);
-      return ok(await tweetPage(db, handle, request.query));
+      const { user } = currentAuth(request);
+      const handle = await readableHandle(db, user, request.params.handle);
+      return ok(await tweetPage(db, handle, request.query, user.id));
     },
   );
 };

@@ -58,3 +58,6 @@ export function verifySignature(
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
 }
+
+/** What an endpoint's secret is sealed for at rest (token-cipher.ts context). */
+export const WEBHOOK_SECRET_CONTEXT = 'webhook-endpoint-secret';

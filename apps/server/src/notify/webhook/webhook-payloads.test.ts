@@ -23,11 +23,30 @@ const SCHEMA = JSON.parse(
 const SENT_AT = new Date('2026-11-29T10:00:00.000Z');
 const ALERT: WebhookAlert = {
   rule: 'likes over 500 within an hour',
+  summary: 'A post by @XDevelopers reached 892 likes within 1 hour (threshold 500).',
   firedAt: '2026-11-29T09:59:58.000Z',
   numbers: { likes: 892, minutes: 42 },
 };
 const post: WebhookEvent = { type: 'post', notice: notice() };
-const alert: WebhookEvent = { type: 'alert', notice: notice(), alert: ALERT };
+const alert: WebhookEvent = {
+  type: 'alert',
+  handle: 'XDevelopers',
+  notice: notice(),
+  alert: ALERT,
+};
+/** A handle rule's alert: no post. */
+const handleAlert: WebhookEvent = {
+  type: 'alert',
+  handle: 'XDevelopers',
+  notice: null,
+  alert: {
+    rule: 'followers jump',
+    summary: '@XDevelopers gained 120 followers (+12%) within 24 hours: 1,000 → 1,120.',
+    firedAt: '2026-11-29T09:59:58.000Z',
+    numbers: { followers: 1120, followers_before: 1000, change: 120 },
+  },
+};
+const test: WebhookEvent = { type: 'test' };
 /** A post that stretches every limit: long, full of the characters each format escapes. */
 const huge = notice({ text: '<&>*_@everyone '.repeat(2000), handle: 'a_b' });
 
@@ -56,6 +75,8 @@ describe('generic payload', () => {
     ['an alert', alert],
     ['a huge post', { type: 'post', notice: huge } as const],
     ['an alert without numbers', { ...alert, alert: { ...ALERT, numbers: {} } }],
+    ['an alert on the handle (no post)', handleAlert],
+    ['the Test button', test],
   ])('validates against docs/webhook-payload.schema.json: %s', (_case, event) => {
     expect(schemaErrors(SCHEMA, webhookPayload('generic', event, SENT_AT))).toEqual([]);
   });
@@ -65,6 +86,8 @@ describe('generic payload', () => {
     ['an alert without one', { ...webhookPayload('generic', post, SENT_AT), type: 'alert' }],
     ['a field the schema does not know', { ...webhookPayload('generic', post, SENT_AT), x: 1 }],
     ['a malformed post and date', { type: 'post', handle: 'a', post: {}, sentAt: 'yesterday' }],
+    ['a post without its post', { type: 'post', handle: 'a', sentAt: SENT_AT.toISOString() }],
+    ['a test with a handle', { type: 'test', handle: 'a', sentAt: SENT_AT.toISOString() }],
   ])('the schema refuses %s', (_case, payload) => {
     expect(schemaErrors(SCHEMA, payload)).not.toEqual([]);
   });
@@ -96,10 +119,15 @@ describe('slack payload', () => {
 
   it('opens an alert with its rule and numbers as fields', () => {
     const payload = webhookPayload('slack', alert, SENT_AT) as SlackWebhookPayload;
-    expect(payload.text).toBe('Alert for @XDevelopers: likes over 500 within an hour');
+    expect(payload.text).toBe(
+      'Alert "likes over 500 within an hour": A post by @XDevelopers reached 892 likes within 1 hour (threshold 500).',
+    );
     expect(payload.blocks[0]).toEqual({
       type: 'section',
-      text: { type: 'mrkdwn', text: '*Alert:* likes over 500 within an hour' },
+      text: {
+        type: 'mrkdwn',
+        text: '*Alert: likes over 500 within an hour*\nA post by @XDevelopers reached 892 likes within 1 hour (threshold 500).',
+      },
       fields: [
         { type: 'mrkdwn', text: 'likes\n892' },
         { type: 'mrkdwn', text: 'minutes\n42' },
@@ -111,6 +139,7 @@ describe('slack payload', () => {
     const many = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`n${i}`, i]));
     const event: WebhookEvent = {
       type: 'alert',
+      handle: 'a_b',
       notice: huge,
       alert: { ...ALERT, rule: '<!channel> & '.repeat(500), numbers: many },
     };
@@ -143,7 +172,22 @@ describe('discord payload', () => {
 
   it('tells an alert in the content', () => {
     expect(webhookPayload('discord', alert, SENT_AT)).toMatchObject({
-      content: 'Alert for @XDevelopers: likes over 500 within an hour (likes 892 · minutes 42)',
+      content:
+        'Alert "likes over 500 within an hour" for @XDevelopers: A post by @XDevelopers reached ' +
+        '892 likes within 1 hour (threshold 500). (likes 892 · minutes 42)',
+    });
+  });
+
+  it('tells a handle alert and the Test button without an embed', () => {
+    expect(webhookPayload('discord', handleAlert, SENT_AT)).toMatchObject({
+      content: expect.stringContaining('gained 120 followers'),
+      embeds: [],
+    });
+    expect(webhookPayload('discord', test, SENT_AT)).toMatchObject({
+      content: expect.stringContaining('Test from Perch'),
+    });
+    expect(webhookPayload('slack', handleAlert, SENT_AT)).toMatchObject({
+      blocks: [{ type: 'section' }],
     });
   });
 
@@ -151,7 +195,12 @@ describe('discord payload', () => {
     ['a huge post', { type: 'post', notice: huge } as WebhookEvent],
     [
       'a huge alert',
-      { type: 'alert', notice: huge, alert: { ...ALERT, rule: 'x'.repeat(5000) } } as WebhookEvent,
+      {
+        type: 'alert',
+        handle: 'a_b',
+        notice: huge,
+        alert: { ...ALERT, rule: 'x'.repeat(5000) },
+      } as WebhookEvent,
     ],
   ])('keeps Discord limits: %s', (_case, event) => {
     const payload = webhookPayload('discord', event, SENT_AT) as { content: string };

@@ -25,25 +25,31 @@ export const SLACK_FIELDS_MAX = 10;
 /** Longest Slack `text` we send: Slack cuts past 40,000, and push notifications show far less. */
 export const SLACK_FALLBACK_LIMIT = 300;
 
-/** What fired an alert on a post (the alert rules decide; this is how a webhook tells it). */
+/** What fired an alert (the alert rules decide; this is how a webhook tells it). */
 export interface WebhookAlert {
-  /** The rule as its owner reads it ('likes over 1,000 within an hour'). */
+  /** The rule's name, as its owner gave it. */
   rule: string;
+  /** What happened, in one line (alerts/describe.ts). */
+  summary: string;
   firedAt: string;
-  /** The numbers that fired it, by name ('likes': 1204, 'minutes': 42). */
+  /** The numbers that fired it, by name ('value': 1204, 'threshold': 1000). */
   numbers: Record<string, number>;
 }
 
-/** What a webhook tells: a new post, or an alert on one. */
+/**
+ * What a webhook tells: a new post; an alert, on a post (post rules) or on the handle (followers,
+ * silence: no post); or the Test button's request.
+ */
 export type WebhookEvent =
   | { type: 'post'; notice: TweetNotice }
-  | { type: 'alert'; notice: TweetNotice; alert: WebhookAlert };
+  | { type: 'alert'; handle: string; notice: TweetNotice | null; alert: WebhookAlert }
+  | { type: 'test' };
 
 /** The `generic` preset's body (docs/webhook-payload.schema.json). */
 export interface GenericWebhookPayload {
-  type: 'post' | 'alert';
-  handle: string;
-  post: {
+  type: WebhookEvent['type'];
+  handle?: string;
+  post?: {
     id: string;
     url: string;
     text: string;
@@ -53,6 +59,9 @@ export interface GenericWebhookPayload {
   alert?: WebhookAlert;
   sentAt: string;
 }
+
+/** The Test button's message, in every format. */
+export const TEST_MESSAGE = 'Test from Perch: this webhook is set up correctly.';
 
 export interface SlackWebhookPayload {
   text: string;
@@ -66,25 +75,36 @@ export interface DiscordWebhookPayload extends DiscordEmbedMessage {
 
 export type WebhookPayload = GenericWebhookPayload | SlackWebhookPayload | DiscordWebhookPayload;
 
+const postOf = (notice: TweetNotice): NonNullable<GenericWebhookPayload['post']> => ({
+  id: notice.tweetId,
+  url: notice.url,
+  text: notice.text,
+  createdAt: notice.createdAt,
+  metrics: {
+    likes: notice.likes,
+    retweets: notice.retweets,
+    replies: notice.replies,
+    quotes: notice.quotes,
+  },
+});
+
 export function genericPayload(event: WebhookEvent, sentAt: Date): GenericWebhookPayload {
-  const { notice } = event;
+  const base = { type: event.type, sentAt: sentAt.toISOString() };
+  if (event.type === 'test') return base;
+  if (event.type === 'post') {
+    return {
+      type: 'post',
+      handle: event.notice.handle,
+      post: postOf(event.notice),
+      sentAt: base.sentAt,
+    };
+  }
   return {
-    type: event.type,
-    handle: notice.handle,
-    post: {
-      id: notice.tweetId,
-      url: notice.url,
-      text: notice.text,
-      createdAt: notice.createdAt,
-      metrics: {
-        likes: notice.likes,
-        retweets: notice.retweets,
-        replies: notice.replies,
-        quotes: notice.quotes,
-      },
-    },
-    ...(event.type === 'alert' ? { alert: event.alert } : {}),
-    sentAt: sentAt.toISOString(),
+    type: 'alert',
+    handle: event.handle,
+    ...(event.notice ? { post: postOf(event.notice) } : {}),
+    alert: event.alert,
+    sentAt: base.sentAt,
   };
 }
 
@@ -125,8 +145,12 @@ function slackText(value: string, max: number): string {
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 
 export function slackPayload(event: WebhookEvent): SlackWebhookPayload {
-  const { notice } = event;
-  const author = slackLink(profileUrl(notice.handle), `@${notice.handle}`);
+  if (event.type === 'test') {
+    return { text: TEST_MESSAGE, blocks: [{ type: 'section', text: mrkdwn(TEST_MESSAGE) }] };
+  }
+  const handle = event.type === 'alert' ? event.handle : event.notice.handle;
+  const notice = event.notice;
+  const author = slackLink(profileUrl(handle), `@${handle}`);
   const head = `*${author}*\n`;
   const blocks: Record<string, unknown>[] = [];
   if (event.type === 'alert') {
@@ -135,43 +159,49 @@ export function slackPayload(event: WebhookEvent): SlackWebhookPayload {
       .map(([name, value]) => mrkdwn(slackText(`${name}\n${formatNumber(value)}`, 2000)));
     blocks.push({
       type: 'section',
-      text: mrkdwn(`*Alert:* ${slackText(event.alert.rule, SLACK_SECTION_LIMIT - 10)}`),
+      text: mrkdwn(
+        slackText(`*Alert: ${event.alert.rule}*\n${event.alert.summary}`, SLACK_SECTION_LIMIT),
+      ),
       ...(fields.length > 0 ? { fields } : {}),
     });
   }
-  blocks.push(
-    {
-      type: 'section',
-      text: mrkdwn(head + slackText(notice.text.trim(), SLACK_SECTION_LIMIT - head.length)),
-    },
-    {
-      type: 'context',
-      elements: [
-        mrkdwn(`${escapeSlack(metricsLine(notice))} · ${slackLink(notice.url, 'Open on X')}`),
-      ],
-    },
-  );
+  if (notice) {
+    blocks.push(
+      {
+        type: 'section',
+        text: mrkdwn(head + slackText(notice.text.trim(), SLACK_SECTION_LIMIT - head.length)),
+      },
+      {
+        type: 'context',
+        elements: [
+          mrkdwn(`${escapeSlack(metricsLine(notice))} · ${slackLink(notice.url, 'Open on X')}`),
+        ],
+      },
+    );
+  }
   const summary =
     event.type === 'alert'
-      ? `Alert for @${notice.handle}: ${event.alert.rule}`
-      : `New post from @${notice.handle}: ${notice.text.trim()}`;
+      ? `Alert "${event.alert.rule}": ${event.alert.summary}`
+      : `New post from @${handle}: ${event.notice.text.trim()}`;
   return { text: slackText(summary, SLACK_FALLBACK_LIMIT), blocks };
 }
 
 export function discordPayload(event: WebhookEvent): DiscordWebhookPayload {
-  const message = discordMessage(event.notice);
-  const handle = escapeDiscordMarkdown(`@${event.notice.handle}`);
+  const quiet = { allowed_mentions: { parse: [] as never[] } };
+  if (event.type === 'test') return { content: TEST_MESSAGE, embeds: [], ...quiet };
+  const message: DiscordEmbedMessage = event.notice ? discordMessage(event.notice) : { embeds: [] };
+  const handle = escapeDiscordMarkdown(
+    `@${event.type === 'alert' ? event.handle : event.notice.handle}`,
+  );
   let content = message.content ?? `New post from ${handle}`;
   if (event.type === 'alert') {
     const numbers = numbersLine(event.alert.numbers);
-    content = `Alert for ${handle}: ${escapeDiscordMarkdown(event.alert.rule)}`;
+    content =
+      `Alert "${escapeDiscordMarkdown(event.alert.rule)}" for ${handle}: ` +
+      escapeDiscordMarkdown(event.alert.summary);
     if (numbers !== '') content += ` (${escapeDiscordMarkdown(numbers)})`;
   }
-  return {
-    ...message,
-    content: truncate(content, DISCORD_CONTENT_LIMIT),
-    allowed_mentions: { parse: [] },
-  };
+  return { ...message, content: truncate(content, DISCORD_CONTENT_LIMIT), ...quiet };
 }
 
 /** The body of `event` for an endpoint of `preset`, sent at `sentAt`. */

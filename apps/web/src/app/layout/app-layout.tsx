@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
+  IconBell,
   IconChevronDown,
   IconHelpCircle,
   IconLayoutDashboard,
@@ -107,6 +108,7 @@ export function AppLayout() {
   const isAdmin = Boolean(currentUser?.isAdmin || currentUser?.isSuperAdmin);
   const menu: MenuEntry[] = [
     { label: 'Dashboard', to: '/', icon: IconLayoutDashboard, end: true },
+    { label: 'Alerts', to: '/alerts', icon: IconBell },
     { label: 'Settings', to: '/settings', icon: IconSettings },
     ...(isAdmin ? [{ label: 'Admin', to: '/admin', icon: IconShieldLock }] : []),
     { label: 'FAQ', to: '/faq', icon: IconHelpCircle },

@@ -105,6 +105,30 @@ describe('RecentTweetsModal', () => {
     expect(Object.fromEntries(request!.query)).toEqual({ page: '1', limit: '20' });
   });
 
+  it('marks a post that fired alert rules with a bell badge naming them', async () => {
+    const tweets = [
+      makeTweet({ id: '1', alert_rule_names: ['Big post', 'Launch words'] }),
+      makeTweet({ id: '2', alert_rule_names: [] }),
+      makeTweet({ id: '3' }),
+    ];
+    stubFetch({
+      'GET /api/v1/handles/nasa/tweets': () =>
+        ok({ tweets, page: 1, limit: 20, total: 3, has_more: false }),
+    });
+    renderModal();
+    const items = await screen.findAllByTestId('recent-tweet');
+    expect(within(items[1]!).queryByTestId('tweet-alert-badge')).toBeNull();
+    expect(within(items[2]!).queryByTestId('tweet-alert-badge')).toBeNull();
+
+    const badge = within(items[0]!).getByTestId('tweet-alert-badge');
+    expect(badge).toHaveTextContent('2 alerts');
+    expect(badge).toHaveTextContent('Big post, Launch words');
+    await person().hover(badge);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      'Alerts fired: Big post, Launch words',
+    );
+  });
+
   it('says when no tweets were collected yet', async () => {
     stubFetch({
       'GET /api/v1/handles/nasa/tweets': () =>

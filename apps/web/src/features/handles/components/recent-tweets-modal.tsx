@@ -15,6 +15,8 @@ import {
   Stack,
   Text,
   TextInput,
+  Tooltip,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
@@ -25,6 +27,7 @@ import {
   type TweetType,
 } from '@perch/shared';
 import {
+  IconBell,
   IconExternalLink,
   IconFilterOff,
   IconHeart,
@@ -103,6 +106,36 @@ function Count({ icon: CountIcon, value, noun }: { icon: Icon; value: number; no
   );
 }
 
+/**
+ * The post fired the user's alert rules: a bell badge whose tooltip names them (and hidden text,
+ * for screen readers). Nothing when none did.
+ */
+function AlertBadge({ names }: { names: readonly string[] | undefined }) {
+  if (!names || names.length === 0) return null;
+  return (
+    <Tooltip
+      label={`Alerts fired: ${names.join(', ')}`}
+      multiline
+      maw={280}
+      // Reachable with the keyboard (the badge takes focus) and a tap on phones too.
+      events={{ hover: true, focus: true, touch: true }}
+    >
+      <Badge
+        size="xs"
+        variant="light"
+        color="yellow"
+        tt="none"
+        leftSection={<IconBell size={10} aria-hidden />}
+        tabIndex={0}
+        data-testid="tweet-alert-badge"
+      >
+        {names.length === 1 ? 'Alert' : `${names.length} alerts`}
+        <VisuallyHidden>{`: ${names.join(', ')}`}</VisuallyHidden>
+      </Badge>
+    </Tooltip>
+  );
+}
+
 function TweetItem({
   tweet,
   now,
@@ -132,6 +165,7 @@ function TweetItem({
               {kind}
             </Badge>
           ) : null}
+          <AlertBadge names={tweet.alert_rule_names} />
         </Group>
         <Anchor
           href={tweet.url}

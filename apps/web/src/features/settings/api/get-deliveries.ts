@@ -2,15 +2,15 @@ import {
   DELIVERY_LOG_DEFAULT_LIMIT,
   deliveryLogResponseSchema,
   type Delivery,
-  type NotificationChannel,
+  type DeliveryChannel,
 } from '@perch/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { DELIVERY_LOG_POLL_MS } from '@/lib/polling/intervals';
 
 export interface DeliveryLogParams {
-  /** One channel, or both when omitted. */
-  channel?: NotificationChannel;
+  /** One channel, or every one when omitted. */
+  channel?: DeliveryChannel;
   limit?: number;
 }
 

@@ -11,7 +11,7 @@ import {
   ThemeIcon,
   Tooltip,
 } from '@mantine/core';
-import type { Delivery, DeliveryStatus, NotificationChannel } from '@perch/shared';
+import type { Delivery, DeliveryChannel, DeliveryStatus } from '@perch/shared';
 import {
   IconBrandDiscord,
   IconBrandTelegram,
@@ -19,6 +19,7 @@ import {
   IconHistory,
   IconInbox,
   IconRefresh,
+  IconWebhook,
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { SectionError } from '@/components/section-states';
@@ -40,19 +41,21 @@ const STATUS_LOOK: Record<DeliveryStatus, { label: string; color: string }> = {
 };
 
 const CHANNEL_LOOK: Record<
-  NotificationChannel,
+  DeliveryChannel,
   { label: string; color: string; icon: typeof IconBrandTelegram }
 > = {
   telegram: { label: 'Telegram', color: 'blue', icon: IconBrandTelegram },
   discord: { label: 'Discord', color: 'indigo', icon: IconBrandDiscord },
+  webhook: { label: 'Webhook', color: 'teal', icon: IconWebhook },
 };
 
-type ChannelFilter = NotificationChannel | 'all';
+type ChannelFilter = DeliveryChannel | 'all';
 
 const FILTERS: { value: ChannelFilter; label: string }[] = [
   { value: 'all', label: 'All' },
   { value: 'telegram', label: 'Telegram' },
   { value: 'discord', label: 'Discord' },
+  { value: 'webhook', label: 'Webhooks' },
 ];
 
 function DeliveryRow({ delivery }: { delivery: Delivery }) {
@@ -89,6 +92,16 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
               {status.label}
             </Badge>
           </Group>
+          {delivery.channel === 'webhook' && delivery.webhookName ? (
+            <Text size="xs" c="dimmed" truncate="end" data-testid="delivery-webhook">
+              To {delivery.webhookName}
+            </Text>
+          ) : null}
+          {delivery.alert ? (
+            <Text size="xs" c="dimmed" data-testid="delivery-alert">
+              Alert “{delivery.alert.ruleName}”: {delivery.alert.summary}
+            </Text>
+          ) : null}
           {delivery.excerpt ? (
             <Text size="sm" c="dimmed" lineClamp={2}>
               {delivery.excerpt}

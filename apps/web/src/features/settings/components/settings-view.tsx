@@ -14,17 +14,19 @@ import { SETTINGS_TEXTS } from '../utils/settings-messages';
 import { DeliveryLogCard } from './delivery-log-card';
 import { DiscordCard } from './discord-card';
 import { FeedsCard } from './feeds-card';
+import { ForwardedPostsCard } from './forwarded-posts-card';
 import { ForwardingCard } from './forwarding-card';
 import { SettingsBanners } from './settings-banners';
 import { SETTINGS_GRID_COLUMNS } from './settings-grid';
 import { SettingsSkeleton } from './settings-skeleton';
 import { TelegramCard } from './telegram-card';
+import { WebhooksCard } from './webhooks-card';
 import { XAccountCard } from './x-account-card';
 
 /**
  * The Settings page body (docs/spec-notes.md, Settings screen): the page banners, the X account,
- * forwarding, Telegram and Discord cards, the delivery log and the feeds. Screen states: loading
- * (skeletons), error (retry), loaded.
+ * forwarding, Telegram and Discord cards, the webhooks, what is forwarded, the delivery log and
+ * the feeds. Screen states: loading (skeletons), error (retry), loaded.
  *
  * While the server is not answering the cards stay on screen but read-only: nothing can be typed
  * into a form that cannot be saved. The app-wide connection banner above the page is the one
@@ -102,6 +104,8 @@ export function SettingsView() {
               <TelegramCard settings={settings} notify={notify} />
               <DiscordCard settings={settings} />
             </SimpleGrid>
+            <WebhooksCard />
+            <ForwardedPostsCard />
             <DeliveryLogCard />
             <FeedsCard />
           </Stack>

@@ -1,4 +1,10 @@
-import type { BotStatus, Delivery, Settings } from '@perch/shared';
+import {
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  WEBHOOKS_PER_USER,
+  type BotStatus,
+  type Delivery,
+  type Settings,
+} from '@perch/shared';
 import { ok, type StubHandler, type StubRequest } from '@/test/fetch-stub';
 
 type SettingsOverrides = Omit<Partial<Settings>, 'telegram' | 'discord'> & {
@@ -97,7 +103,8 @@ export const healthOk: StubHandler = () =>
 
 /**
  * A little settings server: GET and POST /settings over one record (an empty string
- * disconnects), the bot status of that record, health, the X account status and the log.
+ * disconnects), the bot status of that record, health, the X account status, the log, and empty
+ * webhooks, handles and default notification preferences (webhooksServer serves real ones).
  */
 export function settingsServer(initial: Settings = makeSettings()) {
   let current = initial;
@@ -130,6 +137,11 @@ export function settingsServer(initial: Settings = makeSettings()) {
       }),
     'GET /api/v1/settings/deliveries': () => ok({ deliveries: [] }),
     'GET /api/v1/settings/feeds': () => ok({ createdAt: '2025-03-10T12:00:00.000Z', feeds: [] }),
+    // The Webhooks and "What is forwarded" cards: nothing added, everything forwarded.
+    'GET /api/v1/webhooks': () => ok({ endpoints: [], limit: WEBHOOKS_PER_USER }),
+    'GET /api/v1/handles': () => ok({ handles: [] }),
+    'GET /api/v1/settings/notifications': () =>
+      ok({ preferences: DEFAULT_NOTIFICATION_PREFERENCES }),
   };
   return {
     handlers,

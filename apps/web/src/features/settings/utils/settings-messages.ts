@@ -9,7 +9,7 @@ import { ApiError, INVALID_RESPONSE_CODE, isNetworkError } from '@/lib/api-clien
 /** Words of the page that are not messages of the contract (labels, hints, empty states). */
 export const SETTINGS_TEXTS = {
   pageDescription:
-    'Connect Telegram or Discord to get the new tweets of your monitored handles, and tell Perch which X account is yours.',
+    'Connect Telegram, Discord or your own webhooks to get the new tweets of your monitored handles, and tell Perch which X account is yours.',
   /** The forwarding badge, after a hidden 'Forwarding ' (shown capitalised). */
   forwardingState: (running: boolean) => (running ? 'active' : 'inactive'),
   forwardingStartsItself:

@@ -1,0 +1,506 @@
+/**
+ * Alert evaluation: runs the rules (alerts/, pure) on what the collector stored, records each
+ * firing once and queues its deliveries, in one transaction per batch. It costs no X reads: it
+ * reads only what monitoring and the metric and profile refreshes already stored.
+ *
+ * - Post rules look at posts marked `alerts_pending` (a post found by monitoring, or new numbers
+ *   from a metric refresh; the marker is written by that same write). The batch takes the
+ *   marked posts (on PostgreSQL skipping those another worker holds), fires, clears the markers
+ *   and queues the deliveries together, so in scale-out mode exactly one worker evaluates each
+ *   event, and a crash at any point neither loses nor doubles a firing.
+ * - A post rule watches posts posted after it was made (for a threshold within H hours: posts
+ *   still inside those hours when it was made), so a new rule never floods its owner with old
+ *   posts.
+ * - Handle rules (followers, silence) are evaluated on a sweep: each enabled rule's row is
+ *   locked while it is evaluated and its crossing memory stored with its firing.
+ * - `alert_firings` is unique per rule and firing key (the post for post rules, the crossing's
+ *   time for handle rules): a firing is stored once whoever evaluates.
+ * - An alert goes to each of its owner's channels that is connected and not stopped (Telegram,
+ *   Discord, every webhook endpoint), whatever the handle's new-post switches say: creating the
+ *   rule is the opt-in.
+ */
+import {
+  alertKindSchema,
+  HANDLE_ALERT_KINDS,
+  POST_ALERT_KINDS,
+  type AlertKind,
+  type AlertPeriod,
+  type HandleAlertKind,
+  type PostAlertKind,
+} from '@perch/shared';
+import {
+  evaluateHandleRule,
+  evaluatePostRule,
+  firingKey,
+  parseHandleMemory,
+  serializeHandleMemory,
+  type AlertPost,
+  type Firing,
+  type HandleRule,
+  type MetricReading,
+  type PostRule,
+} from './index.js';
+import type { Db, Executor } from '../db/index.js';
+import type { NotificationChannel, OutboxChannel } from '../db/types.js';
+import { wakeChats } from '../notify/delivery-chats.repository.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Posts per evaluation transaction. */
+const POST_BATCH = 200;
+/** Batches per round before deliveries resume. */
+const MAX_ROUNDS = 80;
+/** The follower rule compares counts within 24 h: two days of snapshots are enough. */
+const PROFILE_LOOKBACK_MS = 2 * DAY_MS;
+
+export interface AlertPassOptions {
+  now: Date;
+  /** The messaging channels this server delivers on (their bot tokens are set). */
+  channels: readonly NotificationChannel[];
+  /** Webhooks are delivered by this server. */
+  webhooks: boolean;
+  /** Posts per transaction. Default 200. */
+  limit?: number;
+}
+
+export interface AlertPassResult {
+  /** Posts (post rules) or rules (handle rules) looked at. */
+  evaluated: number;
+  /** New firings recorded. */
+  fired: number;
+  /** Outbox rows queued for them. */
+  queued: number;
+}
+
+interface StoredRule {
+  id: number;
+  user_id: number;
+  handle_id: number;
+  kind: string;
+  memory: string | null;
+  created_at: string;
+}
+
+/** A stored rule with its kind parsed; null when the stored kind no longer parses. */
+function parsedKind(rule: StoredRule): AlertKind | null {
+  try {
+    const kind = alertKindSchema.safeParse(JSON.parse(rule.kind));
+    return kind.success ? kind.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const isPostKind = (kind: AlertKind): kind is PostAlertKind =>
+  (POST_ALERT_KINDS as readonly string[]).includes(kind.type);
+const isHandleKind = (kind: AlertKind): kind is HandleAlertKind =>
+  (HANDLE_ALERT_KINDS as readonly string[]).includes(kind.type);
+
+/** The earliest posting time a post rule looks at (this file's header). */
+function watchesFrom(rule: StoredRule, kind: PostAlertKind): number {
+  const made = Date.parse(rule.created_at);
+  return kind.type === 'metric_threshold' ? made - kind.within_hours * HOUR_MS : made;
+}
+
+/**
+ * Evaluates the post rules on one batch of posts with new numbers. Returns what it did; call
+ * again while `evaluated` equals the batch size.
+ */
+export async function evaluatePendingPosts(
+  { db, dialect }: Db,
+  options: AlertPassOptions,
+): Promise<AlertPassResult> {
+  return db.transaction().execute(async (trx) => {
+    let query = trx
+      .selectFrom('tweets')
+      .select([
+        'id',
+        'handle_id',
+        'tweet_id',
+        'text',
+        'created_at',
+        'updated_at',
+        'like_count',
+        'retweet_count',
+        'reply_count',
+        'quote_count',
+        'impression_count',
+      ])
+      .where('alerts_pending', '=', true)
+      .orderBy('id')
+      .limit(options.limit ?? POST_BATCH);
+    if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+    const posts = await query.execute();
+    const result: AlertPassResult = { evaluated: posts.length, fired: 0, queued: 0 };
+    if (posts.length === 0) return result;
+    const handleIds = [...new Set(posts.map((post) => post.handle_id))];
+    const rules = (await enabledRules(trx, handleIds)).flatMap((rule) => {
+      const kind = parsedKind(rule);
+      return kind && isPostKind(kind) ? [{ rule, kind }] : [];
+    });
+    if (rules.length > 0) {
+      const watched = posts.filter((post) =>
+        rules.some(
+          ({ rule, kind }) =>
+            rule.handle_id === post.handle_id &&
+            Date.parse(post.created_at) >= watchesFrom(rule, kind),
+        ),
+      );
+      const readings = await readingsOf(trx, watched);
+      const medians = await mediansOf(
+        trx,
+        [
+          ...new Set(
+            rules.filter((r) => r.kind.type === 'engagement_multiple').map((r) => r.rule.handle_id),
+          ),
+        ],
+        options.now.getTime(),
+      );
+      const firings: { rule: StoredRule; firing: Firing }[] = [];
+      for (const post of watched) {
+        const createdAt = Date.parse(post.created_at);
+        const alertPost: AlertPost = {
+          id: post.tweet_id,
+          text: post.text,
+          createdAt,
+          readings: [
+            ...(readings.get(`${post.handle_id}:${post.tweet_id}`) ?? []),
+            {
+              takenAt: Date.parse(post.updated_at),
+              likes: post.like_count,
+              retweets: post.retweet_count,
+              replies: post.reply_count,
+              quotes: post.quote_count,
+              views: post.impression_count,
+            },
+          ],
+        };
+        for (const { rule, kind } of rules) {
+          if (rule.handle_id !== post.handle_id || createdAt < watchesFrom(rule, kind)) continue;
+          const evaluated: PostRule = { id: rule.id, enabled: true, kind };
+          const firing = evaluatePostRule(evaluated, alertPost, {
+            now: options.now.getTime(),
+            medianEngagement: medians.get(post.handle_id) ?? {},
+          });
+          if (firing) firings.push({ rule, firing });
+        }
+      }
+      const recorded = await recordFirings(trx, firings, options);
+      result.fired = recorded.fired;
+      result.queued = recorded.queued;
+    }
+    await trx
+      .updateTable('tweets')
+      .set({ alerts_pending: false })
+      .where(
+        'id',
+        'in',
+        posts.map((post) => post.id),
+      )
+      .execute();
+    return result;
+  });
+}
+
+/**
+ * Evaluates every enabled handle rule once (followers and silence), storing each rule's memory
+ * and its firing together. On PostgreSQL a rule another worker is evaluating is skipped.
+ */
+export async function evaluateHandleRules(
+  { db, dialect }: Db,
+  options: AlertPassOptions,
+): Promise<AlertPassResult> {
+  return db.transaction().execute(async (trx) => {
+    let query = trx
+      .selectFrom('alert_rules')
+      .select(['id', 'user_id', 'handle_id', 'kind', 'memory', 'created_at'])
+      .where('enabled', '=', true)
+      .orderBy('id');
+    if (dialect === 'postgres') query = query.forUpdate().skipLocked();
+    const rules = (await query.execute()).flatMap((rule) => {
+      const kind = parsedKind(rule);
+      return kind && isHandleKind(kind) ? [{ rule, kind }] : [];
+    });
+    const result: AlertPassResult = { evaluated: rules.length, fired: 0, queued: 0 };
+    if (rules.length === 0) return result;
+    const now = options.now.getTime();
+    const handleIds = [...new Set(rules.map(({ rule }) => rule.handle_id))];
+    const [profiles, lastPosts] = await Promise.all([
+      trx
+        .selectFrom('profile_snapshots')
+        .select(['handle_id', 'taken_at', 'followers'])
+        .where('handle_id', 'in', handleIds)
+        .where('taken_at', '>=', new Date(now - PROFILE_LOOKBACK_MS).toISOString())
+        .execute(),
+      trx
+        .selectFrom('tweets')
+        .select(['handle_id', (eb) => eb.fn.max('created_at').as('last')])
+        .where('handle_id', 'in', handleIds)
+        .groupBy('handle_id')
+        .execute(),
+    ]);
+    const lastPostAt = new Map(lastPosts.map((row) => [row.handle_id, Date.parse(row.last)]));
+    const firings: { rule: StoredRule; firing: Firing }[] = [];
+    for (const { rule, kind } of rules) {
+      const evaluated: HandleRule = { id: rule.id, enabled: true, kind };
+      const memory = parseHandleMemory(rule.memory);
+      const step = evaluateHandleRule(
+        evaluated,
+        {
+          profileSnapshots: profiles
+            .filter((row) => row.handle_id === rule.handle_id)
+            .map((row) => ({ takenAt: Date.parse(row.taken_at), followers: row.followers })),
+          lastPostAt: lastPostAt.get(rule.handle_id) ?? null,
+        },
+        memory,
+        now,
+      );
+      const stored = serializeHandleMemory(step.memory);
+      if (stored !== rule.memory) {
+        await trx
+          .updateTable('alert_rules')
+          .set({ memory: stored })
+          .where('id', '=', rule.id)
+          .execute();
+      }
+      if (step.firing) firings.push({ rule, firing: step.firing });
+    }
+    const recorded = await recordFirings(trx, firings, options);
+    result.fired = recorded.fired;
+    result.queued = recorded.queued;
+    return result;
+  });
+}
+
+function enabledRules(trx: Executor, handleIds: number[]): Promise<StoredRule[]> {
+  return trx
+    .selectFrom('alert_rules')
+    .select(['id', 'user_id', 'handle_id', 'kind', 'memory', 'created_at'])
+    .where('handle_id', 'in', handleIds)
+    .where('enabled', '=', true)
+    .orderBy('id')
+    .execute();
+}
+
+/** The posts' stored metric snapshots, by `handle:post`. */
+async function readingsOf(
+  trx: Executor,
+  posts: readonly { handle_id: number; tweet_id: string }[],
+): Promise<Map<string, MetricReading[]>> {
+  const byPost = new Map<string, MetricReading[]>();
+  if (posts.length === 0) return byPost;
+  const rows = await trx
+    .selectFrom('tweet_metric_snapshots')
+    .select([
+      'handle_id',
+      'tweet_id',
+      'taken_at',
+      'likes',
+      'retweets',
+      'replies',
+      'quotes',
+      'impressions',
+    ])
+    .where('handle_id', 'in', [...new Set(posts.map((post) => post.handle_id))])
+    .where(
+      'tweet_id',
+      'in',
+      posts.map((post) => post.tweet_id),
+    )
+    .execute();
+  for (const row of rows) {
+    const key = `${row.handle_id}:${row.tweet_id}`;
+    const list = byPost.get(key) ?? [];
+    list.push({
+      takenAt: Date.parse(row.taken_at),
+      likes: row.likes,
+      retweets: row.retweets,
+      replies: row.replies,
+      quotes: row.quotes,
+      views: row.impressions,
+    });
+    byPost.set(key, list);
+  }
+  return byPost;
+}
+
+/** The median of sorted-or-not values (the mean of the middle two for an even count). */
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Each handle's median post engagement of the last 7 and 30 days. */
+async function mediansOf(
+  trx: Executor,
+  handleIds: number[],
+  now: number,
+): Promise<Map<number, Partial<Record<AlertPeriod, number | null>>>> {
+  const medians = new Map<number, Partial<Record<AlertPeriod, number | null>>>();
+  if (handleIds.length === 0) return medians;
+  const weekStart = now - 7 * DAY_MS;
+  const rows = await trx
+    .selectFrom('tweets')
+    .select([
+      'handle_id',
+      'created_at',
+      'like_count',
+      'retweet_count',
+      'reply_count',
+      'quote_count',
+    ])
+    .where('handle_id', 'in', handleIds)
+    .where('created_at', '>=', new Date(now - 30 * DAY_MS).toISOString())
+    .execute();
+  for (const handleId of handleIds) {
+    const month: number[] = [];
+    const week: number[] = [];
+    for (const row of rows) {
+      if (row.handle_id !== handleId) continue;
+      const engagement = row.like_count + row.retweet_count + row.reply_count + row.quote_count;
+      month.push(engagement);
+      if (Date.parse(row.created_at) >= weekStart) week.push(engagement);
+    }
+    medians.set(handleId, { week: median(week), month: median(month) });
+  }
+  return medians;
+}
+
+/** The key a firing is stored once under: the post for post rules, the time for handle rules. */
+const keyOf = (firing: Firing) =>
+  firing.postId !== undefined
+    ? firingKey(firing.ruleId, firing.postId)
+    : `${firing.ruleId}@${new Date(firing.at).toISOString()}`;
+
+/**
+ * Stores the firings (each key once: one already stored is left as it is) and queues the new
+ * ones' deliveries to their owners' channels.
+ */
+async function recordFirings(
+  trx: Executor,
+  firings: readonly { rule: StoredRule; firing: Firing }[],
+  options: AlertPassOptions,
+): Promise<{ fired: number; queued: number }> {
+  let fired = 0;
+  let queued = 0;
+  const nowIso = options.now.toISOString();
+  for (const { rule, firing } of firings) {
+    const inserted = await trx
+      .insertInto('alert_firings')
+      .values({
+        rule_id: rule.id,
+        user_id: rule.user_id,
+        handle_id: rule.handle_id,
+        firing_key: keyOf(firing),
+        tweet_id: firing.postId ?? null,
+        fired_at: new Date(firing.at).toISOString(),
+        numbers: JSON.stringify(firing.numbers),
+      })
+      .onConflict((oc) => oc.columns(['rule_id', 'firing_key']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) continue;
+    fired += 1;
+    const channels = await alertChannels(trx, rule.user_id, options);
+    if (channels.length === 0) continue;
+    const rows = channels.map((channel) => ({
+      user_id: rule.user_id,
+      handle_id: rule.handle_id,
+      tweet_id: `alert:${inserted.id}`,
+      channel,
+      status: 'pending' as const,
+      attempts: 0,
+      next_attempt_at: nowIso,
+      created_at: nowIso,
+      last_error: null,
+      alert_firing_id: inserted.id,
+    }));
+    const result = await trx
+      .insertInto('notification_outbox')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['user_id', 'handle_id', 'tweet_id', 'channel']).doNothing())
+      .executeTakeFirst();
+    queued += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    await wakeChats(trx, rows, nowIso);
+  }
+  return { fired, queued };
+}
+
+/** Where a user's alerts go: connected, unstopped messaging channels and webhook endpoints. */
+async function alertChannels(
+  trx: Executor,
+  userId: number,
+  options: AlertPassOptions,
+): Promise<OutboxChannel[]> {
+  const [settings, endpoints] = await Promise.all([
+    trx
+      .selectFrom('user_settings')
+      .select([
+        'telegram_chat_id',
+        'telegram_stopped_reason',
+        'discord_user_id',
+        'discord_stopped_reason',
+      ])
+      .where('user_id', '=', userId)
+      .executeTakeFirst(),
+    options.webhooks
+      ? trx
+          .selectFrom('webhook_endpoints')
+          .select('id')
+          .where('user_id', '=', userId)
+          .where('stopped_reason', 'is', null)
+          .orderBy('id')
+          .execute()
+      : Promise.resolve([]),
+  ]);
+  const channels: OutboxChannel[] = [];
+  if (
+    settings?.telegram_chat_id &&
+    !settings.telegram_stopped_reason &&
+    options.channels.includes('telegram')
+  ) {
+    channels.push('telegram');
+  }
+  if (
+    settings?.discord_user_id &&
+    !settings.discord_stopped_reason &&
+    options.channels.includes('discord')
+  ) {
+    channels.push('discord');
+  }
+  for (const endpoint of endpoints) channels.push(`webhook:${endpoint.id}`);
+  return channels;
+}
+
+/** Handle rules are evaluated this often by default. */
+export const ALERT_SWEEP_MS = 60_000;
+
+/**
+ * The alert rules' part of a delivery round: every post with new numbers (in batches), and the
+ * handle rules when their sweep is due. Made once per worker; `sweepMs` is how often handle rules
+ * run (tests shorten it).
+ */
+export function createAlertPass(
+  db: Db,
+  options: { sweepMs?: number; log?: { info(data: object, message: string): void } } = {},
+) {
+  const sweepMs = options.sweepMs ?? ALERT_SWEEP_MS;
+  let lastSweep = Number.NEGATIVE_INFINITY;
+  return async (context: Omit<AlertPassOptions, 'limit'>): Promise<void> => {
+    let fired = 0;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const result = await evaluatePendingPosts(db, context);
+      fired += result.fired;
+      if (result.evaluated < POST_BATCH) break;
+      // Let the deliveries in flight be recorded between two transactions.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (Date.now() - lastSweep >= sweepMs) {
+      lastSweep = Date.now();
+      fired += (await evaluateHandleRules(db, context)).fired;
+    }
+    if (fired > 0) options.log?.info({ fired }, 'alerts fired');
+  };
+}
