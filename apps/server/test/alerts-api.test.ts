@@ -1,6 +1,5 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   ALERT_MAX_MULTIPLE,
   ALERT_MAX_PERCENT,
@@ -12,7 +11,8 @@ import {
   FILTER_MESSAGES,
   alertFiringListSchema,
   alertRuleListSchema,
-  alertRuleSchema,
+  alertRuleResponseSchema,
+  deletedResponseSchema,
   describeFiring,
   alertsExportSchema,
   tweetPageResponseSchema,
@@ -25,8 +25,8 @@ import { DIALECTS, TestClient } from './helpers.js';
 import { handleFollowedBy } from './notify-helpers.js';
 import { appForSuite, signedInUser, uniqueName } from './seed.js';
 
-const ruleResponseSchema = z.object({ rule: alertRuleSchema });
-const deletedSchema = z.object({ deleted: z.literal(true) });
+const ruleResponseSchema = alertRuleResponseSchema;
+const deletedSchema = deletedResponseSchema;
 
 const LIKES_KIND: AlertKindInput = {
   type: 'metric_threshold',
@@ -93,6 +93,29 @@ describe.each(DIALECTS)('alerts API [%s]', (dialect) => {
         .where('id', '=', id)
         .executeTakeFirstOrThrow()
     ).memory;
+
+  it("unfollowing a handle deletes the user's rules of it and their history", async () => {
+    const ada = await userWithHandle();
+    const rule = await createdRule(ada.client, ada.handle);
+    await fired({ id: rule.id, userId: ada.userId, handleId: ada.handleId }, { key: 'k1' });
+    const other = await userWithHandle('bob');
+    await createdRule(other.client, other.handle);
+    const removed = await ada.client.request({
+      method: 'DELETE',
+      url: `/api/v1/handles/${ada.handleId}`,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(dataOf(await ada.client.get('/api/v1/alerts'), alertRuleListSchema).rules).toEqual([]);
+    const firings = await suite.t.db.db
+      .selectFrom('alert_firings')
+      .select('id')
+      .where('user_id', '=', ada.userId)
+      .execute();
+    expect(firings).toEqual([]);
+    expect(
+      dataOf(await other.client.get('/api/v1/alerts'), alertRuleListSchema).rules,
+    ).toHaveLength(1);
+  });
 
   it('creates, lists, changes and deletes a rule', async () => {
     const ada = await userWithHandle();

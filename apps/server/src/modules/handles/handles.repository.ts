@@ -186,14 +186,25 @@ export async function setLinkNotifications(
     .execute();
 }
 
-/** Removes a user's link to a handle; false when there was none. */
-export async function deleteLink(db: Executor, userId: number, handleId: number): Promise<boolean> {
-  const result = await db
-    .deleteFrom('user_handles')
-    .where('user_id', '=', userId)
-    .where('handle_id', '=', handleId)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+/**
+ * Removes a user's link to a handle, and with it their alert rules of the handle (and the rules'
+ * history), as the filter on the link goes with it; false when there was no link.
+ */
+export async function deleteLink(db: Db['db'], userId: number, handleId: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .deleteFrom('user_handles')
+      .where('user_id', '=', userId)
+      .where('handle_id', '=', handleId)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n) return false;
+    await trx
+      .deleteFrom('alert_rules')
+      .where('user_id', '=', userId)
+      .where('handle_id', '=', handleId)
+      .execute();
+    return true;
+  });
 }
 
 /**

@@ -1,18 +1,19 @@
-import { alertRuleSchema, type AlertRule, type CreateAlertRuleRequest } from '@perch/shared';
+import {
+  alertRuleResponseSchema,
+  type AlertRule,
+  type CreateAlertRuleRequest,
+} from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiClient } from '@/lib/api-client';
 import { alertMutationKeys } from './alert-keys';
 import { updateCachedRules, withRule } from './rule-cache';
-
-export const ruleAnswerSchema = z.object({ rule: alertRuleSchema });
 
 /**
  * POST /alerts: a new rule for one of the user's handles. A 400 says which field is wrong, a 404
  * that the handle is not followed, a 409 that the limit is reached, each in the server's words.
  */
 export async function createAlertRule(body: CreateAlertRuleRequest): Promise<AlertRule> {
-  const data = await apiClient.post('/alerts', body, ruleAnswerSchema);
+  const data = await apiClient.post('/alerts', body, alertRuleResponseSchema);
   return data.rule;
 }
 

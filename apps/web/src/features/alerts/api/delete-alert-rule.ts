@@ -1,4 +1,4 @@
-import type { AlertRule } from '@perch/shared';
+import { deletedResponseSchema, type AlertRule } from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiClient } from '@/lib/api-client';
 import { alertKeys, alertMutationKeys } from './alert-keys';
@@ -10,7 +10,7 @@ import { updateCachedRules } from './rule-cache';
  */
 export async function deleteAlertRule(rule: AlertRule): Promise<AlertRule> {
   try {
-    await apiClient.delete(`/alerts/${rule.id}`);
+    await apiClient.delete(`/alerts/${rule.id}`, deletedResponseSchema);
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) throw error;
   }

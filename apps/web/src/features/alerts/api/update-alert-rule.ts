@@ -1,8 +1,11 @@
-import type { AlertRule, UpdateAlertRuleRequest } from '@perch/shared';
+import {
+  alertRuleResponseSchema,
+  type AlertRule,
+  type UpdateAlertRuleRequest,
+} from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { alertMutationKeys } from './alert-keys';
-import { ruleAnswerSchema } from './create-alert-rule';
 import { updateCachedRules, withRule } from './rule-cache';
 
 export interface UpdateAlertRuleVariables {
@@ -15,7 +18,7 @@ export async function updateAlertRule({
   id,
   changes,
 }: UpdateAlertRuleVariables): Promise<AlertRule> {
-  const data = await apiClient.patch(`/alerts/${id}`, changes, ruleAnswerSchema);
+  const data = await apiClient.patch(`/alerts/${id}`, changes, alertRuleResponseSchema);
   return data.rule;
 }
 

@@ -1,7 +1,8 @@
 import { Alert, Box, Button, NativeSelect, Stack, Text } from '@mantine/core';
 import type { AlertFiring } from '@perch/shared';
-import { IconDownload, IconHistory } from '@tabler/icons-react';
+import { IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ExportButtons, type ExportChoice } from '@/components/export-buttons';
 import { IconSection } from '@/components/icon-section';
 import { EmptyText, QueryStates } from '@/components/section-states';
 import { failureReason } from '@/lib/failure-text';
@@ -11,7 +12,7 @@ import { useAlertFiringsQuery } from '../api/get-alert-firings';
 import { ALERT_TEXTS } from '../utils/alert-texts';
 import { FiringItem } from './firing-item';
 
-const EXPORTS: { format: AlertsExportFormat; label: string }[] = [
+const EXPORTS: readonly ExportChoice<AlertsExportFormat>[] = [
   { format: 'json', label: ALERT_TEXTS.exportJson },
   { format: 'csv', label: ALERT_TEXTS.exportCsv },
 ];
@@ -52,19 +53,7 @@ export function HistorySection({ handles }: HistorySectionProps) {
       color="grape"
       description={ALERT_TEXTS.historyDescription}
       testId="alert-history"
-      actions={EXPORTS.map(({ format, label }) => (
-        <Button
-          key={format}
-          component="a"
-          href={alertsExportUrl(format)}
-          download
-          size="xs"
-          variant="default"
-          leftSection={<IconDownload size={14} />}
-        >
-          {label}
-        </Button>
-      ))}
+      actions={<ExportButtons exports={EXPORTS} url={alertsExportUrl} />}
     >
       <NativeSelect
         label={ALERT_TEXTS.handleFilterLabel}

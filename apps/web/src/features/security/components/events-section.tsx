@@ -16,13 +16,9 @@ import {
   type SecurityEventsQuery,
   type Severity,
 } from '@perch/shared';
-import {
-  IconChevronLeft,
-  IconChevronRight,
-  IconDownload,
-  IconFilterOff,
-} from '@tabler/icons-react';
+import { IconChevronLeft, IconChevronRight, IconFilterOff } from '@tabler/icons-react';
 import { useState } from 'react';
+import { ExportButtons, type ExportChoice } from '@/components/export-buttons';
 import { ResponsiveList, type ListColumn } from '@/components/responsive-list';
 import { EmptyText, QueryStates } from '@/components/section-states';
 import { securityExportUrl, type SecurityExportFormat } from '../api/export-url';
@@ -47,7 +43,7 @@ const NO_FILTERS: EventFilters = { eventType: '', severity: '', from: '', to: ''
 /** Filters side by side once the card is wide enough: four, two, or one per row. */
 const FILTER_COLUMNS = { base: 1, '480px': 2, '860px': 4 } as const;
 
-const EXPORTS: { format: SecurityExportFormat; label: string }[] = [
+const EXPORTS: readonly ExportChoice<SecurityExportFormat>[] = [
   { format: 'json', label: SECURITY_TEXTS.exportJson },
   { format: 'csv', label: SECURITY_TEXTS.exportCsv },
 ];
@@ -149,19 +145,7 @@ export function EventsSection({ pageSize = EVENTS_PAGE_SIZE }: EventsSectionProp
   return (
     <SecuritySection
       section="events"
-      actions={EXPORTS.map(({ format, label }) => (
-        <Button
-          key={format}
-          component="a"
-          href={securityExportUrl(format)}
-          download
-          size="xs"
-          variant="default"
-          leftSection={<IconDownload size={14} />}
-        >
-          {label}
-        </Button>
-      ))}
+      actions={<ExportButtons exports={EXPORTS} url={securityExportUrl} />}
     >
       <Box
         component="fieldset"

@@ -1,14 +1,12 @@
+import { deletedResponseSchema } from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiClient } from '@/lib/api-client';
 import { webhookHandlesQueryKey } from './get-webhook-handles';
 import { forgetWebhook } from './webhook-cache';
 
-const deleteWebhookResponseSchema = z.object({ deleted: z.literal(true) });
-
 /** DELETE /webhooks/{id}: the endpoint receives nothing more, and its secret is gone. */
 export async function deleteWebhook(id: number): Promise<void> {
-  await apiClient.delete(`/webhooks/${id}`, deleteWebhookResponseSchema);
+  await apiClient.delete(`/webhooks/${id}`, deletedResponseSchema);
 }
 
 export function useDeleteWebhookMutation() {

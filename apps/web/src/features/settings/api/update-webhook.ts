@@ -1,14 +1,11 @@
 import {
-  webhookEndpointSchema,
+  webhookEndpointResponseSchema,
   type WebhookEndpoint,
   type WebhookEndpointUpdate,
 } from '@perch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiClient } from '@/lib/api-client';
 import { storeWebhook } from './webhook-cache';
-
-const updateWebhookResponseSchema = z.object({ endpoint: webhookEndpointSchema });
 
 export interface WebhookChange {
   id: number;
@@ -18,7 +15,7 @@ export interface WebhookChange {
 
 /** PATCH /webhooks/{id}: renames an endpoint, or changes its address or format. */
 export async function updateWebhook({ id, changes }: WebhookChange): Promise<WebhookEndpoint> {
-  const data = await apiClient.patch(`/webhooks/${id}`, changes, updateWebhookResponseSchema);
+  const data = await apiClient.patch(`/webhooks/${id}`, changes, webhookEndpointResponseSchema);
   return data.endpoint;
 }
 
