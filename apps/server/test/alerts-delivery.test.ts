@@ -307,4 +307,48 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
     });
     expect(receiver.requests).toHaveLength(2);
   });
+
+  it('an endpoint that is down gets every post once and in order when it is back; others are not held', async () => {
+    const { t, receiver, userId, handleId } = await setUp();
+    const healthy = await startFakeWebhookReceiver();
+    const now = new Date().toISOString();
+    await t.db.db
+      .insertInto('webhook_endpoints')
+      .values({
+        user_id: userId,
+        name: 'Healthy',
+        url: healthy.url('/ok'),
+        preset: 'generic',
+        secret_sealed: sealWebhookSecret(healthy.secret),
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await t.db.db.updateTable('user_handles').set({ webhook_enabled: true }).execute();
+    await t.db.db.updateTable('user_settings').set({ bot_running: true }).execute();
+    // Down: 503 four times, then a reset connection; the first endpoint's circuit opens.
+    receiver.script({ kind: 'status', status: 503, body: 'maintenance' }, 4);
+    receiver.script({ kind: 'reset' });
+    const worker = t.newWorker({ retryDelayMs: () => 50, probeEveryMs: 100, circuitAfter: 2 });
+    await worker.start();
+    const posts = Array.from({ length: 4 }, (_, i) =>
+      makeTweet({ createdAt: ago((4 - i) * MINUTE), text: `post ${i}` }),
+    );
+    await monitorFinds(t, handleId, posts);
+    // The healthy endpoint is not held back by the other one's outage.
+    await waitUntil(() => healthy.requests.length === 4);
+    await waitUntil(() => receiver.requests.filter((r) => r.body.length > 0).length >= 9);
+    const delivered = receiver.requests
+      .slice(5)
+      .map((request) => (JSON.parse(request.body) as { post: { id: string } }).post.id);
+    expect(delivered).toEqual(posts.map((post) => post.id));
+    const statuses = await t.db.db
+      .selectFrom('notification_outbox')
+      .select(['channel', 'status'])
+      .where('channel', 'like', 'webhook:%')
+      .execute();
+    expect(statuses.every((row) => row.status === 'sent')).toBe(true);
+    expect(statuses).toHaveLength(8);
+    await healthy.close();
+  });
 });
