@@ -31,10 +31,12 @@ const { loadConfig } = await import(`${dist}/config.js`);
 const { createDb } = await import(`${dist}/db/index.js`);
 const { migrateToLatest } = await import(`${dist}/db/migrate.js`);
 const { insertUser } = await import(`${dist}/modules/users/users.repository.js`);
-const { upsertUserSettings, setHandleNotifications } = await import(
-  `${dist}/modules/settings/settings.repository.js`
-);
-const { insertHandle, insertLink } = await import(`${dist}/modules/handles/handles.repository.js`);
+const { upsertUserSettings } = await import(`${dist}/modules/settings/settings.repository.js`);
+const {
+  insertHandle,
+  insertLink,
+  setLinkNotifications: setHandleNotifications,
+} = await import(`${dist}/modules/handles/handles.repository.js`);
 const { upsertTweets } = await import(`${dist}/modules/tweets/tweets.repository.js`);
 const { createNotifyChannels } = await import(`${dist}/notify/channels.js`);
 const { DeliveryWorker } = await import(`${dist}/notify/delivery-worker.js`);

@@ -115,11 +115,13 @@ const fmt = (value, digits = 0) =>
 const ratio = (value, base) => (base ? round(value / base, 2) : null);
 
 const { insertUser } = await dist('modules/users/users.repository.js');
-const { insertHandle, insertLink } = await dist('modules/handles/handles.repository.js');
+const {
+  insertHandle,
+  insertLink,
+  setLinkNotifications: setHandleNotifications,
+} = await dist('modules/handles/handles.repository.js');
 const { upsertTweets } = await dist('modules/tweets/tweets.repository.js');
-const { upsertUserSettings, setHandleNotifications } = await dist(
-  'modules/settings/settings.repository.js',
-);
+const { upsertUserSettings } = await dist('modules/settings/settings.repository.js');
 const { createInvitation } = await dist('modules/invitations/invitations.service.js');
 
 /** Runs `work` on a fresh schema and Redis prefix; stops `nodes`, drops and deletes after. */

@@ -78,10 +78,12 @@ const { loadConfig } = await dist('config.js');
 const { createDb } = await dist('db/index.js');
 const { migrateToLatest } = await dist('db/migrate.js');
 const { insertUser } = await dist('modules/users/users.repository.js');
-const { insertHandle, insertLink } = await dist('modules/handles/handles.repository.js');
-const { upsertUserSettings, setHandleNotifications } = await dist(
-  'modules/settings/settings.repository.js',
-);
+const {
+  insertHandle,
+  insertLink,
+  setLinkNotifications: setHandleNotifications,
+} = await dist('modules/handles/handles.repository.js');
+const { upsertUserSettings } = await dist('modules/settings/settings.repository.js');
 const { hashPassword } = await dist('modules/auth/passwords.js');
 const { demoUserId } = await dist('sources/demo-source.js');
 

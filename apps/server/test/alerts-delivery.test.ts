@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlertKindInput } from '@perch/shared';
 import { evaluatePendingPosts } from '../src/alerts/evaluation.js';
@@ -345,7 +346,7 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
     const statuses = await t.db.db
       .selectFrom('notification_outbox')
       .select(['channel', 'status'])
-      .where('channel', 'like', 'webhook:%')
+      .where(sql<boolean>`channel like 'webhook:%'`)
       .execute();
     expect(statuses.every((row) => row.status === 'sent')).toBe(true);
     expect(statuses).toHaveLength(8);

@@ -25,7 +25,14 @@ import {
   type DemoTweet,
   type NotifyFakes,
 } from './notify-fakes';
-import { addHandleByApi, apiCallAnswering, saveSettings, switchNotifications } from './perch-api';
+import {
+  addHandleByApi,
+  apiCallAnswering,
+  apiData,
+  saveSettings,
+  switchNotifications,
+  waitForBackfill,
+} from './perch-api';
 import { servePerchWith, withPerchServer, withPerchServerOn } from './journey-servers';
 import { authenticator, failSignIns } from './security-helpers';
 import {
@@ -37,7 +44,8 @@ import {
 import { startFakeXWebWithAccounts, xWebEnv } from './x-web-fakes';
 
 // Refreshes docs/screenshots (npm run screenshots): login, register, the shell, handles, the
-// analytics dashboard, Settings, Admin and Security, desktop and phone widths, default dark theme.
+// analytics dashboard, Settings, Admin, Security and Alerts, desktop and phone widths, default
+// dark theme.
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
 const WIDTHS = {
   desktop: { width: 1280, height: 800 },
@@ -652,6 +660,115 @@ test('notification filter and feeds screenshots', async ({ browser }) => {
     const card = page.getByTestId('feeds-card');
     await expect(card.getByTestId('feed-row')).toHaveCount(3);
     await shootPart(page, card, `settings-feeds-${label}`);
+  });
+});
+
+/**
+ * One word of each of the demo handle's first `count` posts between `fromMs` and `toMs` from now:
+ * a whole word of Latin letters (the browser's fonts draw it), at least 5 long, so a words alert
+ * of these fires on each of those posts.
+ */
+async function upcomingWords(handle: string, fromMs: number, toMs: number, count: number) {
+  const now = Date.now();
+  const words = (await demoTweets(handle, now + fromMs, now + toMs)).flatMap((tweet) => {
+    const word = tweet.text
+      .split(/[^\p{L}\p{N}]+/u)
+      .find((token) => /^\p{Script=Latin}{5,}$/u.test(token));
+    return word ? [word.toLowerCase()] : [];
+  });
+  const distinct = [...new Set(words)].slice(0, count);
+  if (distinct.length === 0) throw new Error(`@${handle} has no post to come with a word to watch`);
+  return distinct;
+}
+
+test('alerts and webhooks screenshots', async ({ browser }) => {
+  // Each width waits for the next posts of a busy demo handle to fire a words alert.
+  test.setTimeout(480_000);
+  await forEachNewUser(browser, 'hedy', async ({ page, label }) => {
+    const { origin } = server;
+    const nasa = await addHandleByApi(page, origin, 'nasa', 1);
+    // Busy over the next minutes: its coming posts fire the words alert below.
+    const busy = await followBusyDemoHandle(page, origin, 20_000, 180_000);
+    await waitForBackfill(page, origin, busy.handle);
+
+    // Two webhooks and @nasa's new posts sent to them. Their addresses are under the reserved
+    // .example domain: nothing is ever delivered, and the card is captured before any attempt.
+    const addWebhook = (data: Record<string, string>) =>
+      apiCallAnswering(201, page, origin, 'POST', '/webhooks', data);
+    await addWebhook({
+      name: 'Ops receiver',
+      url: 'https://ops.example/hooks/perch',
+      preset: 'generic',
+    });
+    await addWebhook({
+      name: 'Launch room',
+      url: 'https://chat.example/services/launch-room',
+      preset: 'slack',
+    });
+    await switchNotifications(page, origin, nasa, { webhookEnabled: true });
+
+    // The Webhooks card on Settings: the endpoints and the switch per handle.
+    await openSettings(page, origin);
+    const webhooksCard = page.getByTestId('webhooks-card');
+    await expect(webhooksCard.getByTestId('webhook-row')).toHaveCount(2);
+    await expect(webhooksCard.getByRole('switch', { name: 'Webhooks for @nasa' })).toBeChecked();
+    await shootPart(page, webhooksCard, `settings-webhooks-${label}`);
+
+    // The dashboard's switches per handle: Telegram, Discord and Webhooks. The analytics above
+    // the panel load first, so the panel stays put while it is captured.
+    await openAnalytics(page, origin, 'nasa');
+    await page.waitForTimeout(800); // charts animate in
+    const nasaRow = handleRow(page, 'nasa');
+    await expectReady(nasaRow, 30_000);
+    await expectReady(handleRow(page, busy.handle), 30_000);
+    await expect(
+      nasaRow.getByRole('switch', { name: 'Webhook notifications for @nasa' }),
+    ).toBeChecked();
+    await shootPart(page, handlePanel(page), `handle-switches-${label}`);
+
+    // Rules of both handles, one switched off; the words rule fires on the coming posts.
+    const addRule = (data: Record<string, unknown>) =>
+      apiCallAnswering(201, page, origin, 'POST', '/alerts', data);
+    await addRule({
+      handle: busy.handle,
+      name: 'Words to watch',
+      kind: {
+        type: 'words',
+        include: await upcomingWords(busy.handle, 10_000, 150_000, 3),
+        exclude: [],
+      },
+    });
+    await addRule({
+      handle: busy.handle,
+      name: 'Viral post',
+      kind: { type: 'engagement_multiple', multiple: 3, period: 'week' },
+    });
+    await addRule({
+      handle: 'nasa',
+      name: 'Big post',
+      kind: { type: 'metric_threshold', metric: 'likes', threshold: 5000, within_hours: 24 },
+    });
+    await addRule({
+      handle: 'nasa',
+      name: 'Quiet spell',
+      enabled: false,
+      kind: { type: 'silence', days: 3 },
+    });
+    await expect
+      .poll(
+        async () =>
+          (await apiData<{ firings: unknown[] }>(page, origin, 'GET', '/alerts/firings')).firings
+            .length,
+        { timeout: 200_000, intervals: [2_000] },
+      )
+      .toBeGreaterThanOrEqual(2);
+
+    // The Alerts page: the rules per handle and the history of what fired.
+    await page.goto(`${origin}/dashboard/alerts`);
+    await expect(page.getByRole('heading', { name: 'Alerts', exact: true })).toBeVisible();
+    await expect(page.getByTestId('alert-rule')).toHaveCount(4);
+    await expect(page.getByTestId('alert-history').getByTestId('alert-firing')).not.toHaveCount(0);
+    await shoot(page, `alerts-${label}`);
   });
 });
 

@@ -22,6 +22,12 @@ const decimal = (value: number | undefined, digits = 1): string =>
 const plural = (value: number, one: string, many = `${one}s`): string =>
   `${value.toLocaleString('en-US')} ${value === 1 ? one : many}`;
 
+/** '"a"', '"a" or "b"', '"a", "b" or "c"'. */
+function anyOf(terms: readonly string[]): string {
+  if (terms.length <= 1) return terms.join('');
+  return `${terms.slice(0, -1).join(', ')} or ${terms[terms.length - 1]}`;
+}
+
 /** One line about a firing of `kind` for @handle with its numbers. */
 export function describeFiring(
   handle: string,
@@ -41,7 +47,7 @@ export function describeFiring(
         `median of ${decimal(numbers.median)}.`
       );
     case 'words':
-      return `A post by @${handle} matches ${kind.include.map((term) => `"${term}"`).join(', ')}.`;
+      return `A post by @${handle} mentions ${anyOf(kind.include.map((term) => `"${term}"`))}.`;
     case 'follower_change': {
       const change = numbers.change ?? 0;
       const sign = change > 0 ? '+' : change < 0 ? '−' : '';

@@ -240,6 +240,13 @@ export async function evaluateHandleRules(
         .execute(),
     ]);
     const lastPostAt = new Map(lastPosts.map((row) => [row.handle_id, Date.parse(row.last)]));
+    // Grouped once: every rule of a handle reads the same counts.
+    const followersOf = new Map<number, { takenAt: number; followers: number }[]>();
+    for (const row of profiles) {
+      const list = followersOf.get(row.handle_id) ?? [];
+      list.push({ takenAt: Date.parse(row.taken_at), followers: row.followers });
+      followersOf.set(row.handle_id, list);
+    }
     const firings: { rule: StoredRule; firing: Firing }[] = [];
     for (const { rule, kind } of rules) {
       const evaluated: HandleRule = { id: rule.id, enabled: true, kind };
@@ -247,9 +254,7 @@ export async function evaluateHandleRules(
       const step = evaluateHandleRule(
         evaluated,
         {
-          profileSnapshots: profiles
-            .filter((row) => row.handle_id === rule.handle_id)
-            .map((row) => ({ takenAt: Date.parse(row.taken_at), followers: row.followers })),
+          profileSnapshots: followersOf.get(rule.handle_id) ?? [],
           lastPostAt: lastPostAt.get(rule.handle_id) ?? null,
         },
         memory,
@@ -374,103 +379,121 @@ const keyOf = (firing: Firing) =>
     ? firingKey(firing.ruleId, firing.postId)
     : `${firing.ruleId}@${new Date(firing.at).toISOString()}`;
 
+/** Rows per INSERT: far below both databases' parameter limits. */
+const INSERT_CHUNK = 500;
+
 /**
  * Stores the firings (each key once: one already stored is left as it is) and queues the new
- * ones' deliveries to their owners' channels.
+ * ones' deliveries to their owners' channels, in the firings' order: a few statements per
+ * batch, whatever the number of firings.
  */
 async function recordFirings(
   trx: Executor,
   firings: readonly { rule: StoredRule; firing: Firing }[],
   options: AlertPassOptions,
 ): Promise<{ fired: number; queued: number }> {
-  let fired = 0;
-  let queued = 0;
+  if (firings.length === 0) return { fired: 0, queued: 0 };
   const nowIso = options.now.toISOString();
-  for (const { rule, firing } of firings) {
-    const inserted = await trx
+  const values = firings.map(({ rule, firing }) => ({
+    rule_id: rule.id,
+    user_id: rule.user_id,
+    handle_id: rule.handle_id,
+    firing_key: keyOf(firing),
+    tweet_id: firing.postId ?? null,
+    fired_at: new Date(firing.at).toISOString(),
+    numbers: JSON.stringify(firing.numbers),
+  }));
+  const inserted: { id: number; user_id: number; handle_id: number }[] = [];
+  for (let start = 0; start < values.length; start += INSERT_CHUNK) {
+    const rows = await trx
       .insertInto('alert_firings')
-      .values({
-        rule_id: rule.id,
-        user_id: rule.user_id,
-        handle_id: rule.handle_id,
-        firing_key: keyOf(firing),
-        tweet_id: firing.postId ?? null,
-        fired_at: new Date(firing.at).toISOString(),
-        numbers: JSON.stringify(firing.numbers),
-      })
+      .values(values.slice(start, start + INSERT_CHUNK))
       .onConflict((oc) => oc.columns(['rule_id', 'firing_key']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) continue;
-    fired += 1;
-    const channels = await alertChannels(trx, rule.user_id, options);
-    if (channels.length === 0) continue;
-    const rows = channels.map((channel) => ({
-      user_id: rule.user_id,
-      handle_id: rule.handle_id,
-      tweet_id: `alert:${inserted.id}`,
+      .returning(['id', 'user_id', 'handle_id'])
+      .execute();
+    inserted.push(...rows);
+  }
+  if (inserted.length === 0) return { fired: 0, queued: 0 };
+  inserted.sort((a, b) => a.id - b.id);
+  const channelsOf = await alertChannels(
+    trx,
+    [...new Set(inserted.map((firing) => firing.user_id))],
+    options,
+  );
+  const rows = inserted.flatMap((firing) =>
+    (channelsOf.get(firing.user_id) ?? []).map((channel) => ({
+      user_id: firing.user_id,
+      handle_id: firing.handle_id,
+      tweet_id: `alert:${firing.id}`,
       channel,
       status: 'pending' as const,
       attempts: 0,
       next_attempt_at: nowIso,
       created_at: nowIso,
       last_error: null,
-      alert_firing_id: inserted.id,
-    }));
+      alert_firing_id: firing.id,
+    })),
+  );
+  let queued = 0;
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     const result = await trx
       .insertInto('notification_outbox')
-      .values(rows)
+      .values(rows.slice(start, start + INSERT_CHUNK))
       .onConflict((oc) => oc.columns(['user_id', 'handle_id', 'tweet_id', 'channel']).doNothing())
       .executeTakeFirst();
     queued += Number(result.numInsertedOrUpdatedRows ?? 0n);
-    await wakeChats(trx, rows, nowIso);
   }
-  return { fired, queued };
+  if (rows.length > 0) await wakeChats(trx, rows, nowIso);
+  return { fired: inserted.length, queued };
 }
 
-/** Where a user's alerts go: connected, unstopped messaging channels and webhook endpoints. */
+/** Where each user's alerts go: connected, unstopped messaging channels and webhook endpoints. */
 async function alertChannels(
   trx: Executor,
-  userId: number,
+  userIds: number[],
   options: AlertPassOptions,
-): Promise<OutboxChannel[]> {
+): Promise<Map<number, OutboxChannel[]>> {
   const [settings, endpoints] = await Promise.all([
     trx
       .selectFrom('user_settings')
       .select([
+        'user_id',
         'telegram_chat_id',
         'telegram_stopped_reason',
         'discord_user_id',
         'discord_stopped_reason',
       ])
-      .where('user_id', '=', userId)
-      .executeTakeFirst(),
+      .where('user_id', 'in', userIds)
+      .execute(),
     options.webhooks
       ? trx
           .selectFrom('webhook_endpoints')
-          .select('id')
-          .where('user_id', '=', userId)
+          .select(['id', 'user_id'])
+          .where('user_id', 'in', userIds)
           .where('stopped_reason', 'is', null)
           .orderBy('id')
           .execute()
       : Promise.resolve([]),
   ]);
-  const channels: OutboxChannel[] = [];
-  if (
-    settings?.telegram_chat_id &&
-    !settings.telegram_stopped_reason &&
-    options.channels.includes('telegram')
-  ) {
-    channels.push('telegram');
+  const channels = new Map<number, OutboxChannel[]>(userIds.map((id) => [id, []]));
+  for (const row of settings) {
+    const list = channels.get(row.user_id)!;
+    if (
+      row.telegram_chat_id &&
+      !row.telegram_stopped_reason &&
+      options.channels.includes('telegram')
+    ) {
+      list.push('telegram');
+    }
+    if (
+      row.discord_user_id &&
+      !row.discord_stopped_reason &&
+      options.channels.includes('discord')
+    ) {
+      list.push('discord');
+    }
   }
-  if (
-    settings?.discord_user_id &&
-    !settings.discord_stopped_reason &&
-    options.channels.includes('discord')
-  ) {
-    channels.push('discord');
-  }
-  for (const endpoint of endpoints) channels.push(`webhook:${endpoint.id}`);
+  for (const endpoint of endpoints) channels.get(endpoint.user_id)!.push(`webhook:${endpoint.id}`);
   return channels;
 }
 

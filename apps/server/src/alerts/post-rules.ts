@@ -8,12 +8,7 @@ import {
   type WordsKind,
 } from '@perch/shared';
 import { engagementOf } from '../analytics/window.js';
-import {
-  compileFilter,
-  prepareText,
-  type CompiledFilter,
-  type PreparedText,
-} from '../notify/notification-filter.js';
+import { compileFilter, type CompiledFilter } from '../notify/notification-filter.js';
 import type {
   AlertPost,
   EvaluatedRule,
@@ -129,10 +124,9 @@ function latestReading(
   return latest;
 }
 
-// A user's rules are evaluated against every new post and a post against every rule: compile a
-// rule's terms once and split a post's text into words once.
+// A rule's terms are compiled once, however many posts it sees. A post's word boundaries are
+// only worked out when one of the terms appears in it at all (compileFilter).
 const compiledWords = new WeakMap<WordsKind, CompiledFilter | null>();
-const preparedTexts = new WeakMap<AlertPost, PreparedText>();
 
 function wordsMatch(kind: WordsKind, post: AlertPost): boolean {
   let filter = compiledWords.get(kind);
@@ -143,12 +137,7 @@ function wordsMatch(kind: WordsKind, post: AlertPost): boolean {
   // The contract requires an included term, so a compiled filter always exists; without one
   // there is nothing to watch for.
   if (!filter) return false;
-  let prepared = preparedTexts.get(post);
-  if (!prepared) {
-    prepared = prepareText(post.text);
-    preparedTexts.set(post, prepared);
-  }
-  return filter.heldBackReason({ text: post.text, media: [] }, prepared) === null;
+  return filter.heldBackReason({ text: post.text, media: [] }) === null;
 }
 
 /** The key of a post rule's firing: one per rule and post. */

@@ -81,11 +81,18 @@ export function compileFilter(filter: NotificationFilter): CompiledFilter | null
     heldBackReason(tweet, prepared) {
       let text: PreparedText | undefined = prepared;
       const textOf = () => (text ??= prepareText(tweet.text));
+      // Word boundaries are the costly part: they are only worked out for a term that appears
+      // in the text at all (a whole-word match is a match first).
+      const folded = prepared?.text ?? fold(tweet.text);
+      const holds = (pattern: RegExp) => {
+        pattern.lastIndex = 0;
+        return pattern.test(folded) && containsTerm(textOf(), pattern);
+      };
       for (const { term, pattern } of exclude) {
-        if (containsTerm(textOf(), pattern)) return FILTER_MESSAGES.heldBackContains(term);
+        if (holds(pattern)) return FILTER_MESSAGES.heldBackContains(term);
       }
       if (filter.media_only && tweet.media.length === 0) return FILTER_MESSAGES.heldBackNoMedia;
-      if (include.length > 0 && !include.some(({ pattern }) => containsTerm(textOf(), pattern))) {
+      if (include.length > 0 && !include.some(({ pattern }) => holds(pattern))) {
         return FILTER_MESSAGES.heldBackNoneOf(filter.include);
       }
       return null;

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../index.js';
 import type { ColumnKinds } from './column-kinds.js';
 
 /**
@@ -18,7 +19,7 @@ import type { ColumnKinds } from './column-kinds.js';
  *   webhook rows name their endpoint in `channel` (`webhook:<id>`), so each endpoint is a chat
  *   of its own with its own order, lock and circuit.
  */
-export function alertsAndWebhooks(kinds: ColumnKinds) {
+export function alertsAndWebhooks(kinds: ColumnKinds, dialect: Dialect) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
@@ -117,6 +118,15 @@ export function alertsAndWebhooks(kinds: ColumnKinds) {
         .on('tweets')
         .columns(['alerts_pending', 'handle_id'])
         .execute();
+      // An install with posts gets statistics for the new column at once: without them
+      // PostgreSQL may look for the few marked posts by walking the whole table in id order,
+      // every second, until autovacuum analyses it. An empty table is left alone: statistics
+      // saying "empty" would mislead the planner while the first posts come in.
+      if (dialect === 'postgres') {
+        const { rows } = await sql<{ stored: boolean }>`
+          select exists (select 1 from tweets) as stored`.execute(db);
+        if (rows[0]?.stored) await sql`analyze tweets`.execute(db);
+      }
     },
 
     async down(db: Kysely<unknown>): Promise<void> {

@@ -47,6 +47,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0018-session-lifetimes': sessionLifetimes(),
     '0019-secrets-at-rest': secretsAtRest(dialect),
     '0020-metric-snapshot-times': metricSnapshotTimes(),
-    '0021-alerts-and-webhooks': alertsAndWebhooks(kinds),
+    '0021-alerts-and-webhooks': alertsAndWebhooks(kinds, dialect),
   };
 }

@@ -1,13 +1,14 @@
 import { ALERT_MESSAGES } from '@perch/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   alertServer,
   makeFiring,
   makeRule,
   type AlertServerOptions,
 } from '@/features/alerts/test/alert-fixtures';
+import { ALERTS_POLL_MS } from '@/lib/polling/intervals';
 import { apiTestHooks } from '@/test/api-test-hooks';
 import { makeHandle } from '@/test/api-records';
 import {
@@ -321,6 +322,29 @@ describe('Alerts route', () => {
     expect(requestsTo(fetchMock, 'GET /api/v1/alerts/firings').at(-1)?.query.get('handle')).toBe(
       'esa',
     );
+  });
+
+  it('reads the rules and the history again every minute while the page is open', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const firings = [makeFiring({ id: 1, rule_name: 'Big post' })];
+    const { fetchMock } = renderAlerts({ firings });
+    const history = within(historySection());
+    expect(await history.findAllByTestId('alert-firing')).toHaveLength(1);
+    const asked = () => ({
+      rules: requestsTo(fetchMock, 'GET /api/v1/alerts').length,
+      firings: requestsTo(fetchMock, 'GET /api/v1/alerts/firings').length,
+    });
+    expect(asked()).toEqual({ rules: 1, firings: 1 });
+
+    // An alert fires meanwhile: the server says nothing, the next minute's read shows it.
+    firings.unshift(makeFiring({ id: 2, rule_name: 'Launch words' }));
+    await act(() => vi.advanceTimersByTimeAsync(ALERTS_POLL_MS - 1_000));
+    expect(asked()).toEqual({ rules: 1, firings: 1 });
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(asked()).toEqual({ rules: 2, firings: 2 });
+    await waitFor(() => expect(history.getAllByTestId('alert-firing')).toHaveLength(2));
+    expect(history.getAllByTestId('alert-firing')[0]).toHaveTextContent('Launch words');
+    expect(ALERTS_POLL_MS).toBe(60_000);
   });
 
   it('says when no alert has fired yet', async () => {

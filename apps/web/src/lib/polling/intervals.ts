@@ -61,6 +61,16 @@ export const DELIVERY_LOG_POLL_MS = 10_000;
  */
 export { SETTINGS_FETCH_MIN_GAP_MS } from '@perch/shared';
 
+/* Alerts page. */
+
+/**
+ * The alert rules and the history of what fired: 60 s while the page is open (and again when
+ * the window gets focus, as every query). The server sends no live event when an alert fires;
+ * the alert itself goes out to Telegram, Discord or the webhooks at once, so the page only has
+ * to catch up within a minute.
+ */
+export const ALERTS_POLL_MS = 60_000;
+
 /* Security page and alerts. */
 
 /** Sessions, login history, events, stats and the suspicious-activity alerts: 60 s. */

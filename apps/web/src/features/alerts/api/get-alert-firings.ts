@@ -1,6 +1,7 @@
 import { alertFiringListSchema, type AlertFiringList } from '@perch/shared';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
+import { ALERTS_POLL_MS } from '@/lib/polling/intervals';
 import { alertKeys } from './alert-keys';
 
 /**
@@ -30,7 +31,9 @@ export function getAlertFirings(
 
 /**
  * The history's pages, one more each time it asks, following `next_before`. The last filter's
- * firings stay on screen while another handle's load.
+ * firings stay on screen while another handle's load. The server says nothing live when an
+ * alert fires, so the pages are read again every minute while the page is open; a firing that
+ * moves to a newer page meanwhile shows once (see the history's list).
  */
 export function alertFiringsQueryOptions(handle: string | null, limit = FIRINGS_PAGE_SIZE) {
   return infiniteQueryOptions({
@@ -40,6 +43,7 @@ export function alertFiringsQueryOptions(handle: string | null, limit = FIRINGS_
     initialPageParam: null as number | null,
     getNextPageParam: (last) => last.next_before ?? undefined,
     placeholderData: keepPreviousData,
+    refetchInterval: ALERTS_POLL_MS,
   });
 }
 

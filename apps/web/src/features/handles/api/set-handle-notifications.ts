@@ -8,17 +8,30 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api-client';
 import { handleKeys, handleMutationKeys } from './handle-keys';
 
+/** Where a handle's new posts can go: a messaging service, or the user's webhooks. */
+export type HandleChannel = NotificationChannel | 'webhook';
+
 export interface HandleNotificationChange {
   handle: Handle;
-  channel: NotificationChannel;
+  channel: HandleChannel;
   enabled: boolean;
 }
 
-const FIELD = { telegram: 'telegram_enabled', discord: 'discord_enabled' } as const;
+const FIELD = {
+  telegram: 'telegram_enabled',
+  discord: 'discord_enabled',
+  webhook: 'webhook_enabled',
+} as const satisfies Record<HandleChannel, keyof Handle>;
 
-/** Whether a handle notifies on a channel. */
-export function notifiesOn(handle: Handle, channel: NotificationChannel): boolean {
-  return handle[FIELD[channel]];
+const REQUEST_FIELD = {
+  telegram: 'telegramEnabled',
+  discord: 'discordEnabled',
+  webhook: 'webhookEnabled',
+} as const satisfies Record<HandleChannel, keyof HandleNotificationsRequest>;
+
+/** Whether a handle notifies on a channel (an older server leaves the webhooks' flag out). */
+export function notifiesOn(handle: Handle, channel: HandleChannel): boolean {
+  return handle[FIELD[channel]] ?? false;
 }
 
 /** PUT /handles/{id}/notifications: switches one channel on or off for one handle. */
@@ -27,8 +40,7 @@ export async function setHandleNotifications({
   channel,
   enabled,
 }: HandleNotificationChange): Promise<Handle> {
-  const body: HandleNotificationsRequest =
-    channel === 'telegram' ? { telegramEnabled: enabled } : { discordEnabled: enabled };
+  const body: HandleNotificationsRequest = { [REQUEST_FIELD[channel]]: enabled };
   const data = await apiClient.put(
     `/handles/${handle.id}/notifications`,
     body,
@@ -40,7 +52,7 @@ export async function setHandleNotifications({
 function setFlag(
   handles: Handle[] | undefined,
   id: number,
-  channel: NotificationChannel,
+  channel: HandleChannel,
   enabled: boolean,
 ): Handle[] | undefined {
   return handles?.map((entry) =>

@@ -8,18 +8,18 @@ import {
 import { IconAlertCircle, IconAlertTriangle, type Icon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { notifiesOn } from '../api/set-handle-notifications';
+import { notifiesOn, type HandleChannel } from '../api/set-handle-notifications';
 
 const CHANNELS: readonly NotificationChannel[] = ['telegram', 'discord'];
 
 /** A refused switch of one handle: the channel and the server's reason. */
 export interface SwitchRefusal {
-  channel: NotificationChannel;
+  channel: HandleChannel;
   text: string;
 }
 
 /** The id of a switch's note, for the switch's aria-describedby. */
-export const forwardingNoteId = (handleId: number, channel: NotificationChannel) =>
+export const forwardingNoteId = (handleId: number, channel: HandleChannel) =>
   `forwarding-note-${handleId}-${channel}`;
 
 /** The notes of the channels of `handle` that are switched on but cannot deliver. */

@@ -42,7 +42,7 @@ export function HandleRowHeader({
           @{handle.handle}
         </Text>
         <Text size="xs" c="dimmed">
-          {`${formatCount(tweets)} ${tweets === 1 ? 'tweet' : 'tweets'} · ${handle.backfill_days} days`}
+          {`${formatCount(tweets)} ${tweets === 1 ? 'tweet' : 'tweets'} · ${handle.backfill_days} ${handle.backfill_days === 1 ? 'day' : 'days'}`}
           {live.followers_count !== null ? ` · ${formatCount(live.followers_count)} followers` : ''}
         </Text>
       </UnstyledButton>

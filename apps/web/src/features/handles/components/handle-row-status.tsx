@@ -15,7 +15,7 @@ export interface HandleRowStatusProps {
   forwarding: ForwardingSettings | undefined;
 }
 
-/** A row's collection badge and its Telegram and Discord switches. */
+/** A row's collection badge and its Telegram, Discord and Webhooks switches. */
 export function HandleRowStatus({
   handle,
   live,

@@ -88,8 +88,8 @@ export function NotificationFilterModal({
       <form onSubmit={handleSubmit} aria-label="Notification filter" noValidate>
         <Stack gap="md">
           <Text size="sm" c="dimmed">
-            Applies to Telegram and Discord. Words match whole words, whatever their case; type a
-            phrase with its spaces. Press Enter or a comma after each one.
+            Applies to Telegram, Discord and webhooks. Words match whole words, whatever their case;
+            type a phrase with its spaces. Press Enter or a comma after each one.
           </Text>
           <TagsInput
             label="Notify only about tweets with"

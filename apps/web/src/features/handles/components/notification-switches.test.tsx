@@ -1,8 +1,10 @@
 import {
   FORWARDING_MESSAGES,
   SETTINGS_MESSAGES,
+  WEBHOOK_API_MESSAGES,
   type ForwardingSettings,
   type Handle,
+  type HandleNotificationsRequest,
 } from '@perch/shared';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -41,16 +43,19 @@ const telegramSwitch = (name: string) =>
   screen.findByRole('switch', { name: `Telegram notifications for @${name}` });
 const discordSwitch = (name: string) =>
   screen.findByRole('switch', { name: `Discord notifications for @${name}` });
+const webhookSwitch = (name: string) =>
+  screen.findByRole('switch', { name: `Webhook notifications for @${name}` });
 
 /** The server's answer: the handle with the change applied. */
 function answerWith(handle: Handle): StubHandler {
   return (request) => {
-    const body = request.body as { telegramEnabled?: boolean; discordEnabled?: boolean };
+    const body = request.body as HandleNotificationsRequest;
     return ok({
       handle: {
         ...handle,
         telegram_enabled: body.telegramEnabled ?? handle.telegram_enabled,
         discord_enabled: body.discordEnabled ?? handle.discord_enabled,
+        webhook_enabled: body.webhookEnabled ?? handle.webhook_enabled ?? false,
       },
     });
   };
@@ -59,11 +64,60 @@ function answerWith(handle: Handle): StubHandler {
 describe('per-handle notification switches', () => {
   apiTestHooks();
 
-  it('shows each handle’s Telegram and Discord state', async () => {
+  it('shows each handle’s Telegram, Discord and Webhooks state', async () => {
     const nasa = makeHandle({ id: 11, handle: 'nasa', telegram_enabled: true });
-    renderPanel([nasa], answerWith(nasa));
+    const esa = makeHandle({ id: 22, handle: 'esa', webhook_enabled: true });
+    renderPanel([nasa, esa], answerWith(nasa));
     expect(await telegramSwitch('nasa')).toBeChecked();
     expect(await discordSwitch('nasa')).not.toBeChecked();
+    expect(await webhookSwitch('nasa')).not.toBeChecked();
+    expect(await webhookSwitch('esa')).toBeChecked();
+    expect(within(rowOf('esa')).getByText('Webhooks')).toBeVisible();
+  });
+
+  it('switches the webhooks of a handle and says so', async () => {
+    const nasa = makeHandle({ id: 23, handle: 'nasa' });
+    const fetchMock = renderPanel([nasa], answerWith(nasa));
+    const user = person();
+    const webhooks = await webhookSwitch('nasa');
+    await user.click(webhooks);
+    expect(webhooks).toBeChecked();
+    expect(
+      await screen.findByText(SETTINGS_MESSAGES.toggled('webhook', true, 'nasa')),
+    ).toBeVisible();
+    expect(requestsTo(fetchMock, 'PUT /api/v1/handles/23/notifications')[0]?.body).toEqual({
+      webhookEnabled: true,
+    });
+    // The other switches of the row stay as they were.
+    expect(await telegramSwitch('nasa')).not.toBeChecked();
+    expect(await discordSwitch('nasa')).not.toBeChecked();
+  });
+
+  it('reverts the Webhooks switch beside it when the user has no webhook yet', async () => {
+    const nasa = makeHandle({ id: 24, handle: 'nasa' });
+    renderPanel([nasa], () => fail(400, WEBHOOK_API_MESSAGES.addWebhookFirst, 'VALIDATION_ERROR'));
+    const webhooks = await webhookSwitch('nasa');
+    await person().click(webhooks);
+    const refusal = await within(rowOf('nasa')).findByTestId('switch-refusal');
+    expect(refusal).toHaveTextContent(WEBHOOK_API_MESSAGES.addWebhookFirst);
+    expect(WEBHOOK_API_MESSAGES.addWebhookFirst).toBe('Add a webhook in Settings first.');
+    expect(within(refusal).getByRole('link', { name: 'Open Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
+    expect(webhooks).not.toBeChecked();
+    expect(screen.queryByTestId('handle-message')).toBeNull();
+  });
+
+  it("reverts the Webhooks switch with 'Failed to toggle webhook notification' when the server fails", async () => {
+    const nasa = makeHandle({ id: 25, handle: 'nasa', webhook_enabled: true });
+    renderPanel([nasa], () => fail(500, 'Internal error', 'INTERNAL'));
+    const webhooks = await webhookSwitch('nasa');
+    await person().click(webhooks);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to toggle webhook notification',
+    );
+    expect(webhooks).toBeChecked();
   });
 
   it('switches on at once, before the server answers, and says so when it does', async () => {

@@ -1,26 +1,38 @@
-import { SETTINGS_MESSAGES, type Handle, type NotificationChannel } from '@perch/shared';
+import { SETTINGS_MESSAGES, type Handle } from '@perch/shared';
 import { useCallback, useRef, useState } from 'react';
 import { refusalText } from '@/lib/failure-text';
-import { useSetHandleNotificationsMutation } from '../api/set-handle-notifications';
+import {
+  notifiesOn,
+  useSetHandleNotificationsMutation,
+  type HandleChannel,
+} from '../api/set-handle-notifications';
+import { HANDLE_TEXTS } from '../utils/handle-messages';
 
 export interface ToggleOutcome {
   kind: 'success' | 'error';
   text: string;
   /** The handle and channel switched (a refusal is shown beside that switch). */
   handleId?: number;
-  channel?: NotificationChannel;
+  channel?: HandleChannel;
 }
 
-const keyOf = (id: number, channel: NotificationChannel) => `${id}:${channel}`;
+const keyOf = (id: number, channel: HandleChannel) => `${id}:${channel}`;
 
-/** The text of a refused toggle: the server's ('Please connect Telegram in Settings first'). */
-export function toggleErrorText(error: unknown, channel: NotificationChannel): string {
-  return refusalText(error, SETTINGS_MESSAGES.toggleFailed(channel));
+/**
+ * The text of a refused toggle: the server's ('Please connect Telegram in Settings first', 'Add
+ * a webhook in Settings first.'), or that the switch failed when the server gave no reason.
+ */
+export function toggleErrorText(error: unknown, channel: HandleChannel): string {
+  const fallback =
+    channel === 'webhook'
+      ? HANDLE_TEXTS.webhookToggleFailed
+      : SETTINGS_MESSAGES.toggleFailed(channel);
+  return refusalText(error, fallback);
 }
 
 /**
- * The per-handle Telegram and Discord switches: optimistic, reverted with the server's reason on
- * failure, and a click on a switch whose request is still in flight is ignored.
+ * The per-handle Telegram, Discord and Webhooks switches: optimistic, reverted with the server's
+ * reason on failure, and a click on a switch whose request is still in flight is ignored.
  */
 export function useNotificationToggles(onOutcome: (outcome: ToggleOutcome) => void) {
   const mutation = useSetHandleNotificationsMutation();
@@ -35,7 +47,7 @@ export function useNotificationToggles(onOutcome: (outcome: ToggleOutcome) => vo
   }, []);
 
   const toggle = useCallback(
-    (handle: Handle, channel: NotificationChannel, enabled: boolean): boolean => {
+    (handle: Handle, channel: HandleChannel, enabled: boolean): boolean => {
       const key = keyOf(handle.id, channel);
       if (inFlight.current.has(key)) return false;
       inFlight.current.add(key);
@@ -51,7 +63,7 @@ export function useNotificationToggles(onOutcome: (outcome: ToggleOutcome) => vo
               channel,
               text: SETTINGS_MESSAGES.toggled(
                 channel,
-                channel === 'telegram' ? updated.telegram_enabled : updated.discord_enabled,
+                notifiesOn(updated, channel),
                 updated.handle,
               ),
             }),
@@ -70,7 +82,7 @@ export function useNotificationToggles(onOutcome: (outcome: ToggleOutcome) => vo
   );
 
   const isBusy = useCallback(
-    (id: number, channel: NotificationChannel) => busy.has(keyOf(id, channel)),
+    (id: number, channel: HandleChannel) => busy.has(keyOf(id, channel)),
     [busy],
   );
 

@@ -29,6 +29,8 @@ export const HANDLE_TEXTS = {
   added: (name: string) => `@${name} added successfully!`,
   removed: (name: string) => `@${name} removed.`,
   completed: (name: string) => `@${name} data collection completed!`,
+  /** The Webhooks switch's fallback, worded as the Telegram and Discord switches' ones. */
+  webhookToggleFailed: 'Failed to toggle webhook notification',
 } as const;
 
 /** The name a handle entry is known by. */

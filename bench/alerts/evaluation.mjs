@@ -1,0 +1,407 @@
+// The evaluation side of the alerts benchmark, in a child process of its own (fresh heap, fresh
+// database): `node bench/alerts/evaluation.mjs <sqlite|postgres>`, forked by run.mjs, which gets
+// the result over IPC.
+//
+// World: HANDLES handles, each followed by one user with Telegram connected and one webhook
+// endpoint, and 5 enabled rules of that handle, one of each kind (RULES below); HISTORY posts per
+// handle over the last 30 days (stored as a backfill stores them: no markers), and 2 days of
+// profile snapshots every 15 minutes (PROFILE_REFRESH_MINUTES' default).
+//
+// 1. Pages: 2 x PAGES pages of 100 new posts, each of another handle, stored as monitoring
+//    stores them (`upsertTweets(..., { markForFanout: true })`), then evaluated as the delivery
+//    worker's alert pass evaluates them (`evaluatePendingPosts` until a batch comes back short).
+//    Each page's store and evaluation are timed separately, so "storing alone" and "storing +
+//    evaluation" come from the same pages; WARMUP pages before them are not counted. On firing
+//    pages 8 of the 100 posts fire 10 rules (FIRING_SHARE below), each firing queueing a Telegram
+//    and a webhook delivery; quiet pages, in turn with them, fire nothing, which splits the cost
+//    into what every page pays and what each firing adds.
+// 2. The handle sweep: `evaluateHandleRules` over all 5 x HANDLES rules, twice (the first stores
+//    every handle rule's memory for the first time, the second is the steady state).
+// 3. Statements: more pages, firing and quiet, with every statement counted and timed
+//    (instruments.mjs).
+// 4. Profiles: the evaluation of more pages alone, and a third sweep (whose statements are
+//    counted too), under the CPU profiler.
+import { alertKindSchema } from '@perch/shared';
+import { sql } from 'kysely';
+import { cpuProfile, saveProfile, statementTimer, summarizeProfile } from './instruments.mjs';
+import {
+  DAY_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  dist,
+  insertRows,
+  openBenchDatabase,
+  seedEndpoints,
+  seedUsersAndHandles,
+  seededRandom,
+} from './world.mjs';
+import { postMaker } from '../lib/subscribers.mjs';
+import { percentile } from '../lib/stats.mjs';
+
+const { upsertTweets } = await import(`${dist}/modules/tweets/tweets.repository.js`);
+const { evaluatePendingPosts, evaluateHandleRules } = await import(`${dist}/alerts/evaluation.js`);
+
+const dialect = process.argv[2] ?? 'sqlite';
+const HANDLES = Number(process.env.BENCH_HANDLES ?? 1_000);
+const PAGES = Number(process.env.BENCH_PAGES ?? 200);
+const WARMUP = 20;
+/** Pages of each kind of the statement count, and pages of the profile. */
+const STATEMENT_PAGES = 30;
+const PROFILE_PAGES = 60;
+const POSTS_PER_PAGE = 100;
+/** Posts per handle in the last 30 days before the run (a handle posting 3 times a day). */
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 90);
+const SNAPSHOT_EVERY_MS = 15 * MINUTE_MS;
+const SNAPSHOT_SPAN_MS = 2 * DAY_MS;
+/** The last SILENT handles stopped posting 5 days ago (the silence rule fires on them). */
+const SILENT = Math.round(HANDLES * 0.03);
+/** Every 33rd handle gained 8% followers in the last 12 hours (the follower rule fires). */
+const FOLLOWER_JUMP_EVERY = 33;
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+
+/** Each user's 5 rules on their handle: 3 about posts, 2 about the handle (the sweep's). */
+const RULES = [
+  {
+    name: 'Likes past 500 within 6 h',
+    kind: { type: 'metric_threshold', metric: 'likes', threshold: 500, within_hours: 6 },
+  },
+  {
+    name: '3x the month median',
+    kind: { type: 'engagement_multiple', multiple: 3, period: 'month' },
+  },
+  {
+    name: 'Launch words',
+    kind: { type: 'words', include: ['launch', 'outage', 'acquisition'], exclude: ['rumour'] },
+  },
+  {
+    name: 'Followers 5% in a day',
+    kind: { type: 'follower_change', percent: 5, direction: 'either' },
+  },
+  { name: 'Quiet for 3 days', kind: { type: 'silence', days: 3 } },
+];
+
+/**
+ * Which posts of a page fire, by their place in the page: 5 of 100 say "launch" (words), 2 pass
+ * 500 likes (threshold, and 3x the median engagement too), 1 has 250 reposts (3x the median).
+ */
+const FIRING_SHARE = {
+  words: (j) => j % 20 === 7,
+  likes: (j) => j === 33 || j === 71,
+  reposts: (j) => j === 50,
+};
+const FIRINGS_PER_PAGE = 5 + 2 * 2 + 1;
+
+const random = seededRandom(42);
+const between = (low, high) => low + Math.floor(random() * (high - low + 1));
+const makePost = postMaker(1_950_000_000_000_000_000n, (id) => `Post ${id}`);
+
+/** A post with ordinary numbers (engagement around 60) and ordinary words. */
+function ordinaryPost(createdAt, text) {
+  return {
+    ...makePost(createdAt),
+    text,
+    likeCount: between(20, 80),
+    retweetCount: between(2, 10),
+    replyCount: between(1, 5),
+    quoteCount: between(0, 2),
+    impressionCount: between(2_000, 9_000),
+  };
+}
+
+/**
+ * A page of 100 new posts of the last 50 minutes, newest first as sources list them; a quiet
+ * page (`firing` false) has no post that fires.
+ */
+function newPage(now, firing = true) {
+  const posts = [];
+  for (let j = 0; j < POSTS_PER_PAGE; j++) {
+    const createdAt = new Date(now - (POSTS_PER_PAGE - j) * 30_000).toISOString();
+    const text =
+      firing && FIRING_SHARE.words(j)
+        ? `We launch the new plan today, thread below ${j}`
+        : `Notes from the week: shipping, hiring and a long read ${j}`;
+    const post = ordinaryPost(createdAt, text);
+    if (firing && FIRING_SHARE.likes(j)) post.likeCount = 600;
+    if (firing && FIRING_SHARE.reposts(j)) post.retweetCount = 250;
+    posts.push(post);
+  }
+  return posts.reverse();
+}
+
+async function seed(db, config) {
+  const now = Date.now();
+  const nowIso = new Date(now).toISOString();
+  const { userIds, handleIds } = await seedUsersAndHandles(db.db, { count: HANDLES, now: nowIso });
+  await seedEndpoints(
+    db.db,
+    config,
+    userIds,
+    (i) => `https://hooks.example.com/perch/${i}`,
+    nowIso,
+  );
+  for (const { kind } of RULES) {
+    if (!alertKindSchema.safeParse(kind).success) throw new Error(`invalid rule ${kind.type}`);
+  }
+  const ruleMade = new Date(now - DAY_MS).toISOString();
+  await insertRows(
+    db.db,
+    'alert_rules',
+    userIds.flatMap((userId, i) =>
+      RULES.map(({ name, kind }) => ({
+        user_id: userId,
+        handle_id: handleIds[i],
+        name,
+        enabled: true,
+        kind: JSON.stringify(kind),
+        memory: null,
+        created_at: ruleMade,
+        updated_at: ruleMade,
+      })),
+    ),
+  );
+
+  // A month of posts per handle, stored as a backfill stores them (no fan-out or alert marker).
+  const historyStarted = performance.now();
+  for (let i = 0; i < HANDLES; i++) {
+    const end = i >= HANDLES - SILENT ? now - 5 * DAY_MS : now - 2 * HOUR_MS;
+    const start = now - 30 * DAY_MS;
+    const step = (end - start) / HISTORY;
+    const posts = Array.from({ length: HISTORY }, (_, k) =>
+      ordinaryPost(new Date(start + k * step).toISOString(), `An older post ${k} of author ${i}`),
+    );
+    await upsertTweets(db.db, handleIds[i], posts, nowIso);
+  }
+  const historyMs = performance.now() - historyStarted;
+
+  const snapshots = [];
+  for (let i = 0; i < HANDLES; i++) {
+    const base = 10_000 + i * 7;
+    for (let at = now - SNAPSHOT_SPAN_MS; at <= now; at += SNAPSHOT_EVERY_MS) {
+      const jumped = i % FOLLOWER_JUMP_EVERY === 5 && at > now - 12 * HOUR_MS;
+      snapshots.push({
+        handle_id: handleIds[i],
+        taken_at: new Date(at).toISOString(),
+        followers: jumped ? Math.round(base * 1.08) : base + Math.round((at % 7) - 3),
+        following: 300,
+        tweet_count: 5_000 + i,
+        like_count: 20_000,
+      });
+    }
+  }
+  await insertRows(db.db, 'profile_snapshots', snapshots);
+  return { handleIds, historyMs, snapshots: snapshots.length };
+}
+
+/** The worker's alert pass on posts: batches until one comes back short. */
+async function evaluateAll(db, limit) {
+  const total = { evaluated: 0, fired: 0, queued: 0, batches: 0 };
+  for (;;) {
+    const result = await evaluatePendingPosts(db, {
+      now: new Date(),
+      channels: ['telegram'],
+      webhooks: true,
+      ...(limit ? { limit } : {}),
+    });
+    total.evaluated += result.evaluated;
+    total.fired += result.fired;
+    total.queued += result.queued;
+    total.batches += 1;
+    if (result.evaluated < (limit ?? 200)) return total;
+  }
+}
+
+const round = (value, digits = 2) => (value === null ? null : Number(value.toFixed(digits)));
+const stats = (values) => ({
+  p50: round(percentile(values, 50)),
+  p95: round(percentile(values, 95)),
+  mean: round(values.reduce((sum, v) => sum + v, 0) / values.length),
+  max: round(Math.max(...values)),
+});
+
+const newTally = () => ({ store: [], added: [], total: [], fired: 0, queued: 0 });
+
+/** A tally of pages as reported. */
+const pagesReport = (tally) => ({
+  count: tally.store.length,
+  firedPerPage: round(tally.fired / tally.store.length, 2),
+  queuedPerPage: round(tally.queued / tally.store.length, 2),
+  storeMs: stats(tally.store),
+  storeAndEvaluateMs: stats(tally.total),
+  addedMs: stats(tally.added),
+});
+
+/** The times of `count` alert passes with nothing to evaluate. */
+async function emptyPasses(db, count) {
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const { evaluated } = await evaluateAll(db);
+    times.push(performance.now() - t0);
+    if (evaluated !== 0) throw new Error(`an empty pass found ${evaluated} posts`);
+  }
+  return times;
+}
+
+/** The handles pages go to, in turn: every handle but the silent ones. */
+function pageHandles(handleIds) {
+  const usable = handleIds.slice(0, HANDLES - SILENT);
+  let next = 0;
+  return () => usable[next++ % usable.length];
+}
+
+async function main() {
+  const bench = await openBenchDatabase(dialect);
+  const { db, config } = bench;
+  try {
+    const setupStarted = performance.now();
+    const { handleIds, historyMs, snapshots } = await seed(db, config);
+    const setupMs = performance.now() - setupStarted;
+    const nextHandle = pageHandles(handleIds);
+
+    // PostgreSQL's autovacuum analyses tables this size within a minute of a load (as
+    // bench/tweets-search notes); until then the planner knows nothing of `alerts_pending`, as
+    // after migration 0021 added it to a table autovacuum has no reason to analyse again soon.
+    // The empty pass is timed in both states, and everything else after the analysis.
+    let emptyBeforeAnalyze;
+    if (db.dialect === 'postgres') {
+      emptyBeforeAnalyze = stats(await emptyPasses(db, 20));
+      for (const table of ['tweets', 'profile_snapshots', 'alert_rules', 'handles']) {
+        await sql`vacuum analyze ${sql.table(table)}`.execute(db.db);
+      }
+    }
+
+    // 1. Pages: store, then evaluate, each timed; firing and quiet pages in turn.
+    const measured = { firing: newTally(), quiet: newTally() };
+    for (let k = 0; k < WARMUP + 2 * PAGES; k++) {
+      const firing = k % 2 === 0;
+      const handleId = nextHandle();
+      const page = newPage(Date.now(), firing);
+      const t0 = performance.now();
+      await upsertTweets(db.db, handleId, page, new Date().toISOString(), { markForFanout: true });
+      const t1 = performance.now();
+      const result = await evaluateAll(db);
+      const t2 = performance.now();
+      if (result.evaluated !== POSTS_PER_PAGE) {
+        throw new Error(`page ${k}: ${result.evaluated} posts evaluated, not ${POSTS_PER_PAGE}`);
+      }
+      if (k < WARMUP) continue;
+      const tally = measured[firing ? 'firing' : 'quiet'];
+      tally.store.push(t1 - t0);
+      tally.added.push(t2 - t1);
+      tally.total.push(t2 - t0);
+      tally.fired += result.fired;
+      tally.queued += result.queued;
+    }
+
+    // A pass with nothing to evaluate: what every delivery round costs when nothing is new.
+    const empty = await emptyPasses(db, 100);
+
+    // 2. The handle sweep, from fresh memories, then again.
+    const sweeps = [];
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      const result = await evaluateHandleRules(db, {
+        now: new Date(),
+        channels: ['telegram'],
+        webhooks: true,
+      });
+      sweeps.push({ ms: round(performance.now() - t0, 1), ...result });
+    }
+
+    // 3. Statements per page, counted through a plugin on the same database.
+    const timer = statementTimer();
+    const timed = { ...db, db: db.db.withPlugin(timer.plugin) };
+    for (let k = 0; k < 2 * STATEMENT_PAGES; k++) {
+      const firing = k % 2 === 0;
+      timer.phase = 'store';
+      const page = newPage(Date.now(), firing);
+      await upsertTweets(timed.db, nextHandle(), page, new Date().toISOString(), {
+        markForFanout: true,
+      });
+      timer.phase = firing ? 'evaluate' : 'evaluateQuiet';
+      await evaluateAll(timed);
+    }
+    const perPage = (phase, count = STATEMENT_PAGES) =>
+      Object.entries(timer.byPhase[phase] ?? {})
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .map(([label, s]) => ({
+          label,
+          perPage: round(s.count / count, 1),
+          msPerPage: round(s.ms / count, 3),
+        }));
+
+    // 4. Profiles: the evaluation of pages alone (stored first, one page per batch), and a sweep.
+    for (let k = 0; k < PROFILE_PAGES; k++) {
+      await upsertTweets(db.db, nextHandle(), newPage(Date.now()), new Date().toISOString(), {
+        markForFanout: true,
+      });
+    }
+    const evaluationProfile = await cpuProfile(() => evaluateAll(db, POSTS_PER_PAGE));
+    if (evaluationProfile.result.evaluated !== PROFILE_PAGES * POSTS_PER_PAGE) {
+      throw new Error(`profile: ${evaluationProfile.result.evaluated} posts evaluated`);
+    }
+    // The same sweep gives the statement count and the profile (it is long enough for both).
+    timer.phase = 'sweep';
+    const sweepProfile = await cpuProfile(() =>
+      evaluateHandleRules(timed, { now: new Date(), channels: ['telegram'], webhooks: true }),
+    );
+    const files = PROFILE_DIR
+      ? [
+          saveProfile(evaluationProfile.profile, PROFILE_DIR, `alerts-evaluation-${dialect}`),
+          saveProfile(sweepProfile.profile, PROFILE_DIR, `alerts-sweep-${dialect}`),
+        ]
+      : [];
+
+    const counts = await db.db
+      .selectFrom('notification_outbox')
+      .select(['channel'])
+      .select((eb) => eb.fn.countAll().as('count'))
+      .groupBy('channel')
+      .execute();
+    return {
+      dialect,
+      handles: HANDLES,
+      rules: HANDLES * RULES.length,
+      ruleKinds: RULES.map((rule) => rule.kind.type),
+      historyPerHandle: HISTORY,
+      profileSnapshots: snapshots,
+      setupS: round(setupMs / 1000, 1),
+      historyS: round(historyMs / 1000, 1),
+      warmupPages: WARMUP,
+      postsPerPage: POSTS_PER_PAGE,
+      expectedFiringsPerPage: FIRINGS_PER_PAGE,
+      pages: pagesReport(measured.firing),
+      quietPages: pagesReport(measured.quiet),
+      emptyPassMs: stats(empty),
+      emptyPassBeforeAnalyzeMs: emptyBeforeAnalyze ?? null,
+      sweeps: sweeps.map((s) => ({ ...s, rules: HANDLES * RULES.length })),
+      statements: {
+        pages: STATEMENT_PAGES,
+        store: perPage('store', 2 * STATEMENT_PAGES),
+        evaluate: perPage('evaluate'),
+        evaluateQuiet: perPage('evaluateQuiet'),
+        sweep: perPage('sweep', 1),
+      },
+      profiles: {
+        pages: PROFILE_PAGES,
+        evaluation: summarizeProfile(evaluationProfile.profile),
+        sweep: summarizeProfile(sweepProfile.profile),
+        files,
+      },
+      outboxByChannel: counts.reduce((sum, row) => {
+        const channel = row.channel.startsWith('webhook:') ? 'webhook' : row.channel;
+        sum[channel] = (sum[channel] ?? 0) + Number(row.count);
+        return sum;
+      }, {}),
+    };
+  } finally {
+    await bench.close();
+  }
+}
+
+try {
+  process.send({ ok: true, result: await main() });
+} catch (error) {
+  process.send({ ok: false, error: String(error?.stack ?? error) });
+}
+process.disconnect();
