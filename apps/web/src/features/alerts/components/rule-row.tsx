@@ -45,7 +45,16 @@ export function RuleRow({ rule, onEdit, onDelete, onSwitched, onSwitchFailed }: 
             <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
               {rule.name}
             </Text>
-            <Badge size="xs" variant="light" color="gray" tt="none">
+            {/* Wraps on a phone rather than cutting the kind's name short. */}
+            <Badge
+              size="xs"
+              variant="light"
+              color="gray"
+              tt="none"
+              h="auto"
+              maw="100%"
+              styles={{ label: { whiteSpace: 'normal' } }}
+            >
               {KIND_LABELS[rule.kind.type]}
             </Badge>
             {enabled ? null : (
