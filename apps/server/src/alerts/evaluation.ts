@@ -43,6 +43,7 @@ import {
 import type { Db, Executor } from '../db/index.js';
 import type { NotificationChannel, OutboxChannel } from '../db/types.js';
 import { wakeChats } from '../notify/delivery-chats.repository.js';
+import { activeWebhookEndpoints, webhookChannel } from '../notify/webhook/webhook-channel.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -465,15 +466,7 @@ async function alertChannels(
       ])
       .where('user_id', 'in', userIds)
       .execute(),
-    options.webhooks
-      ? trx
-          .selectFrom('webhook_endpoints')
-          .select(['id', 'user_id'])
-          .where('user_id', 'in', userIds)
-          .where('stopped_reason', 'is', null)
-          .orderBy('id')
-          .execute()
-      : Promise.resolve([]),
+    options.webhooks ? activeWebhookEndpoints(trx, userIds) : Promise.resolve([]),
   ]);
   const channels = new Map<number, OutboxChannel[]>(userIds.map((id) => [id, []]));
   for (const row of settings) {
@@ -493,7 +486,8 @@ async function alertChannels(
       list.push('discord');
     }
   }
-  for (const endpoint of endpoints) channels.get(endpoint.user_id)!.push(`webhook:${endpoint.id}`);
+  for (const endpoint of endpoints)
+    channels.get(endpoint.user_id)!.push(webhookChannel(endpoint.id));
   return channels;
 }
 

@@ -1,4 +1,5 @@
 import type { Tweet } from '@perch/shared';
+import { postUrl } from '../domain/x-urls.js';
 import type { AnalyticsTweet } from './types.js';
 
 /**
@@ -11,7 +12,7 @@ export function toApiTweet(tweet: AnalyticsTweet, username: string): Tweet {
     id: tweet.id,
     text: tweet.text,
     created_at: new Date(tweet.createdAt).toISOString(),
-    url: `https://x.com/${username}/status/${tweet.id}`,
+    url: postUrl(username, tweet.id),
     like_count: tweet.likes,
     retweet_count: tweet.retweets,
     reply_count: tweet.replies,

@@ -9,6 +9,7 @@
  */
 
 import type { OutboxChannel, WebhookChannel } from '../db/types.js';
+import { isWebhookChannel } from './webhook/webhook-channel.js';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
@@ -101,14 +102,6 @@ export class DeliveryCircuit {
     return opened;
   }
 }
-
-/** Whether an outbox channel is a webhook endpoint's (`webhook:<id>`). */
-export const isWebhookChannel = (channel: OutboxChannel): channel is WebhookChannel =>
-  channel.startsWith('webhook:');
-
-/** The endpoint id of a webhook channel. */
-export const webhookEndpointId = (channel: WebhookChannel): number =>
-  Number(channel.slice('webhook:'.length));
 
 /**
  * One circuit per outbox channel: Telegram's and Discord's from the start, a webhook endpoint's

@@ -3,6 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import type { DeliveryChannel } from '@perch/shared';
 import type { Executor } from '../db/index.js';
 import type { NotificationOutboxTable } from '../db/types.js';
+import { ANY_WEBHOOK_CHANNEL } from './webhook/webhook-channel.js';
 
 export interface DeliveryLogRow extends Selectable<NotificationOutboxTable> {
   username: string | null;
@@ -56,7 +57,7 @@ export function listDeliveries(
     ])
     .where('notification_outbox.user_id', '=', userId);
   if (channel === 'webhook') {
-    query = query.where(sql<boolean>`notification_outbox.channel like 'webhook:%'`);
+    query = query.where(sql<boolean>`notification_outbox.channel like ${ANY_WEBHOOK_CHANNEL}`);
   } else if (channel) {
     query = query.where('notification_outbox.channel', '=', channel);
   }

@@ -24,6 +24,7 @@
  */
 import type { OutboxChannel } from '../db/types.js';
 import type { DeliveryContext } from './outbox.repository.js';
+import { isWebhookChannel } from './webhook/webhook-channel.js';
 import { DeliveryError } from './types.js';
 
 /** A rate-limited row waits at least this long, whatever the service said. */
@@ -50,7 +51,7 @@ export function skipReason(
   channel: OutboxChannel,
   alert = false,
 ): string | null {
-  if (channel.startsWith('webhook:')) {
+  if (isWebhookChannel(channel)) {
     const endpoint = context.endpoint;
     if (!endpoint) return 'The webhook was deleted';
     if (endpoint.stopped_reason) return `Stopped: ${endpoint.stopped_reason}`;

@@ -4,13 +4,13 @@
  * refused, to the chat's new id when a Telegram group moved), then marks the rows as the
  * outcome rules say (delivery-outcome.ts) and tells the channel's circuit.
  */
-import { alertKindSchema, describeFiring } from '@perch/shared';
 import type { Db } from '../db/index.js';
 import type { NotificationChannel, OutboxChannel } from '../db/types.js';
 import type { Logger } from '../lib/logger.js';
 import { moveTelegramChat, stopChannel } from './channel-state.repository.js';
 import { noticeParts, sendPart, sendPlain, type NotifyChannels } from './channels.js';
-import { isWebhookChannel, type DeliveryCircuits } from './delivery-circuit.js';
+import type { DeliveryCircuits } from './delivery-circuit.js';
+import { isWebhookChannel } from './webhook/webhook-channel.js';
 import {
   deliveryOutcome,
   skipReason,
@@ -19,7 +19,7 @@ import {
   type SendStage,
 } from './delivery-outcome.js';
 import type { DeliverySlots } from './delivery-slots.js';
-import { alertMessage, type AlertNotice } from './format/alert-format.js';
+import { alertMessage, storedFiring, type AlertNotice } from './format/alert-format.js';
 import { digestMessage, fallbackMessage } from './format/fallback-format.js';
 import { toTweetNotice } from './notice.js';
 import {
@@ -413,7 +413,10 @@ export class DeliverySender {
     );
     await markFinished(this.db.db, ids, this.workerId, failed);
     if (typeof target !== 'string') {
-      await stopWebhook(this.db.db, head.user_id, head.channel, reason, this.nowIso());
+      // Only a webhook row has an endpoint for its target.
+      if (isWebhookChannel(head.channel)) {
+        await stopWebhook(this.db.db, head.user_id, head.channel, reason, this.nowIso());
+      }
       return;
     }
     const channel = head.channel as NotificationChannel;
@@ -430,19 +433,14 @@ function pendingNotice(row: OutboxRow, context: DeliveryContext): PendingNotice 
   if (row.alert_firing_id === null) return notice ? { row, notice, alert: null } : null;
   const firing = context.firing;
   if (!firing || (firing.tweet_id !== null && !notice)) return null;
-  const kind = alertKindSchema.safeParse(JSON.parse(firing.kind));
-  const numbers = JSON.parse(firing.numbers) as Record<string, number>;
   return {
     row,
     notice,
     alert: {
       handle: handle.username,
       ruleName: firing.rule_name,
-      summary: kind.success
-        ? describeFiring(handle.username, kind.data, numbers)
-        : firing.rule_name,
+      ...storedFiring(handle.username, firing),
       firedAt: firing.fired_at,
-      numbers,
       post: notice,
     },
   };

@@ -7,7 +7,8 @@
  */
 import type { NotificationChannel, OutboxChannel, WebhookChannel } from '../db/types.js';
 import type { NotifyChannels } from './channels.js';
-import { isWebhookChannel, type DeliveryCircuits } from './delivery-circuit.js';
+import type { DeliveryCircuits } from './delivery-circuit.js';
+import { isWebhookChannel } from './webhook/webhook-channel.js';
 import type { ClaimExclusions } from './outbox-claims.repository.js';
 import type { RateGate } from './rate-gate.js';
 

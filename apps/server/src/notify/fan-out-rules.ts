@@ -28,6 +28,7 @@ import {
   type PreparedText,
 } from './notification-filter.js';
 import { allowsTweet, parsePreferences } from './preferences.js';
+import { isWebhookChannel, webhookChannel } from './webhook/webhook-channel.js';
 
 /** A tweet waiting for its fan-out, with its handle's X user id (threads are not replies). */
 export interface FanOutTweet {
@@ -102,7 +103,7 @@ export function wantedChannels(follower: FanOutFollower): OutboxChannel[] {
     wanted.push('discord');
   }
   if (follower.webhook_enabled) {
-    for (const id of follower.webhook_endpoint_ids ?? []) wanted.push(`webhook:${id}`);
+    for (const id of follower.webhook_endpoint_ids ?? []) wanted.push(webhookChannel(id));
   }
   return wanted;
 }
@@ -114,7 +115,7 @@ function recipientsByHandle(
   webhooks: boolean,
 ): Map<number, Recipient[]> {
   const delivered = (channel: OutboxChannel) =>
-    channel.startsWith('webhook:') ? webhooks : channels.includes(channel as NotificationChannel);
+    isWebhookChannel(channel) ? webhooks : channels.includes(channel);
   const byHandle = new Map<number, Recipient[]>();
   for (const follower of followers) {
     if (!hasTwitter(follower)) continue;

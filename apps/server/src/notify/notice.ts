@@ -1,5 +1,6 @@
 import type { MediaType } from '../domain/tweet-source.js';
 import type { TweetRow } from '../db/types.js';
+import { postUrl } from '../domain/x-urls.js';
 import type { TweetNotice } from './types.js';
 
 interface StoredMedia {
@@ -38,7 +39,7 @@ export function toTweetNotice(
     authorName: handle.display_name,
     tweetId: tweet.tweet_id,
     text: tweet.text,
-    url: `https://x.com/${handle.username}/status/${tweet.tweet_id}`,
+    url: postUrl(handle.username, tweet.tweet_id),
     createdAt: tweet.created_at,
     likes: tweet.like_count,
     retweets: tweet.retweet_count,

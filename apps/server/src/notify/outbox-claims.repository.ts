@@ -14,15 +14,13 @@ import {
 } from './delivery-chats.repository.js';
 import { goesAsDigest } from './fan-out-rules.js';
 import type { OutboxRow } from './outbox.repository.js';
+import { ANY_WEBHOOK_CHANNEL, isWebhookChannel } from './webhook/webhook-channel.js';
 
 /**
  * Who not to claim for now: users whose chat is busy or cooling down, or a whole channel.
  * `webhook` stands for every webhook endpoint at once (their shared slots are all busy).
  */
 export type ClaimExclusions = Partial<Record<OutboxChannel | 'webhook', readonly number[] | 'all'>>;
-
-/** Webhook endpoints' channels (`webhook:<id>`), as a LIKE pattern. */
-export const WEBHOOK_CHANNELS = 'webhook:%';
 
 export interface ClaimOptions {
   now: string;
@@ -97,7 +95,7 @@ function dueChats(db: Executor, options: ClaimOptions) {
   for (const [channel, users] of Object.entries(options.exclude ?? {})) {
     if (!users) continue;
     if (channel === 'webhook') {
-      if (users === 'all') due = due.where(sql<boolean>`c.channel not like ${WEBHOOK_CHANNELS}`);
+      if (users === 'all') due = due.where(sql<boolean>`c.channel not like ${ANY_WEBHOOK_CHANNEL}`);
     } else if (users === 'all') due = due.where('c.channel', '!=', channel as OutboxChannel);
     else if (users.length > 0) {
       due = due.where((eb) =>
@@ -149,7 +147,7 @@ async function withDigest(db: Executor, head: OutboxRow, options: ClaimOptions):
   const digestAfter = options.digestAfter ?? 0;
   // A webhook gets every event as itself (receivers are programs), and an alert is never folded
   // into a digest of posts.
-  const alone = head.channel.startsWith('webhook:') || head.alert_firing_id !== null;
+  const alone = isWebhookChannel(head.channel) || head.alert_firing_id !== null;
   if (digestAfter <= 0 || alone) return { rows: [head], digest: false };
   const others = await db
     .selectFrom('notification_outbox')

@@ -6,6 +6,7 @@ import type { Executor, Db } from '../db/index.js';
 import type { NotificationChannel } from '../db/types.js';
 import { postIdLength } from '../db/posting-order.js';
 import { wakeChats } from './delivery-chats.repository.js';
+import { activeWebhookEndpoints } from './webhook/webhook-channel.js';
 import { fanOutDeliveries, type FanOutDelivery, type FanOutFollower } from './fan-out-rules.js';
 
 /** Rows per INSERT: 9 parameters each, far below both databases' limits. */
@@ -133,13 +134,7 @@ async function selectFollowers(trx: Executor, handleIds: number[]): Promise<FanO
     ...new Set(followers.filter((row) => row.webhook_enabled).map((row) => row.user_id)),
   ];
   if (webhookUsers.length === 0) return followers;
-  const endpoints = await trx
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'user_id'])
-    .where('user_id', 'in', webhookUsers)
-    .where('stopped_reason', 'is', null)
-    .orderBy('id')
-    .execute();
+  const endpoints = await activeWebhookEndpoints(trx, webhookUsers);
   return followers.map((row) => ({
     ...row,
     webhook_endpoint_ids: endpoints.filter((e) => e.user_id === row.user_id).map((e) => e.id),

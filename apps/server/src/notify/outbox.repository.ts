@@ -6,9 +6,15 @@
  */
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../db/index.js';
-import type { OutboxChannel, NotificationOutboxTable, OutboxStatus } from '../db/types.js';
+import type {
+  OutboxChannel,
+  NotificationOutboxTable,
+  OutboxStatus,
+  WebhookChannel,
+} from '../db/types.js';
 import type { TweetRow } from '../db/types.js';
 import { wakeChats } from './delivery-chats.repository.js';
+import { isWebhookChannel, webhookEndpointId } from './webhook/webhook-channel.js';
 
 export type OutboxRow = Selectable<NotificationOutboxTable>;
 
@@ -221,9 +227,7 @@ export interface DeliveryContext {
 
 /** Reads what sending `row` needs, all at once. */
 export async function loadDeliveryContext(db: Executor, row: OutboxRow): Promise<DeliveryContext> {
-  const endpointId = row.channel.startsWith('webhook:')
-    ? Number(row.channel.slice('webhook:'.length))
-    : null;
+  const endpointId = isWebhookChannel(row.channel) ? webhookEndpointId(row.channel) : null;
   const firing =
     row.alert_firing_id === null
       ? undefined
@@ -288,11 +292,11 @@ export async function loadDeliveryContext(db: Executor, row: OutboxRow): Promise
 export async function stopWebhook(
   db: Executor,
   userId: number,
-  channel: OutboxChannel,
+  channel: WebhookChannel,
   reason: string,
   now: string,
 ): Promise<void> {
-  const id = Number(channel.slice('webhook:'.length));
+  const id = webhookEndpointId(channel);
   await db
     .updateTable('webhook_endpoints')
     .set({ stopped_reason: reason, updated_at: now })

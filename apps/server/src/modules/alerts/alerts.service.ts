@@ -14,6 +14,7 @@ import {
 import type { FiringNumbers } from '../../alerts/index.js';
 import type { Db } from '../../db/index.js';
 import { conflict, notFound } from '../../lib/errors.js';
+import { postUrl } from '../../domain/x-urls.js';
 import { withFollowsLocked } from '../handles/follows-lock.repository.js';
 import { findHandleByName, findLinkedHandle } from '../handles/handles.repository.js';
 import { HANDLE_NOT_FOUND } from '../handles/handles.service.js';
@@ -50,10 +51,6 @@ function parseNumbers(stored: string): FiringNumbers {
   );
 }
 
-/** The address of a post, as tweets show it everywhere else (api-tweet.ts). */
-const tweetUrl = (username: string, tweetId: string) =>
-  `https://x.com/${username}/status/${tweetId}`;
-
 export function toAlertRule(row: AlertRuleRow): AlertRule {
   return {
     id: row.id,
@@ -76,7 +73,7 @@ export function toAlertFiring(row: AlertFiringRow): AlertFiring {
     handle: row.username,
     kind,
     tweet_id: row.tweet_id,
-    tweet_url: row.tweet_id === null ? null : tweetUrl(row.username, row.tweet_id),
+    tweet_url: row.tweet_id === null ? null : postUrl(row.username, row.tweet_id),
     fired_at: row.fired_at,
     numbers,
     summary: describeFiring(row.username, kind, numbers),

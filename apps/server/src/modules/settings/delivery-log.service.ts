@@ -1,11 +1,9 @@
-import {
-  alertKindSchema,
-  describeFiring,
-  type Delivery,
-  type DeliveryChannel,
-} from '@perch/shared';
+import type { Delivery, DeliveryChannel } from '@perch/shared';
 import type { Db } from '../../db/index.js';
+import { postUrl } from '../../domain/x-urls.js';
 import { listDeliveries, type DeliveryLogRow } from '../../notify/delivery-log.repository.js';
+import { storedFiring } from '../../notify/format/alert-format.js';
+import { isWebhookChannel } from '../../notify/webhook/webhook-channel.js';
 import type { UserRow } from '../users/users.repository.js';
 
 const EXCERPT_LENGTH = 140;
@@ -16,12 +14,12 @@ function alertOf(row: DeliveryLogRow, handle: string): Delivery['alert'] {
   if (row.rule_name === null || row.rule_kind === null || row.firing_numbers === null) {
     return { ruleName: 'Deleted alert', summary: 'The alert rule was deleted.' };
   }
-  const kind = alertKindSchema.safeParse(JSON.parse(row.rule_kind));
-  const numbers = JSON.parse(row.firing_numbers) as Record<string, number>;
-  return {
-    ruleName: row.rule_name,
-    summary: kind.success ? describeFiring(handle, kind.data, numbers) : '',
-  };
+  const { summary } = storedFiring(handle, {
+    rule_name: row.rule_name,
+    kind: row.rule_kind,
+    numbers: row.firing_numbers,
+  });
+  return { ruleName: row.rule_name, summary };
 }
 
 export async function deliveryLog(
@@ -33,7 +31,7 @@ export async function deliveryLog(
   const rows = await listDeliveries(db.db, user.id, channel, limit);
   return rows.map((row) => {
     const handle = row.username ?? '';
-    const webhook = row.channel.startsWith('webhook:');
+    const webhook = isWebhookChannel(row.channel);
     // An alert's row names its firing in tweet_id; the post it is about is the firing's.
     const tweetId = row.alert_firing_id === null ? row.tweet_id : (row.firing_tweet_id ?? '');
     return {
@@ -44,10 +42,7 @@ export async function deliveryLog(
       status: row.status,
       handle,
       tweetId,
-      tweetUrl:
-        tweetId === ''
-          ? `https://x.com/${handle}`
-          : `https://x.com/${handle || 'i/web'}/status/${tweetId}`,
+      tweetUrl: tweetId === '' ? `https://x.com/${handle}` : postUrl(handle || 'i/web', tweetId),
       excerpt:
         row.text === null
           ? null

@@ -1,14 +1,10 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import type { WebhookChannel, WebhookEndpointsTable } from '../../db/types.js';
+import type { WebhookEndpointsTable } from '../../db/types.js';
 import { countRows } from '../../db/queries.js';
+import { ANY_WEBHOOK_CHANNEL, webhookChannel } from '../../notify/webhook/webhook-channel.js';
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
-
-/** The outbox channel of an endpoint: each endpoint is a chat of its own. */
-export const webhookChannel = (endpointId: number): WebhookChannel => `webhook:${endpointId}`;
-/** Every endpoint's channel, as a LIKE pattern. */
-const ANY_WEBHOOK_CHANNEL = 'webhook:%';
 
 /** A user's endpoints, oldest first. */
 export function listEndpoints(db: Executor, userId: number): Promise<WebhookEndpointRow[]> {

@@ -3,6 +3,7 @@
  * and for a post rule the post's start and link. Plain text with links only, like the fallback
  * messages, so nothing in it can be refused for its formatting.
  */
+import { alertKindSchema, describeFiring } from '@perch/shared';
 import type { NotificationChannel } from '../../db/types.js';
 import type { TweetNotice } from '../types.js';
 import { escapeDiscordMarkdown } from './discord-format.js';
@@ -20,6 +21,22 @@ export interface AlertNotice {
   numbers: Record<string, number>;
   /** The post a post rule fired on, with its current numbers; null for handle rules. */
   post: TweetNotice | null;
+}
+
+/**
+ * A stored firing's numbers and its one-line summary, from the JSON its rule's kind and numbers
+ * are stored as (the rule's name when the stored kind no longer reads).
+ */
+export function storedFiring(
+  handle: string,
+  stored: { rule_name: string; kind: string; numbers: string },
+): { numbers: Record<string, number>; summary: string } {
+  const kind = alertKindSchema.safeParse(JSON.parse(stored.kind));
+  const numbers = JSON.parse(stored.numbers) as Record<string, number>;
+  return {
+    numbers,
+    summary: kind.success ? describeFiring(handle, kind.data, numbers) : stored.rule_name,
+  };
 }
 
 /** Characters of the post an alert quotes. */
