@@ -3,18 +3,21 @@
 // the result over IPC.
 //
 // World: HANDLES handles, each followed by one user with Telegram connected and one webhook
-// endpoint, and 5 enabled rules of that handle, one of each kind (RULES below); HISTORY posts per
-// handle over the last 30 days (stored as a backfill stores them: no markers), and 2 days of
-// profile snapshots every 15 minutes (PROFILE_REFRESH_MINUTES' default).
+// endpoint, and 5 enabled rules of that handle, one of each kind (RULES below); UNWATCHED more
+// handles alike but without rules; HISTORY posts per handle over the last 30 days (stored as a
+// backfill stores them: no marks), and 2 days of profile snapshots every 15 minutes
+// (PROFILE_REFRESH_MINUTES' default).
 //
-// 1. Pages: 2 x PAGES pages of 100 new posts, each of another handle, stored as monitoring
-//    stores them (`upsertTweets(..., { markForFanout: true })`), then evaluated as the delivery
-//    worker's alert pass evaluates them (`evaluatePendingPosts` until a batch comes back short).
-//    Each page's store and evaluation are timed separately, so "storing alone" and "storing +
-//    evaluation" come from the same pages; WARMUP pages before them are not counted. On firing
-//    pages 8 of the 100 posts fire 10 rules (FIRING_SHARE below), each firing queueing a Telegram
-//    and a webhook delivery; quiet pages, in turn with them, fire nothing, which splits the cost
-//    into what every page pays and what each firing adds.
+// 1. Pages: 3 x PAGES pages of 100 new posts, each of another handle, stored as monitoring
+//    stores them (`upsertTweets(..., { markForFanout: true })`, which marks the posts of a
+//    handle with rules), then evaluated as the delivery worker's alert pass evaluates them
+//    (`evaluatePendingPosts` until a batch comes back short). Each page's store and evaluation
+//    are timed separately; WARMUP pages before them are not counted. In turn: a firing page
+//    (8 of the 100 posts fire 10 rules, FIRING_SHARE below, each firing queueing a Telegram and
+//    a webhook delivery), a quiet page (nothing fires), and a quiet page of an unwatched handle
+//    (no marks, nothing to evaluate): what ingest costs without alerts. So "added" is store +
+//    evaluation of a watched handle's page against the store of an unwatched one, and firing
+//    against quiet splits it into what every page pays and what each firing adds.
 // 2. The handle sweep: `evaluateHandleRules` over all 5 x HANDLES rules, twice (the first stores
 //    every handle rule's memory for the first time, the second is the steady state).
 // 3. Statements: more pages, firing and quiet, with every statement counted and timed
@@ -44,6 +47,11 @@ const { evaluatePendingPosts, evaluateHandleRules } = await import(`${dist}/aler
 const dialect = process.argv[2] ?? 'sqlite';
 const HANDLES = Number(process.env.BENCH_HANDLES ?? 1_000);
 const PAGES = Number(process.env.BENCH_PAGES ?? 200);
+/**
+ * Handles with history like the others but no rule: a page stored for one of them is what
+ * ingest costs without alerts (no marks, nothing to evaluate), the baseline of "added".
+ */
+const UNWATCHED = Number(process.env.BENCH_UNWATCHED ?? 50);
 const WARMUP = 20;
 /** Pages of each kind of the statement count, and pages of the profile. */
 const STATEMENT_PAGES = 30;
@@ -131,7 +139,10 @@ function newPage(now, firing = true) {
 async function seed(db, config) {
   const now = Date.now();
   const nowIso = new Date(now).toISOString();
-  const { userIds, handleIds } = await seedUsersAndHandles(db.db, { count: HANDLES, now: nowIso });
+  const { userIds, handleIds } = await seedUsersAndHandles(db.db, {
+    count: HANDLES + UNWATCHED,
+    now: nowIso,
+  });
   await seedEndpoints(
     db.db,
     config,
@@ -146,7 +157,7 @@ async function seed(db, config) {
   await insertRows(
     db.db,
     'alert_rules',
-    userIds.flatMap((userId, i) =>
+    userIds.slice(0, HANDLES).flatMap((userId, i) =>
       RULES.map(({ name, kind }) => ({
         user_id: userId,
         handle_id: handleIds[i],
@@ -162,8 +173,9 @@ async function seed(db, config) {
 
   // A month of posts per handle, stored as a backfill stores them (no fan-out or alert marker).
   const historyStarted = performance.now();
-  for (let i = 0; i < HANDLES; i++) {
-    const end = i >= HANDLES - SILENT ? now - 5 * DAY_MS : now - 2 * HOUR_MS;
+  for (let i = 0; i < HANDLES + UNWATCHED; i++) {
+    const silent = i >= HANDLES - SILENT && i < HANDLES;
+    const end = silent ? now - 5 * DAY_MS : now - 2 * HOUR_MS;
     const start = now - 30 * DAY_MS;
     const step = (end - start) / HISTORY;
     const posts = Array.from({ length: HISTORY }, (_, k) =>
@@ -218,11 +230,12 @@ const stats = (values) => ({
   max: round(Math.max(...values)),
 });
 
-const newTally = () => ({ store: [], added: [], total: [], fired: 0, queued: 0 });
+const newTally = () => ({ store: [], added: [], total: [], evaluated: 0, fired: 0, queued: 0 });
 
 /** A tally of pages as reported. */
 const pagesReport = (tally) => ({
   count: tally.store.length,
+  evaluatedPerPage: round(tally.evaluated / tally.store.length, 2),
   firedPerPage: round(tally.fired / tally.store.length, 2),
   queuedPerPage: round(tally.queued / tally.store.length, 2),
   storeMs: stats(tally.store),
@@ -242,11 +255,19 @@ async function emptyPasses(db, count) {
   return times;
 }
 
-/** The handles pages go to, in turn: every handle but the silent ones. */
+/**
+ * The handles pages go to, in turn: every watched handle but the silent ones, and (with
+ * `unwatched`) the handles without rules.
+ */
 function pageHandles(handleIds) {
   const usable = handleIds.slice(0, HANDLES - SILENT);
+  const unwatched = handleIds.slice(HANDLES);
   let next = 0;
-  return () => usable[next++ % usable.length];
+  let nextUnwatched = 0;
+  return (kind = 'watched') =>
+    kind === 'unwatched'
+      ? unwatched[nextUnwatched++ % unwatched.length]
+      : usable[next++ % usable.length];
 }
 
 async function main() {
@@ -259,36 +280,37 @@ async function main() {
     const nextHandle = pageHandles(handleIds);
 
     // PostgreSQL's autovacuum analyses tables this size within a minute of a load (as
-    // bench/tweets-search notes); until then the planner knows nothing of `alerts_pending`, as
-    // after migration 0021 added it to a table autovacuum has no reason to analyse again soon.
-    // The empty pass is timed in both states, and everything else after the analysis.
-    let emptyBeforeAnalyze;
+    // bench/tweets-search notes): everything is measured after that.
     if (db.dialect === 'postgres') {
-      emptyBeforeAnalyze = stats(await emptyPasses(db, 20));
       for (const table of ['tweets', 'profile_snapshots', 'alert_rules', 'handles']) {
         await sql`vacuum analyze ${sql.table(table)}`.execute(db.db);
       }
     }
 
-    // 1. Pages: store, then evaluate, each timed; firing and quiet pages in turn.
-    const measured = { firing: newTally(), quiet: newTally() };
-    for (let k = 0; k < WARMUP + 2 * PAGES; k++) {
-      const firing = k % 2 === 0;
-      const handleId = nextHandle();
+    // 1. Pages: store, then evaluate, each timed; a firing page, a quiet page, and a quiet page
+    //    of a handle without rules in turn.
+    const measured = { firing: newTally(), quiet: newTally(), unwatched: newTally() };
+    const KINDS = ['firing', 'quiet', 'unwatched'];
+    for (let k = 0; k < WARMUP + KINDS.length * PAGES; k++) {
+      const kind = KINDS[k % KINDS.length];
+      const firing = kind === 'firing';
+      const handleId = nextHandle(kind === 'unwatched' ? 'unwatched' : 'watched');
       const page = newPage(Date.now(), firing);
       const t0 = performance.now();
       await upsertTweets(db.db, handleId, page, new Date().toISOString(), { markForFanout: true });
       const t1 = performance.now();
       const result = await evaluateAll(db);
       const t2 = performance.now();
-      if (result.evaluated !== POSTS_PER_PAGE) {
-        throw new Error(`page ${k}: ${result.evaluated} posts evaluated, not ${POSTS_PER_PAGE}`);
+      const expected = kind === 'unwatched' ? 0 : POSTS_PER_PAGE;
+      if (result.evaluated !== expected) {
+        throw new Error(`page ${k}: ${result.evaluated} posts evaluated, not ${expected}`);
       }
       if (k < WARMUP) continue;
-      const tally = measured[firing ? 'firing' : 'quiet'];
+      const tally = measured[kind];
       tally.store.push(t1 - t0);
       tally.added.push(t2 - t1);
       tally.total.push(t2 - t0);
+      tally.evaluated += result.evaluated;
       tally.fired += result.fired;
       tally.queued += result.queued;
     }
@@ -372,8 +394,8 @@ async function main() {
       expectedFiringsPerPage: FIRINGS_PER_PAGE,
       pages: pagesReport(measured.firing),
       quietPages: pagesReport(measured.quiet),
+      unwatchedPages: pagesReport(measured.unwatched),
       emptyPassMs: stats(empty),
-      emptyPassBeforeAnalyzeMs: emptyBeforeAnalyze ?? null,
       sweeps: sweeps.map((s) => ({ ...s, rules: HANDLES * RULES.length })),
       statements: {
         pages: STATEMENT_PAGES,

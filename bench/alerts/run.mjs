@@ -131,11 +131,17 @@ const loadAfter = loadAverage();
 
 const NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 const met = (ok) => (ok ? 'met' : '**not met**');
+/**
+ * What alerts add to ingesting a page: store + evaluation of a watched handle's page against
+ * the store of an unwatched handle's page (no marks, nothing to evaluate), at a percentile.
+ */
+const addedToIngest = (d, pages, at) =>
+  round(evaluation[d][pages].storeAndEvaluateMs[at] - evaluation[d].unwatchedPages.storeMs[at], 2);
 const targets = Object.fromEntries(
-  DIALECTS.map((d) => [d, evaluation[d].pages.addedMs.p50 <= TARGET_ADDED_MS]),
+  DIALECTS.map((d) => [d, addedToIngest(d, 'pages', 'p50') <= TARGET_ADDED_MS]),
 );
-const targetsP95 = Object.fromEntries(
-  DIALECTS.map((d) => [d, evaluation[d].pages.addedMs.p95 <= TARGET_ADDED_MS]),
+const targetsQuiet = Object.fromEntries(
+  DIALECTS.map((d) => [d, addedToIngest(d, 'quietPages', 'p50') <= TARGET_ADDED_MS]),
 );
 const columns = DIALECTS.map((d) => NAMES[d]);
 const header = (first, last) =>
@@ -215,17 +221,21 @@ const topFunctions = (part) =>
   ).join('\n');
 
 console.log(`
-Evaluation: ${first.handles.toLocaleString('en-US')} handles, each followed by one user with Telegram and one webhook endpoint and ${first.rules / first.handles} enabled rules (${first.ruleKinds.join(', ')}): ${first.rules.toLocaleString('en-US')} rules; ${first.historyPerHandle} posts per handle over 30 days, ${first.profileSnapshots.toLocaleString('en-US')} profile snapshots (2 days every 15 min). ${first.pages.count} firing pages and ${first.quietPages.count} quiet ones in turn (after ${first.warmupPages} warm-up pages), ${first.postsPerPage} new posts each, each page of another handle, stored with markForFanout and then evaluated (ms; p50 / p95 over the pages)
+Evaluation: ${first.handles.toLocaleString('en-US')} handles, each followed by one user with Telegram and one webhook endpoint and ${first.rules / first.handles} enabled rules (${first.ruleKinds.join(', ')}): ${first.rules.toLocaleString('en-US')} rules; ${first.historyPerHandle} posts per handle over 30 days, ${first.profileSnapshots.toLocaleString('en-US')} profile snapshots (2 days every 15 min). ${first.pages.count} firing pages, ${first.quietPages.count} quiet ones and ${first.unwatchedPages.count} quiet ones of handles without rules, in turn (after ${first.warmupPages} warm-up pages), ${first.postsPerPage} new posts each, each page of another handle, stored with markForFanout and then evaluated (ms; p50 / p95 over the pages)
 
 ${header('measure', `target`)}
-${row('store a page (upsertTweets)', (d) => ms(evaluation[d].pages.storeMs))}
-${row('store + evaluate (evaluatePendingPosts)', (d) => ms(evaluation[d].pages.storeAndEvaluateMs))}
-${row('added by the evaluation', (d) => `${ms(evaluation[d].pages.addedMs)} (mean ${evaluation[d].pages.addedMs.mean})`, `<= ${TARGET_ADDED_MS} ms: ${DIALECTS.map((d) => `${NAMES[d]} ${met(targets[d])}`).join(', ')}`)}
+${row('unwatched handle (no rules): store a page', (d) => ms(evaluation[d].unwatchedPages.storeMs))}
+${row('unwatched handle: store + the alert pass', (d) => ms(evaluation[d].unwatchedPages.storeAndEvaluateMs))}
+${row('firing page: store (with its marks)', (d) => ms(evaluation[d].pages.storeMs))}
+${row('firing page: store + evaluate', (d) => ms(evaluation[d].pages.storeAndEvaluateMs))}
+${row('firing page: the evaluation alone', (d) => `${ms(evaluation[d].pages.addedMs)} (mean ${evaluation[d].pages.addedMs.mean})`)}
+${row('**firing page: added to ingest** (store + evaluate - unwatched store)', (d) => `${addedToIngest(d, 'pages', 'p50')} / ${addedToIngest(d, 'pages', 'p95')}`, `<= ${TARGET_ADDED_MS} ms: ${DIALECTS.map((d) => `${NAMES[d]} ${met(targets[d])}`).join(', ')}`)}
 ${row('firings / outbox rows queued per page', (d) => `${evaluation[d].pages.firedPerPage} / ${evaluation[d].pages.queuedPerPage}`, `${first.expectedFiringsPerPage} firings expected`)}
-${row('quiet pages (nothing fires): store', (d) => ms(evaluation[d].quietPages.storeMs))}
-${row('quiet pages: added by the evaluation', (d) => `${ms(evaluation[d].quietPages.addedMs)} (mean ${evaluation[d].quietPages.addedMs.mean}; ${evaluation[d].quietPages.firedPerPage} fired)`)}
+${row('quiet page: store (with its marks)', (d) => ms(evaluation[d].quietPages.storeMs))}
+${row('quiet page: the evaluation alone', (d) => `${ms(evaluation[d].quietPages.addedMs)} (mean ${evaluation[d].quietPages.addedMs.mean}; ${evaluation[d].quietPages.firedPerPage} fired)`)}
+${row('**quiet page: added to ingest**', (d) => `${addedToIngest(d, 'quietPages', 'p50')} / ${addedToIngest(d, 'quietPages', 'p95')}`, `<= ${TARGET_ADDED_MS} ms: ${DIALECTS.map((d) => `${NAMES[d]} ${met(targetsQuiet[d])}`).join(', ')}`)}
 ${row('so one firing costs about (mean, firing - quiet) / firings', (d) => `${((evaluation[d].pages.addedMs.mean - evaluation[d].quietPages.addedMs.mean) / evaluation[d].pages.firedPerPage).toFixed(2)} ms`)}
-${row('a pass with nothing to evaluate', (d) => `${ms(evaluation[d].emptyPassMs)}${evaluation[d].emptyPassBeforeAnalyzeMs ? ` (before ANALYZE: ${ms(evaluation[d].emptyPassBeforeAnalyzeMs)})` : ''}`)}
+${row('a pass with nothing to evaluate', (d) => ms(evaluation[d].emptyPassMs))}
 ${row(`handle sweep (evaluateHandleRules), ${first.rules.toLocaleString('en-US')} rules: first, then steady`, (d) => `${evaluation[d].sweeps[0].ms} / ${evaluation[d].sweeps[1].ms} (${evaluation[d].sweeps[0].evaluated} handle rules, ${evaluation[d].sweeps[0].fired} fired)`)}
 ${row('setup (of which history)', (d) => `${evaluation[d].setupS} s (${evaluation[d].historyS} s)`)}
 
@@ -271,7 +281,7 @@ Statements of the delivery worker per delivery (count / time, compile to result,
 ${header('statement')}
 ${workerStatementRows()}
 
-Targets: evaluation <= ${TARGET_ADDED_MS} ms added per page (p50): ${DIALECTS.map((d) => `${NAMES[d]} ${met(targets[d])}`).join(', ')}; at p95: ${DIALECTS.map((d) => `${NAMES[d]} ${met(targetsP95[d])}`).join(', ')}
+Targets: alerts add <= ${TARGET_ADDED_MS} ms to ingesting a page (p50): firing page ${DIALECTS.map((d) => `${NAMES[d]} ${met(targets[d])}`).join(', ')}; quiet page ${DIALECTS.map((d) => `${NAMES[d]} ${met(targetsQuiet[d])}`).join(', ')}
 load average (1, 5, 15 min): before ${loadBefore.join(', ')}; after ${loadAfter.join(', ')}
 `);
 console.log(
@@ -281,6 +291,6 @@ console.log(
     loadAverage: { before: loadBefore, after: loadAfter },
     evaluation,
     webhooks,
-    targets: { addedP50: targets, addedP95: targetsP95 },
+    targets: { firingPageP50: targets, quietPageP50: targetsQuiet },
   }),
 );

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AlertKindInput } from '@perch/shared';
 import { evaluatePendingPosts } from '../src/alerts/evaluation.js';
+import { markForAlerts } from '../src/alerts/marks.repository.js';
 import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { recordMetrics, type DueMetricsRow } from '../src/modules/tweets/tweets.repository.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
@@ -110,6 +111,15 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
     );
   }
 
+  /** Whether the post waits for its alert rules. */
+  const marked = async (app: NotifyTestApp, tweetId: string) =>
+    (await app.db.db
+      .selectFrom('alert_marks')
+      .innerJoin('tweets', 'tweets.id', 'alert_marks.tweet_row')
+      .select('tweet_row')
+      .where('tweets.tweet_id', '=', tweetId)
+      .executeTakeFirst()) !== undefined;
+
   const firings = (app: NotifyTestApp) =>
     app.db.db.selectFrom('alert_firings').selectAll().orderBy('id').execute();
 
@@ -126,12 +136,7 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
     await monitorFinds(t, handleId, [post]);
     // Below the threshold: looked at, nothing fired.
     await waitUntil(async () => {
-      const row = await t.db.db
-        .selectFrom('tweets')
-        .select('alerts_pending')
-        .where('tweet_id', '=', post.id)
-        .executeTakeFirstOrThrow();
-      return !row.alerts_pending;
+      return !(await marked(t, post.id));
     });
     expect(await firings(t)).toEqual([]);
 
@@ -161,12 +166,7 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
     // More likes later: the rule already fired on this post.
     await refresh(t, handleId, { ...post, likeCount: 400 });
     await waitUntil(async () => {
-      const row = await t.db.db
-        .selectFrom('tweets')
-        .select('alerts_pending')
-        .where('tweet_id', '=', post.id)
-        .executeTakeFirstOrThrow();
-      return !row.alerts_pending;
+      return !(await marked(t, post.id));
     });
     expect(await firings(t)).toHaveLength(1);
     expect(t.telegram.messagesTo('500001')).toHaveLength(1);
@@ -210,7 +210,13 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
       evaluatePendingPosts(t.db, options),
     ]);
     // Marked again (a refresh) and evaluated again: still once.
-    await t.db.db.updateTable('tweets').set({ alerts_pending: true }).execute();
+    await markForAlerts(
+      t.db.db,
+      handleId,
+      posts.map((post) => post.id),
+      new Date().toISOString(),
+    );
+    expect(await marked(t, posts[0]!.id)).toBe(true);
     await evaluatePendingPosts(t.db, options);
     expect(await firings(t)).toHaveLength(20);
     const outbox = await t.db.db

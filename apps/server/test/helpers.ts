@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { buildApp, type AppOptions } from '../src/app.js';
 import { Collector, type CollectorOptions } from '../src/collector/collector.js';
@@ -10,6 +11,7 @@ import type { TweetSource } from '../src/domain/tweet-source.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db, type Dialect } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { migrations } from '../src/db/migrations/index.js';
 import { findHandleByName, type HandleRow } from '../src/modules/handles/handles.repository.js';
 import type { XUsageMeter } from '../src/modules/x-usage/x-usage.service.js';
 import { createInvitation } from '../src/modules/invitations/invitations.service.js';
@@ -73,6 +75,23 @@ export async function createTestDb(
       }
     },
   };
+}
+
+/**
+ * A migrator of a test database's schema, to go down to an earlier migration, store rows of
+ * that time and come back up.
+ */
+export async function testMigrator({ db, dialect }: Db): Promise<Migrator> {
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]
+          ?.schema
+      : undefined;
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations(dialect) },
+    migrationTableSchema: schema,
+  });
 }
 
 export interface TestApp {

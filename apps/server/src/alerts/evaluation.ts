@@ -3,11 +3,13 @@
  * firing once and queues its deliveries, in one transaction per batch. It costs no X reads: it
  * reads only what monitoring and the metric and profile refreshes already stored.
  *
- * - Post rules look at posts marked `alerts_pending` (a post found by monitoring, or new numbers
- *   from a metric refresh; the marker is written by that same write). The batch takes the
- *   marked posts (on PostgreSQL skipping those another worker holds), fires, clears the markers
- *   and queues the deliveries together, so in scale-out mode exactly one worker evaluates each
- *   event, and a crash at any point neither loses nor doubles a firing.
+ * - Post rules look at marked posts (marks.ts: a post found by monitoring, or new numbers from a
+ *   metric refresh, of a handle with a rule; the mark is written by that same write). A batch
+ *   claims marks (on PostgreSQL skipping those another worker is claiming), evaluates their
+ *   posts, and deletes the marks; firings are recorded, their deliveries queued and the marks
+ *   deleted in one transaction. So in scale-out mode one worker evaluates each event, and a
+ *   crash at any point neither loses nor doubles a firing (a claim runs out, and firings are
+ *   unique).
  * - A post rule watches posts posted after it was made (for a threshold within H hours: posts
  *   still inside those hours when it was made), so a new rule never floods its owner with old
  *   posts.
@@ -24,7 +26,6 @@ import {
   HANDLE_ALERT_KINDS,
   POST_ALERT_KINDS,
   type AlertKind,
-  type AlertPeriod,
   type HandleAlertKind,
   type PostAlertKind,
 } from '@perch/shared';
@@ -40,15 +41,29 @@ import {
   type MetricReading,
   type PostRule,
 } from './index.js';
+import { randomUUID } from 'node:crypto';
+import { engagementOf } from '../analytics/window.js';
 import type { Db, Executor } from '../db/index.js';
 import type { NotificationChannel, OutboxChannel } from '../db/types.js';
 import { wakeChats } from '../notify/delivery-chats.repository.js';
 import { activeWebhookEndpoints, webhookChannel } from '../notify/webhook/webhook-channel.js';
+import {
+  claimMarks,
+  dropClaimed,
+  dropMarks,
+  readMarks,
+  type ClaimedMarks,
+  type HandleMedians,
+  type MarkedPost,
+  type StoredRule,
+} from './marks.repository.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** Posts per evaluation transaction. */
+/** Posts per evaluation batch. */
 const POST_BATCH = 200;
+/** How long a batch's claim on its marks holds before another worker may take them. */
+const CLAIM_MS = 60_000;
 /** Batches per round before deliveries resume. */
 const MAX_ROUNDS = 80;
 /** The follower rule compares counts within 24 h: two days of snapshots are enough. */
@@ -73,15 +88,6 @@ export interface AlertPassResult {
   queued: number;
 }
 
-interface StoredRule {
-  id: number;
-  user_id: number;
-  handle_id: number;
-  kind: string;
-  memory: string | null;
-  created_at: string;
-}
-
 /** A stored rule with its kind parsed; null when the stored kind no longer parses. */
 function parsedKind(rule: StoredRule): AlertKind | null {
   try {
@@ -104,103 +110,152 @@ function watchesFrom(rule: StoredRule, kind: PostAlertKind): number {
 }
 
 /**
- * Evaluates the post rules on one batch of posts with new numbers. Returns what it did; call
- * again while `evaluated` equals the batch size.
+ * Evaluates the post rules on one batch of marked posts (marks.repository.ts). Returns what it
+ * did; call again while `evaluated` equals the batch size.
+ *
+ * - SQLite (one process): one transaction reads the marks, their posts and rules, records the
+ *   firings, queues their deliveries and deletes the marks.
+ * - PostgreSQL (any number of workers): one statement claims the marks (skipping those another
+ *   worker is claiming) and reads the posts, rules and medians. A quiet batch then costs one
+ *   more statement, the marks' deletion; firings are recorded, their deliveries queued and the
+ *   marks deleted in one transaction. A worker that crashes before that leaves its marks
+ *   claimed: they are evaluated again once the claim runs out, and a firing recorded before is
+ *   not recorded twice.
  */
 export async function evaluatePendingPosts(
-  { db, dialect }: Db,
+  database: Db,
   options: AlertPassOptions,
 ): Promise<AlertPassResult> {
-  return db.transaction().execute(async (trx) => {
-    let query = trx
-      .selectFrom('tweets')
-      .select([
-        'id',
-        'handle_id',
-        'tweet_id',
-        'text',
-        'created_at',
-        'updated_at',
-        'like_count',
-        'retweet_count',
-        'reply_count',
-        'quote_count',
-        'impression_count',
-      ])
-      .where('alerts_pending', '=', true)
-      .orderBy('id')
-      .limit(options.limit ?? POST_BATCH);
-    if (dialect === 'postgres') query = query.forUpdate().skipLocked();
-    const posts = await query.execute();
-    const result: AlertPassResult = { evaluated: posts.length, fired: 0, queued: 0 };
-    if (posts.length === 0) return result;
-    const handleIds = [...new Set(posts.map((post) => post.handle_id))];
-    const rules = (await enabledRules(trx, handleIds)).flatMap((rule) => {
-      const kind = parsedKind(rule);
-      return kind && isPostKind(kind) ? [{ rule, kind }] : [];
+  const { db } = database;
+  const limit = options.limit ?? POST_BATCH;
+  if (database.dialect !== 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      const batch = await readMarks(trx, limit);
+      const recorded = await recordFirings(trx, await firingsOf(trx, batch, options), options);
+      await dropMarks(trx, batch.rows);
+      return { evaluated: batch.rows.length, ...recorded };
     });
-    if (rules.length > 0) {
-      const watched = posts.filter((post) =>
-        rules.some(
-          ({ rule, kind }) =>
-            rule.handle_id === post.handle_id &&
-            Date.parse(post.created_at) >= watchesFrom(rule, kind),
-        ),
-      );
-      const readings = await readingsOf(trx, watched);
-      const medians = await mediansOf(
-        trx,
-        [
-          ...new Set(
-            rules.filter((r) => r.kind.type === 'engagement_multiple').map((r) => r.rule.handle_id),
-          ),
-        ],
-        options.now.getTime(),
-      );
-      const firings: { rule: StoredRule; firing: Firing }[] = [];
-      for (const post of watched) {
-        const createdAt = Date.parse(post.created_at);
-        const alertPost: AlertPost = {
-          id: post.tweet_id,
-          text: post.text,
-          createdAt,
-          readings: [
-            ...(readings.get(`${post.handle_id}:${post.tweet_id}`) ?? []),
-            {
-              takenAt: Date.parse(post.updated_at),
-              likes: post.like_count,
-              retweets: post.retweet_count,
-              replies: post.reply_count,
-              quotes: post.quote_count,
-              views: post.impression_count,
-            },
-          ],
-        };
-        for (const { rule, kind } of rules) {
-          if (rule.handle_id !== post.handle_id || createdAt < watchesFrom(rule, kind)) continue;
-          const evaluated: PostRule = { id: rule.id, enabled: true, kind };
-          const firing = evaluatePostRule(evaluated, alertPost, {
-            now: options.now.getTime(),
-            medianEngagement: medians.get(post.handle_id) ?? {},
-          });
-          if (firing) firings.push({ rule, firing });
-        }
-      }
-      const recorded = await recordFirings(trx, firings, options);
-      result.fired = recorded.fired;
-      result.queued = recorded.queued;
-    }
-    await trx
-      .updateTable('tweets')
-      .set({ alerts_pending: false })
-      .where(
-        'id',
-        'in',
-        posts.map((post) => post.id),
-      )
-      .execute();
-    return result;
+  }
+  const token = randomUUID();
+  const batch = await claimMarks(db, {
+    token,
+    now: options.now,
+    until: new Date(options.now.getTime() + CLAIM_MS),
+    limit,
   });
+  const result: AlertPassResult = { evaluated: batch.rows.length, fired: 0, queued: 0 };
+  if (batch.rows.length === 0) return result;
+  const firings = await firingsOf(db, batch, options);
+  if (firings.length === 0) {
+    await dropClaimed(db, token, batch.rows, { alone: true });
+    return result;
+  }
+  return db.transaction().execute(async (trx) => {
+    const recorded = await recordFirings(trx, firings, options);
+    await dropClaimed(trx, token, batch.rows);
+    return { ...result, ...recorded };
+  });
+}
+
+/** What the post rules of a batch fire. */
+function firingsOf(
+  db: Executor,
+  batch: ClaimedMarks,
+  options: AlertPassOptions,
+): Promise<{ rule: StoredRule; firing: Firing }[]> | [] {
+  const rules = batch.rules.flatMap((rule) => {
+    const kind = parsedKind(rule);
+    return kind && isPostKind(kind) ? [{ rule, kind }] : [];
+  });
+  return rules.length > 0 ? postFirings(db, batch.posts, rules, options.now, batch.medians) : [];
+}
+
+/** What the post rules fire on these posts. */
+async function postFirings(
+  db: Executor,
+  posts: readonly MarkedPost[],
+  rules: readonly { rule: StoredRule; kind: PostAlertKind }[],
+  now: Date,
+  claimedMedians: Map<number, HandleMedians> | undefined,
+): Promise<{ rule: StoredRule; firing: Firing }[]> {
+  const watching = (post: MarkedPost) =>
+    rules.filter(
+      ({ rule, kind }) =>
+        rule.handle_id === post.handle_id && Date.parse(post.created_at) >= watchesFrom(rule, kind),
+    );
+  const watched = posts
+    .map((post) => ({ post, rules: watching(post) }))
+    .filter((entry) => entry.rules.length > 0);
+  // The stored readings matter only where the latest one is past a threshold rule's hours.
+  const readings = await readingsOf(
+    db,
+    watched
+      .filter((entry) => entry.rules.some(({ kind }) => needsEarlierReadings(kind, entry.post)))
+      .map((entry) => entry.post),
+  );
+  // Medians (unless the claim brought them) only for handles whose posts have any engagement
+  // to compare with one.
+  const medians =
+    claimedMedians ??
+    (await mediansOf(
+      db,
+      [
+        ...new Set(
+          watched
+            .filter(
+              (entry) =>
+                engagementOf(currentReading(entry.post)) > 0 &&
+                entry.rules.some(({ kind }) => kind.type === 'engagement_multiple'),
+            )
+            .map((entry) => entry.post.handle_id),
+        ),
+      ],
+      now.getTime(),
+    ));
+  const firings: { rule: StoredRule; firing: Firing }[] = [];
+  for (const { post, rules: ofPost } of watched) {
+    const alertPost: AlertPost = {
+      id: post.tweet_id,
+      text: post.text,
+      createdAt: Date.parse(post.created_at),
+      readings: [
+        ...(readings.get(`${post.handle_id}:${post.tweet_id}`) ?? []),
+        currentReading(post),
+      ],
+    };
+    for (const { rule, kind } of ofPost) {
+      const evaluated: PostRule = { id: rule.id, enabled: true, kind };
+      const firing = evaluatePostRule(evaluated, alertPost, {
+        now: now.getTime(),
+        medianEngagement: medians.get(post.handle_id) ?? {},
+      });
+      if (firing) firings.push({ rule, firing });
+    }
+  }
+  return firings;
+}
+
+/** The post's numbers as stored now: its latest reading. */
+function currentReading(post: MarkedPost): MetricReading {
+  return {
+    takenAt: Date.parse(post.updated_at),
+    likes: post.like_count,
+    retweets: post.retweet_count,
+    replies: post.reply_count,
+    quotes: post.quote_count,
+    views: post.impression_count,
+  };
+}
+
+/**
+ * A threshold rule counts the latest reading within its hours of posting. While the stored
+ * numbers are within them they are that reading; after, an earlier one may be.
+ */
+function needsEarlierReadings(kind: PostAlertKind, post: MarkedPost): boolean {
+  return (
+    kind.type === 'metric_threshold' &&
+    Date.parse(post.updated_at) > Date.parse(post.created_at) + kind.within_hours * HOUR_MS
+  );
 }
 
 /**
@@ -278,16 +333,6 @@ export async function evaluateHandleRules(
   });
 }
 
-function enabledRules(trx: Executor, handleIds: number[]): Promise<StoredRule[]> {
-  return trx
-    .selectFrom('alert_rules')
-    .select(['id', 'user_id', 'handle_id', 'kind', 'memory', 'created_at'])
-    .where('handle_id', 'in', handleIds)
-    .where('enabled', '=', true)
-    .orderBy('id')
-    .execute();
-}
-
 /** The posts' stored metric snapshots, by `handle:post`. */
 async function readingsOf(
   trx: Executor,
@@ -338,16 +383,34 @@ function median(values: number[]): number | null {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+type Medians = HandleMedians;
+
+/**
+ * How long a handle's medians are used before they are worked out again. A month's median moves
+ * slowly, and working it out reads the handle's posts of the month.
+ */
+const MEDIANS_TTL_MS = 5 * 60_000;
+/** Each database's handles' medians, and until when they hold. */
+const mediansKept = new WeakMap<object, Map<number, { until: number; medians: Medians }>>();
+
 /** Each handle's median post engagement of the last 7 and 30 days. */
 async function mediansOf(
-  trx: Executor,
+  db: Executor,
   handleIds: number[],
   now: number,
-): Promise<Map<number, Partial<Record<AlertPeriod, number | null>>>> {
-  const medians = new Map<number, Partial<Record<AlertPeriod, number | null>>>();
-  if (handleIds.length === 0) return medians;
+): Promise<Map<number, Medians>> {
+  const medians = new Map<number, Medians>();
+  let kept = mediansKept.get(db);
+  if (!kept) mediansKept.set(db, (kept = new Map()));
+  const stale: number[] = [];
+  for (const handleId of handleIds) {
+    const entry = kept.get(handleId);
+    if (entry && entry.until > now) medians.set(handleId, entry.medians);
+    else stale.push(handleId);
+  }
+  if (stale.length === 0) return medians;
   const weekStart = now - 7 * DAY_MS;
-  const rows = await trx
+  const rows = await db
     .selectFrom('tweets')
     .select([
       'handle_id',
@@ -357,19 +420,20 @@ async function mediansOf(
       'reply_count',
       'quote_count',
     ])
-    .where('handle_id', 'in', handleIds)
+    .where('handle_id', 'in', stale)
     .where('created_at', '>=', new Date(now - 30 * DAY_MS).toISOString())
     .execute();
-  for (const handleId of handleIds) {
-    const month: number[] = [];
-    const week: number[] = [];
-    for (const row of rows) {
-      if (row.handle_id !== handleId) continue;
-      const engagement = row.like_count + row.retweet_count + row.reply_count + row.quote_count;
-      month.push(engagement);
-      if (Date.parse(row.created_at) >= weekStart) week.push(engagement);
-    }
-    medians.set(handleId, { week: median(week), month: median(month) });
+  const month = new Map<number, number[]>(stale.map((id) => [id, []]));
+  const week = new Map<number, number[]>(stale.map((id) => [id, []]));
+  for (const row of rows) {
+    const engagement = row.like_count + row.retweet_count + row.reply_count + row.quote_count;
+    month.get(row.handle_id)!.push(engagement);
+    if (Date.parse(row.created_at) >= weekStart) week.get(row.handle_id)!.push(engagement);
+  }
+  for (const handleId of stale) {
+    const value = { week: median(week.get(handleId)!), month: median(month.get(handleId)!) };
+    medians.set(handleId, value);
+    kept.set(handleId, { until: now + MEDIANS_TTL_MS, medians: value });
   }
   return medians;
 }

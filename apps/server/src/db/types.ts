@@ -41,7 +41,12 @@ import type {
   XWebStateTable,
   XWebLeasesTable,
 } from './types/x-web.js';
-import type { AlertRulesTable, AlertFiringsTable, WebhookEndpointsTable } from './types/alerts.js';
+import type {
+  AlertRulesTable,
+  AlertFiringsTable,
+  AlertMarksTable,
+  WebhookEndpointsTable,
+} from './types/alerts.js';
 
 export type { HandleStatus };
 export type * from './types/columns.js';
@@ -84,5 +89,6 @@ export interface Database {
   x_web_leases: XWebLeasesTable;
   alert_rules: AlertRulesTable;
   alert_firings: AlertFiringsTable;
+  alert_marks: AlertMarksTable;
   webhook_endpoints: WebhookEndpointsTable;
 }

@@ -22,6 +22,7 @@ import { sessionLifetimes } from './0018-session-lifetimes.js';
 import { secretsAtRest } from './0019-secrets-at-rest.js';
 import { metricSnapshotTimes } from './0020-metric-snapshot-times.js';
 import { alertsAndWebhooks } from './0021-alerts-and-webhooks.js';
+import { alertMarks } from './0022-alert-marks.js';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -48,5 +49,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0019-secrets-at-rest': secretsAtRest(dialect),
     '0020-metric-snapshot-times': metricSnapshotTimes(),
     '0021-alerts-and-webhooks': alertsAndWebhooks(kinds, dialect),
+    '0022-alert-marks': alertMarks(kinds),
   };
 }

@@ -1,4 +1,4 @@
-/** The tables of alerts and webhooks (migration 0021). */
+/** The tables of alerts and webhooks (migrations 0021 and 0022). */
 import type { Generated } from 'kysely';
 import type { Bool, Timestamp } from './columns.js';
 
@@ -29,6 +29,18 @@ export interface AlertFiringsTable {
   fired_at: Timestamp;
   /** JSON object of the numbers it fired with. */
   numbers: string;
+}
+
+/**
+ * A post whose new numbers its handle's alert rules have not looked at yet (migration 0022).
+ */
+export interface AlertMarksTable {
+  /** `tweets.id` */
+  tweet_row: number;
+  marked_at: Timestamp;
+  /** The evaluation that took the mark, and until when; null while nobody has. */
+  claim: string | null;
+  claimed_until: Timestamp | null;
 }
 
 /** A user's webhook endpoint. */

@@ -107,8 +107,6 @@ export interface TweetsTable {
   media: string;
   /** Found by monitoring and not yet fanned out into the notification outbox. */
   fanout_pending: GeneratedBool;
-  /** New numbers the post's alert rules have not looked at yet (migration 0021). */
-  alerts_pending: GeneratedBool;
   /** When the metrics are read next (decay schedule after posting); null: never again. */
   metrics_next_at: Timestamp | null;
   first_seen_at: Timestamp;

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tweetRow } from '../../../test/factories.js';
-import { DIALECTS, createTestDb, type TestDb } from '../../../test/helpers.js';
+import { DIALECTS, createTestDb, testMigrator, type TestDb } from '../../../test/helpers.js';
 import { makeTweet } from '../../../test/notify-helpers.js';
-import { migrations } from '../../db/migrations/index.js';
 import { insertHandle, type HandleRow } from '../handles/handles.repository.js';
 import { browseTweets, fts5Query, searchWords, tsQuery } from './tweet-browse.repository.js';
 import { upsertTweets } from './tweets.repository.js';
@@ -132,16 +131,7 @@ describe.each(DIALECTS)('tweet search index (%s)', (dialect) => {
   });
 
   it('migration 0012 indexes the tweets stored before it, and rolls back cleanly', async () => {
-    const schema =
-      dialect === 'postgres'
-        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.db)).rows[0]
-            ?.schema
-        : undefined;
-    const migrator = new Migrator({
-      db: db.db,
-      provider: { getMigrations: async () => migrations(dialect) },
-      migrationTableSchema: schema,
-    });
+    const migrator = await testMigrator(db);
     const down = await migrator.migrateTo('0011-scale-out');
     expect(down.error).toBeUndefined();
     const early = await insertHandle(db.db, {

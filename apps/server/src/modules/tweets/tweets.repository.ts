@@ -2,6 +2,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/index.js';
 import type { TweetRow } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../domain/tweet-source.js';
+import { markForAlerts } from '../../alerts/marks.repository.js';
 import { comparePostingOrder } from '../../lib/posting-order.js';
 import { findHandleById, LeaseLostError } from '../handles/handles.repository.js';
 import { PARSED_TWEET_COLUMNS } from './stored-tweet.js';
@@ -46,8 +47,6 @@ function tweetValues(
   return {
     ...storedTweetColumns(handleId, tweet, now),
     fanout_pending: fanout,
-    // A post found by monitoring is new to the alert rules too (never a backfilled one).
-    alerts_pending: fanout,
     metrics_next_at: metricsNextAt,
   };
 }
@@ -179,6 +178,10 @@ async function upsertInChunks(
       .execute();
   }
   if (inserted.size > 0) await addCollected(trx, handleId, inserted.size);
+  // A post found by monitoring is new to the alert rules too (never a backfilled one).
+  if (rows[0]!.fanout_pending && inserted.size > 0) {
+    await markForAlerts(trx, handleId, [...inserted], rows[0]!.first_seen_at);
+  }
   return { held: true, inserted };
 }
 
@@ -218,7 +221,15 @@ async function upsertInOneStatement(
       insert into tweets (${columns})
       select ${columns} from input order by ordinality
       on conflict (handle_id, tweet_id) do nothing
-      returning tweet_id
+      returning id, tweet_id, first_seen_at, fanout_pending
+    ), marked as (
+      -- A post found by monitoring is new to the alert rules too (never a backfilled one), when
+      -- its handle has an enabled rule (alerts/marks.ts).
+      insert into alert_marks (tweet_row, marked_at)
+      select id, first_seen_at from added
+      where fanout_pending
+        and exists (select from alert_rules where handle_id = ${handleId} and enabled)
+      on conflict (tweet_row) do nothing
     ), refreshed as (
       update tweets set ${refreshed} from input
       where tweets.handle_id = input.handle_id and tweets.tweet_id = input.tweet_id
@@ -395,13 +406,18 @@ export async function recordMetrics(
           quote_count: tweet.quoteCount,
           impression_count: tweet.impressionCount,
           updated_at: now,
-          // New numbers: the post's alert rules look at it again.
-          alerts_pending: true,
         })
         .where('handle_id', '=', handleId)
         .where('tweet_id', '=', tweet.id)
         .execute();
     }
+    // New numbers: the post's alert rules look at it again.
+    await markForAlerts(
+      trx,
+      handleId,
+      changed.map((tweet) => tweet.id),
+      now,
+    );
   });
   return changed.length;
 }
