@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { forwardingBlocker, type ForwardingSettings } from './forwarding.js';
+import {
+  forwardingBlocker,
+  webhookForwardingBlocker,
+  type ForwardingSettings,
+} from './forwarding.js';
 
 function settings(overrides: Partial<ForwardingSettings> = {}): ForwardingSettings {
   return {
@@ -51,6 +55,20 @@ describe('forwardingBlocker', () => {
       'Telegram delivery stopped: The bot was blocked in Telegram.',
     );
     expect(forwardingBlocker(settings({ botRunning: false }), 'discord')).toBe(
+      'Forwarding is off: start it in Settings to receive notifications',
+    );
+  });
+});
+
+describe('webhookForwardingBlocker', () => {
+  it('needs the X account and the forwarder, not Telegram or Discord', () => {
+    expect(
+      webhookForwardingBlocker(settings({ telegramConnected: false, discordConnected: false })),
+    ).toBeNull();
+    expect(webhookForwardingBlocker(settings({ twitterConnected: false }))).toBe(
+      'Connect your X account in Settings to receive notifications',
+    );
+    expect(webhookForwardingBlocker(settings({ botRunning: false }))).toBe(
       'Forwarding is off: start it in Settings to receive notifications',
     );
   });

@@ -41,3 +41,14 @@ export function forwardingBlocker(
   if (!settings.botRunning) return FORWARDING_MESSAGES.forwardingOff;
   return null;
 }
+
+/**
+ * Why new posts cannot go to the user's webhooks right now, or null when they can: the X account
+ * is not connected, or the forwarder is not running, as for Telegram and Discord. (Whether an
+ * endpoint exists and takes requests is Settings → Webhooks' to show.)
+ */
+export function webhookForwardingBlocker(settings: ForwardingSettings): string | null {
+  if (!settings.twitterConnected) return FORWARDING_MESSAGES.connectX;
+  if (!settings.botRunning) return FORWARDING_MESSAGES.forwardingOff;
+  return null;
+}

@@ -1,16 +1,20 @@
 import { Anchor, CloseButton, Group, Stack, Text } from '@mantine/core';
 import {
   forwardingBlocker,
+  webhookForwardingBlocker,
   type ForwardingSettings,
   type Handle,
-  type NotificationChannel,
 } from '@perch/shared';
 import { IconAlertCircle, IconAlertTriangle, type Icon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { notifiesOn, type HandleChannel } from '../api/set-handle-notifications';
 
-const CHANNELS: readonly NotificationChannel[] = ['telegram', 'discord'];
+const CHANNELS: readonly HandleChannel[] = ['telegram', 'discord', 'webhook'];
+
+/** Why a channel's new posts cannot arrive now, or null. */
+const blockerOf = (settings: ForwardingSettings, channel: HandleChannel) =>
+  channel === 'webhook' ? webhookForwardingBlocker(settings) : forwardingBlocker(settings, channel);
 
 /** A refused switch of one handle: the channel and the server's reason. */
 export interface SwitchRefusal {
@@ -26,10 +30,10 @@ export const forwardingNoteId = (handleId: number, channel: HandleChannel) =>
 export function blockedChannels(
   handle: Handle,
   settings: ForwardingSettings | undefined,
-): { channel: NotificationChannel; text: string }[] {
+): { channel: HandleChannel; text: string }[] {
   if (!settings) return [];
   return CHANNELS.flatMap((channel) => {
-    const text = notifiesOn(handle, channel) ? forwardingBlocker(settings, channel) : null;
+    const text = notifiesOn(handle, channel) ? blockerOf(settings, channel) : null;
     return text ? [{ channel, text }] : [];
   });
 }
@@ -96,7 +100,7 @@ export function ForwardingNotes({
 }: ForwardingNotesProps) {
   const blocked = blockedChannels(handle, settings);
   if (blocked.length === 0 && !refusal) return null;
-  // Two switches blocked for the same reason (no X account) say it once.
+  // Switches blocked for the same reason (no X account) say it once.
   const notes = blocked.filter(
     (note, index) => blocked.findIndex((other) => other.text === note.text) === index,
   );

@@ -208,6 +208,16 @@ describe('per-handle notification switches', () => {
       expect(await discordSwitch('nasa')).not.toHaveAccessibleDescription();
     });
 
+    it('asks for the X account under a Webhooks switch that is on, as for the bots', async () => {
+      const hooks = makeHandle({ id: 22, handle: 'hooks', webhook_enabled: true });
+      renderPanel([hooks], answerWith(hooks), {}, { ...connected, twitterConnected: false });
+      const webhooks = await webhookSwitch('hooks');
+      const reason = await within(rowOf('hooks')).findByTestId('forwarding-reason');
+      expect(reason).toHaveTextContent(FORWARDING_MESSAGES.connectX);
+      expect(webhooks).toHaveAccessibleDescription(new RegExp(FORWARDING_MESSAGES.connectX));
+      expect(await telegramSwitch('hooks')).not.toHaveAccessibleDescription();
+    });
+
     it('says a shared reason once, and each channel its own', async () => {
       const both = makeHandle({
         id: 19,
