@@ -1,11 +1,9 @@
-import '@mantine/core/styles.css';
+import './plain-theme.css';
 import './styles.css';
-import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { ClientRuntime } from '@/lib/client-runtime';
 import { ClientRuntimeProvider } from '@/lib/client-runtime-react';
-import { colorSchemeManager, theme } from './theme';
 
 export interface AppProviderProps {
   queryClient: QueryClient;
@@ -14,17 +12,15 @@ export interface AppProviderProps {
   children: ReactNode;
 }
 
-/** Theme, the query cache and the client runtime around the whole app. */
+/**
+ * The query cache and the client runtime around the whole app. Mantine's provider and styles
+ * come with the pages that use them (layout/mantine-layout.tsx); the sign-in page has its plain
+ * theme (plain-theme.css) and global styles here.
+ */
 export function AppProvider({ queryClient, runtime = null, children }: AppProviderProps) {
   return (
-    <MantineProvider
-      theme={theme}
-      defaultColorScheme="dark"
-      colorSchemeManager={colorSchemeManager}
-    >
-      <QueryClientProvider client={queryClient}>
-        <ClientRuntimeProvider runtime={runtime}>{children}</ClientRuntimeProvider>
-      </QueryClientProvider>
-    </MantineProvider>
+    <QueryClientProvider client={queryClient}>
+      <ClientRuntimeProvider runtime={runtime}>{children}</ClientRuntimeProvider>
+    </QueryClientProvider>
   );
 }

@@ -1,6 +1,8 @@
 import { TAB_CHANNEL_NAME } from '@perch/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   heartbeatHandler,
@@ -16,6 +18,8 @@ import { markSignedOut } from '@/features/auth/api/session-scope';
 import { makeHandle } from '@/features/handles/test/handle-fixtures';
 import { apiClient } from '@/lib/api-client';
 import { ClientRuntime } from '@/lib/client-runtime';
+import { AppProvider } from './provider';
+import { routes } from './router';
 
 describe('routes', () => {
   beforeEach(() => {
@@ -243,6 +247,25 @@ describe('routes', () => {
       screen.getByRole('button', { name: 'How do I get an invitation code?' }),
     ).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'support@perch.local' }).length).toBeGreaterThan(0);
+  });
+
+  it('shows the sign-in and registration pages without Mantine, which comes with the FAQ', async () => {
+    stubFetch({ 'GET /api/v1/auth/check': signedOutCheckHandler });
+    // The app's own providers, without the Mantine provider renderApp puts around everything.
+    const router = createMemoryRouter(routes, { initialEntries: ['/login'] });
+    render(
+      <AppProvider queryClient={new QueryClient()}>
+        <RouterProvider router={router} />
+      </AppProvider>,
+    );
+    const actor = userEvent.setup({ delay: null });
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    await actor.click(screen.getByRole('link', { name: 'Create an account' }));
+    expect(await screen.findByRole('button', { name: 'Create account' })).toBeInTheDocument();
+    await actor.click(screen.getByRole('link', { name: 'FAQ' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Frequently asked questions' }),
+    ).toBeInTheDocument();
   });
   it('shows the handle named in ?handle on the dashboard, and the sidebar selects another', async () => {
     const handles = [makeHandle({ handle: 'nasa' }), makeHandle({ handle: 'spacex' })];

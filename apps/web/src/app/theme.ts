@@ -3,6 +3,7 @@ import {
   localStorageColorSchemeManager,
   type MantineColorsTuple,
 } from '@mantine/core';
+import { COLOR_SCHEME_STORAGE_KEY } from '@/lib/color-scheme';
 
 /** A cool slate for the dark scheme: calmer than pure gray next to the cyan accent. */
 const slate: MantineColorsTuple = [
@@ -29,7 +30,11 @@ export const theme = createTheme({
   cursorType: 'pointer',
 });
 
-/** Dark by default; the choice is kept in localStorage. */
+/**
+ * Dark by default; the choice is kept in localStorage, where the pages without Mantine read and
+ * write it too (lib/color-scheme.ts). Colours used by those pages are in app/plain-theme.css,
+ * which plain-theme.test.ts holds to this theme.
+ */
 export const colorSchemeManager = localStorageColorSchemeManager({
-  key: 'mantine-color-scheme-value',
+  key: COLOR_SCHEME_STORAGE_KEY,
 });

@@ -1,51 +1,53 @@
-import { Anchor, Box, Center, Container, Group, Paper, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
 import type { ReactNode } from 'react';
 import { Brand } from './brand';
-import { ColorSchemeToggle } from './color-scheme-toggle';
+import classes from './auth-layout.module.css';
+import { TextLink } from './plain/button';
+import { ColorSchemeButton } from './plain/color-scheme-button';
 
 export interface AuthLayoutProps {
   /** Card heading, e.g. 'Sign in'. */
   title: string;
   children: ReactNode;
-  /** What stands under the card, above the FAQ and Home links. */
+  /** A line under the card, above the FAQ and Home links; its links stand out. */
   footer?: ReactNode;
 }
 
-/** The centered card of the sign-in and registration pages. */
+/**
+ * The centered card of the sign-in and registration pages. Plain markup (components/plain), not
+ * Mantine: the sign-in page is the first of every visit without a session, and shows before
+ * Mantine has loaded.
+ */
 export function AuthLayout({ title, children, footer }: AuthLayoutProps) {
   return (
-    <Box mih="100dvh" className="perch-auth-backdrop">
-      <Group justify="flex-end" p="md">
-        <ColorSchemeToggle />
-      </Group>
-      <Center px="md" pb="xl">
-        <Container size={440} w="100%" p={0}>
-          <Stack align="center" gap={6} mb="lg">
+    <div className={`perch-auth-backdrop ${classes.page}`}>
+      <div className={classes.toolbar}>
+        <ColorSchemeButton />
+      </div>
+      <div className={classes.center}>
+        <div className={classes.column}>
+          <div className={classes.header}>
             <Brand size="lg" />
-            <Text c="dimmed" size="sm" ta="center">
+            <p className={classes.small}>
               Follow X accounts, backfill their tweets and see what works.
-            </Text>
-          </Stack>
-          <Paper withBorder shadow="md" radius="lg" p={{ base: 'lg', xs: 'xl' }}>
-            <Text component="h1" fw={700} fz="xl" mt={0} mb="md">
-              {title}
-            </Text>
+            </p>
+          </div>
+          <div className={classes.card}>
+            <h1 className={classes.title}>{title}</h1>
             {children}
-          </Paper>
-          <Stack gap={6} mt="lg" align="center">
-            {footer}
-            <Group gap="md">
-              <Anchor component={Link} to="/faq" size="sm" c="dimmed">
+          </div>
+          <div className={classes.footer}>
+            {footer ? <p className={classes.small}>{footer}</p> : null}
+            <div className={classes.links}>
+              <TextLink to="/faq" dimmed>
                 FAQ
-              </Anchor>
-              <Anchor component={Link} to="/" size="sm" c="dimmed">
+              </TextLink>
+              <TextLink to="/" dimmed>
                 Home
-              </Anchor>
-            </Group>
-          </Stack>
-        </Container>
-      </Center>
-    </Box>
+              </TextLink>
+            </div>
+          </div>
+        </div>
+      </div>
+    </div>
   );
 }

@@ -2,9 +2,10 @@ import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mant
 import { IconMoon, IconSun } from '@tabler/icons-react';
 
 /**
- * Switches between dark (the default) and light; Mantine persists the choice. A native title,
- * not Mantine's Tooltip: the sign-in page carries this button, and the floating-ui code behind
- * Tooltip would be a tenth of that page's script budget.
+ * Switches between dark (the default) and light on the pages built with Mantine; Mantine keeps
+ * the choice where the sign-in page's own button (plain/color-scheme-button.tsx) does. A native
+ * title, not Mantine's Tooltip, as there: the floating-ui code behind Tooltip is not worth a
+ * hint on one button.
  */
 export function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();

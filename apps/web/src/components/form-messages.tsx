@@ -1,4 +1,4 @@
-import { ErrorAlert, SuccessAlert } from './status-alerts';
+import { Alert } from './plain/alert';
 
 export interface FormMessagesProps {
   /** Shown in a dismissible red banner. */
@@ -8,12 +8,16 @@ export interface FormMessagesProps {
   success: string | null;
 }
 
-/** The error and success banners above a form. */
+/** The error and success banners above a sign-in or registration form. */
 export function FormMessages({ error, onDismissError, success }: FormMessagesProps) {
   return (
     <>
-      {error ? <ErrorAlert onDismiss={onDismissError}>{error}</ErrorAlert> : null}
-      {success ? <SuccessAlert>{success}</SuccessAlert> : null}
+      {error ? (
+        <Alert kind="error" onDismiss={onDismissError}>
+          {error}
+        </Alert>
+      ) : null}
+      {success ? <Alert kind="success">{success}</Alert> : null}
     </>
   );
 }

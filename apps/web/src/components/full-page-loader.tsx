@@ -1,22 +1,20 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import classes from './full-page-loader.module.css';
+import { Loader } from './plain/loader';
 
 export interface FullPageLoaderProps {
   /** Visible status text, e.g. 'Initializing...'; omit for a bare spinner. */
   label?: string;
 }
 
-/** A centered spinner that fills the viewport while something essential loads. */
+/**
+ * A centered spinner that fills the viewport while something essential loads. Plain markup: it
+ * shows while Mantine itself is loading.
+ */
 export function FullPageLoader({ label }: FullPageLoaderProps) {
   return (
-    <Center mih="100dvh" role="status" aria-live="polite" aria-label={label ?? 'Loading'}>
-      <Stack align="center" gap="sm">
-        <Loader size="lg" type="dots" />
-        {label ? (
-          <Text c="dimmed" size="sm">
-            {label}
-          </Text>
-        ) : null}
-      </Stack>
-    </Center>
+    <div className={classes.page} role="status" aria-live="polite" aria-label={label ?? 'Loading'}>
+      <Loader type="dots" size="lg" />
+      {label ? <p className={classes.label}>{label}</p> : null}
+    </div>
   );
 }

@@ -1,7 +1,8 @@
-import { Button, Center, Code, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBug } from '@tabler/icons-react';
-import { Link, isRouteErrorResponse, useRouteError } from 'react-router';
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Button, ButtonLink } from '@/components/plain/button';
 import { CHUNK_ERROR_TEXT, RELOAD_TEXT, isChunkLoadError } from '../lazy/chunk-errors';
+import classes from './error-page.module.css';
 
 export const ERROR_PAGE_TITLE = 'Unexpected Application Error!';
 
@@ -20,28 +21,29 @@ export interface RouteErrorPageProps {
   inShell?: boolean;
 }
 
-/** The router's fallback when a route throws, or its code could not be loaded. */
+/**
+ * The router's fallback when a route throws, or its code could not be loaded. Plain markup, not
+ * Mantine: Mantine's own chunk may be the one that failed.
+ */
 export function RouteErrorPage({ inShell = false }: RouteErrorPageProps) {
   const error = useRouteError();
   const chunkFailed = isChunkLoadError(error);
   return (
-    <Center mih={inShell ? 360 : '100dvh'} px="md" data-testid="route-error">
-      <Stack align="center" gap="md" maw={560} ta="center">
-        <ThemeIcon size={64} radius="xl" color="red" variant="light" aria-hidden>
+    <div className={classes.page} data-in-shell={inShell || undefined} data-testid="route-error">
+      <div className={classes.stack}>
+        <div className={classes.icon} aria-hidden>
           <IconBug size={34} />
-        </ThemeIcon>
-        <Title order={1}>{ERROR_PAGE_TITLE}</Title>
-        {chunkFailed ? <Text c="dimmed">{CHUNK_ERROR_TEXT}</Text> : null}
-        <Code block w="100%" ta="left">
-          {describe(error)}
-        </Code>
-        <Group>
+        </div>
+        <h1 className={classes.title}>{ERROR_PAGE_TITLE}</h1>
+        {chunkFailed ? <p className={classes.text}>{CHUNK_ERROR_TEXT}</p> : null}
+        <pre className={classes.code}>{describe(error)}</pre>
+        <div className={classes.actions}>
           <Button onClick={() => window.location.reload()}>{RELOAD_TEXT}</Button>
-          <Button component={Link} to="/" variant="default" reloadDocument>
+          <ButtonLink to="/" variant="default" reloadDocument>
             Go back home
-          </Button>
-        </Group>
-      </Stack>
-    </Center>
+          </ButtonLink>
+        </div>
+      </div>
+    </div>
   );
 }

@@ -1,6 +1,5 @@
-import { Anchor, Text } from '@mantine/core';
-import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
+import { TextLink } from '@/components/plain/button';
 import { LoginForm } from '@/features/auth/components/login-form';
 
 /** /login: the sign-in page. */
@@ -9,12 +8,9 @@ export function LoginRoute() {
     <AuthLayout
       title="Sign in to your account"
       footer={
-        <Text size="sm" c="dimmed">
-          New to Perch?{' '}
-          <Anchor component={Link} to="/register" fw={600}>
-            Create an account
-          </Anchor>
-        </Text>
+        <>
+          New to Perch? <TextLink to="/register">Create an account</TextLink>
+        </>
       }
     >
       <LoginForm />

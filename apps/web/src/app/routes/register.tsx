@@ -1,6 +1,5 @@
-import { Anchor, Text } from '@mantine/core';
-import { Link } from 'react-router';
 import { AuthLayout } from '@/components/auth-layout';
+import { TextLink } from '@/components/plain/button';
 import { RegisterForm } from '@/features/auth/components/register-form';
 
 /** /register: create an account with an invitation code. */
@@ -9,12 +8,9 @@ export function RegisterRoute() {
     <AuthLayout
       title="Create your account"
       footer={
-        <Text size="sm" c="dimmed">
-          Already have an account?{' '}
-          <Anchor component={Link} to="/login" fw={600}>
-            Sign in
-          </Anchor>
-        </Text>
+        <>
+          Already have an account? <TextLink to="/login">Sign in</TextLink>
+        </>
       }
     >
       <RegisterForm />

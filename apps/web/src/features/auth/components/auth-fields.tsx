@@ -1,7 +1,12 @@
-import { Button, Stack, TextInput, type ButtonProps, type TextInputProps } from '@mantine/core';
 import { IconUser } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { FormMessages, type FormMessagesProps } from '@/components/form-messages';
+import { Button } from '@/components/plain/button';
+import { TextField, type TextFieldProps } from '@/components/plain/text-field';
+import classes from './auth-form.module.css';
+
+// The sign-in, second-step and registration forms are drawn with the plain components: they
+// show before Mantine has loaded (app/router.tsx).
 
 export interface AuthFormProps extends FormMessagesProps {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
@@ -12,18 +17,18 @@ export interface AuthFormProps extends FormMessagesProps {
 export function AuthForm({ onSubmit, error, onDismissError, success, children }: AuthFormProps) {
   return (
     <form onSubmit={onSubmit} noValidate>
-      <Stack gap="md">
+      <div className={classes.stack}>
         <FormMessages error={error} onDismissError={onDismissError} success={success} />
         {children}
-      </Stack>
+      </div>
     </form>
   );
 }
 
 /** The username of the sign-in and create-account forms: typed as is, without capitals or spell check. */
-export function UsernameField(props: TextInputProps) {
+export function UsernameField(props: Omit<TextFieldProps, 'label'>) {
   return (
-    <TextInput
+    <TextField
       label="Username"
       autoComplete="username"
       autoCapitalize="none"
@@ -39,7 +44,11 @@ export function SubmitButton({
   disabled,
   loading,
   children,
-}: Pick<ButtonProps, 'disabled' | 'loading'> & { children: ReactNode }) {
+}: {
+  disabled?: boolean;
+  loading?: boolean;
+  children: ReactNode;
+}) {
   return (
     <Button type="submit" fullWidth size="md" disabled={disabled} loading={loading}>
       {children}

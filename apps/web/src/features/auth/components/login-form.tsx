@@ -1,4 +1,3 @@
-import { Center, Checkbox, Loader } from '@mantine/core';
 import {
   LOGIN_ERROR_CLEAR_MS,
   LOGIN_REDIRECT_DELAY_MS,
@@ -8,13 +7,16 @@ import {
 import { IconLock } from '@tabler/icons-react';
 import { Suspense, lazy, useEffect, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
+import { Checkbox } from '@/components/plain/checkbox';
+import { Loader } from '@/components/plain/loader';
+import { PasswordField } from '@/components/plain/text-field';
 import { useLoginMutation } from '../api/login';
 import { useAuth } from '../hooks/use-auth';
 import { useGoHomeAfter } from '../hooks/use-go-home-after';
 import { loginErrorMessage } from '../utils/auth-errors';
 import { loginPasswordIssue, loginUsernameIssue } from '../utils/login-rules';
 import { AuthForm, SubmitButton, UsernameField } from './auth-fields';
-import { PasswordField } from './password-field';
+import classes from './auth-form.module.css';
 
 export const LOGIN_SUCCESS_MESSAGE = 'Login successful! Redirecting...';
 
@@ -92,9 +94,9 @@ export function LoginForm() {
     return (
       <Suspense
         fallback={
-          <Center py="xl">
-            <Loader size="sm" aria-label="Loading" />
-          </Center>
+          <div className={classes.pending}>
+            <Loader size="sm" label="Loading" />
+          </div>
         }
       >
         <TwoFactorStep

@@ -1,6 +1,7 @@
-import { Group, Text } from '@mantine/core';
 import { MESSAGES } from '@perch/shared';
 import { IconCheck, IconX } from '@tabler/icons-react';
+import classes from './password-checks.module.css';
+import { checkColor } from './password-strength-meter';
 
 export const PASSWORDS_MATCH_TEXT = 'Passwords match';
 
@@ -14,11 +15,11 @@ export function PasswordMatchIndicator({ password, confirmPassword }: PasswordMa
   if (confirmPassword === '') return null;
   const matches = password === confirmPassword;
   return (
-    <Group gap={6} c={matches ? 'teal' : 'red'} aria-live="polite">
+    <div className={classes.match} style={checkColor(matches ? 'teal' : 'red')} aria-live="polite">
       {matches ? <IconCheck size={14} aria-hidden /> : <IconX size={14} aria-hidden />}
-      <Text size="xs" c="inherit" data-testid="password-match">
+      <p className={classes.small} data-testid="password-match">
         {matches ? PASSWORDS_MATCH_TEXT : MESSAGES.passwordsDoNotMatch}
-      </Text>
-    </Group>
+      </p>
+    </div>
   );
 }

@@ -1,7 +1,9 @@
-import { List, Progress, Stack, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { passwordStrength, type StrengthLevel } from '@perch/shared';
 import { IconCheck, IconX } from '@tabler/icons-react';
+import type { CSSProperties } from 'react';
+import classes from './password-checks.module.css';
 
+/** The colour of each level, one of plain-theme.css's (--perch-color-<colour>-filled, -text). */
 const LEVEL_COLORS: Record<StrengthLevel, string> = {
   'Very Weak': 'red',
   Weak: 'orange',
@@ -9,6 +11,14 @@ const LEVEL_COLORS: Record<StrengthLevel, string> = {
   Good: 'teal',
   Strong: 'green',
 };
+
+/** The CSS variables of a colour of the plain theme, as the meter's parts use them. */
+export function checkColor(color: string): CSSProperties {
+  return {
+    '--check-filled': `var(--perch-color-${color}-filled)`,
+    '--check-text': `var(--perch-color-${color}-text)`,
+  } as CSSProperties;
+}
 
 export interface PasswordStrengthMeterProps {
   password: string;
@@ -21,52 +31,68 @@ export interface PasswordStrengthMeterProps {
 export function PasswordStrengthMeter({ password }: PasswordStrengthMeterProps) {
   if (password === '') return null;
   const strength = passwordStrength(password);
-  const color = LEVEL_COLORS[strength.level];
+  const value = Math.max(strength.percent, 4);
   return (
-    <Stack gap={6} aria-live="polite">
-      <Progress
-        value={Math.max(strength.percent, 4)}
-        color={color}
-        size="sm"
-        radius="xl"
-        aria-label="Strength meter"
-        transitionDuration={200}
-      />
-      <Text size="xs" c="dimmed">
+    <div
+      className={classes.meter}
+      aria-live="polite"
+      style={checkColor(LEVEL_COLORS[strength.level])}
+    >
+      <div className={classes.track}>
+        <div
+          className={classes.bar}
+          style={{ width: `${value}%` }}
+          role="progressbar"
+          aria-label="Strength meter"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={value}
+          aria-valuetext={`${value}%`}
+        />
+      </div>
+      <p className={`${classes.small} ${classes.dimmed}`}>
         Strength:{' '}
-        <Text span size="xs" fw={700} c={color} data-testid="password-strength-level">
+        <span
+          className={`${classes.level} ${classes.coloured}`}
+          data-testid="password-strength-level"
+        >
           {strength.level}
-        </Text>
-      </Text>
+        </span>
+      </p>
       {strength.warning ? (
-        <Text size="xs" c="red" role="status">
+        <p
+          className={`${classes.small} ${classes.coloured}`}
+          style={checkColor('red')}
+          role="status"
+        >
           {strength.warning}
-        </Text>
+        </p>
       ) : null}
-      <List spacing={2} size="xs" center aria-label="Requirements">
+      <ul className={classes.requirements} aria-label="Requirements">
         {strength.requirements.map((requirement) => (
-          <List.Item
-            key={requirement.id}
-            data-met={requirement.met}
-            icon={
-              <ThemeIcon
-                color={requirement.met ? 'teal' : 'red'}
-                variant="light"
-                size={16}
-                radius="xl"
-                aria-hidden
-              >
+          <li key={requirement.id} className={classes.requirement} data-met={requirement.met}>
+            <div className={classes.requirementRow}>
+              <span className={classes.mark} data-met={requirement.met} aria-hidden>
                 {requirement.met ? <IconCheck size={11} /> : <IconX size={11} />}
-              </ThemeIcon>
-            }
-          >
-            <VisuallyHidden>{requirement.met ? 'Met: ' : 'Not met: '}</VisuallyHidden>
-            <Text span size="xs" c={requirement.met ? undefined : 'dimmed'}>
-              {requirement.label}
-            </Text>
-          </List.Item>
+              </span>
+              <span>
+                <span className={classes.visuallyHidden}>
+                  {requirement.met ? 'Met: ' : 'Not met: '}
+                </span>
+                <span
+                  className={
+                    requirement.met
+                      ? classes.requirementText
+                      : `${classes.requirementText} ${classes.dimmed}`
+                  }
+                >
+                  {requirement.label}
+                </span>
+              </span>
+            </div>
+          </li>
         ))}
-      </List>
-    </Stack>
+      </ul>
+    </div>
   );
 }

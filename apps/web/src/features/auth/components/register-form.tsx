@@ -1,4 +1,3 @@
-import { Anchor, Stack, Text, TextInput } from '@mantine/core';
 import {
   MESSAGES,
   REGISTER_REDIRECT_DELAY_MS,
@@ -8,6 +7,8 @@ import {
 import { IconAt, IconLock, IconTicket } from '@tabler/icons-react';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
+import { anchorClassName } from '@/components/plain/button';
+import { PasswordField, TextField } from '@/components/plain/text-field';
 import { ApiError } from '@/lib/api-client';
 import { useSupportEmail } from '@/lib/public-config';
 import { useRegisterMutation, type RegisterInput } from '../api/register';
@@ -16,7 +17,7 @@ import { useAuth } from '../hooks/use-auth';
 import { useGoHomeAfter } from '../hooks/use-go-home-after';
 import { inviteErrorMessage, registerErrorMessage } from '../utils/auth-errors';
 import { AuthForm, SubmitButton, UsernameField } from './auth-fields';
-import { PasswordField } from './password-field';
+import classes from './auth-form.module.css';
 import { PasswordMatchIndicator } from './password-match-indicator';
 import { PasswordStrengthMeter } from './password-strength-meter';
 
@@ -130,7 +131,7 @@ export function RegisterForm() {
         onChange={setField('username')}
         disabled={isBusy}
       />
-      <TextInput
+      <TextField
         label="Email"
         type="email"
         placeholder="ada@example.com"
@@ -140,7 +141,7 @@ export function RegisterForm() {
         onChange={setField('email')}
         disabled={isBusy}
       />
-      <Stack gap={8}>
+      <div className={classes.fieldWithNote}>
         <PasswordField
           label="Password"
           placeholder="At least 8 characters"
@@ -152,8 +153,8 @@ export function RegisterForm() {
           error={passwordError}
         />
         <PasswordStrengthMeter password={values.password} />
-      </Stack>
-      <Stack gap={6}>
+      </div>
+      <div className={classes.fieldWithNote} data-gap="tight">
         <PasswordField
           label="Confirm password"
           placeholder="Repeat the password"
@@ -167,8 +168,8 @@ export function RegisterForm() {
           password={values.password}
           confirmPassword={values.confirmPassword}
         />
-      </Stack>
-      <TextInput
+      </div>
+      <TextField
         label="Invitation code"
         placeholder="PERCH-XXXX-XXXX"
         autoComplete="off"
@@ -179,13 +180,13 @@ export function RegisterForm() {
         onChange={setField('invitationCode')}
         disabled={isBusy}
         description={
-          <Text span size="xs" c="dimmed">
+          <span className={classes.smallPrint}>
             Perch is invitation only. To get a code, write to{' '}
-            <Anchor href={`mailto:${supportEmail}`} size="xs">
+            <a className={anchorClassName} href={`mailto:${supportEmail}`}>
               {supportEmail}
-            </Anchor>
+            </a>
             .
-          </Text>
+          </span>
         }
       />
       <SubmitButton disabled={successMessage !== null} loading={isPending}>

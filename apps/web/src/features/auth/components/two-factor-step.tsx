@@ -1,10 +1,12 @@
-import { Anchor, Group, Stack, Text, TextInput } from '@mantine/core';
 import { LOGIN_ERROR_CLEAR_MS, SECURITY_MESSAGES, TOTP_DIGITS } from '@perch/shared';
 import { IconArrowLeft, IconKey, IconShieldLock } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FormMessages } from '@/components/form-messages';
+import { TextButton } from '@/components/plain/button';
+import { TextField } from '@/components/plain/text-field';
 import { useLoginTwoFactorMutation } from '../api/login-two-factor';
 import { SubmitButton } from './auth-fields';
+import classes from './auth-form.module.css';
 import { isTwoFactorLoginExpired, twoFactorErrorMessage } from '../utils/two-factor-errors';
 
 type CodeKind = 'authenticator' | 'recovery';
@@ -79,25 +81,26 @@ export function TwoFactorStep({
 
   return (
     <form onSubmit={handleSubmit} noValidate aria-label="Two-factor sign-in">
-      <Stack gap="md">
-        <Group gap="xs" wrap="nowrap">
+      <div className={classes.stack}>
+        <p className={classes.heading}>
           <IconShieldLock size={20} stroke={1.6} aria-hidden />
-          <Text fw={600}>Two-factor sign-in</Text>
-        </Group>
-        <Text size="sm" c="dimmed">
+          Two-factor sign-in
+        </p>
+        <p className={classes.hint}>
           {kind === 'authenticator'
             ? message || SECURITY_MESSAGES.twoFactorRequired
             : RECOVERY_HINT}
-        </Text>
+        </p>
         <FormMessages
           error={errorMessage}
           onDismissError={() => setErrorMessage(null)}
           success={success}
         />
         {kind === 'authenticator' ? (
-          <TextInput
+          <TextField
             key="authenticator"
             ref={codeInput}
+            className={classes.code}
             label="Authentication code"
             placeholder="123456"
             inputMode="numeric"
@@ -111,10 +114,9 @@ export function TwoFactorStep({
               setCode(event.currentTarget.value.replace(/\D/g, '').slice(0, TOTP_DIGITS))
             }
             disabled={isBusy}
-            styles={{ input: { letterSpacing: '0.3em', fontVariantNumeric: 'tabular-nums' } }}
           />
         ) : (
-          <TextInput
+          <TextField
             key="recovery"
             ref={codeInput}
             label="Recovery code"
@@ -133,30 +135,16 @@ export function TwoFactorStep({
         <SubmitButton disabled={!isComplete || isBusy} loading={verifyMutation.isPending}>
           Verify
         </SubmitButton>
-        <Group justify="space-between" gap="sm">
-          <Anchor
-            component="button"
-            type="button"
-            size="sm"
-            onClick={onBack}
-            disabled={isBusy}
-            display="inline-flex"
-            style={{ alignItems: 'center', gap: 4 }}
-          >
+        <div className={classes.links}>
+          <TextButton size="sm" className={classes.withIcon} onClick={onBack} disabled={isBusy}>
             <IconArrowLeft size={14} aria-hidden />
             Back
-          </Anchor>
-          <Anchor
-            component="button"
-            type="button"
-            size="sm"
-            onClick={handleKindChange}
-            disabled={isBusy}
-          >
+          </TextButton>
+          <TextButton size="sm" onClick={handleKindChange} disabled={isBusy}>
             {kind === 'authenticator' ? 'Use a recovery code' : 'Use the authenticator app'}
-          </Anchor>
-        </Group>
-      </Stack>
+          </TextButton>
+        </div>
+      </div>
     </form>
   );
 }
