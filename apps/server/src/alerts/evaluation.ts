@@ -53,6 +53,7 @@ import {
   dropMarks,
   readMarks,
   type ClaimedMarks,
+  type FinishedClaim,
   type HandleMedians,
   type MarkedPost,
   type StoredRule,
@@ -110,17 +111,25 @@ function watchesFrom(rule: StoredRule, kind: PostAlertKind): number {
 }
 
 /**
+ * PostgreSQL: the claims of batches that fired nothing, whose marks the next claim of this
+ * process deletes (by database). Until then they stay claimed, so nobody evaluates them again;
+ * should the process end first, its claims run out and the posts are evaluated again, which
+ * records nothing twice.
+ */
+const finishedClaims = new WeakMap<object, FinishedClaim[]>();
+
+/**
  * Evaluates the post rules on one batch of marked posts (marks.repository.ts). Returns what it
  * did; call again while `evaluated` equals the batch size.
  *
  * - SQLite (one process): one transaction reads the marks, their posts and rules, records the
  *   firings, queues their deliveries and deletes the marks.
  * - PostgreSQL (any number of workers): one statement claims the marks (skipping those another
- *   worker is claiming) and reads the posts, rules and medians. A quiet batch then costs one
- *   more statement, the marks' deletion; firings are recorded, their deliveries queued and the
- *   marks deleted in one transaction. A worker that crashes before that leaves its marks
- *   claimed: they are evaluated again once the claim runs out, and a firing recorded before is
- *   not recorded twice.
+ *   worker is claiming) and reads the posts, rules and medians. The marks of a batch that fired
+ *   nothing are deleted by the next claim (so a quiet page costs that one statement); firings
+ *   are recorded, their deliveries queued and the marks deleted in one transaction. A worker
+ *   that crashes before that leaves its marks claimed: they are evaluated again once the claim
+ *   runs out, and a firing recorded before is not recorded twice.
  */
 export async function evaluatePendingPosts(
   database: Db,
@@ -132,22 +141,31 @@ export async function evaluatePendingPosts(
     return db.transaction().execute(async (trx) => {
       const batch = await readMarks(trx, limit);
       const recorded = await recordFirings(trx, await firingsOf(trx, batch, options), options);
-      await dropMarks(trx, batch.rows);
+      // The batch is the lowest marks, and nothing else writes meanwhile: up to its last.
+      if (batch.rows.length > 0) await dropMarks(trx, batch.rows.at(-1)!);
       return { evaluated: batch.rows.length, ...recorded };
     });
   }
   const token = randomUUID();
-  const batch = await claimMarks(db, {
-    token,
-    now: options.now,
-    until: new Date(options.now.getTime() + CLAIM_MS),
-    limit,
-  });
+  // The marks of earlier batches that fired nothing go with this claim (one statement a page).
+  const finished = finishedClaims.get(db) ?? [];
+  finishedClaims.set(db, []);
+  let batch: ClaimedMarks;
+  try {
+    batch = await claimMarks(
+      db,
+      { token, now: options.now, until: new Date(options.now.getTime() + CLAIM_MS), limit },
+      finished,
+    );
+  } catch (error) {
+    finishedClaims.get(db)!.unshift(...finished);
+    throw error;
+  }
   const result: AlertPassResult = { evaluated: batch.rows.length, fired: 0, queued: 0 };
   if (batch.rows.length === 0) return result;
   const firings = await firingsOf(db, batch, options);
   if (firings.length === 0) {
-    await dropClaimed(db, token, batch.rows, { alone: true });
+    finishedClaims.get(db)!.push({ token, rows: batch.rows });
     return result;
   }
   return db.transaction().execute(async (trx) => {
@@ -409,16 +427,18 @@ async function mediansOf(
     else stale.push(handleId);
   }
   if (stale.length === 0) return medians;
-  const weekStart = now - 7 * DAY_MS;
+  // Stored times are ISO strings in UTC: they compare as text.
+  const weekStart = new Date(now - 7 * DAY_MS).toISOString();
   const rows = await db
     .selectFrom('tweets')
-    .select([
+    .select((eb) => [
       'handle_id',
       'created_at',
-      'like_count',
-      'retweet_count',
-      'reply_count',
-      'quote_count',
+      eb(
+        eb(eb('like_count', '+', eb.ref('retweet_count')), '+', eb.ref('reply_count')),
+        '+',
+        eb.ref('quote_count'),
+      ).as('engagement'),
     ])
     .where('handle_id', 'in', stale)
     .where('created_at', '>=', new Date(now - 30 * DAY_MS).toISOString())
@@ -426,9 +446,9 @@ async function mediansOf(
   const month = new Map<number, number[]>(stale.map((id) => [id, []]));
   const week = new Map<number, number[]>(stale.map((id) => [id, []]));
   for (const row of rows) {
-    const engagement = row.like_count + row.retweet_count + row.reply_count + row.quote_count;
+    const engagement = Number(row.engagement);
     month.get(row.handle_id)!.push(engagement);
-    if (Date.parse(row.created_at) >= weekStart) week.get(row.handle_id)!.push(engagement);
+    if (row.created_at >= weekStart) week.get(row.handle_id)!.push(engagement);
   }
   for (const handleId of stale) {
     const value = { week: median(week.get(handleId)!), month: median(month.get(handleId)!) };

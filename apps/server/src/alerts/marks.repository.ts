@@ -114,34 +114,48 @@ const RULE_COLUMNS = ['id', 'user_id', 'handle_id', 'kind', 'memory', 'created_a
 
 /**
  * A condition, always true, that commits the statement's transaction without waiting for the
- * disk (PostgreSQL's `synchronous_commit` for this transaction only). For the claims and the
- * deletion of marks of a batch that fired nothing: should the last of these be lost in a
- * crash, the posts are only evaluated again, and firings are unique, so nothing doubles. It
- * saves each quiet page two waits on the disk.
+ * disk (PostgreSQL's `synchronous_commit` for this transaction only). For the claims, which
+ * also delete the marks of earlier batches that fired nothing: should the last of these be lost
+ * in a crash, the posts are only evaluated again, and firings are unique, so nothing doubles.
  */
 const lazyCommit = sql<boolean>`(select set_config('synchronous_commit', 'off', true)) = 'off'`;
+
+/** The marks an earlier claim took, to delete. */
+export interface FinishedClaim {
+  token: string;
+  rows: readonly number[];
+}
 
 /**
  * PostgreSQL, where several workers evaluate: takes up to `limit` marks nobody holds under
  * `claim` until `until`, with their posts and the rules of their handles, in one statement (a
  * page of posts costs one round trip), skipping the marks another worker is claiming at that
- * moment. It works out the medians of the handles with an engagement-multiple rule too
- * (`percentile_cont(0.5)` is the median of docs/analytics.md: the mean of the middle two for
- * an even count).
+ * moment. The same statement deletes the marks of `finished` claims (batches that fired
+ * nothing: see evaluation.ts), and works out the medians of the handles with an
+ * engagement-multiple rule (`percentile_cont(0.5)` is the median of docs/analytics.md: the mean
+ * of the middle two for an even count).
  */
 export async function claimMarks(
   db: Executor,
   claim: { token: string; now: Date; until: Date; limit: number },
+  finished: readonly FinishedClaim[] = [],
 ): Promise<ClaimedMarks> {
   const nowIso = claim.now.toISOString();
   const untilIso = claim.until.toISOString();
   const engagement = sql`like_count + retweet_count + reply_count + quote_count`;
+  // Each finished mark with its claim: a mark marked again since lost the claim, and stays.
+  const finishedRows = finished.flatMap((done) => done.rows);
+  const finishedTokens = finished.flatMap((done) => done.rows.map(() => done.token));
   const { rows } = await sql<{
     posts: ({ tweet_row: number } & (MarkedPost | { [K in keyof MarkedPost]: null }))[];
     rules: StoredRule[];
     medians: ({ handle_id: number } & HandleMedians)[];
   }>`
-    with picked as (
+    with dropped as (
+      delete from alert_marks
+      using unnest(${finishedRows}::integer[], ${finishedTokens}::text[]) as done(tweet_row, claim)
+      where alert_marks.tweet_row = done.tweet_row and alert_marks.claim = done.claim
+    ), picked as (
       select tweet_row from alert_marks
       where ${lazyCommit} and (claimed_until is null or claimed_until < ${nowIso})
       order by tweet_row limit ${claim.limit}
@@ -222,33 +236,24 @@ export async function readMarks(db: Executor, limit: number): Promise<ClaimedMar
   return { rows: marked.map((row) => row.tweet_row), posts, rules };
 }
 
-/** SQLite: deletes the marks read (readMarks), in the transaction that read them. */
-export async function dropMarks(db: Executor, rows: readonly number[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += MARK_CHUNK) {
-    await db
-      .deleteFrom('alert_marks')
-      .where('tweet_row', 'in', rows.slice(start, start + MARK_CHUNK))
-      .execute();
-  }
+/**
+ * SQLite: deletes the marks read (readMarks), in the transaction that read them: they are the
+ * lowest, so every mark up to the last one read.
+ */
+export async function dropMarks(db: Executor, upTo: number): Promise<void> {
+  await db.deleteFrom('alert_marks').where('tweet_row', '<=', upTo).execute();
 }
 
 /**
  * PostgreSQL: deletes the marks a claim took (not those marked again since: they lost the
- * claim). `alone`: nothing else is written with it (nothing fired), so it need not wait for the
- * disk.
+ * claim), in the transaction that records their firings.
  */
-export async function dropClaimed(
-  db: Executor,
-  token: string,
-  rows: readonly number[],
-  { alone = false }: { alone?: boolean } = {},
-): Promise<void> {
+export async function dropClaimed(db: Executor, token: string, rows: readonly number[]) {
   for (let start = 0; start < rows.length; start += MARK_CHUNK) {
-    let query = db
+    await db
       .deleteFrom('alert_marks')
       .where('tweet_row', 'in', rows.slice(start, start + MARK_CHUNK))
-      .where('claim', '=', token);
-    if (alone) query = query.where(lazyCommit);
-    await query.execute();
+      .where('claim', '=', token)
+      .execute();
   }
 }

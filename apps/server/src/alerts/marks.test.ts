@@ -105,6 +105,9 @@ describe.each(DIALECTS)('alert marks (%s)', (dialect) => {
     );
     expect(await markedTexts()).toEqual(['launch from the backfill']);
     expect(await evaluate(at(60_000))).toMatchObject({ evaluated: 1, fired: 0 });
+    // Nothing fired: on PostgreSQL the next claim deletes the mark, which stays claimed until
+    // then (nobody evaluates it again).
+    expect(await evaluate(at(61_000))).toMatchObject({ evaluated: 0 });
     expect(await markedTexts()).toEqual([]);
   });
 
@@ -204,6 +207,18 @@ describe.each(DIALECTS)('alert marks (%s)', (dialect) => {
     await db.db.deleteFrom('tweets').where('tweet_id', '=', posts[0]!.id).execute();
     expect(await evaluate(NOW)).toMatchObject({ evaluated: 2, fired: 1 });
     expect(await db.db.selectFrom('alert_marks').select('tweet_row').execute()).toEqual([]);
+  });
+
+  it('evaluates a post marked again after a quiet evaluation, whose mark waits to be deleted', async () => {
+    const { watched } = await world();
+    const post = makeTweet({ text: 'a quiet post' });
+    await upsertTweets(db.db, watched, [post], NOW.toISOString(), { markForFanout: true });
+    expect(await evaluate(NOW)).toMatchObject({ evaluated: 1, fired: 0 });
+    // New numbers arrive before the next pass.
+    await markForAlerts(db.db, watched, [post.id], at(1_000).toISOString());
+    expect(await evaluate(at(2_000))).toMatchObject({ evaluated: 1, fired: 0 });
+    expect(await evaluate(at(3_000))).toMatchObject({ evaluated: 0 });
+    expect(await markedTexts()).toEqual([]);
   });
 
   it('migration 0022 keeps the posts marked under 0021, and rolls back cleanly', async () => {
