@@ -217,7 +217,6 @@ async function httpBench() {
       p50: round(median(samples)),
       p95: round(percentile(samples, 95)),
       loadMs: stepMedian('loadMs'),
-      parseMs: stepMedian('parseMs'),
       engineMs: stepMedian('engineMs'),
     };
   }
@@ -314,7 +313,7 @@ if (process.argv[2] === '--engine') {
     const growth = i === 0 ? '' : `${ratio(e.p50, engine[SIZES[i - 1]].p50)}x`;
     return (
       `| ${n(posts)} | ${n(e.tweets)} | ${e.p50} | ${e.p95} | ${e.usPerPost} | ${growth} | ` +
-      `${u.p50} | ${u.loadMs} | ${u.parseMs} | ${u.engineMs} |`
+      `${u.p50} | ${u.loadMs} | ${u.engineMs} |`
     );
   });
   const slowest = (posts) =>
@@ -325,8 +324,8 @@ if (process.argv[2] === '--engine') {
       .join(', ');
   const c = cached;
   console.log(`
-| posts in window | tweets (with retweets) | engine p50 ms | engine p95 ms | µs per post | p50 growth | uncached HTTP p50 ms | SQLite load ms | row parsing ms | engine on loaded rows ms |
-|---|---|---|---|---|---|---|---|---|---|
+| posts in window | tweets (with retweets) | engine p50 ms | engine p95 ms | µs per post | p50 growth | uncached HTTP p50 ms | SQLite load and parse ms | engine on loaded rows ms |
+|---|---|---|---|---|---|---|---|---|
 ${engineRows.join('\n')}
 
 | request (one keep-alive connection, ${ROUNDS} rounds x ${REQUESTS}) | p50 ms | p99 ms | body bytes |

@@ -8,7 +8,7 @@ import { computeBlocks, prepareWindow } from '../../apps/server/dist/analytics/i
 import {
   listMetricSnapshots,
   listProfileSnapshots,
-  listTweetsSince,
+  listWindowTweets,
 } from '../../apps/server/dist/modules/analytics/analytics.repository.js';
 import {
   findHandleByName,
@@ -16,7 +16,6 @@ import {
   insertLink,
   updateHandle,
 } from '../../apps/server/dist/modules/handles/handles.repository.js';
-import { parseTweetRow } from '../../apps/server/dist/modules/tweets/stored-tweet.js';
 import {
   insertMetricSnapshots,
   insertProfileSnapshot,
@@ -95,8 +94,8 @@ for (const [index, posts] of SIZES.entries()) {
 
 /**
  * What an uncached `complete` request does after finding the handle, step by step, timed in
- * this process: the three loads (the service runs them with Promise.all), the row parsing, and
- * the engine on what was loaded.
+ * this process: the three loads (the service runs them with Promise.all; the tweets come parsed),
+ * and the engine on what was loaded.
  */
 async function parts(username) {
   const handle = await findHandleByName(db.db, username);
@@ -104,13 +103,11 @@ async function parts(username) {
   const window = { start: end - PERIOD * DAY_MS, end };
   const since = new Date(window.start).toISOString();
   const t0 = performance.now();
-  const [rows, profileSnapshots, metricSnapshots] = await Promise.all([
-    listTweetsSince(db.db, handle.id, since),
+  const [tweets, profileSnapshots, metricSnapshots] = await Promise.all([
+    listWindowTweets(db.db, handle.id, since),
     listProfileSnapshots(db.db, handle.id, since),
     listMetricSnapshots(db.db, handle.id, since),
   ]);
-  const t1 = performance.now();
-  const tweets = rows.map(parseTweetRow);
   const t2 = performance.now();
   const prepared = prepareWindow({
     handle: handle.username,
@@ -123,7 +120,7 @@ async function parts(username) {
   });
   computeBlocks(prepared);
   const t3 = performance.now();
-  return { posts: prepared.posts.length, loadMs: t1 - t0, parseMs: t2 - t1, engineMs: t3 - t2 };
+  return { posts: prepared.posts.length, loadMs: t2 - t0, engineMs: t3 - t2 };
 }
 
 process.on('message', async (message) => {

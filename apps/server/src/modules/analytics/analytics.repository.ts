@@ -1,7 +1,15 @@
+import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import type { MetricSnapshot, ProfileSnapshot } from '../../analytics/types.js';
+import type { AnalyticsTweet, MetricSnapshot, ProfileSnapshot } from '../../analytics/types.js';
 import type { TweetRow } from '../../db/types.js';
-import { storedTime, type ParsedTweetRow } from '../tweets/stored-tweet.js';
+import {
+  PARSED_TWEET_COLUMNS,
+  parseTweetRow,
+  parseTweetValues,
+  storedTime,
+  type ParsedTweetRow,
+  type ParsedTweetValues,
+} from '../tweets/stored-tweet.js';
 import {
   selectTweetsSince,
   TWEET_COUNT_COLUMNS,
@@ -10,7 +18,7 @@ import {
 
 /**
  * A handle's tweets created at or after `since` (the window's start), retweets included, as
- * parseTweetRow reads them.
+ * parseTweetRow reads them (the rows listWindowTweets reads, as row objects).
  */
 export function listTweetsSince(
   db: Executor,
@@ -18,6 +26,43 @@ export function listTweetsSince(
   since: string,
 ): Promise<ParsedTweetRow[]> {
   return selectTweetsSince(db, handleId, since).execute();
+}
+
+/**
+ * A handle's tweets created at or after `since` (the window's start), retweets included, parsed
+ * for the engine: what `listTweetsSince` and parseTweetRow give, in the order the database
+ * returns them.
+ *
+ * On SQLite the database sends them as one JSON text, an array of each row's
+ * PARSED_TWEET_COLUMNS values, read with one JSON.parse and turned straight into the engine's
+ * tweets, with no row object on the way. better-sqlite3's row objects cost more: on 11,100
+ * stored tweets SQLite reads the rows in about 4 ms and better-sqlite3 took about 45 ms more to
+ * build them as objects, where making and parsing the JSON text takes about 25-30 ms (a busy
+ * 2-vCPU machine). The text is transient but large: about 3.5 million characters for 11,100
+ * tweets. PostgreSQL is read by rows: there, one JSON text took longer than the rows (about
+ * 90-105 against 80-85 ms for the same tweets).
+ */
+export async function listWindowTweets(
+  db: Executor,
+  handleId: number,
+  since: string,
+): Promise<AnalyticsTweet[]> {
+  if (isPostgres(db)) return (await listTweetsSince(db, handleId, since)).map(parseTweetRow);
+  const values = sql.join(PARSED_TWEET_COLUMNS.map((column) => sql.ref(column)));
+  const result = await db
+    .selectFrom('tweets')
+    .select(jsonRows(values).as('rows'))
+    .where('handle_id', '=', handleId)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  const list = JSON.parse(result.rows) as (ParsedTweetValues | null)[];
+  const tweets = new Array<AnalyticsTweet>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    tweets[i] = parseTweetValues(list[i]!);
+    // Each row's values can go as soon as its tweet is made.
+    list[i] = null;
+  }
+  return tweets;
 }
 
 /** What the summary and the daily series read of a tweet: its time, its counts and its kind. */
@@ -80,18 +125,58 @@ export async function listMetricSnapshots(
   handleId: number,
   since: string,
 ): Promise<MetricSnapshot[]> {
-  const rows = await db
+  const base = db
     .selectFrom('tweet_metric_snapshots')
-    .select(['tweet_id', 'taken_at', 'likes', 'retweets', 'replies', 'quotes'])
     .where('handle_id', '=', handleId)
-    .where('taken_at', '>=', since)
-    .execute();
-  return rows.map((row) => ({
-    tweetId: row.tweet_id,
-    takenAt: storedTime(row.taken_at),
-    likes: row.likes,
-    retweets: row.retweets,
-    replies: row.replies,
-    quotes: row.quotes,
-  }));
+    .where('taken_at', '>=', since);
+  if (isPostgres(db)) {
+    const rows = await base.select(METRIC_SNAPSHOT_COLUMNS).execute();
+    return rows.map((row) =>
+      metricSnapshot(row.tweet_id, row.taken_at, row.likes, row.retweets, row.replies, row.quotes),
+    );
+  }
+  // On SQLite one JSON text, as for the tweets (listWindowTweets).
+  const values = sql.join(METRIC_SNAPSHOT_COLUMNS.map((column) => sql.ref(column)));
+  const result = await base.select(jsonRows(values).as('rows')).executeTakeFirstOrThrow();
+  const list = JSON.parse(result.rows) as (MetricSnapshotValues | null)[];
+  const snapshots = new Array<MetricSnapshot>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const row = list[i]!;
+    snapshots[i] = metricSnapshot(row[0], row[1], row[2], row[3], row[4], row[5]);
+    list[i] = null;
+  }
+  return snapshots;
+}
+
+const METRIC_SNAPSHOT_COLUMNS = [
+  'tweet_id',
+  'taken_at',
+  'likes',
+  'retweets',
+  'replies',
+  'quotes',
+] as const;
+type MetricSnapshotValues = readonly [string, string, number, number, number, number];
+
+function metricSnapshot(
+  tweetId: string,
+  takenAt: string,
+  likes: number,
+  retweets: number,
+  replies: number,
+  quotes: number,
+): MetricSnapshot {
+  return { tweetId, takenAt: storedTime(takenAt), likes, retweets, replies, quotes };
+}
+
+function isPostgres(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * SQLite: the rows of a query as one JSON text, an array of each row's `values` as a JSON array
+ * (`[]` for no rows).
+ */
+function jsonRows(values: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`json_group_array(json_array(${values}))`;
 }

@@ -30,13 +30,12 @@ import type { Db } from '../../db/index.js';
 import { badRequest } from '../../lib/errors.js';
 import { findHandleById, type HandleRow } from '../handles/handles.repository.js';
 import { backfillProgress, INVALID_HANDLE, readableHandle } from '../handles/handles.service.js';
-import { parseTweetRow } from '../tweets/stored-tweet.js';
 import type { UserRow } from '../users/users.repository.js';
 import {
   listMetricSnapshots,
   listProfileSnapshots,
   listTweetCountsBetween,
-  listTweetsSince,
+  listWindowTweets,
 } from './analytics.repository.js';
 import { countsOnlyTweet } from './counts-only-tweet.js';
 import { RefreshGate } from './refresh-gate.js';
@@ -351,15 +350,15 @@ export class AnalyticsService {
     window: { start: number; end: number },
   ): Promise<PreparedWindow> {
     const since = new Date(window.start).toISOString();
-    const [rows, profileSnapshots, metricSnapshots] = await Promise.all([
-      listTweetsSince(this.db.db, handle.id, since),
+    const [tweets, profileSnapshots, metricSnapshots] = await Promise.all([
+      listWindowTweets(this.db.db, handle.id, since),
       listProfileSnapshots(this.db.db, handle.id, since),
       listMetricSnapshots(this.db.db, handle.id, since),
     ]);
     return prepareWindow({
       handle: handle.username,
       xUserId: handle.x_user_id,
-      tweets: rows.map(parseTweetRow),
+      tweets,
       profileSnapshots,
       metricSnapshots,
       window,

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTweetRow, storedTime, tweetKind, type ParsedTweetRow } from './stored-tweet.js';
+import {
+  PARSED_TWEET_COLUMNS,
+  parseTweetRow,
+  parseTweetValues,
+  storedTime,
+  tweetKind,
+  type ParsedTweetRow,
+  type ParsedTweetValues,
+} from './stored-tweet.js';
 
 describe('storedTime', () => {
   it('reads every time as Date.parse does', () => {
@@ -117,6 +125,17 @@ describe('parseTweetRow', () => {
       urls: [],
       media: [{ type: 'photo', url: 'https://pbs.twimg.com/a.jpg', previewUrl: null }],
     });
+  });
+
+  it('reads the columns as a list of values alike', () => {
+    const values = (r: ParsedTweetRow) =>
+      PARSED_TWEET_COLUMNS.map((column) => r[column]) as unknown as ParsedTweetValues;
+    expect(parseTweetValues(values(row))).toEqual(parseTweetRow(row));
+    const other = { ...row, lang: null, in_reply_to_user_id: '7', referenced_types: 'bad' };
+    expect(parseTweetValues(values(other))).toEqual(parseTweetRow(other));
+    const first = parseTweetValues(values(row));
+    first.urls.push('changed');
+    expect(parseTweetValues(values(row)).urls).toEqual([]);
   });
 
   it('gives every tweet lists of its own', () => {

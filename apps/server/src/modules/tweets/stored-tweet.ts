@@ -131,24 +131,90 @@ export function storedTime(text: string): number {
 
 /** A stored tweet row, parsed: what the API's tweet objects and the analytics engine read. */
 export function parseTweetRow(row: ParsedTweetRow): AnalyticsTweet {
-  const kind = tweetKind(row.referenced_types);
+  return parsedTweet(
+    row.tweet_id,
+    row.text,
+    row.created_at,
+    row.lang,
+    row.like_count,
+    row.retweet_count,
+    row.reply_count,
+    row.quote_count,
+    row.impression_count,
+    row.conversation_id,
+    row.in_reply_to_user_id,
+    row.referenced_types,
+    row.hashtags,
+    row.urls,
+    row.media,
+  );
+}
+
+/** The values of PARSED_TWEET_COLUMNS of one stored tweet, in that order. */
+export type ParsedTweetValues = ColumnValues<typeof PARSED_TWEET_COLUMNS>;
+type ColumnValues<Columns extends readonly (keyof ParsedTweetRow)[]> = {
+  readonly [I in keyof Columns]: ParsedTweetRow[Columns[I]];
+};
+
+/**
+ * A stored tweet read as the list of its PARSED_TWEET_COLUMNS values (a row as a JSON array
+ * gives it), parsed exactly as parseTweetRow parses the row: no object per row on the way.
+ */
+export function parseTweetValues(values: ParsedTweetValues): AnalyticsTweet {
+  return parsedTweet(
+    values[0],
+    values[1],
+    values[2],
+    values[3],
+    values[4],
+    values[5],
+    values[6],
+    values[7],
+    values[8],
+    values[9],
+    values[10],
+    values[11],
+    values[12],
+    values[13],
+    values[14],
+  );
+}
+
+function parsedTweet(
+  tweetId: string,
+  text: string,
+  createdAt: string,
+  lang: string | null,
+  likeCount: number,
+  retweetCount: number,
+  replyCount: number,
+  quoteCount: number,
+  impressionCount: number | null,
+  conversationId: string | null,
+  inReplyToUserId: string | null,
+  referencedTypes: string,
+  hashtags: string,
+  urls: string,
+  media: string,
+): AnalyticsTweet {
+  const kind = tweetKind(referencedTypes);
   return {
-    id: row.tweet_id,
-    text: row.text,
-    createdAt: storedTime(row.created_at),
-    lang: row.lang,
-    likes: row.like_count,
-    retweets: row.retweet_count,
-    replies: row.reply_count,
-    quotes: row.quote_count,
-    impressions: row.impression_count,
-    conversationId: row.conversation_id,
-    inReplyToUserId: row.in_reply_to_user_id,
+    id: tweetId,
+    text,
+    createdAt: storedTime(createdAt),
+    lang,
+    likes: likeCount,
+    retweets: retweetCount,
+    replies: replyCount,
+    quotes: quoteCount,
+    impressions: impressionCount,
+    conversationId,
+    inReplyToUserId,
     isRetweet: kind.isRetweet,
     isQuote: kind.isQuote,
     isReply: kind.isReply,
-    hashtags: jsonArray<string>(row.hashtags),
-    urls: jsonArray<string>(row.urls),
-    media: jsonArray<AnalyticsTweet['media'][number]>(row.media),
+    hashtags: jsonArray<string>(hashtags),
+    urls: jsonArray<string>(urls),
+    media: jsonArray<AnalyticsTweet['media'][number]>(media),
   };
 }
