@@ -1,14 +1,16 @@
 // Web bundle budgets: the login page loads at most 130 kB of gzipped JavaScript and the
-// dashboard's first load at most 300 kB (measured: docs/benchmarks.md, "Web bundle"). The
-// sign-in page is drawn without Mantine and checks its API calls without zod: neither is on it.
-// The analytics view (with the charts library) and the admin, settings, security and alerts
-// pages are separate chunks loaded on demand (measured and printed, without a budget).
+// dashboard's first load at most 300 kB (issue targets; measured: docs/benchmarks.md, "Web
+// bundle"). Every other page has a budget a little above what it loads today, so growth is
+// noticed where it happens. The sign-in page is drawn without Mantine and checks its API calls
+// without zod: neither is on it. The analytics view (with the charts library) and the admin,
+// settings, security and alerts pages are separate chunks loaded on demand.
 //
 // Reads the built SPA (apps/web/dist) and Vite's manifest (build.manifest in
 // apps/web/vite.config.ts): a page loads the entry chunk, the lazy chunks of the routes its URL
 // matches (apps/web/src/app/router.tsx) and everything they import statically; dynamic imports
-// inside them load later. The sign-in page is part of the entry. Chunk names are found through the manifest, so renamed or re-hashed
-// chunks need no change here. `npm test` builds apps/web first.
+// inside them load later. The sign-in page is part of the entry. Chunk names are found through
+// the manifest, so renamed or re-hashed chunks need no change here. `npm test` builds apps/web
+// first.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +24,8 @@ const MANIFEST = path.join(DIST, '.vite/manifest.json');
 interface Page {
   name: string;
   routes: readonly string[];
-  /** Gzipped JS bytes (1 kB = 1,000 bytes) it may load; none: measured and printed only. */
-  budget?: number;
+  /** Gzipped JS bytes (1 kB = 1,000 bytes) it may load. */
+  budget: number;
 }
 
 /** Mantine's provider and styles, the lazy chunk above every page built with Mantine. */
@@ -39,7 +41,9 @@ const PAGES: readonly Page[] = [
     routes: [...SIGNED_IN, 'src/app/routes/dashboard.tsx'],
     budget: 300_000,
   },
-  { name: 'register', routes: ['src/app/routes/register.tsx'] },
+  // Measured 2026-11-29: register 158.0, with analytics 446.7, admin 314.0, settings 304.0,
+  // security 297.5, alerts 300.8 kB.
+  { name: 'register', routes: ['src/app/routes/register.tsx'], budget: 170_000 },
   {
     name: 'dashboard with analytics',
     routes: [
@@ -47,11 +51,12 @@ const PAGES: readonly Page[] = [
       'src/app/routes/dashboard.tsx',
       'src/app/routes/dashboard-analytics.tsx',
     ],
+    budget: 460_000,
   },
-  { name: 'admin', routes: [...SIGNED_IN, 'src/app/routes/admin.tsx'] },
-  { name: 'settings', routes: [...SIGNED_IN, 'src/app/routes/settings.tsx'] },
-  { name: 'security', routes: [...SIGNED_IN, 'src/app/routes/security.tsx'] },
-  { name: 'alerts', routes: [...SIGNED_IN, 'src/app/routes/alerts.tsx'] },
+  { name: 'admin', routes: [...SIGNED_IN, 'src/app/routes/admin.tsx'], budget: 325_000 },
+  { name: 'settings', routes: [...SIGNED_IN, 'src/app/routes/settings.tsx'], budget: 315_000 },
+  { name: 'security', routes: [...SIGNED_IN, 'src/app/routes/security.tsx'], budget: 310_000 },
+  { name: 'alerts', routes: [...SIGNED_IN, 'src/app/routes/alerts.tsx'], budget: 315_000 },
 ];
 /** Class names recharts (under @mantine/charts) writes into the DOM; in no other code. */
 const CHARTS_MARKER = /recharts-(?:wrapper|surface|cartesian|tooltip)/;
@@ -221,21 +226,20 @@ describe('web bundle budget', () => {
   it('prints what every page loads', () => {
     const rows = PAGES.map((page) => {
       const { files, gzip, raw } = measure(pageLoads(page));
-      const budget = page.budget ? `, budget ${kB(page.budget)}` : '';
-      return `  ${page.name.padEnd(26)} ${kB(gzip).padStart(9)} gzipped (${kB(raw)} minified, ${files.size} files${budget})`;
+      return `  ${page.name.padEnd(26)} ${kB(gzip).padStart(9)} gzipped (${kB(raw)} minified, ${files.size} files, budget ${kB(page.budget)})`;
     });
     console.log(`JS each page loads before it shows:\n${rows.join('\n')}`);
   });
 
-  for (const page of PAGES.filter((entry) => entry.budget !== undefined)) {
-    it(`loads at most ${kB(page.budget!)} of gzipped JS for the ${page.name} page`, () => {
+  for (const page of PAGES) {
+    it(`loads at most ${kB(page.budget)} of gzipped JS for the ${page.name} page`, () => {
       const { files, gzip, raw, lines } = measure(pageLoads(page));
       const summary =
         `${page.name} page JS: ${kB(gzip)} gzipped (${kB(raw)} minified, ${files.size} files), ` +
-        `budget ${kB(page.budget!)}`;
+        `budget ${kB(page.budget)}`;
       console.log(`${summary}\n${lines.join('\n')}`);
-      expect(gzip, `${summary}: over budget by ${kB(gzip - page.budget!)}`).toBeLessThanOrEqual(
-        page.budget!,
+      expect(gzip, `${summary}: over budget by ${kB(gzip - page.budget)}`).toBeLessThanOrEqual(
+        page.budget,
       );
     });
   }
