@@ -42,6 +42,7 @@ import {
   type PostRule,
 } from './index.js';
 import { randomUUID } from 'node:crypto';
+import { median } from '../analytics/stats.js';
 import { engagementOf } from '../analytics/window.js';
 import type { Db, Executor } from '../db/index.js';
 import type { NotificationChannel, OutboxChannel } from '../db/types.js';
@@ -393,15 +394,8 @@ async function readingsOf(
   return byPost;
 }
 
-/** The median of sorted-or-not values (the mean of the middle two for an even count). */
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-type Medians = HandleMedians;
+/** The median of a period's engagements (docs/analytics.md), or null without posts. */
+const medianOrNull = (values: number[]) => (values.length === 0 ? null : median(values));
 
 /**
  * How long a handle's medians are used before they are worked out again. A month's median moves
@@ -409,15 +403,15 @@ type Medians = HandleMedians;
  */
 const MEDIANS_TTL_MS = 5 * 60_000;
 /** Each database's handles' medians, and until when they hold. */
-const mediansKept = new WeakMap<object, Map<number, { until: number; medians: Medians }>>();
+const mediansKept = new WeakMap<object, Map<number, { until: number; medians: HandleMedians }>>();
 
 /** Each handle's median post engagement of the last 7 and 30 days. */
 async function mediansOf(
   db: Executor,
   handleIds: number[],
   now: number,
-): Promise<Map<number, Medians>> {
-  const medians = new Map<number, Medians>();
+): Promise<Map<number, HandleMedians>> {
+  const medians = new Map<number, HandleMedians>();
   let kept = mediansKept.get(db);
   if (!kept) mediansKept.set(db, (kept = new Map()));
   const stale: number[] = [];
@@ -451,7 +445,10 @@ async function mediansOf(
     if (row.created_at >= weekStart) week.get(row.handle_id)!.push(engagement);
   }
   for (const handleId of stale) {
-    const value = { week: median(week.get(handleId)!), month: median(month.get(handleId)!) };
+    const value = {
+      week: medianOrNull(week.get(handleId)!),
+      month: medianOrNull(month.get(handleId)!),
+    };
     medians.set(handleId, value);
     kept.set(handleId, { until: now + MEDIANS_TTL_MS, medians: value });
   }

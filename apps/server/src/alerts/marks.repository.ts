@@ -5,8 +5,9 @@
  * marks, evaluates their posts and deletes the marks (evaluation.ts). Only posts of a handle with
  * an enabled rule are marked: a handle nobody set a rule on costs nothing more.
  */
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../db/index.js';
+import type { AlertRulesTable, TweetRow } from '../db/types.js';
 
 /** Ids per statement: far below both databases' parameter limits. */
 const MARK_CHUNK = 500;
@@ -51,29 +52,10 @@ export async function markForAlerts(
 }
 
 /** A marked post as the post rules read it. */
-export interface MarkedPost {
-  id: number;
-  handle_id: number;
-  tweet_id: string;
-  text: string;
-  created_at: string;
-  updated_at: string;
-  like_count: number;
-  retweet_count: number;
-  reply_count: number;
-  quote_count: number;
-  impression_count: number | null;
-}
+export type MarkedPost = Pick<TweetRow, (typeof POST_COLUMNS)[number]>;
 
 /** An enabled alert rule as stored. */
-export interface StoredRule {
-  id: number;
-  user_id: number;
-  handle_id: number;
-  kind: string;
-  memory: string | null;
-  created_at: string;
-}
+export type StoredRule = Pick<Selectable<AlertRulesTable>, (typeof RULE_COLUMNS)[number]>;
 
 /** A handle's median post engagement of the last 7 and 30 days (null: no posts). */
 export interface HandleMedians {
