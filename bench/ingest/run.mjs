@@ -68,7 +68,7 @@ const SCENARIOS = ALL_SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.key));
 // ---------------------------------------------------------------------------------------------
 // Child: one scenario.
 async function runScenario(scenario) {
-  const dist = '../../apps/server/dist';
+  const dist = process.env.BENCH_SERVER_DIST ?? '../../apps/server/dist';
   const { loadConfig } = await import(`${dist}/config.js`);
   const { createDb } = await import(`${dist}/db/index.js`);
   const { migrateToLatest } = await import(`${dist}/db/migrate.js`);

@@ -7,7 +7,7 @@ import { markForAlerts } from '../src/alerts/marks.repository.js';
 import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { recordMetrics, type DueMetricsRow } from '../src/modules/tweets/tweets.repository.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
-import { DIALECTS } from './helpers.js';
+import { DIALECTS, markedPosts } from './helpers.js';
 import { schemaErrors } from './json-schema-subset.js';
 import {
   buildNotifyTestApp,
@@ -112,13 +112,14 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
   }
 
   /** Whether the post waits for its alert rules. */
-  const marked = async (app: NotifyTestApp, tweetId: string) =>
-    (await app.db.db
-      .selectFrom('alert_marks')
-      .innerJoin('tweets', 'tweets.id', 'alert_marks.tweet_row')
-      .select('tweet_row')
-      .where('tweets.tweet_id', '=', tweetId)
-      .executeTakeFirst()) !== undefined;
+  const marked = async (app: NotifyTestApp, tweetId: string) => {
+    const post = await app.db.db
+      .selectFrom('tweets')
+      .select('id')
+      .where('tweet_id', '=', tweetId)
+      .executeTakeFirstOrThrow();
+    return (await markedPosts(app.db)).includes(post.id);
+  };
 
   const firings = (app: NotifyTestApp) =>
     app.db.db.selectFrom('alert_firings').selectAll().orderBy('id').execute();

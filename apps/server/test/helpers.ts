@@ -94,6 +94,13 @@ export async function testMigrator({ db, dialect }: Db): Promise<Migrator> {
   });
 }
 
+/** The posts (`tweets.id`) that wait for their alert rules: those of every mark, in order. */
+export async function markedPosts({ db }: Db): Promise<number[]> {
+  const marks = await db.selectFrom('alert_marks').select('tweet_rows').orderBy('id').execute();
+  const posts = marks.flatMap((mark) => JSON.parse(mark.tweet_rows) as number[]);
+  return [...new Set(posts)].sort((a, b) => a - b);
+}
+
 export interface TestApp {
   app: FastifyInstance;
   db: TestDb;

@@ -3,11 +3,11 @@
  * firing once and queues its deliveries, in one transaction per batch. It costs no X reads: it
  * reads only what monitoring and the metric and profile refreshes already stored.
  *
- * - Post rules look at marked posts (marks.ts: a post found by monitoring, or new numbers from a
- *   metric refresh, of a handle with a rule; the mark is written by that same write). A batch
- *   claims marks (on PostgreSQL skipping those another worker is claiming), evaluates their
- *   posts, and deletes the marks; firings are recorded, their deliveries queued and the marks
- *   deleted in one transaction. So in scale-out mode one worker evaluates each event, and a
+ * - Post rules look at marked posts (marks.repository.ts: posts found by monitoring, or new
+ *   numbers from a metric refresh, of a handle with a rule; one mark per write, written by that
+ *   same write). A batch claims marks (on PostgreSQL skipping those another worker is claiming),
+ *   evaluates their posts, and deletes the marks; firings are recorded, their deliveries queued
+ *   and the marks deleted in one transaction. So in scale-out mode one worker evaluates each event, and a
  *   crash at any point neither loses nor doubles a firing (a claim runs out, and firings are
  *   unique).
  * - A post rule watches posts posted after it was made (for a threshold within H hours: posts
@@ -39,7 +39,6 @@ import {
   type Firing,
   type HandleRule,
   type MetricReading,
-  type PostRule,
 } from './index.js';
 import { randomUUID } from 'node:crypto';
 import { median } from '../analytics/stats.js';
@@ -62,8 +61,11 @@ import {
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** Posts per evaluation batch. */
-const POST_BATCH = 200;
+/**
+ * Marks per evaluation batch. A mark holds the posts of one write: a page found by monitoring
+ * (up to 100 posts) or a metric refresh's new numbers, so a batch is up to about 1,000 posts.
+ */
+const MARK_BATCH = 10;
 /** How long a batch's claim on its marks holds before another worker may take them. */
 const CLAIM_MS = 60_000;
 /** Batches per round before deliveries resume. */
@@ -77,7 +79,7 @@ export interface AlertPassOptions {
   channels: readonly NotificationChannel[];
   /** Webhooks are delivered by this server. */
   webhooks: boolean;
-  /** Posts per transaction. Default 200. */
+  /** Marks per batch (each mark holds the posts of one write). Default 10. */
   limit?: number;
 }
 
@@ -90,14 +92,31 @@ export interface AlertPassResult {
   queued: number;
 }
 
+/** What one batch of post marks did. */
+export interface PostBatchResult extends AlertPassResult {
+  /** The batch was full: more marks may be waiting. */
+  more: boolean;
+}
+
+/** Stored kinds parsed, by their text: each distinct kind is parsed (and its words compiled) once. */
+const kindsByText = new Map<string, AlertKind | null>();
+/** Distinct kinds kept before the map starts over (rules are few; this only bounds it). */
+const KINDS_KEPT = 10_000;
+
 /** A stored rule with its kind parsed; null when the stored kind no longer parses. */
 function parsedKind(rule: StoredRule): AlertKind | null {
+  const known = kindsByText.get(rule.kind);
+  if (known !== undefined) return known;
+  let kind: AlertKind | null = null;
   try {
-    const kind = alertKindSchema.safeParse(JSON.parse(rule.kind));
-    return kind.success ? kind.data : null;
+    const parsed = alertKindSchema.safeParse(JSON.parse(rule.kind));
+    if (parsed.success) kind = parsed.data;
   } catch {
-    return null;
+    // Not JSON: a kind that no longer parses is skipped, as one that fails the schema.
   }
+  if (kindsByText.size >= KINDS_KEPT) kindsByText.clear();
+  kindsByText.set(rule.kind, kind);
+  return kind;
 }
 
 const isPostKind = (kind: AlertKind): kind is PostAlertKind =>
@@ -121,7 +140,7 @@ const finishedClaims = new WeakMap<object, FinishedClaim[]>();
 
 /**
  * Evaluates the post rules on one batch of marked posts (marks.repository.ts). Returns what it
- * did; call again while `evaluated` equals the batch size.
+ * did; call again while `more` (the batch was full).
  *
  * - SQLite (one process): one transaction reads the marks, their posts and rules, records the
  *   firings, queues their deliveries and deletes the marks.
@@ -135,16 +154,16 @@ const finishedClaims = new WeakMap<object, FinishedClaim[]>();
 export async function evaluatePendingPosts(
   database: Db,
   options: AlertPassOptions,
-): Promise<AlertPassResult> {
+): Promise<PostBatchResult> {
   const { db } = database;
-  const limit = options.limit ?? POST_BATCH;
+  const limit = options.limit ?? MARK_BATCH;
   if (database.dialect !== 'postgres') {
     return db.transaction().execute(async (trx) => {
       const batch = await readMarks(trx, limit);
       const recorded = await recordFirings(trx, await firingsOf(trx, batch, options), options);
       // The batch is the lowest marks, and nothing else writes meanwhile: up to its last.
-      if (batch.rows.length > 0) await dropMarks(trx, batch.rows.at(-1)!);
-      return { evaluated: batch.rows.length, ...recorded };
+      if (batch.marks.length > 0) await dropMarks(trx, batch.marks.at(-1)!);
+      return { evaluated: batch.posts.length, more: batch.marks.length === limit, ...recorded };
     });
   }
   const token = randomUUID();
@@ -162,16 +181,21 @@ export async function evaluatePendingPosts(
     finishedClaims.get(db)!.unshift(...finished);
     throw error;
   }
-  const result: AlertPassResult = { evaluated: batch.rows.length, fired: 0, queued: 0 };
-  if (batch.rows.length === 0) return result;
+  const result: PostBatchResult = {
+    evaluated: batch.posts.length,
+    fired: 0,
+    queued: 0,
+    more: batch.marks.length === limit,
+  };
+  if (batch.marks.length === 0) return result;
   const firings = await firingsOf(db, batch, options);
   if (firings.length === 0) {
-    finishedClaims.get(db)!.push({ token, rows: batch.rows });
+    finishedClaims.get(db)!.push({ token, marks: batch.marks });
     return result;
   }
   return db.transaction().execute(async (trx) => {
     const recorded = await recordFirings(trx, firings, options);
-    await dropClaimed(trx, token, batch.rows);
+    await dropClaimed(trx, token, batch.marks);
     return { ...result, ...recorded };
   });
 }
@@ -189,6 +213,22 @@ function firingsOf(
   return rules.length > 0 ? postFirings(db, batch.posts, rules, options.now, batch.medians) : [];
 }
 
+/** A post rule with its kind, and the earliest posting time it watches. */
+interface WatchingRule {
+  rule: StoredRule;
+  kind: PostAlertKind;
+  from: number;
+}
+
+/** A post with what the evaluation reads of it more than once. */
+interface WatchedPost {
+  post: MarkedPost;
+  createdAt: number;
+  /** The numbers stored now: its latest reading. */
+  current: MetricReading;
+  rules: WatchingRule[];
+}
+
 /** What the post rules fire on these posts. */
 async function postFirings(
   db: Executor,
@@ -197,19 +237,28 @@ async function postFirings(
   now: Date,
   claimedMedians: Map<number, HandleMedians> | undefined,
 ): Promise<{ rule: StoredRule; firing: Firing }[]> {
-  const watching = (post: MarkedPost) =>
-    rules.filter(
-      ({ rule, kind }) =>
-        rule.handle_id === post.handle_id && Date.parse(post.created_at) >= watchesFrom(rule, kind),
-    );
-  const watched = posts
-    .map((post) => ({ post, rules: watching(post) }))
-    .filter((entry) => entry.rules.length > 0);
+  // Each handle's rules once, so a post only meets its own handle's.
+  const rulesOf = new Map<number, WatchingRule[]>();
+  for (const { rule, kind } of rules) {
+    const list = rulesOf.get(rule.handle_id) ?? [];
+    list.push({ rule, kind, from: watchesFrom(rule, kind) });
+    rulesOf.set(rule.handle_id, list);
+  }
+  const watched: WatchedPost[] = [];
+  for (const post of posts) {
+    const ofHandle = rulesOf.get(post.handle_id);
+    if (!ofHandle) continue;
+    const createdAt = Date.parse(post.created_at);
+    const ofPost = ofHandle.filter((entry) => createdAt >= entry.from);
+    if (ofPost.length > 0) {
+      watched.push({ post, createdAt, current: currentReading(post), rules: ofPost });
+    }
+  }
   // The stored readings matter only where the latest one is past a threshold rule's hours.
   const readings = await readingsOf(
     db,
     watched
-      .filter((entry) => entry.rules.some(({ kind }) => needsEarlierReadings(kind, entry.post)))
+      .filter((entry) => entry.rules.some(({ kind }) => needsEarlierReadings(kind, entry)))
       .map((entry) => entry.post),
   );
   // Medians (unless the claim brought them) only for handles whose posts have any engagement
@@ -223,7 +272,7 @@ async function postFirings(
           watched
             .filter(
               (entry) =>
-                engagementOf(currentReading(entry.post)) > 0 &&
+                engagementOf(entry.current) > 0 &&
                 entry.rules.some(({ kind }) => kind.type === 'engagement_multiple'),
             )
             .map((entry) => entry.post.handle_id),
@@ -232,22 +281,18 @@ async function postFirings(
       now.getTime(),
     ));
   const firings: { rule: StoredRule; firing: Firing }[] = [];
-  for (const { post, rules: ofPost } of watched) {
+  const at = now.getTime();
+  for (const { post, createdAt, current, rules: ofPost } of watched) {
+    const earlier = readings.get(`${post.handle_id}:${post.tweet_id}`);
     const alertPost: AlertPost = {
       id: post.tweet_id,
       text: post.text,
-      createdAt: Date.parse(post.created_at),
-      readings: [
-        ...(readings.get(`${post.handle_id}:${post.tweet_id}`) ?? []),
-        currentReading(post),
-      ],
+      createdAt,
+      readings: earlier ? [...earlier, current] : [current],
     };
+    const context = { now: at, medianEngagement: medians.get(post.handle_id) ?? {} };
     for (const { rule, kind } of ofPost) {
-      const evaluated: PostRule = { id: rule.id, enabled: true, kind };
-      const firing = evaluatePostRule(evaluated, alertPost, {
-        now: now.getTime(),
-        medianEngagement: medians.get(post.handle_id) ?? {},
-      });
+      const firing = evaluatePostRule({ id: rule.id, enabled: true, kind }, alertPost, context);
       if (firing) firings.push({ rule, firing });
     }
   }
@@ -270,10 +315,10 @@ function currentReading(post: MarkedPost): MetricReading {
  * A threshold rule counts the latest reading within its hours of posting. While the stored
  * numbers are within them they are that reading; after, an earlier one may be.
  */
-function needsEarlierReadings(kind: PostAlertKind, post: MarkedPost): boolean {
+function needsEarlierReadings(kind: PostAlertKind, post: WatchedPost): boolean {
   return (
     kind.type === 'metric_threshold' &&
-    Date.parse(post.updated_at) > Date.parse(post.created_at) + kind.within_hours * HOUR_MS
+    post.current.takenAt > post.createdAt + kind.within_hours * HOUR_MS
   );
 }
 
@@ -591,7 +636,7 @@ export function createAlertPass(
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const result = await evaluatePendingPosts(db, context);
       fired += result.fired;
-      if (result.evaluated < POST_BATCH) break;
+      if (!result.more) break;
       // Let the deliveries in flight be recorded between two transactions.
       await new Promise((resolve) => setImmediate(resolve));
     }

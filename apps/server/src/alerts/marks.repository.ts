@@ -1,22 +1,25 @@
 /**
  * Marks: the posts whose new numbers their handle's alert rules have not looked at yet
- * (`alert_marks`, migration 0022). The write that stores a post found by monitoring, or new
- * numbers from a metric refresh, marks it in the same transaction; the alert evaluation claims
- * marks, evaluates their posts and deletes the marks (evaluation.ts). Only posts of a handle with
- * an enabled rule are marked: a handle nobody set a rule on costs nothing more.
+ * (`alert_marks`, migrations 0022 and 0023). The write that stores posts found by monitoring,
+ * or new numbers from a metric refresh, marks them in the same transaction, with one mark for
+ * all its posts of a handle; the alert evaluation claims marks, evaluates their posts and
+ * deletes the marks (evaluation.ts). Only posts of a handle with an enabled rule are marked: a
+ * handle nobody set a rule on costs nothing more.
  */
-import { sql, type Selectable } from 'kysely';
-import type { Executor } from '../db/index.js';
+import { PostgresAdapter, sql, type Selectable } from 'kysely';
+import { PREPARED_MARK, type Executor } from '../db/index.js';
 import type { AlertRulesTable, TweetRow } from '../db/types.js';
 
-/** Ids per statement: far below both databases' parameter limits. */
+/** Post ids per mark (and per statement): far below both databases' parameter limits. */
 const MARK_CHUNK = 500;
 const DAY_MS = 86_400_000;
 
+const isPostgres = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter;
+
 /**
  * Marks stored posts of a handle (by post id) for its alert rules, when the handle has an
- * enabled rule. A post marked already keeps one mark, and loses its claim: an evaluation that
- * took it before these numbers does not delete it, so they are looked at too.
+ * enabled rule: one mark per call (per MARK_CHUNK posts). A post marked already gets another
+ * mark, so new numbers are looked at even when an evaluation took the first one before them.
  */
 export async function markForAlerts(
   db: Executor,
@@ -24,14 +27,18 @@ export async function markForAlerts(
   tweetIds: readonly string[],
   now: string,
 ): Promise<void> {
+  const rows = isPostgres(db)
+    ? sql<string>`json_agg(id order by id)::text`
+    : sql<string>`json_group_array(id order by id)`;
   for (let start = 0; start < tweetIds.length; start += MARK_CHUNK) {
     await db
       .insertInto('alert_marks')
-      .columns(['tweet_row', 'marked_at'])
+      .columns(['handle_id', 'tweet_rows', 'marked_at'])
       .expression((eb) =>
         eb
           .selectFrom('tweets')
-          .select((inner) => ['id', inner.val(now).as('marked_at')])
+          .select((inner) => [inner.val(handleId).as('handle_id'), rows.as('tweet_rows')])
+          .select((inner) => inner.val(now).as('marked_at'))
           .where('handle_id', '=', handleId)
           .where('tweet_id', 'in', tweetIds.slice(start, start + MARK_CHUNK))
           .where((inner) =>
@@ -42,10 +49,8 @@ export async function markForAlerts(
                 .where('alert_rules.handle_id', '=', handleId)
                 .where('alert_rules.enabled', '=', true),
             ),
-          ),
-      )
-      .onConflict((oc) =>
-        oc.column('tweet_row').doUpdateSet({ marked_at: now, claim: null, claimed_until: null }),
+          )
+          .having((inner) => inner.fn.countAll(), '>', 0),
       )
       .execute();
   }
@@ -65,11 +70,11 @@ export interface HandleMedians {
 
 /** What a claim took. */
 export interface ClaimedMarks {
-  /** The marks claimed (`tweets.id`), those of posts deleted since included. */
-  rows: number[];
-  /** Their posts, in storing order. */
+  /** The marks claimed (`alert_marks.id`). */
+  marks: number[];
+  /** Their posts, each once, in storing order (posts deleted since are left out). */
   posts: MarkedPost[];
-  /** The enabled rules of the posts' handles. */
+  /** The enabled rules of the marks' handles. */
   rules: StoredRule[];
   /**
    * The medians of those handles with an engagement-multiple rule, when the claim worked them
@@ -105,7 +110,7 @@ const lazyCommit = sql<boolean>`(select set_config('synchronous_commit', 'off', 
 /** The marks an earlier claim took, to delete. */
 export interface FinishedClaim {
   token: string;
-  rows: readonly number[];
+  marks: readonly number[];
 }
 
 /**
@@ -115,7 +120,7 @@ export interface FinishedClaim {
  * moment. The same statement deletes the marks of `finished` claims (batches that fired
  * nothing: see evaluation.ts), and works out the medians of the handles with an
  * engagement-multiple rule (`percentile_cont(0.5)` is the median of docs/analytics.md: the mean
- * of the middle two for an even count).
+ * of the middle two for an even count). Its text never changes, so it is kept prepared.
  */
 export async function claimMarks(
   db: Executor,
@@ -125,33 +130,37 @@ export async function claimMarks(
   const nowIso = claim.now.toISOString();
   const untilIso = claim.until.toISOString();
   const engagement = sql`like_count + retweet_count + reply_count + quote_count`;
-  // Each finished mark with its claim: a mark marked again since lost the claim, and stays.
-  const finishedRows = finished.flatMap((done) => done.rows);
-  const finishedTokens = finished.flatMap((done) => done.rows.map(() => done.token));
+  const finishedMarks = finished.flatMap((done) => done.marks);
+  const finishedTokens = finished.flatMap((done) => done.marks.map(() => done.token));
   const { rows } = await sql<{
-    posts: ({ tweet_row: number } & (MarkedPost | { [K in keyof MarkedPost]: null }))[];
+    marks: number[];
+    /** POST_COLUMNS in order: arrays, so no key is repeated for every post. */
+    posts: unknown[][];
     rules: StoredRule[];
     medians: ({ handle_id: number } & HandleMedians)[];
-  }>`
+  }>`${sql.raw(PREPARED_MARK)}
     with dropped as (
       delete from alert_marks
-      using unnest(${finishedRows}::integer[], ${finishedTokens}::text[]) as done(tweet_row, claim)
-      where alert_marks.tweet_row = done.tweet_row and alert_marks.claim = done.claim
+      using unnest(${finishedMarks}::integer[], ${finishedTokens}::text[]) as done(id, claim)
+      where alert_marks.id = done.id and alert_marks.claim = done.claim
     ), picked as (
-      select tweet_row from alert_marks
+      select id from alert_marks
       where ${lazyCommit} and (claimed_until is null or claimed_until < ${nowIso})
-      order by tweet_row limit ${claim.limit}
+      order by id limit ${claim.limit}
       for update skip locked
     ), claimed as (
       update alert_marks set claim = ${claim.token}, claimed_until = ${untilIso}
-      from picked where alert_marks.tweet_row = picked.tweet_row
-      returning alert_marks.tweet_row
+      where id = any(array(select id from picked))
+      returning id, handle_id, tweet_rows
     ), posts as (
-      select claimed.tweet_row, ${sql.join(POST_COLUMNS.map((column) => sql.ref(`tweets.${column}`)))}
-      from claimed left join tweets on tweets.id = claimed.tweet_row
+      select ${sql.join(POST_COLUMNS.map((column) => sql.ref(column)))} from tweets
+      where id = any(array(
+        select post.value::integer
+        from claimed cross join lateral json_array_elements_text(claimed.tweet_rows::json) as post
+      ))
     ), rules as (
       select ${sql.join(RULE_COLUMNS.map((column) => sql.ref(column)))} from alert_rules
-      where enabled and handle_id in (select handle_id from posts)
+      where enabled and handle_id = any(array(select distinct handle_id from claimed))
     ), medians as (
       select handle_id,
         percentile_cont(0.5) within group (order by ${engagement})
@@ -164,7 +173,8 @@ export async function claimMarks(
       group by handle_id
     )
     select
-      (select coalesce(json_agg(posts order by tweet_row), '[]') from posts) as posts,
+      (select coalesce(json_agg(id order by id), '[]') from claimed) as marks,
+      (select coalesce(json_agg(json_build_array(${sql.join(POST_COLUMNS.map((column) => sql.ref(column)))}) order by id), '[]') from posts) as posts,
       (select coalesce(json_agg(rules order by id), '[]') from rules) as rules,
       (select coalesce(json_agg(medians), '[]') from medians) as medians`.execute(db);
   const batch = rows[0]!;
@@ -177,14 +187,14 @@ export async function claimMarks(
       medians.set(rule.handle_id, { week: null, month: null });
     }
   }
-  return {
-    rows: batch.posts.map((post) => post.tweet_row),
-    posts: batch.posts.filter(
-      (post): post is { tweet_row: number } & MarkedPost => post.id !== null,
-    ),
-    rules: batch.rules,
-    medians,
-  };
+  return { marks: batch.marks, posts: batch.posts.map(postOf), rules: batch.rules, medians };
+}
+
+/** A post from the claim's array of its columns. */
+function postOf(values: unknown[]): MarkedPost {
+  const post: Record<string, unknown> = {};
+  POST_COLUMNS.forEach((column, i) => (post[column] = values[i]));
+  return post as MarkedPost;
 }
 
 /**
@@ -194,28 +204,34 @@ export async function claimMarks(
  * nothing else evaluates or marks them meanwhile, and a crash rolls it all back.
  */
 export async function readMarks(db: Executor, limit: number): Promise<ClaimedMarks> {
-  const marked = await db
+  const marks = await db
     .selectFrom('alert_marks')
-    .leftJoin('tweets', 'tweets.id', 'alert_marks.tweet_row')
-    .select('alert_marks.tweet_row')
-    .select(POST_COLUMNS.map((column) => `tweets.${column}` as const))
-    .orderBy('alert_marks.tweet_row')
+    .select(['id', 'handle_id', 'tweet_rows'])
+    .orderBy('id')
     .limit(limit)
     .execute();
-  if (marked.length === 0) return { rows: [], posts: [], rules: [] };
-  const posts = marked.filter((row): row is typeof row & MarkedPost => row.id !== null);
-  const handleIds = [...new Set(posts.map((post) => post.handle_id))];
-  const rules =
-    handleIds.length === 0
-      ? []
-      : await db
-          .selectFrom('alert_rules')
-          .select(RULE_COLUMNS)
-          .where('handle_id', 'in', handleIds)
-          .where('enabled', '=', true)
-          .orderBy('id')
-          .execute();
-  return { rows: marked.map((row) => row.tweet_row), posts, rules };
+  if (marks.length === 0) return { marks: [], posts: [], rules: [] };
+  const postRows = [...new Set(marks.flatMap((mark) => JSON.parse(mark.tweet_rows) as number[]))];
+  const posts = await db
+    .selectFrom('tweets')
+    .select(POST_COLUMNS)
+    // One parameter, whatever the number of posts: the statement is prepared once.
+    .where('id', 'in', sql<number>`(select value from json_each(${JSON.stringify(postRows)}))`)
+    .orderBy('id')
+    .execute();
+  const handleIds = [...new Set(marks.map((mark) => mark.handle_id))];
+  const rules = await db
+    .selectFrom('alert_rules')
+    .select(RULE_COLUMNS)
+    .where(
+      'handle_id',
+      'in',
+      sql<number>`(select value from json_each(${JSON.stringify(handleIds)}))`,
+    )
+    .where('enabled', '=', true)
+    .orderBy('id')
+    .execute();
+  return { marks: marks.map((mark) => mark.id), posts, rules };
 }
 
 /**
@@ -223,19 +239,17 @@ export async function readMarks(db: Executor, limit: number): Promise<ClaimedMar
  * lowest, so every mark up to the last one read.
  */
 export async function dropMarks(db: Executor, upTo: number): Promise<void> {
-  await db.deleteFrom('alert_marks').where('tweet_row', '<=', upTo).execute();
+  await db.deleteFrom('alert_marks').where('id', '<=', upTo).execute();
 }
 
 /**
- * PostgreSQL: deletes the marks a claim took (not those marked again since: they lost the
- * claim), in the transaction that records their firings.
+ * PostgreSQL: deletes the marks a claim took, in the transaction that records their firings.
  */
-export async function dropClaimed(db: Executor, token: string, rows: readonly number[]) {
-  for (let start = 0; start < rows.length; start += MARK_CHUNK) {
-    await db
-      .deleteFrom('alert_marks')
-      .where('tweet_row', 'in', rows.slice(start, start + MARK_CHUNK))
-      .where('claim', '=', token)
-      .execute();
-  }
+export async function dropClaimed(db: Executor, token: string, marks: readonly number[]) {
+  if (marks.length === 0) return;
+  await db
+    .deleteFrom('alert_marks')
+    .where('id', '=', sql<number>`any(${[...marks]}::integer[])`)
+    .where('claim', '=', token)
+    .execute();
 }

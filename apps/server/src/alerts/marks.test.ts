@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tweetRow } from '../../test/factories.js';
-import { DIALECTS, createTestDb, testMigrator, type TestDb } from '../../test/helpers.js';
+import {
+  DIALECTS,
+  createTestDb,
+  markedPosts,
+  testMigrator,
+  type TestDb,
+} from '../../test/helpers.js';
 import { makeTweet } from '../../test/notify-helpers.js';
 import { insertHandle } from '../modules/handles/handles.repository.js';
 import {
@@ -11,7 +17,8 @@ import {
 } from '../modules/tweets/tweets.repository.js';
 import { insertUser } from '../modules/users/users.repository.js';
 import { evaluatePendingPosts } from './evaluation.js';
-import { markForAlerts } from './marks.repository.js';
+import { PREPARED_MARK } from '../db/index.js';
+import { claimMarks, markForAlerts } from './marks.repository.js';
 
 const NOW = new Date();
 const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);
@@ -52,15 +59,17 @@ describe.each(DIALECTS)('alert marks (%s)', (dialect) => {
     return { watched, unwatched };
   }
 
-  const markedTexts = async () =>
-    (
-      await db.db
-        .selectFrom('alert_marks')
-        .innerJoin('tweets', 'tweets.id', 'alert_marks.tweet_row')
-        .select('tweets.text')
-        .orderBy('tweets.id')
-        .execute()
-    ).map((row) => row.text);
+  const markedTexts = async () => {
+    const posts = await markedPosts(db);
+    if (posts.length === 0) return [];
+    const rows = await db.db
+      .selectFrom('tweets')
+      .select('text')
+      .where('id', 'in', posts)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.text);
+  };
 
   const evaluate = (now: Date) =>
     evaluatePendingPosts(db, { now, channels: ['telegram'], webhooks: false });
@@ -205,8 +214,8 @@ describe.each(DIALECTS)('alert marks (%s)', (dialect) => {
     const posts = [makeTweet({ text: 'launch one' }), makeTweet({ text: 'launch two' })];
     await upsertTweets(db.db, watched, posts, NOW.toISOString(), { markForFanout: true });
     await db.db.deleteFrom('tweets').where('tweet_id', '=', posts[0]!.id).execute();
-    expect(await evaluate(NOW)).toMatchObject({ evaluated: 2, fired: 1 });
-    expect(await db.db.selectFrom('alert_marks').select('tweet_row').execute()).toEqual([]);
+    expect(await evaluate(NOW)).toMatchObject({ evaluated: 1, fired: 1 });
+    expect(await db.db.selectFrom('alert_marks').select('id').execute()).toEqual([]);
   });
 
   it('evaluates a post marked again after a quiet evaluation, whose mark waits to be deleted', async () => {
@@ -219,6 +228,114 @@ describe.each(DIALECTS)('alert marks (%s)', (dialect) => {
     expect(await evaluate(at(2_000))).toMatchObject({ evaluated: 1, fired: 0 });
     expect(await evaluate(at(3_000))).toMatchObject({ evaluated: 0 });
     expect(await markedTexts()).toEqual([]);
+  });
+
+  it('marks a page of posts with one mark, and evaluates a post marked twice once', async () => {
+    const { watched } = await world();
+    const page = [
+      makeTweet({ text: 'launch one' }),
+      makeTweet({ text: 'launch two' }),
+      makeTweet({ text: 'launch three' }),
+    ];
+    await upsertTweets(db.db, watched, page, NOW.toISOString(), { markForFanout: true });
+    const marks = await db.db.selectFrom('alert_marks').selectAll().execute();
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({ handle_id: watched, claim: null });
+    expect(await markedTexts()).toEqual(['launch one', 'launch two', 'launch three']);
+    // New numbers of one of them before the pass: a second mark.
+    await markForAlerts(db.db, watched, [page[1]!.id], at(1_000).toISOString());
+    expect(await db.db.selectFrom('alert_marks').select('id').execute()).toHaveLength(2);
+    expect(await evaluate(at(2_000))).toMatchObject({ evaluated: 3, fired: 3, more: false });
+    expect(await markedTexts()).toEqual([]);
+  });
+
+  it('claims a batch of marks at a time, and says when more are waiting', async () => {
+    const { watched } = await world();
+    for (const text of ['launch a', 'launch b', 'launch c']) {
+      await upsertTweets(db.db, watched, [makeTweet({ text })], NOW.toISOString(), {
+        markForFanout: true,
+      });
+    }
+    const options = { channels: ['telegram'] as const, webhooks: false, limit: 2 };
+    expect(await evaluatePendingPosts(db, { now: NOW, ...options })).toMatchObject({
+      evaluated: 2,
+      fired: 2,
+      more: true,
+    });
+    expect(await evaluatePendingPosts(db, { now: NOW, ...options })).toMatchObject({
+      evaluated: 1,
+      fired: 1,
+      more: false,
+    });
+    expect(await markedTexts()).toEqual([]);
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'keeps the claim prepared on the connection that runs it',
+    async () => {
+      const { watched } = await world();
+      await upsertTweets(db.db, watched, [makeTweet({ text: 'launch' })], NOW.toISOString(), {
+        markForFanout: true,
+      });
+      await db.db.connection().execute(async (connection) => {
+        const claim = { token: 'one', now: NOW, until: at(60_000), limit: 10 };
+        expect((await claimMarks(connection, claim)).posts).toHaveLength(1);
+        expect((await claimMarks(connection, { ...claim, token: 'two' })).posts).toEqual([]);
+        const { rows } = await sql<{ statement: string }>`
+          select statement from pg_prepared_statements`.execute(connection);
+        const claims = rows.filter((row) => row.statement.includes('alert_marks'));
+        expect(claims).toHaveLength(1);
+        expect(claims[0]!.statement.startsWith(PREPARED_MARK)).toBe(true);
+      });
+    },
+  );
+
+  it('migration 0023 makes one mark per handle of the posts marked under 0022, and rolls back', async () => {
+    db = await createTestDb(dialect);
+    const migrator = await testMigrator(db);
+    expect((await migrator.migrateTo('0022-alert-marks')).error).toBeUndefined();
+    const handles = await Promise.all(
+      ['first', 'second'].map((username) =>
+        insertHandle(db.db, { username, backfillDays: 7, now: NOW.toISOString() }),
+      ),
+    );
+    const stored = await db.db
+      .insertInto('tweets')
+      .values([
+        tweetRow(handles[0]!.id, makeTweet({ text: 'first a' })),
+        tweetRow(handles[1]!.id, makeTweet({ text: 'second a' })),
+        tweetRow(handles[0]!.id, makeTweet({ text: 'first b' })),
+        tweetRow(handles[0]!.id, makeTweet({ text: 'first, looked at' })),
+      ])
+      .returning('id')
+      .execute();
+    const ids = stored.map((row) => row.id);
+    await sql`
+      insert into alert_marks (tweet_row, marked_at)
+      values (${ids[0]}, ${NOW.toISOString()}), (${ids[1]}, ${NOW.toISOString()}),
+        (${ids[2]}, ${at(1_000).toISOString()})`.execute(db.db);
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const marks = await db.db
+      .selectFrom('alert_marks')
+      .select(['handle_id', 'tweet_rows', 'marked_at'])
+      .orderBy('id')
+      .execute();
+    expect(marks.map((mark) => ({ ...mark, tweet_rows: JSON.parse(mark.tweet_rows) }))).toEqual([
+      {
+        handle_id: handles[0]!.id,
+        tweet_rows: [ids[0], ids[2]],
+        marked_at: at(1_000).toISOString(),
+      },
+      { handle_id: handles[1]!.id, tweet_rows: [ids[1]], marked_at: NOW.toISOString() },
+    ]);
+
+    expect((await migrator.migrateTo('0022-alert-marks')).error).toBeUndefined();
+    const { rows } = await sql<{ tweet_row: number }>`
+      select tweet_row from alert_marks order by tweet_row`.execute(db.db);
+    expect(rows.map((row) => row.tweet_row)).toEqual([ids[0], ids[1], ids[2]]);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await markedTexts()).toEqual(['first a', 'second a', 'first b']);
   });
 
   it('migration 0022 keeps the posts marked under 0021, and rolls back cleanly', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -61,6 +62,45 @@ export interface DbOptions {
   idleInTransactionTimeoutMs?: number;
 }
 
+/**
+ * The comment that opens a statement PostgreSQL keeps prepared on each connection: parsed and
+ * planned once per connection rather than on every run, which for a statement as long as the
+ * alert claim is most of its cost. Only for statements whose text never changes with their
+ * values (a list goes in as one array parameter), run often. Behind PgBouncer in transaction
+ * mode this needs PgBouncer 1.21 or later with `max_prepared_statements` set (docs/deployment.md).
+ * SQLite keeps every statement prepared anyway (`sqliteForKysely`).
+ */
+export const PREPARED_MARK = '/* prepared */';
+
+/** Each prepared statement's name: from its text, so two texts never share one. */
+const preparedNames = new Map<string, string>();
+
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (!name) {
+    name = `perch_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Has a connection run the statements that open with PREPARED_MARK as named prepared
+ * statements (pg prepares a name once per connection). Kysely runs every query as
+ * `query(text, values)`.
+ */
+function keepMarkedPrepared(client: pgTypes.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const run = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (args.length === 2 && typeof text === 'string' && text.startsWith(PREPARED_MARK)) {
+      return query({ name: preparedName(text), text, values });
+    }
+    return query(...args);
+  };
+  client.query = run as typeof client.query;
+}
+
 /** better-sqlite3 cannot bind booleans; SQLite stores them as 0 and 1. */
 function bindable(parameters: ReadonlyArray<unknown>): unknown[] {
   return parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
@@ -120,7 +160,10 @@ export function createDb(
     // below, seen once its process wakes; a restart) emits 'error' on itself, where the pool
     // does not listen: that would end the process too. The next statement on it fails instead,
     // and the pool drops the client when it comes back, so there is nothing to add here.
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      keepMarkedPrepared(client);
+    });
     const idleTimeout = `${options.idleInTransactionTimeoutMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS}ms`;
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({

@@ -23,6 +23,7 @@ import { secretsAtRest } from './0019-secrets-at-rest.js';
 import { metricSnapshotTimes } from './0020-metric-snapshot-times.js';
 import { alertsAndWebhooks } from './0021-alerts-and-webhooks.js';
 import { alertMarks } from './0022-alert-marks.js';
+import { alertMarkPages } from './0023-alert-mark-pages.js';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -50,5 +51,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0020-metric-snapshot-times': metricSnapshotTimes(),
     '0021-alerts-and-webhooks': alertsAndWebhooks(kinds, dialect),
     '0022-alert-marks': alertMarks(kinds),
+    '0023-alert-mark-pages': alertMarkPages(kinds, dialect),
   };
 }

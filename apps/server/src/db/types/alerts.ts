@@ -32,11 +32,14 @@ export interface AlertFiringsTable {
 }
 
 /**
- * A post whose new numbers its handle's alert rules have not looked at yet (migration 0022).
+ * Posts of one handle whose new numbers its alert rules have not looked at yet, marked by one
+ * write (migration 0023).
  */
 export interface AlertMarksTable {
-  /** `tweets.id` */
-  tweet_row: number;
+  id: Generated<number>;
+  handle_id: number;
+  /** The marked posts (`tweets.id`), a JSON array in storing order. */
+  tweet_rows: string;
   marked_at: Timestamp;
   /** The evaluation that took the mark, and until when; null while nobody has. */
   claim: string | null;

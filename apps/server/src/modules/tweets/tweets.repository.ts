@@ -223,13 +223,13 @@ async function upsertInOneStatement(
       on conflict (handle_id, tweet_id) do nothing
       returning id, tweet_id, first_seen_at, fanout_pending
     ), marked as (
-      -- A post found by monitoring is new to the alert rules too (never a backfilled one), when
-      -- its handle has an enabled rule (alerts/marks.ts).
-      insert into alert_marks (tweet_row, marked_at)
-      select id, first_seen_at from added
+      -- Posts found by monitoring are new to the alert rules too (never backfilled ones), when
+      -- their handle has an enabled rule: one mark for the page (alerts/marks.repository.ts).
+      insert into alert_marks (handle_id, tweet_rows, marked_at)
+      select ${handleId}, json_agg(id order by id)::text, max(first_seen_at) from added
       where fanout_pending
         and exists (select from alert_rules where handle_id = ${handleId} and enabled)
-      on conflict (tweet_row) do nothing
+      having count(*) > 0
     ), refreshed as (
       update tweets set ${refreshed} from input
       where tweets.handle_id = input.handle_id and tweets.tweet_id = input.tweet_id
