@@ -23,7 +23,10 @@ const { insertHandle, insertLink, setLinkNotifications } = await server(
   'modules/handles/handles.repository.js',
 );
 const { createTokenCipher } = await server('lib/token-cipher.js');
-const { WEBHOOK_SECRET_CONTEXT } = await server('notify/webhook/secret.js');
+// A build from before secrets were bound to their endpoint (BENCH_SERVER_DIST) has one context.
+const secretModule = await server('notify/webhook/secret.js');
+const secretContext = (endpointId) =>
+  secretModule.webhookSecretContext?.(endpointId) ?? secretModule.WEBHOOK_SECRET_CONTEXT;
 
 /** The stored-credentials key of every bench database (at least 32 characters). */
 const SECRET_KEY = 'bench-alerts-secret-key-of-40-characters';
@@ -142,7 +145,6 @@ export async function seedUsersAndHandles(db, { count, webhookEnabled = false, n
 /** One webhook endpoint per user, at `urlOf(i)`, signing with ENDPOINT_SECRET. Returns the ids. */
 export async function seedEndpoints(db, config, userIds, urlOf, now) {
   const cipher = createTokenCipher({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
-  const sealed = cipher.encrypt(ENDPOINT_SECRET, WEBHOOK_SECRET_CONTEXT);
   await insertRows(
     db,
     'webhook_endpoints',
@@ -151,12 +153,20 @@ export async function seedEndpoints(db, config, userIds, urlOf, now) {
       name: `Ops ${i}`,
       url: urlOf(i),
       preset: 'generic',
-      secret_sealed: sealed,
+      secret_sealed: '',
       stopped_reason: null,
       created_at: now,
       updated_at: now,
     })),
   );
   const rows = await db.selectFrom('webhook_endpoints').select('id').orderBy('id').execute();
+  // Each secret is sealed for its endpoint, whose id the insert gave.
+  for (const { id } of rows) {
+    await db
+      .updateTable('webhook_endpoints')
+      .set({ secret_sealed: cipher.encrypt(ENDPOINT_SECRET, secretContext(id)) })
+      .where('id', '=', id)
+      .execute();
+  }
   return rows.map((row) => row.id);
 }

@@ -20,6 +20,7 @@ import { retentionPolicy } from './modules/retention/retention-policy.js';
 import { RetentionJob } from './modules/retention/retention-job.js';
 import { createXUsageMeter, type XUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { ensureBootstrapInvitation } from './modules/invitations/invitations.service.js';
+import { bindWebhookSecrets } from './modules/webhooks/webhooks.service.js';
 import { startReadyBots } from './modules/settings/settings.repository.js';
 import {
   clusterDmChannelStore,
@@ -70,6 +71,11 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const db = createDb(config);
   await migrateToLatest(db);
+  // Webhook secrets sealed before each was bound to its endpoint are sealed for it (once).
+  await bindWebhookSecrets(
+    db,
+    createTokenCipher({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR }),
+  );
   // Forwarding runs for every user whose X account and a channel are connected.
   await startReadyBots(db.db, new Date().toISOString());
   // Redis and BullMQ are loaded only in scale-out mode: a single process never pays for them.

@@ -6,6 +6,7 @@ import { evaluatePendingPosts } from '../src/alerts/evaluation.js';
 import { markForAlerts } from '../src/alerts/marks.repository.js';
 import type { SourceTweet } from '../src/domain/tweet-source.js';
 import { recordMetrics, type DueMetricsRow } from '../src/modules/tweets/tweets.repository.js';
+import { WEBHOOK_SECRET_UNREADABLE } from '../src/notify/webhook/secret.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
 import { DIALECTS, markedPosts } from './helpers.js';
 import { schemaErrors } from './json-schema-subset.js';
@@ -14,6 +15,7 @@ import {
   handleFollowedBy,
   makeTweet,
   monitorFinds,
+  insertWebhookEndpoint,
   sealWebhookSecret,
   userWithChannels,
   waitUntil,
@@ -44,21 +46,13 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
     receiver = await startFakeWebhookReceiver();
     const { userId } = await userWithChannels(t, 'watcher', { telegram: '500001' });
     const handleId = await handleFollowedBy(t, 'launchdesk', [userId], {});
-    const now = new Date().toISOString();
-    const endpoint = await t.db.db
-      .insertInto('webhook_endpoints')
-      .values({
-        user_id: userId,
-        name: 'Ops',
-        url: receiver.url('/hook'),
-        preset: 'generic',
-        secret_sealed: sealWebhookSecret(receiver.secret),
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { t, receiver, userId, handleId, endpointId: endpoint.id };
+    const endpointId = await insertWebhookEndpoint(t, {
+      userId,
+      name: 'Ops',
+      url: receiver.url('/hook'),
+      secret: receiver.secret,
+    });
+    return { t, receiver, userId, handleId, endpointId };
   }
 
   async function addRule(
@@ -120,6 +114,16 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
       .executeTakeFirstOrThrow();
     return (await markedPosts(app.db)).includes(post.id);
   };
+
+  /** The user's new posts go to webhooks (switched on for their handles, forwarding running). */
+  async function newPostsToWebhooks(app: NotifyTestApp, userId: number) {
+    await app.db.db
+      .updateTable('user_handles')
+      .set({ webhook_enabled: true })
+      .where('user_id', '=', userId)
+      .execute();
+    await app.db.db.updateTable('user_settings').set({ bot_running: true }).execute();
+  }
 
   const firings = (app: NotifyTestApp) =>
     app.db.db.selectFrom('alert_firings').selectAll().orderBy('id').execute();
@@ -279,12 +283,7 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
 
   it('new posts go to webhooks switched on per handle; a refusing endpoint stops', async () => {
     const { t, receiver, userId, handleId, endpointId } = await setUp();
-    await t.db.db
-      .updateTable('user_handles')
-      .set({ webhook_enabled: true })
-      .where('user_id', '=', userId)
-      .execute();
-    await t.db.db.updateTable('user_settings').set({ bot_running: true }).execute();
+    await newPostsToWebhooks(t, userId);
     await t.worker.start();
     const first = makeTweet({ text: 'first' });
     await monitorFinds(t, handleId, [first]);
@@ -316,22 +315,48 @@ describe.each(DIALECTS)('alerts and webhooks delivered through the outbox (%s)',
     expect(receiver.requests).toHaveLength(2);
   });
 
+  it('never signs with a secret sealed for another endpoint: the endpoint stops and says why', async () => {
+    const { t, receiver, userId, handleId, endpointId } = await setUp();
+    // A sealed secret copied from another endpoint's row (somebody who can write the database,
+    // but has not the key, and knows that other endpoint's secret).
+    await t.db.db
+      .updateTable('webhook_endpoints')
+      .set({ secret_sealed: sealWebhookSecret('whsec_known-to-somebody-else', endpointId + 1) })
+      .where('id', '=', endpointId)
+      .execute();
+    await newPostsToWebhooks(t, userId);
+    await t.worker.start();
+    await monitorFinds(t, handleId, [makeTweet({ text: 'not for the copied secret' })]);
+    await waitUntil(async () => {
+      const rows = await t.db.db
+        .selectFrom('notification_outbox')
+        .select('status')
+        .where('channel', '=', `webhook:${endpointId}`)
+        .execute();
+      return rows.map((row) => row.status).join() === 'failed';
+    });
+    const stoppedReason = async () =>
+      (
+        await t.db.db
+          .selectFrom('webhook_endpoints')
+          .select('stopped_reason')
+          .where('id', '=', endpointId)
+          .executeTakeFirstOrThrow()
+      ).stopped_reason;
+    await waitUntil(async () => (await stoppedReason()) !== null);
+    expect(await stoppedReason()).toBe(WEBHOOK_SECRET_UNREADABLE);
+    expect(receiver.requests).toHaveLength(0);
+  });
+
   it('an endpoint that is down gets every post once and in order when it is back; others are not held', async () => {
     const { t, receiver, userId, handleId } = await setUp();
     const healthy = await startFakeWebhookReceiver();
-    const now = new Date().toISOString();
-    await t.db.db
-      .insertInto('webhook_endpoints')
-      .values({
-        user_id: userId,
-        name: 'Healthy',
-        url: healthy.url('/ok'),
-        preset: 'generic',
-        secret_sealed: sealWebhookSecret(healthy.secret),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertWebhookEndpoint(t, {
+      userId,
+      name: 'Healthy',
+      url: healthy.url('/ok'),
+      secret: healthy.secret,
+    });
     await t.db.db.updateTable('user_handles').set({ webhook_enabled: true }).execute();
     await t.db.db.updateTable('user_settings').set({ bot_running: true }).execute();
     // Down: 503 four times, then a reset connection; the first endpoint's circuit opens.

@@ -8,7 +8,7 @@ import { createAlertPass } from '../src/alerts/evaluation.js';
 import { loadConfig } from '../src/config.js';
 import { createTokenCipher } from '../src/lib/token-cipher.js';
 import { webhookChannelClient, type NotifyChannels } from '../src/notify/channels.js';
-import { WEBHOOK_SECRET_CONTEXT } from '../src/notify/webhook/secret.js';
+import { webhookSecretContext } from '../src/notify/webhook/secret.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../src/notify/delivery-worker.js';
 import { createDiscordClient } from '../src/notify/discord/discord-client.js';
 import {
@@ -52,11 +52,38 @@ export interface NotifyTestOptions {
 export const TEST_SECRET_KEY = 'notify-test-secret-key-of-32-characters!';
 
 /** An endpoint's secret as stored (webhook_endpoints.secret_sealed) in a webhooks test app. */
-export function sealWebhookSecret(secret: string): string {
+export function sealWebhookSecret(secret: string, endpointId: number): string {
   return createTokenCipher({ secretKey: TEST_SECRET_KEY, dataDir: os.tmpdir() }).encrypt(
     secret,
-    WEBHOOK_SECRET_CONTEXT,
+    webhookSecretContext(endpointId),
   );
+}
+
+/** Stores a webhook endpoint of a webhooks test app, its secret sealed for it; returns its id. */
+export async function insertWebhookEndpoint(
+  app: TestApp,
+  endpoint: { userId: number; name: string; url: string; secret: string },
+): Promise<number> {
+  const now = new Date().toISOString();
+  const { id } = await app.db.db
+    .insertInto('webhook_endpoints')
+    .values({
+      user_id: endpoint.userId,
+      name: endpoint.name,
+      url: endpoint.url,
+      preset: 'generic',
+      secret_sealed: '',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await app.db.db
+    .updateTable('webhook_endpoints')
+    .set({ secret_sealed: sealWebhookSecret(endpoint.secret, id) })
+    .where('id', '=', id)
+    .execute();
+  return id;
 }
 
 export interface NotifyTestApp extends TestApp {

@@ -11,6 +11,12 @@ import {
   webhookSecretSchema,
   webhookTestResultSchema,
 } from '@perch/shared';
+import { createTokenCipher } from '../src/lib/token-cipher.js';
+import { bindWebhookSecrets } from '../src/modules/webhooks/webhooks.service.js';
+import {
+  UNBOUND_WEBHOOK_SECRET_CONTEXT,
+  WEBHOOK_SECRET_UNREADABLE,
+} from '../src/notify/webhook/secret.js';
 import { TEST_MESSAGE } from '../src/notify/webhook/webhook-payloads.js';
 import { dataOf, expectError } from './assertions.js';
 import { startFakeWebhookReceiver, type FakeWebhookReceiver } from './fakes/webhook-receiver.js';
@@ -308,6 +314,54 @@ describe.each(DIALECTS)('webhooks API [%s]', (dialect) => {
     expect(result.ok).toBe(true);
     const body = JSON.parse(receiver.requests[0]?.body ?? '') as { text?: string };
     expect(body.text).toContain(TEST_MESSAGE);
+  });
+
+  it("does not sign with a sealed secret copied from another endpoint's row", async () => {
+    const { t } = loopback;
+    const ada = await signedInUser(t, 'ada');
+    const eve = await signedInUser(t, 'eve');
+    const { endpoint: target, receiver } = await endpointAtReceiver(ada.client);
+    const { endpoint: own } = await endpointAtReceiver(eve.client);
+    // Eve, who knows her own secret and can write the database but not read the key, copies
+    // her sealed secret into Ada's endpoint.
+    await t.db.db
+      .updateTable('webhook_endpoints')
+      .set({ secret_sealed: (await storedRow(t, own.id)).secret_sealed })
+      .where('id', '=', target.id)
+      .execute();
+    const result = dataOf(
+      await ada.client.post(`/api/v1/webhooks/${target.id}/test`),
+      webhookTestResultSchema,
+    );
+    expect(result).toMatchObject({ ok: false, message: WEBHOOK_SECRET_UNREADABLE });
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('seals a secret of before, sealed for every endpoint alike, for its own endpoint', async () => {
+    const { t } = loopback;
+    const ada = await signedInUser(t, 'ada');
+    const { endpoint, receiver } = await endpointAtReceiver(ada.client);
+    const cipher = createTokenCipher({
+      secretKey: t.config.SECRET_KEY,
+      dataDir: t.config.DATA_DIR,
+    });
+    const secret = cipher.decrypt(
+      (await storedRow(t, endpoint.id)).secret_sealed,
+      `webhook-endpoint-secret:${endpoint.id}`,
+    );
+    await t.db.db
+      .updateTable('webhook_endpoints')
+      .set({ secret_sealed: cipher.encrypt(secret, UNBOUND_WEBHOOK_SECRET_CONTEXT) })
+      .where('id', '=', endpoint.id)
+      .execute();
+    const test = () => ada.client.post(`/api/v1/webhooks/${endpoint.id}/test`);
+    expect(dataOf(await test(), webhookTestResultSchema).ok).toBe(false);
+
+    // What a start does before anything is sent: that one secret is sealed again, once.
+    expect(await bindWebhookSecrets(t.db, cipher)).toBeGreaterThanOrEqual(1);
+    expect(await bindWebhookSecrets(t.db, cipher)).toBe(0);
+    expect(dataOf(await test(), webhookTestResultSchema).ok).toBe(true);
+    expect(receiver.requests.at(-1)?.signatureValid).toBe(true);
   });
 
   it('rotates the secret: the new one signs, the old one no longer does', async () => {

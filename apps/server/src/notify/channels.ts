@@ -11,7 +11,7 @@ import type { DiscordClient, DiscordEmbedMessage, TelegramClient, TweetNotice } 
 import { createTokenCipher } from '../lib/token-cipher.js';
 import { VERSION } from '../lib/version.js';
 import { addressPolicyFrom } from './webhook/address-policy.js';
-import { WEBHOOK_SECRET_CONTEXT } from './webhook/secret.js';
+import { webhookSecretContext } from './webhook/secret.js';
 import { createWebhookClient, type WebhookClient } from './webhook/webhook-sender.js';
 
 /**
@@ -32,7 +32,7 @@ export interface NotifyChannels {
 export interface WebhookChannelClient {
   client: WebhookClient;
   /** An endpoint's signing secret from its sealed form (webhook_endpoints.secret_sealed). */
-  openSecret(sealed: string): string;
+  openSecret(sealed: string, endpointId: number): string;
 }
 
 /** The real clients, from TELEGRAM_* and DISCORD_* (unavailable without their tokens). */
@@ -82,7 +82,7 @@ export function webhookChannelClient(
   const cipher = createTokenCipher({ secretKey: config.SECRET_KEY, dataDir: config.DATA_DIR });
   return {
     client: createWebhookClient({ policy: addressPolicyFrom(config), version: VERSION }),
-    openSecret: (sealed) => cipher.decrypt(sealed, WEBHOOK_SECRET_CONTEXT),
+    openSecret: (sealed, endpointId) => cipher.decrypt(sealed, webhookSecretContext(endpointId)),
   };
 }
 

@@ -7,6 +7,7 @@
 import type { Db } from '../db/index.js';
 import type { NotificationChannel, OutboxChannel } from '../db/types.js';
 import type { Logger } from '../lib/logger.js';
+import { TokenCipherError } from '../lib/token-cipher.js';
 import { moveTelegramChat, stopChannel } from './channel-state.repository.js';
 import { noticeParts, sendPart, sendPlain, type NotifyChannels } from './channels.js';
 import type { DeliveryCircuits } from './delivery-circuit.js';
@@ -36,6 +37,7 @@ import {
 } from './outbox.repository.js';
 import { DeliveryError, type TweetNotice } from './types.js';
 import { webhookPayload, type WebhookEvent } from './webhook/webhook-payloads.js';
+import { WEBHOOK_SECRET_UNREADABLE } from './webhook/secret.js';
 import type { WebhookTarget } from './webhook/webhook-sender.js';
 
 /** What one claim sends, and how its outcome is recorded. */
@@ -58,7 +60,8 @@ interface PendingNotice {
 }
 
 /** What a job is sent to: a chat or Discord user id, or a webhook endpoint. */
-type DeliveryTarget = string | (WebhookTarget & { preset: string });
+/** A chat or Discord user id, or a webhook endpoint (`unreadable`: its secret does not open). */
+type DeliveryTarget = string | (WebhookTarget & { preset: string; unreadable?: boolean });
 
 /** A send that did not get through, once nothing more is tried at once. */
 type FailedOutcome = Exclude<DeliveryOutcome, { kind: 'sent' | 'plain_text' | 'follow_move' }>;
@@ -230,11 +233,16 @@ export class DeliverySender {
   private targetOf(head: OutboxRow, context: DeliveryContext): DeliveryTarget {
     if (isWebhookChannel(head.channel)) {
       const endpoint = context.endpoint!;
-      return {
-        url: endpoint.url,
-        preset: endpoint.preset,
-        secret: this.channels.webhook?.openSecret(endpoint.secret_sealed) ?? '',
-      };
+      try {
+        return {
+          url: endpoint.url,
+          preset: endpoint.preset,
+          secret: this.channels.webhook?.openSecret(endpoint.secret_sealed, endpoint.id) ?? '',
+        };
+      } catch (error) {
+        if (!(error instanceof TokenCipherError)) throw error;
+        return { url: endpoint.url, preset: endpoint.preset, secret: '', unreadable: true };
+      }
     }
     return head.channel === 'telegram'
       ? (context.settings?.telegram_chat_id ?? '')
@@ -295,10 +303,19 @@ export class DeliverySender {
   private async sendWebhook(
     row: OutboxRow,
     { notice, alert }: PendingNotice,
-    target: WebhookTarget & { preset: string },
+    target: Exclude<DeliveryTarget, string>,
   ): Promise<void> {
     const webhook = this.channels.webhook;
     if (!webhook) throw new DeliveryError('transient', 'Webhooks are not delivered by this server');
+    // Never signed with a secret that does not open for this endpoint: it stops, and says why.
+    if (target.unreadable) {
+      throw new DeliveryError(
+        'permanent',
+        WEBHOOK_SECRET_UNREADABLE,
+        undefined,
+        WEBHOOK_SECRET_UNREADABLE,
+      );
+    }
     const event: WebhookEvent = alert
       ? {
           type: 'alert',

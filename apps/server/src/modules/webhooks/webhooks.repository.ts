@@ -61,6 +61,32 @@ export function updateEndpoint(
     .executeTakeFirst();
 }
 
+/** Every endpoint's sealed secret. */
+export function endpointSecrets(
+  db: Executor,
+): Promise<Pick<WebhookEndpointRow, 'id' | 'secret_sealed'>[]> {
+  return db.selectFrom('webhook_endpoints').select(['id', 'secret_sealed']).orderBy('id').execute();
+}
+
+/**
+ * Replaces an endpoint's sealed secret while it is still `from`: one rotated meanwhile keeps its
+ * new secret. False when it was not replaced.
+ */
+export async function replaceSealedSecret(
+  db: Executor,
+  id: number,
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ secret_sealed: to })
+    .where('id', '=', id)
+    .where('secret_sealed', '=', from)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** Deletes one of the user's endpoints; false when it is not theirs. */
 export async function deleteEndpoint(db: Executor, userId: number, id: number): Promise<boolean> {
   const result = await db

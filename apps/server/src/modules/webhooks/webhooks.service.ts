@@ -16,7 +16,12 @@ import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { createTokenCipher, TokenCipherError, type TokenCipher } from '../../lib/token-cipher.js';
 import { webhookChannelClient, type WebhookChannelClient } from '../../notify/channels.js';
 import { addressPolicyFrom, type AddressPolicy } from '../../notify/webhook/address-policy.js';
-import { generateWebhookSecret, WEBHOOK_SECRET_CONTEXT } from '../../notify/webhook/secret.js';
+import {
+  generateWebhookSecret,
+  UNBOUND_WEBHOOK_SECRET_CONTEXT,
+  WEBHOOK_SECRET_UNREADABLE,
+  webhookSecretContext,
+} from '../../notify/webhook/secret.js';
 import { webhookPayload } from '../../notify/webhook/webhook-payloads.js';
 import { checkWebhookUrl } from '../../notify/webhook/webhook-url.js';
 import { withFollowsLocked } from '../handles/follows-lock.repository.js';
@@ -25,9 +30,11 @@ import {
   cancelPendingWebhookDeliveries,
   countEndpoints,
   deleteEndpoint,
+  endpointSecrets,
   findEndpoint,
   insertEndpoint,
   listEndpoints,
+  replaceSealedSecret,
   switchOffWebhooks,
   updateEndpoint,
   type WebhookEndpointRow,
@@ -35,9 +42,6 @@ import {
 
 /** Why a waiting delivery of a deleted endpoint was not sent (the delivery log shows it). */
 export const WEBHOOK_DELETED_REASON = 'The webhook was deleted';
-/** The Test button's answer when the stored secret cannot be opened (SECRET_KEY changed). */
-export const SECRET_UNREADABLE =
-  'The secret of this webhook cannot be read (the server key changed): make a new one.';
 
 export interface WebhooksDeps {
   db: Db;
@@ -67,8 +71,38 @@ export function createWebhooksDeps(
   };
 }
 
-const sealSecret = (deps: WebhooksDeps, secret: string) =>
-  deps.cipher.encrypt(secret, WEBHOOK_SECRET_CONTEXT);
+const sealSecret = (deps: Pick<WebhooksDeps, 'cipher'>, endpointId: number, secret: string) =>
+  deps.cipher.encrypt(secret, webhookSecretContext(endpointId));
+
+/** Opens a sealed value under `context`; undefined when it was not sealed so (or with this key). */
+function openedUnder(cipher: TokenCipher, sealed: string, context: string): string | undefined {
+  try {
+    return cipher.decrypt(sealed, context);
+  } catch (error) {
+    if (error instanceof TokenCipherError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Seals again, each for its own endpoint, the secrets sealed before secrets were bound to their
+ * endpoint (all under one context, so one copied into another endpoint's row opened there too).
+ * Run at start-up, before any delivery: a secret that opens for its endpoint is left as it is,
+ * so every process may run it, and a secret rotated meanwhile is not overwritten. Returns how
+ * many it sealed again.
+ */
+export async function bindWebhookSecrets(db: Db, cipher: TokenCipher): Promise<number> {
+  let bound = 0;
+  for (const row of await endpointSecrets(db.db)) {
+    if (openedUnder(cipher, row.secret_sealed, webhookSecretContext(row.id)) !== undefined)
+      continue;
+    const secret = openedUnder(cipher, row.secret_sealed, UNBOUND_WEBHOOK_SECRET_CONTEXT);
+    if (secret === undefined) continue;
+    const resealed = sealSecret({ cipher }, row.id, secret);
+    if (await replaceSealedSecret(db.db, row.id, row.secret_sealed, resealed)) bound += 1;
+  }
+  return bound;
+}
 
 const isPreset = (value: string): value is WebhookPreset =>
   (WEBHOOK_PRESETS as readonly string[]).includes(value);
@@ -129,16 +163,20 @@ export async function createWebhook(
     if ((await countEndpoints(trx, user.id)) >= WEBHOOKS_PER_USER) {
       throw conflict(WEBHOOK_API_MESSAGES.limitReached, 'WEBHOOK_LIMIT_REACHED');
     }
-    return insertEndpoint(trx, {
+    const inserted = await insertEndpoint(trx, {
       user_id: user.id,
       name: input.name,
       url,
       preset: input.preset,
-      secret_sealed: sealSecret(deps, secret),
+      // Sealed for the endpoint, whose id the insert gives: set in the same transaction.
+      secret_sealed: '',
       stopped_reason: null,
       created_at: now,
       updated_at: now,
     });
+    return (await updateEndpoint(trx, user.id, inserted.id, {
+      secret_sealed: sealSecret(deps, inserted.id, secret),
+    }))!;
   });
   return { endpoint: toWebhookEndpoint(row), secret };
 }
@@ -190,7 +228,7 @@ export async function rotateWebhookSecret(
   await endpointOf(deps, user, id);
   const secret = generateWebhookSecret();
   const row = await updateEndpoint(deps.db.db, user.id, id, {
-    secret_sealed: sealSecret(deps, secret),
+    secret_sealed: sealSecret(deps, id, secret),
     updated_at: nowOf(deps),
   });
   if (!row) throw notFound(WEBHOOK_API_MESSAGES.notFound);
@@ -209,10 +247,10 @@ export async function testWebhook(
   const row = await endpointOf(deps, user, id);
   let secret: string;
   try {
-    secret = deps.webhook.openSecret(row.secret_sealed);
+    secret = deps.webhook.openSecret(row.secret_sealed, row.id);
   } catch (error) {
     if (!(error instanceof TokenCipherError)) throw error;
-    return { ok: false, status: null, duration_ms: 0, message: SECRET_UNREADABLE };
+    return { ok: false, status: null, duration_ms: 0, message: WEBHOOK_SECRET_UNREADABLE };
   }
   const preset = toWebhookEndpoint(row).preset;
   const payload = webhookPayload(preset, { type: 'test' }, deps.now?.() ?? new Date());

@@ -59,5 +59,20 @@ export function verifySignature(
     });
 }
 
-/** What an endpoint's secret is sealed for at rest (token-cipher.ts context). */
-export const WEBHOOK_SECRET_CONTEXT = 'webhook-endpoint-secret';
+/**
+ * What an endpoint's secret is sealed for at rest (token-cipher.ts context): that endpoint, so a
+ * sealed secret copied into another endpoint's row does not open there (it would sign that
+ * endpoint's requests with a secret somebody else knows).
+ */
+export const webhookSecretContext = (endpointId: number) => `webhook-endpoint-secret:${endpointId}`;
+
+/**
+ * Why an endpoint's secret cannot be used: it does not open with the server's key for this
+ * endpoint (SECRET_KEY changed, or the sealed value was copied from another endpoint). The Test
+ * button answers it, and a delivery stops the endpoint with it, as a refusing endpoint stops.
+ */
+export const WEBHOOK_SECRET_UNREADABLE =
+  'The secret of this webhook cannot be read (the server key changed): make a new one.';
+
+/** The one context every endpoint's secret was sealed under before it was bound to the endpoint. */
+export const UNBOUND_WEBHOOK_SECRET_CONTEXT = 'webhook-endpoint-secret';
