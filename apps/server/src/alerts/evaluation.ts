@@ -47,6 +47,7 @@ import type { Db, Executor } from '../db/index.js';
 import type { NotificationChannel, OutboxChannel } from '../db/types.js';
 import { wakeChats } from '../notify/delivery-chats.repository.js';
 import { activeWebhookEndpoints, webhookChannel } from '../notify/webhook/webhook-channel.js';
+import { followerCounts, lastPostTimes } from './handle-state.repository.js';
 import {
   claimMarks,
   dropClaimed,
@@ -345,21 +346,12 @@ export async function evaluateHandleRules(
     if (rules.length === 0) return result;
     const now = options.now.getTime();
     const handleIds = [...new Set(rules.map(({ rule }) => rule.handle_id))];
-    const [profiles, lastPosts] = await Promise.all([
-      trx
-        .selectFrom('profile_snapshots')
-        .select(['handle_id', 'taken_at', 'followers'])
-        .where('handle_id', 'in', handleIds)
-        .where('taken_at', '>=', new Date(now - PROFILE_LOOKBACK_MS).toISOString())
-        .execute(),
-      trx
-        .selectFrom('tweets')
-        .select(['handle_id', (eb) => eb.fn.max('created_at').as('last')])
-        .where('handle_id', 'in', handleIds)
-        .groupBy('handle_id')
-        .execute(),
-    ]);
-    const lastPostAt = new Map(lastPosts.map((row) => [row.handle_id, Date.parse(row.last)]));
+    const profiles = await followerCounts(trx, handleIds, now, PROFILE_LOOKBACK_MS);
+    const lastPostAt = new Map(
+      (await lastPostTimes(trx, handleIds)).flatMap((row) =>
+        row.last === null ? [] : [[row.handle_id, Date.parse(row.last)] as const],
+      ),
+    );
     // Grouped once: every rule of a handle reads the same counts.
     const followersOf = new Map<number, { takenAt: number; followers: number }[]>();
     for (const row of profiles) {
