@@ -27,6 +27,7 @@ import {
   createNotifyChannels,
   type NotifyChannels,
 } from './notify/channels.js';
+import type { CollectorEvents } from './domain/collector-events.js';
 import { DEFAULT_STOP_GRACE_MS, DeliveryWorker } from './notify/delivery-worker.js';
 import { TelegramUpdatesPoller } from './modules/settings/telegram-updates.js';
 
@@ -135,7 +136,13 @@ async function assemble(
   // Events of the collectors reach the browsers of every API node (and wake every worker).
   if (cluster.shared) await relayCollectorEvents(cluster, collector, works, app.log);
   const background: BackgroundWork = works
-    ? createBackgroundWork({ ...base, channels, app, wakeWorker: notify.wakeWorker })
+    ? createBackgroundWork({
+        ...base,
+        channels,
+        app,
+        wakeWorker: notify.wakeWorker,
+        events: collector.events,
+      })
     : {};
   const { worker } = background;
   if (worker) wakeWorker = () => worker.wake();
@@ -268,8 +275,10 @@ function createBackgroundWork(deps: {
   channels: NotifyChannels;
   app: FastifyInstance;
   wakeWorker: () => void;
+  /** Where the alert pass announces new firings (to the browsers of every API node). */
+  events: CollectorEvents;
 }): BackgroundWork {
-  const { config, db, cluster, channels, app, wakeWorker } = deps;
+  const { config, db, cluster, channels, app, wakeWorker, events } = deps;
   const worker = new DeliveryWorker({
     db,
     channels,
@@ -279,7 +288,18 @@ function createBackgroundWork(deps: {
     leaseMs: config.NOTIFY_LEASE_SECONDS * 1000,
     workerId: cluster.nodeId,
     log: app.log.child({ module: 'notify' }),
-    evaluateAlerts: createAlertPass(db, { log: app.log.child({ module: 'alerts' }) }),
+    evaluateAlerts: createAlertPass(db, {
+      log: app.log.child({ module: 'alerts' }),
+      onFired: (firings) => {
+        for (const firing of firings) {
+          events.emit('alert.fired', {
+            handleId: firing.handleId,
+            userId: firing.userId,
+            firingId: firing.id,
+          });
+        }
+      },
+    }),
   });
   // Old rows of the log-like tables go once a day (RETENTION_*_DAYS), in one working process.
   const retention = new RetentionJob({

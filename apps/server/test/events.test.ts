@@ -168,6 +168,34 @@ describe.each(DIALECTS)('live events (%s)', (dialect) => {
     expect(sse.events('handle.status')).toEqual([]);
   });
 
+  it("sends an alert that fired to its rule's owner only, whoever follows the handle", async () => {
+    const alice = await signedIn('alice');
+    const bob = await signedIn('bob');
+    const handle = await addHandle(alice, 'typical_ann');
+    await addHandle(bob, 'typical_ann');
+    await t.collector.idle();
+    const aliceId = (
+      await t.db.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', 'alice')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const streams = await Promise.all([open(alice), open(bob)]);
+    const [ofAlice, ofBob] = streams.map(({ response }) => {
+      if (!response.body) throw new Error('no body');
+      return new SseReader(response.body);
+    });
+    for (const sse of [ofAlice!, ofBob!]) await sse.until((frame) => frame.retry !== undefined);
+
+    const fired = { handleId: handle.id, userId: aliceId, firingId: 41 };
+    t.collector.events.emit('alert.fired', fired);
+    await ofAlice!.until((frame) => frame.event === 'alert.fired', 2000);
+    expect(ofAlice!.events('alert.fired')).toEqual([fired]);
+    await ofBob!.until((frame) => frame.comment === 'keep-alive', 2000);
+    expect(ofBob!.events('alert.fired')).toEqual([]);
+  });
+
   it('lets go of the stream when the client disconnects', async () => {
     const alice = await signedIn('alice');
     // node:http rather than fetch: after an abort undici opens a spare connection of its own,

@@ -91,6 +91,15 @@ export interface AlertPassResult {
   fired: number;
   /** Outbox rows queued for them. */
   queued: number;
+  /** The new firings, committed (their owners' open pages are told: main.ts). */
+  firings: FiredAlert[];
+}
+
+/** A new firing, as its owner's pages hear of it. */
+export interface FiredAlert {
+  id: number;
+  userId: number;
+  handleId: number;
 }
 
 /** What one batch of post marks did. */
@@ -186,6 +195,7 @@ export async function evaluatePendingPosts(
     evaluated: batch.posts.length,
     fired: 0,
     queued: 0,
+    firings: [],
     more: batch.marks.length === limit,
   };
   if (batch.marks.length === 0) return result;
@@ -342,7 +352,7 @@ export async function evaluateHandleRules(
       const kind = parsedKind(rule);
       return kind && isHandleKind(kind) ? [{ rule, kind }] : [];
     });
-    const result: AlertPassResult = { evaluated: rules.length, fired: 0, queued: 0 };
+    const result: AlertPassResult = { evaluated: rules.length, fired: 0, queued: 0, firings: [] };
     if (rules.length === 0) return result;
     const now = options.now.getTime();
     const handleIds = [...new Set(rules.map(({ rule }) => rule.handle_id))];
@@ -383,9 +393,7 @@ export async function evaluateHandleRules(
       if (step.firing) firings.push({ rule, firing: step.firing });
     }
     const recorded = await recordFirings(trx, firings, options);
-    result.fired = recorded.fired;
-    result.queued = recorded.queued;
-    return result;
+    return { ...result, ...recorded };
   });
 }
 
@@ -510,8 +518,8 @@ async function recordFirings(
   trx: Executor,
   firings: readonly { rule: StoredRule; firing: Firing }[],
   options: AlertPassOptions,
-): Promise<{ fired: number; queued: number }> {
-  if (firings.length === 0) return { fired: 0, queued: 0 };
+): Promise<Pick<AlertPassResult, 'fired' | 'queued' | 'firings'>> {
+  if (firings.length === 0) return { fired: 0, queued: 0, firings: [] };
   const nowIso = options.now.toISOString();
   const values = firings.map(({ rule, firing }) => ({
     rule_id: rule.id,
@@ -532,7 +540,7 @@ async function recordFirings(
       .execute();
     inserted.push(...rows);
   }
-  if (inserted.length === 0) return { fired: 0, queued: 0 };
+  if (inserted.length === 0) return { fired: 0, queued: 0, firings: [] };
   inserted.sort((a, b) => a.id - b.id);
   const channelsOf = await alertChannels(
     trx,
@@ -563,7 +571,12 @@ async function recordFirings(
     queued += Number(result.numInsertedOrUpdatedRows ?? 0n);
   }
   if (rows.length > 0) await wakeChats(trx, rows, nowIso);
-  return { fired: inserted.length, queued };
+  const fired = inserted.map((row) => ({
+    id: row.id,
+    userId: row.user_id,
+    handleId: row.handle_id,
+  }));
+  return { fired: inserted.length, queued, firings: fired };
 }
 
 /** Where each user's alerts go: connected, unstopped messaging channels and webhook endpoints. */
@@ -619,22 +632,31 @@ export const ALERT_SWEEP_MS = 60_000;
  */
 export function createAlertPass(
   db: Db,
-  options: { sweepMs?: number; log?: { info(data: object, message: string): void } } = {},
+  options: {
+    sweepMs?: number;
+    log?: { info(data: object, message: string): void };
+    /** Told of each batch's new firings once they are committed. */
+    onFired?: (firings: FiredAlert[]) => void;
+  } = {},
 ) {
   const sweepMs = options.sweepMs ?? ALERT_SWEEP_MS;
   let lastSweep = Number.NEGATIVE_INFINITY;
+  const tell = (result: AlertPassResult) => {
+    if (result.firings.length > 0) options.onFired?.(result.firings);
+    return result.fired;
+  };
   return async (context: Omit<AlertPassOptions, 'limit'>): Promise<void> => {
     let fired = 0;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const result = await evaluatePendingPosts(db, context);
-      fired += result.fired;
+      fired += tell(result);
       if (!result.more) break;
       // Let the deliveries in flight be recorded between two transactions.
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (Date.now() - lastSweep >= sweepMs) {
       lastSweep = Date.now();
-      fired += (await evaluateHandleRules(db, context)).fired;
+      fired += tell(await evaluateHandleRules(db, context));
     }
     if (fired > 0) options.log?.info({ fired }, 'alerts fired');
   };

@@ -16,7 +16,7 @@ import {
   type DueMetricsRow,
 } from '../modules/tweets/tweets.repository.js';
 import { insertUser } from '../modules/users/users.repository.js';
-import { evaluatePendingPosts } from './evaluation.js';
+import { createAlertPass, evaluatePendingPosts, type FiredAlert } from './evaluation.js';
 import { PREPARED_MARK } from '../db/index.js';
 import { claimMarks, markForAlerts } from './marks.repository.js';
 
@@ -247,6 +247,27 @@ describe.each(DIALECTS)('alert marks (%s)', (dialect) => {
     expect(await db.db.selectFrom('alert_marks').select('id').execute()).toHaveLength(2);
     expect(await evaluate(at(2_000))).toMatchObject({ evaluated: 3, fired: 3, more: false });
     expect(await markedTexts()).toEqual([]);
+  });
+
+  it('tells of the new firings once they are stored, not of those stored before', async () => {
+    const { watched } = await world();
+    const told: FiredAlert[][] = [];
+    const pass = createAlertPass(db, { sweepMs: 0, onFired: (firings) => told.push(firings) });
+    const context = { now: NOW, channels: ['telegram'] as const, webhooks: false };
+    const post = makeTweet({ text: 'launch day' });
+    await upsertTweets(db.db, watched, [post], NOW.toISOString(), { markForFanout: true });
+    await pass(context);
+    const stored = await db.db
+      .selectFrom('alert_firings')
+      .select(['id', 'user_id', 'handle_id'])
+      .execute();
+    expect(told).toEqual([
+      stored.map((row) => ({ id: row.id, userId: row.user_id, handleId: row.handle_id })),
+    ]);
+    // The same post marked again fires nothing new, and nothing is told.
+    await markForAlerts(db.db, watched, [post.id], at(1_000).toISOString());
+    await pass({ ...context, now: at(2_000) });
+    expect(told).toHaveLength(1);
   });
 
   it('claims a batch of marks at a time, and says when more are waiting', async () => {

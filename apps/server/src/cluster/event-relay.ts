@@ -7,7 +7,12 @@ import type { CollectorEventMap, CollectorEvents } from '../domain/collector-eve
 import type { Cluster } from './cluster.js';
 
 const CHANNEL = 'events';
-const NAMES = new Set<keyof CollectorEventMap>(['handle.progress', 'handle.status', 'tweet.new']);
+const NAMES = new Set<keyof CollectorEventMap>([
+  'handle.progress',
+  'handle.status',
+  'tweet.new',
+  'alert.fired',
+]);
 
 interface Relayed {
   node: string;

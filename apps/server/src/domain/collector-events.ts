@@ -27,11 +27,23 @@ export interface TweetNewEvent {
   tweet: SourceTweet;
 }
 
-/** What the collector tells the rest of the process (later: SSE, notifications). */
+/**
+ * An alert rule fired (the delivery worker's alert pass, once the firing is stored): its
+ * owner's open pages refresh the alerts they show.
+ */
+export interface AlertFiredEvent {
+  handleId: number;
+  /** The rule's owner: only their streams hear of it. */
+  userId: number;
+  firingId: number;
+}
+
+/** What the collector (and the alert pass) tell the rest of the process and the browsers. */
 export interface CollectorEventMap {
   'handle.progress': [HandleProgressEvent];
   'handle.status': [HandleStatusEvent];
   'tweet.new': [TweetNewEvent];
+  'alert.fired': [AlertFiredEvent];
 }
 
 type EventName = keyof CollectorEventMap;

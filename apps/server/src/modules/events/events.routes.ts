@@ -38,6 +38,7 @@ const EVENT_NAMES = [
   'handle.progress',
   'handle.status',
   'tweet.new',
+  'alert.fired',
 ] as const satisfies readonly EventName[];
 
 /**
@@ -64,6 +65,8 @@ class LiveStream {
     private readonly options: {
       db: Db;
       sessionIdHash: string;
+      /** The signed-in user: an alert is heard by its rule's owner only. */
+      userId: number;
       follows: Set<number>;
       keepAliveMs: number;
       followsMaxAgeMs: number;
@@ -84,8 +87,17 @@ class LiveStream {
     return !this.body.destroyed && !this.body.writableEnded;
   }
 
-  /** Sends the event when the user follows its handle; events keep their order. */
+  /**
+   * Sends the event when the user follows its handle (an alert: when the user owns its rule);
+   * events keep their order.
+   */
   deliver(name: EventName, payload: EventPayload): void {
+    if (name === 'alert.fired') {
+      if ('userId' in payload && payload.userId === this.options.userId) {
+        this.enqueue(async () => this.write(frame(name, payload)));
+      }
+      return;
+    }
     this.enqueue(async () => {
       // A status change of a handle not in the list may be one the user just added.
       if (this.stale() || (name === 'handle.status' && !this.follows.has(payload.handleId))) {
@@ -143,7 +155,8 @@ class LiveStream {
 
 /**
  * Live updates as Server-Sent Events: the collector's `handle.progress`,
- * `handle.status` and `tweet.new` for the handles the signed-in user follows. Every open stream
+ * `handle.status` and `tweet.new` for the handles the signed-in user follows, and
+ * `alert.fired` for the user's own alert rules. Every open stream
  * ends when the app closes, so shutdown never waits for a client.
  */
 export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
@@ -191,7 +204,8 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
         tags: ['events'],
         description:
           'Server-Sent Events (text/event-stream): handle.progress, handle.status and tweet.new ' +
-          'for the handles the signed-in user follows, with a keep-alive comment every 15 s. ' +
+          'for the handles the signed-in user follows, alert.fired for their own alert rules, ' +
+          'with a keep-alive comment every 15 s. ' +
           'At most 5 streams per session and 10 per user: a new one closes the oldest beyond ' +
           'that, which receives stream.replaced first. 401 with the error envelope when signed out.',
       },
@@ -204,6 +218,7 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (
       const stream = new LiveStream({
         db,
         sessionIdHash,
+        userId: currentAuth(request).user.id,
         follows,
         keepAliveMs,
         followsMaxAgeMs,

@@ -39,6 +39,7 @@ import { useAuth } from '@/features/auth/hooks/use-auth';
 import { SECURITY_TEXTS } from '@/features/security/utils/security-texts';
 import { HandlesSidebarList } from '@/features/handles/components/handles-sidebar-list';
 import { useLiveEvents } from '@/features/handles/hooks/use-live-events';
+import { applyAlertEvents } from '@/features/alerts/api/live-alerts';
 import {
   useCircuitOpen,
   useEndSession,
@@ -86,6 +87,9 @@ function isActive(entry: MenuEntry, pathname: string): boolean {
  * account menu, with Account details), a 320 px sidebar that hides behind a burger below the `sm`
  * breakpoint, the security alert panel, and the page in the main area.
  */
+/** What the other features do with the live stream's events. */
+const LIVE_LISTENERS = [applyAlertEvents];
+
 export function AppLayout() {
   const [navbarOpened, { toggle: toggleNavbar, close: closeNavbar }] = useDisclosure(false);
   const [accountDetailsOpened, { open: openAccountDetails, close: closeAccountDetails }] =
@@ -102,7 +106,7 @@ export function AppLayout() {
   useSessionHeartbeat(currentUser?.id ?? null);
   // One live stream per browser: the leading tab's updates reach the others with its results.
   // While the server does not answer, the stream stays closed instead of reconnecting every 5 s.
-  useLiveEvents(isLeadingTab && !circuitOpen ? (currentUser?.id ?? null) : null);
+  useLiveEvents(isLeadingTab && !circuitOpen ? (currentUser?.id ?? null) : null, LIVE_LISTENERS);
   const { selectedHandle, selectHandle } = useSelectedHandle();
 
   const isAdmin = Boolean(currentUser?.isAdmin || currentUser?.isSuperAdmin);

@@ -64,6 +64,16 @@ describe('useLiveEvents', () => {
 
   const handles = () => queryClient.getQueryData<Handle[]>(handleKeys.list);
 
+  /** A page of tweets of each handle in the cache; their keys. */
+  function cachedTweets() {
+    const nasaTweets = handleTweetsQueryOptions({ handle: 'NASA' }).queryKey;
+    const esaTweets = handleTweetsQueryOptions({ handle: 'esa' }).queryKey;
+    const empty = { tweets: [], page: 1, limit: 20, total: 0, has_more: false };
+    queryClient.setQueryData(nasaTweets, empty);
+    queryClient.setQueryData(esaTweets, empty);
+    return { nasaTweets, esaTweets };
+  }
+
   it('opens the stream only while signed in and closes it on sign-out and unmount', () => {
     const { rerender, unmount } = renderHook(({ userId }) => useLiveEvents(userId), {
       wrapper,
@@ -124,15 +134,32 @@ describe('useLiveEvents', () => {
   });
 
   it("has that handle's tweets read again on tweet.new", () => {
-    const nasaTweets = handleTweetsQueryOptions({ handle: 'NASA' }).queryKey;
-    const esaTweets = handleTweetsQueryOptions({ handle: 'esa' }).queryKey;
-    const empty = { tweets: [], page: 1, limit: 20, total: 0, has_more: false };
-    queryClient.setQueryData(nasaTweets, empty);
-    queryClient.setQueryData(esaTweets, empty);
+    const { nasaTweets, esaTweets } = cachedTweets();
     renderHook(() => useLiveEvents(7), { wrapper });
     latestSource().emit('tweet.new', { handleId: 1, username: 'NASA', tweet: { id: '9' } });
     expect(queryClient.getQueryState(nasaTweets)?.isInvalidated).toBe(true);
     expect(queryClient.getQueryState(esaTweets)?.isInvalidated).toBe(false);
+  });
+
+  it("has that handle's tweets read again when one of the user's alerts fired on it", () => {
+    const { nasaTweets, esaTweets } = cachedTweets();
+    renderHook(() => useLiveEvents(7), { wrapper });
+    latestSource().emit('alert.fired', { handleId: 2, userId: 7, firingId: 5 });
+    expect(queryClient.getQueryState(esaTweets)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(nasaTweets)?.isInvalidated).toBe(false);
+  });
+
+  it("hands the same stream to other features' listeners", () => {
+    const heard: string[] = [];
+    const listener = (source: EventSource) =>
+      source.addEventListener('alert.fired', (event) => {
+        heard.push(String((event as MessageEvent<unknown>).data));
+      });
+    const listeners = [listener];
+    renderHook(() => useLiveEvents(7, listeners), { wrapper });
+    latestSource().emit('alert.fired', { handleId: 1, userId: 7, firingId: 6 });
+    expect(heard).toEqual(['{"handleId":1,"userId":7,"firingId":6}']);
+    expect(StubEventSource.instances).toHaveLength(1);
   });
 
   it('closes the stream for good once newer streams took its place', () => {

@@ -17,6 +17,7 @@ const progressEventSchema = handleEventSchema.extend({
   totalTweets: z.number(),
   estimatedCompletion: z.string().nullable(),
 });
+const alertEventSchema = z.object({ handleId: z.number() });
 const statusEventSchema = handleEventSchema.extend({
   status: z.enum(BACKFILL_STATUSES),
   error: z.string().nullable(),
@@ -37,6 +38,14 @@ function updateHandle(queryClient: QueryClient, id: number, change: (handle: Han
     handles?.map((handle) => (handle.id === id ? change(handle) : handle)),
   );
 }
+
+/** A handle of the list the pages read, by id. */
+function handleOf(queryClient: QueryClient, id: number): Handle | undefined {
+  return queryClient.getQueryData<Handle[]>(handleKeys.list)?.find((handle) => handle.id === id);
+}
+
+/** What another feature does with the same stream's events (composed in src/app). */
+export type LiveEventsListener = (source: EventSource, queryClient: QueryClient) => void;
 
 /** Handles the stream's events: every update lands in the query cache the pages already read. */
 export function applyLiveEvents(source: EventSource, queryClient: QueryClient): void {
@@ -76,6 +85,13 @@ export function applyLiveEvents(source: EventSource, queryClient: QueryClient): 
     alertNewTweet({ username: data.username, handleId: data.handleId });
   });
 
+  // One of the user's alert rules fired on a handle: its posts' alert badges change.
+  source.addEventListener('alert.fired', (event) => {
+    const data = parse(alertEventSchema, event);
+    const handle = data && handleOf(queryClient, data.handleId);
+    if (handle) void queryClient.invalidateQueries({ queryKey: handleKeys.tweets(handle.handle) });
+  });
+
   // The server closes the oldest streams of a session or user beyond its limits (5 and 10).
   // Reconnecting would push out another tab's stream in turn: this tab keeps to its polling.
   source.addEventListener('stream.replaced', () => source.close());
@@ -83,16 +99,22 @@ export function applyLiveEvents(source: EventSource, queryClient: QueryClient): 
 
 /**
  * While someone is signed in, listens to the server's live updates and folds them into the
- * handles queries. The polling stays as it is: when the stream fails it simply carries on, and
+ * handles queries (and, through `listeners`, other features' queries). The polling stays as it is: when the stream fails it simply carries on, and
  * EventSource reconnects by itself (after the server's `retry`), unless newer streams took this
  * one's place ('stream.replaced'). Closed on sign-out and unmount.
  */
-export function useLiveEvents(userId: number | null): void {
+export function useLiveEvents(
+  userId: number | null,
+  listeners: readonly LiveEventsListener[] = NO_LISTENERS,
+): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (userId === null || typeof EventSource === 'undefined') return;
     const source = new EventSource(LIVE_EVENTS_URL);
     applyLiveEvents(source, queryClient);
+    for (const listen of listeners) listen(source, queryClient);
     return () => source.close();
-  }, [userId, queryClient]);
+  }, [userId, queryClient, listeners]);
 }
+
+const NO_LISTENERS: readonly LiveEventsListener[] = [];
