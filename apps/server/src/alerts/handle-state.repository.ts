@@ -14,7 +14,6 @@ export interface FollowerCount {
   followers: number;
 }
 
-
 /**
  * For each handle, its latest snapshot taken at `now` or before (and no longer ago than
  * `lookbackMs`), and the earliest one of the day up to that one, both within that lookback:
