@@ -10,7 +10,7 @@ import { createDemoSource } from '../src/sources/index.js';
 import type { TweetSource } from '../src/domain/tweet-source.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db, type Dialect } from '../src/db/index.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { metCatalogRace, migrateToLatest } from '../src/db/migrate.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { findHandleByName, type HandleRow } from '../src/modules/handles/handles.repository.js';
 import type { XUsageMeter } from '../src/modules/x-usage/x-usage.service.js';
@@ -79,9 +79,9 @@ export async function createTestDb(
 
 /**
  * A migrator of a test database's schema, to go down to an earlier migration, store rows of
- * that time and come back up. On PostgreSQL a run that meets another suite's schema dropped
- * under it ('schema ... does not exist', 3F000: Kysely lists every schema's tables) is tried
- * again, as migrate.ts does; the run is one transaction, so nothing of it was applied.
+ * that time and come back up. On PostgreSQL a run that meets another suite's DDL under Kysely's
+ * listing of every schema's tables is tried again, as migrate.ts does (metCatalogRace); the
+ * run is one transaction, so nothing of it was applied.
  */
 export async function testMigrator({
   db,
@@ -100,8 +100,7 @@ export async function testMigrator({
   const retried = async (run: () => Promise<MigrationResultSet>) => {
     for (let attempt = 1; ; attempt++) {
       const result = await run();
-      const code = (result.error as { code?: unknown } | undefined)?.code;
-      if (code !== '3F000' || attempt >= 20) return result;
+      if (!result.error || !metCatalogRace(result) || attempt >= 20) return result;
     }
   };
   return {

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql, type MigrationResultSet } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
 import { isUniqueViolation } from '../lib/errors.js';
 import { createDb, type Db, type Dialect } from './index.js';
-import { migrateToLatest } from './migrate.js';
+import { metCatalogRace, migrateToLatest } from './migrate.js';
 import { migrations } from './migrations/index.js';
 
 const TABLES = ['invitations', 'login_attempts', 'sessions', 'users'];
@@ -308,5 +308,28 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL pool', () => {
       await other.close();
       await place.dispose();
     }
+  });
+});
+
+describe("a migration run that met another session's DDL", () => {
+  const failed = (code: string, results?: MigrationResultSet['results']): MigrationResultSet => ({
+    error: Object.assign(new Error('catalog changed'), { code }),
+    results,
+  });
+  const errored = [{ migrationName: '0023', direction: 'Up', status: 'Error' }] as const;
+
+  it('is tried again when the listing before the migrations met it', () => {
+    expect(metCatalogRace(failed('3F000'))).toBe(true);
+    expect(metCatalogRace(failed('42703'))).toBe(true);
+    expect(metCatalogRace(failed('42P01', []))).toBe(true);
+  });
+
+  it('is not when a migration of ours failed, or for another error', () => {
+    expect(metCatalogRace(failed('42703', [...errored]))).toBe(false);
+    expect(metCatalogRace(failed('42P01', [...errored]))).toBe(false);
+    expect(metCatalogRace(failed('23505'))).toBe(false);
+    expect(metCatalogRace({ error: new Error('no code') })).toBe(false);
+    // A dropped schema is another session's wherever it is met.
+    expect(metCatalogRace(failed('3F000', [...errored]))).toBe(true);
   });
 });

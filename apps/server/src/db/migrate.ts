@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely';
 import type { Database, Db } from './index.js';
 import { migrations } from './migrations/index.js';
 import { commitOrRollback } from './queries.js';
@@ -19,7 +19,11 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
 }
 
 async function runMigrator(migrator: Migrator): Promise<string[]> {
-  const { error, results } = await migrator.migrateToLatest();
+  return applied(await migrator.migrateToLatest());
+}
+
+/** The names of the migrations a run applied; throws its error when it failed. */
+function applied({ error, results }: MigrationResultSet): string[] {
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
@@ -73,18 +77,37 @@ export async function migrateToLatest({ db, dialect }: Db): Promise<string[]> {
 const POSTGRES_SCHEMA_RACE_TRIES = 20;
 
 /**
- * Kysely's migrator lists the tables of every schema it may see, and PostgreSQL fails that
- * listing ('schema ... does not exist', 3F000) when another tenant of the database drops its
- * own schema in the middle of it. Nothing of ours changed then (the migrations run in one
- * transaction), so the run is simply tried again.
+ * What PostgreSQL answers a listing of its catalog that another session's DDL changed under it:
+ * a schema dropped ('schema ... does not exist', 3F000), a table renamed or dropped, or its
+ * columns changed (42P01, 42703).
+ */
+const CATALOG_RACE_CODES = new Set(['3F000', '42P01', '42703']);
+
+/**
+ * Kysely's migrator lists the tables and columns of every schema it may see, and PostgreSQL
+ * fails that listing when another tenant of the database drops its schema, or migrates its own
+ * tables, in the middle of it. Nothing of ours changed then (the migrations run in one
+ * transaction, and the listing comes before them), so the run is simply tried again.
  */
 async function migratePostgres(migrator: Migrator): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
-    try {
-      return await runMigrator(migrator);
-    } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (code !== '3F000' || attempt >= POSTGRES_SCHEMA_RACE_TRIES) throw error;
-    }
+    const result = await migrator.migrateToLatest();
+    if (result.error && metCatalogRace(result) && attempt < POSTGRES_SCHEMA_RACE_TRIES) continue;
+    return applied(result);
   }
+}
+
+/**
+ * Whether a failed run met another session's DDL rather than a fault of its own: a schema
+ * dropped wherever it was met, or a table or column changed under the listing that comes
+ * before any migration runs (a migration of ours that fails is not retried).
+ */
+export function metCatalogRace({ error, results }: MigrationResultSet): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === '3F000') return true;
+  return (
+    typeof code === 'string' &&
+    CATALOG_RACE_CODES.has(code) &&
+    !(results ?? []).some((result) => result.status === 'Error')
+  );
 }
