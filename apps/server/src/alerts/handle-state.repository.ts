@@ -34,11 +34,16 @@ export async function followerCounts(
     db.getExecutor().adapter instanceof PostgresAdapter
       ? sql`to_char((latest.taken_at::timestamptz - interval '24 hours') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
       : sql`strftime('%Y-%m-%dT%H:%M:%fZ', latest.taken_at, '-1 day')`;
+  // Each count is one index look-up per handle (profile_snapshots_handle_taken_idx): the
+  // latest, then the earliest of the day before it, then their rows.
   const { rows } = await sql<FollowerCount>`
     with latest as (
-      select handle_id, max(taken_at) as taken_at from profile_snapshots
-      where handle_id in (${sql.join(handleIds)}) and taken_at >= ${since} and taken_at <= ${nowIso}
-      group by handle_id
+      select handles.id as handle_id, (
+        select max(taken_at) from profile_snapshots as snapshot
+        where snapshot.handle_id = handles.id
+          and snapshot.taken_at >= ${since} and snapshot.taken_at <= ${nowIso}
+      ) as taken_at
+      from handles where handles.id in (${sql.join(handleIds)})
     ), earliest as (
       select latest.handle_id, (
         select min(taken_at) from profile_snapshots as day
@@ -46,13 +51,17 @@ export async function followerCounts(
           and day.taken_at >= ${dayBefore} and day.taken_at >= ${since}
           and day.taken_at <= latest.taken_at
       ) as taken_at
-      from latest
+      from latest where latest.taken_at is not null
     )
     select snapshot.handle_id, snapshot.taken_at, snapshot.followers
-    from profile_snapshots as snapshot
-    join latest on latest.handle_id = snapshot.handle_id
-    join earliest on earliest.handle_id = snapshot.handle_id
-    where snapshot.taken_at = latest.taken_at or snapshot.taken_at = earliest.taken_at`.execute(db);
+    from latest join profile_snapshots as snapshot
+      on snapshot.handle_id = latest.handle_id and snapshot.taken_at = latest.taken_at
+    union
+    select snapshot.handle_id, snapshot.taken_at, snapshot.followers
+    from earliest join profile_snapshots as snapshot
+      on snapshot.handle_id = earliest.handle_id and snapshot.taken_at = earliest.taken_at`.execute(
+    db,
+  );
   return rows;
 }
 
