@@ -4,8 +4,8 @@
  * in the database, so a sweep over 1,000 handles reads about 2,000 snapshots and 1,000 index
  * entries instead of every snapshot of the last two days and every post's time.
  */
-import { PostgresAdapter, sql } from 'kysely';
-import type { Executor } from '../db/index.js';
+import { sql } from 'kysely';
+import { isPostgres, type Executor } from '../db/index.js';
 
 /** A follower count as stored. */
 export interface FollowerCount {
@@ -30,10 +30,9 @@ export async function followerCounts(
   const nowIso = new Date(now).toISOString();
   const since = new Date(now - lookbackMs).toISOString();
   // A day before the latest snapshot, in the stored form (toISOString's): strings compare as times.
-  const dayBefore =
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? sql`to_char((latest.taken_at::timestamptz - interval '24 hours') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-      : sql`strftime('%Y-%m-%dT%H:%M:%fZ', latest.taken_at, '-1 day')`;
+  const dayBefore = isPostgres(db)
+    ? sql`to_char((latest.taken_at::timestamptz - interval '24 hours') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : sql`strftime('%Y-%m-%dT%H:%M:%fZ', latest.taken_at, '-1 day')`;
   // Each count is one index look-up per handle (profile_snapshots_handle_taken_idx): the
   // latest, then the earliest of the day before it, then their rows.
   const { rows } = await sql<FollowerCount>`

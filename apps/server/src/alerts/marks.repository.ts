@@ -6,15 +6,13 @@
  * deletes the marks (evaluation.ts). Only posts of a handle with an enabled rule are marked: a
  * handle nobody set a rule on costs nothing more.
  */
-import { PostgresAdapter, sql, type Selectable } from 'kysely';
-import { PREPARED_MARK, type Executor } from '../db/index.js';
+import { sql, type Selectable } from 'kysely';
+import { isPostgres, PREPARED_MARK, type Executor } from '../db/index.js';
 import type { AlertRulesTable, TweetRow } from '../db/types.js';
 
 /** Post ids per mark (and per statement): far below both databases' parameter limits. */
 const MARK_CHUNK = 500;
 const DAY_MS = 86_400_000;
-
-const isPostgres = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * Marks stored posts of a handle (by post id) for its alert rules, when the handle has an

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   type SqliteDatabase,
@@ -99,6 +100,11 @@ function keepMarkedPrepared(client: pgTypes.PoolClient): void {
     return query(...args);
   };
   client.query = run as typeof client.query;
+}
+
+/** Whether queries on `db` (the database or a transaction) go to PostgreSQL. */
+export function isPostgres(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** better-sqlite3 cannot bind booleans; SQLite stores them as 0 and 1. */

@@ -1,5 +1,5 @@
-import { PostgresAdapter, sql, type RawBuilder } from 'kysely';
-import type { Executor } from '../../db/index.js';
+import { sql, type RawBuilder } from 'kysely';
+import { isPostgres, type Executor } from '../../db/index.js';
 import type { AnalyticsTweet, MetricSnapshot, ProfileSnapshot } from '../../analytics/types.js';
 import type { TweetRow } from '../../db/types.js';
 import {
@@ -167,10 +167,6 @@ function metricSnapshot(
   quotes: number,
 ): MetricSnapshot {
   return { tweetId, takenAt: storedTime(takenAt), likes, retweets, replies, quotes };
-}
-
-function isPostgres(db: Executor): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import type { Database, Executor } from '../../db/index.js';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres, type Database, type Executor } from '../../db/index.js';
 import type { TweetRow } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../domain/tweet-source.js';
 import { markForAlerts } from '../../alerts/marks.repository.js';
@@ -108,10 +108,9 @@ export async function upsertTweets(
   const rows = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()]
     .sort(comparePostingOrder)
     .map((tweet) => tweetValues(handleId, tweet, now, fanout, metricsNextAt(tweet)));
-  const written =
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? await upsertInOneStatement(db, handleId, rows, options)
-      : await db.transaction().execute((trx) => upsertInChunks(trx, handleId, rows, options));
+  const written = isPostgres(db)
+    ? await upsertInOneStatement(db, handleId, rows, options)
+    : await db.transaction().execute((trx) => upsertInChunks(trx, handleId, rows, options));
   if (!written.held && options.lease) throw new LeaseLostError(handleId);
   return written.inserted;
 }
