@@ -9,10 +9,13 @@
 // (PROFILE_REFRESH_MINUTES' default).
 //
 // 1. Pages: 3 x PAGES pages of 100 new posts, each of another handle, stored as monitoring
-//    stores them (`upsertTweets(..., { markForFanout: true })`, which marks the posts of a
-//    handle with rules), then evaluated as the delivery worker's alert pass evaluates them
-//    (`evaluatePendingPosts` until a batch comes back short). Each page's store and evaluation
-//    are timed separately; WARMUP pages before them are not counted. In turn: a firing page
+//    stores them (collector/poll.ts: `upsertPage(..., { markForFanout: true, alertClaim })`,
+//    which marks the posts of a handle with rules under the page's claim), then evaluated at
+//    once by the storing process (`PageAlerts.evaluate`); then the delivery worker's alert pass
+//    runs (`evaluatePendingPosts` until a batch comes back short), timed apart since it runs
+//    once per wake-up, not per page. A build from before pages were evaluated at store
+//    (BENCH_SERVER_DIST) is measured as it worked: stored, then evaluated by the pass. Each
+//    page's store and evaluation are timed separately; WARMUP pages before them are not counted. In turn: a firing page
 //    (8 of the 100 posts fire 10 rules, FIRING_SHARE below, each firing queueing a Telegram and
 //    a webhook delivery), a quiet page (nothing fires), and a quiet page of an unwatched handle
 //    (no marks, nothing to evaluate): what ingest costs without alerts. So "added" is store +
@@ -41,8 +44,10 @@ import {
 import { postMaker } from '../lib/subscribers.mjs';
 import { percentile } from '../lib/stats.mjs';
 
-const { upsertTweets } = await import(`${dist}/modules/tweets/tweets.repository.js`);
-const { evaluatePendingPosts, evaluateHandleRules } = await import(`${dist}/alerts/evaluation.js`);
+const { upsertTweets, upsertPage } = await import(`${dist}/modules/tweets/tweets.repository.js`);
+const { evaluatePendingPosts, evaluateHandleRules, createPageAlerts } = await import(
+  `${dist}/alerts/evaluation.js`
+);
 
 const dialect = process.argv[2] ?? 'sqlite';
 const HANDLES = Number(process.env.BENCH_HANDLES ?? 1_000);
@@ -204,6 +209,39 @@ async function seed(db, config) {
   return { handleIds, historyMs, snapshots: snapshots.length };
 }
 
+const DELIVERY = { channels: ['telegram'], webhooks: true };
+
+/**
+ * Stores a page as monitoring does (collector/poll.ts): on PostgreSQL under the page's alert
+ * claim, its posts then evaluated by the storing process (`evaluateAtStore`); on SQLite, or with
+ * a build from before that (BENCH_SERVER_DIST), marked for the delivery worker's pass.
+ */
+async function storePage(database, alerts, handleId, page) {
+  const now = new Date();
+  const claim = alerts?.claim(now);
+  if (!claim) {
+    await upsertTweets(database.db, handleId, page, now.toISOString(), { markForFanout: true });
+    return undefined;
+  }
+  const stored = await upsertPage(database.db, handleId, page, now.toISOString(), {
+    markForFanout: true,
+    alertClaim: claim,
+  });
+  return stored.claimed ? { claim, claimed: stored.claimed, now } : undefined;
+}
+
+/** The evaluation of a page stored under its claim, by the process that stored it. */
+async function evaluateAtStore(alerts, stored) {
+  if (!stored) return { evaluated: 0, fired: 0, queued: 0 };
+  const fired = await alerts.evaluate(
+    stored.claim,
+    stored.claimed,
+    stored.claimed.posts,
+    stored.now,
+  );
+  return { evaluated: stored.claimed.posts.length, fired: fired.fired, queued: fired.queued };
+}
+
 /** The worker's alert pass on posts: batches until one comes back short. */
 async function evaluateAll(db, limit) {
   const total = { evaluated: 0, fired: 0, queued: 0, batches: 0 };
@@ -231,7 +269,15 @@ const stats = (values) => ({
   max: round(Math.max(...values)),
 });
 
-const newTally = () => ({ store: [], added: [], total: [], evaluated: 0, fired: 0, queued: 0 });
+const newTally = () => ({
+  store: [],
+  added: [],
+  total: [],
+  pass: [],
+  evaluated: 0,
+  fired: 0,
+  queued: 0,
+});
 
 /** A tally of pages as reported. */
 const pagesReport = (tally) => ({
@@ -242,6 +288,7 @@ const pagesReport = (tally) => ({
   storeMs: stats(tally.store),
   storeAndEvaluateMs: stats(tally.total),
   addedMs: stats(tally.added),
+  passMs: stats(tally.pass),
 });
 
 /** The times of `count` alert passes with nothing to evaluate. */
@@ -284,6 +331,9 @@ async function main() {
     const pageBatches =
       'more' in
       (await evaluatePendingPosts(db, { now: new Date(), channels: [], webhooks: false }));
+    // Pages evaluated by the process that stores them (PostgreSQL, and a build that does so).
+    const alerts = createPageAlerts?.(db, () => DELIVERY);
+    const atStore = alerts?.claim(new Date()) !== undefined;
 
     // PostgreSQL's autovacuum analyses tables this size within a minute of a load (as
     // bench/tweets-search notes): everything is measured after that.
@@ -303,10 +353,20 @@ async function main() {
       const handleId = nextHandle(kind === 'unwatched' ? 'unwatched' : 'watched');
       const page = newPage(Date.now(), firing);
       const t0 = performance.now();
-      await upsertTweets(db.db, handleId, page, new Date().toISOString(), { markForFanout: true });
+      const stored = await storePage(db, alerts, handleId, page);
       const t1 = performance.now();
-      const result = await evaluateAll(db);
+      const evaluatedAtStore = await evaluateAtStore(alerts, stored);
       const t2 = performance.now();
+      // The delivery worker's pass, which evaluates the marks on SQLite (and finds none of a
+      // page evaluated at store: it runs once per wake-up, not per page).
+      const passed = await evaluateAll(db);
+      const t3 = performance.now();
+      const result = {
+        evaluated: evaluatedAtStore.evaluated + passed.evaluated,
+        fired: evaluatedAtStore.fired + passed.fired,
+        queued: evaluatedAtStore.queued + passed.queued,
+      };
+      const evaluationMs = atStore ? t2 - t1 : t3 - t1;
       const expected = kind === 'unwatched' ? 0 : POSTS_PER_PAGE;
       if (result.evaluated !== expected) {
         throw new Error(`page ${k}: ${result.evaluated} posts evaluated, not ${expected}`);
@@ -314,8 +374,9 @@ async function main() {
       if (k < WARMUP) continue;
       const tally = measured[kind];
       tally.store.push(t1 - t0);
-      tally.added.push(t2 - t1);
-      tally.total.push(t2 - t0);
+      tally.added.push(evaluationMs);
+      tally.total.push(t1 - t0 + evaluationMs);
+      tally.pass.push(t3 - t2);
       tally.evaluated += result.evaluated;
       tally.fired += result.fired;
       tally.queued += result.queued;
@@ -339,14 +400,14 @@ async function main() {
     // 3. Statements per page, counted through a plugin on the same database.
     const timer = statementTimer();
     const timed = { ...db, db: db.db.withPlugin(timer.plugin) };
+    const timedAlerts = alerts && createPageAlerts(timed, () => DELIVERY);
     for (let k = 0; k < 2 * STATEMENT_PAGES; k++) {
       const firing = k % 2 === 0;
       timer.phase = 'store';
       const page = newPage(Date.now(), firing);
-      await upsertTweets(timed.db, nextHandle(), page, new Date().toISOString(), {
-        markForFanout: true,
-      });
+      const stored = await storePage(timed, timedAlerts, nextHandle(), page);
       timer.phase = firing ? 'evaluate' : 'evaluateQuiet';
+      await evaluateAtStore(timedAlerts, stored);
       await evaluateAll(timed);
     }
     const perPage = (phase, count = STATEMENT_PAGES) =>
@@ -359,14 +420,17 @@ async function main() {
         }));
 
     // 4. Profiles: the evaluation of pages alone (stored first, one page per batch), and a sweep.
+    const storedPages = [];
     for (let k = 0; k < PROFILE_PAGES; k++) {
-      await upsertTweets(db.db, nextHandle(), newPage(Date.now()), new Date().toISOString(), {
-        markForFanout: true,
-      });
+      storedPages.push(await storePage(db, alerts, nextHandle(), newPage(Date.now())));
     }
-    const evaluationProfile = await cpuProfile(() =>
-      evaluateAll(db, pageBatches ? 1 : POSTS_PER_PAGE),
-    );
+    const evaluationProfile = await cpuProfile(async () => {
+      if (!atStore) return evaluateAll(db, pageBatches ? 1 : POSTS_PER_PAGE);
+      let evaluated = 0;
+      for (const stored of storedPages)
+        evaluated += (await evaluateAtStore(alerts, stored)).evaluated;
+      return { evaluated };
+    });
     if (evaluationProfile.result.evaluated !== PROFILE_PAGES * POSTS_PER_PAGE) {
       throw new Error(`profile: ${evaluationProfile.result.evaluated} posts evaluated`);
     }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { createAlertPass } from './alerts/evaluation.js';
+import { createAlertPass, createPageAlerts, type PageAlerts } from './alerts/evaluation.js';
 import { buildApp } from './app.js';
 import { createLocalCluster, type Cluster } from './cluster/cluster.js';
 import { relayEvents } from './cluster/event-relay.js';
@@ -28,7 +28,11 @@ import {
   type NotifyChannels,
 } from './notify/channels.js';
 import type { CollectorEvents } from './domain/collector-events.js';
-import { DEFAULT_STOP_GRACE_MS, DeliveryWorker } from './notify/delivery-worker.js';
+import {
+  DEFAULT_STOP_GRACE_MS,
+  deliveredChannels,
+  DeliveryWorker,
+} from './notify/delivery-worker.js';
 import { TelegramUpdatesPoller } from './modules/settings/telegram-updates.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -116,14 +120,21 @@ async function assemble(
   // Only the x-api source is billed: the meter counts what X charges and holds the spend limit.
   const xUsage = config.TWEET_SOURCE === 'x-api' ? createXUsageMeter(db, config) : undefined;
   const queues = config.REDIS_URL ? await import('./jobs/bullmq-job-queue.js') : undefined;
-  const collecting = createCollector({ ...base, metrics, xUsage, Queue: queues?.BullMqJobQueue });
-  const { collector } = collecting;
   // Each delivering process keeps to its share of Telegram's and Discord's overall limits, and
   // a user's Discord DM channel, once opened by any of them, is known to all.
   const channels = createNotifyChannels(config, {
     share: () => membership.workers(),
     dmChannelStore: cluster.shared ? clusterDmChannelStore(cluster) : undefined,
   });
+  const collecting = createCollector({
+    ...base,
+    metrics,
+    xUsage,
+    Queue: queues?.BullMqJobQueue,
+    // Pages of new posts meet their handle's alert rules as they are stored.
+    alerts: createPageAlerts(db, () => deliveredChannels(channels)),
+  });
+  const { collector } = collecting;
   // The worker logs through the app's logger, so it is made after the app; until then a
   // wake-up has nothing to wake.
   let wakeWorker = () => {};
@@ -213,8 +224,9 @@ function createCollector(deps: {
   xUsage?: XUsageMeter;
   /** The BullMQ queue (loaded in scale-out mode only); without it jobs stay in this process. */
   Queue?: typeof BullMqJobQueue;
+  alerts: PageAlerts;
 }): { collector: Collector; jobQueue: () => BullMqJobQueue | undefined } {
-  const { config, db, cluster, membership, metrics, xUsage, Queue } = deps;
+  const { config, db, cluster, membership, metrics, xUsage, Queue, alerts } = deps;
   const redisUrl = config.REDIS_URL;
   let jobQueue: BullMqJobQueue | undefined;
   const collector = new Collector({
@@ -230,6 +242,7 @@ function createCollector(deps: {
     profileRefreshMinutes: config.PROFILE_REFRESH_MINUTES,
     metricRefresh: config.X_METRIC_REFRESH,
     nodeId: cluster.nodeId,
+    alerts,
     jobMetrics: metrics,
     share: () => membership.workers(),
     // Scale-out: jobs go through BullMQ, so any worker takes them and an API node can queue.

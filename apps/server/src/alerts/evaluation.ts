@@ -5,7 +5,9 @@
  *
  * - Post rules look at marked posts (marks.repository.ts: posts found by monitoring, or new
  *   numbers from a metric refresh, of a handle with a rule; one mark per write, written by that
- *   same write). A batch claims marks (on PostgreSQL skipping those another worker is claiming),
+ *   same write). A page found by monitoring is evaluated by the process that stores it, under
+ *   the claim its store took (PageAlerts below). The delivery worker's pass takes the other
+ *   marks: a batch claims marks (on PostgreSQL skipping those another worker is claiming),
  *   evaluates their posts, and deletes the marks; firings are recorded, their deliveries queued
  *   and the marks deleted in one transaction. So in scale-out mode one worker evaluates each event, and a
  *   crash at any point neither loses nor doubles a firing (a claim runs out, and firings are
@@ -44,7 +46,8 @@ import { randomUUID } from 'node:crypto';
 import { median } from '../analytics/stats.js';
 import { engagementOf } from '../analytics/window.js';
 import type { Db, Executor } from '../db/index.js';
-import type { NotificationChannel, OutboxChannel } from '../db/types.js';
+import type { OutboxChannel } from '../db/types.js';
+import type { DeliveredChannels } from '../notify/delivery-worker.js';
 import { wakeChats } from '../notify/delivery-chats.repository.js';
 import { activeWebhookEndpoints, webhookChannel } from '../notify/webhook/webhook-channel.js';
 import { followerCounts, lastPostTimes } from './handle-state.repository.js';
@@ -54,9 +57,11 @@ import {
   dropMarks,
   readMarks,
   type ClaimedMarks,
+  type ClaimedPage,
   type FinishedClaim,
   type HandleMedians,
   type MarkedPost,
+  type PageClaim,
   type StoredRule,
 } from './marks.repository.js';
 
@@ -74,12 +79,8 @@ const MAX_ROUNDS = 80;
 /** The follower rule compares counts within 24 h: two days of snapshots are enough. */
 const PROFILE_LOOKBACK_MS = 2 * DAY_MS;
 
-export interface AlertPassOptions {
+export interface AlertPassOptions extends DeliveredChannels {
   now: Date;
-  /** The messaging channels this server delivers on (their bot tokens are set). */
-  channels: readonly NotificationChannel[];
-  /** Webhooks are delivered by this server. */
-  webhooks: boolean;
   /** Marks per batch (each mark holds the posts of one write). Default 10. */
   limit?: number;
 }
@@ -94,6 +95,9 @@ export interface AlertPassResult {
   /** The new firings, committed (their owners' open pages are told: main.ts). */
   firings: FiredAlert[];
 }
+
+/** What recording a batch's firings stored and queued. */
+type Recorded = Pick<AlertPassResult, 'fired' | 'queued' | 'firings'>;
 
 /** A new firing, as its owner's pages hear of it. */
 export interface FiredAlert {
@@ -169,10 +173,9 @@ export async function evaluatePendingPosts(
   const limit = options.limit ?? MARK_BATCH;
   if (database.dialect !== 'postgres') {
     return db.transaction().execute(async (trx) => {
-      const batch = await readMarks(trx, limit);
+      const batch = await readMarks(trx, limit, options.now);
       const recorded = await recordFirings(trx, await firingsOf(trx, batch, options), options);
-      // The batch is the lowest marks, and nothing else writes meanwhile: up to its last.
-      if (batch.marks.length > 0) await dropMarks(trx, batch.marks.at(-1)!);
+      if (batch.marks.length > 0) await dropMarks(trx, batch.marks);
       return { evaluated: batch.posts.length, more: batch.marks.length === limit, ...recorded };
     });
   }
@@ -209,6 +212,74 @@ export async function evaluatePendingPosts(
     await dropClaimed(trx, token, batch.marks);
     return { ...result, ...recorded };
   });
+}
+
+/**
+ * A page of posts found by monitoring is evaluated by the process that stores it, at once: the
+ * store takes the page's marks under a claim (marks.repository.ts, PageClaim), so nobody else
+ * evaluates them meanwhile. On PostgreSQL the store's statement also reads the handle's rules
+ * and medians, so a page whose posts fire nothing costs no statement of its own: its mark goes
+ * with this process's next store or claim. Firings are recorded, their deliveries queued and
+ * the marks deleted in one transaction. Should the process end in between, the claim runs out
+ * and the delivery worker's pass evaluates the page: nothing is lost and, firings being unique,
+ * nothing doubles.
+ */
+export interface PageAlerts {
+  /** The claim for a page's store. */
+  claim(now: Date): PageClaim;
+  /** A store that failed gives its claim back (the finished marks it was to delete). */
+  release(claim: PageClaim): void;
+  /** Evaluates a stored page under its claim; returns its new firings, committed. */
+  evaluate(
+    claim: PageClaim,
+    page: ClaimedPage,
+    posts: readonly MarkedPost[],
+    now: Date,
+  ): Promise<Recorded>;
+}
+
+/** PageAlerts on `database`, delivering to what `delivery` says at each page. */
+export function createPageAlerts(database: Db, delivery: () => DeliveredChannels): PageAlerts {
+  const { db } = database;
+  const postgres = database.dialect === 'postgres';
+  const finished = () => {
+    let list = finishedClaims.get(db);
+    if (!list) finishedClaims.set(db, (list = []));
+    return list;
+  };
+  // SQLite deletes a quiet page's marks at once (in process, that costs next to nothing).
+  const drop = (trx: Executor, claim: PageClaim, marks: readonly number[]) =>
+    postgres ? dropClaimed(trx, claim.token, marks) : dropMarks(trx, marks);
+  return {
+    claim(now) {
+      return {
+        token: randomUUID(),
+        until: new Date(now.getTime() + CLAIM_MS).toISOString(),
+        finished: postgres ? finished().splice(0) : [],
+      };
+    },
+    release(claim) {
+      finished().unshift(...claim.finished);
+    },
+    async evaluate(claim, page, posts, now) {
+      const options = { now, ...delivery() };
+      const firings = await firingsOf(
+        db,
+        { marks: page.marks, posts, rules: page.rules, medians: page.medians },
+        options,
+      );
+      if (firings.length === 0) {
+        if (postgres) finished().push({ token: claim.token, marks: page.marks });
+        else await drop(db, claim, page.marks);
+        return { fired: 0, queued: 0, firings: [] };
+      }
+      return db.transaction().execute(async (trx) => {
+        const recorded = await recordFirings(trx, firings, options);
+        await drop(trx, claim, page.marks);
+        return recorded;
+      });
+    },
+  };
 }
 
 /** What the post rules of a batch fire. */
@@ -518,7 +589,7 @@ async function recordFirings(
   trx: Executor,
   firings: readonly { rule: StoredRule; firing: Firing }[],
   options: AlertPassOptions,
-): Promise<Pick<AlertPassResult, 'fired' | 'queued' | 'firings'>> {
+): Promise<Recorded> {
   if (firings.length === 0) return { fired: 0, queued: 0, firings: [] };
   const nowIso = options.now.toISOString();
   const values = firings.map(({ rule, firing }) => ({

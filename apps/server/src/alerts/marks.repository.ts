@@ -6,7 +6,7 @@
  * deletes the marks (evaluation.ts). Only posts of a handle with an enabled rule are marked: a
  * handle nobody set a rule on costs nothing more.
  */
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { isPostgres, PREPARED_MARK, type Executor } from '../db/index.js';
 import type { AlertRulesTable, TweetRow } from '../db/types.js';
 
@@ -16,27 +16,35 @@ const DAY_MS = 86_400_000;
 
 /**
  * Marks stored posts of a handle (by post id) for its alert rules, when the handle has an
- * enabled rule: one mark per call (per MARK_CHUNK posts). A post marked already gets another
- * mark, so new numbers are looked at even when an evaluation took the first one before them.
+ * enabled rule: one mark per call (per MARK_CHUNK posts), taken under `claim` when given (the
+ * storing process evaluates them: PageClaim). A post marked already gets another mark, so new
+ * numbers are looked at even when an evaluation took the first one before them. Returns the
+ * marks made.
  */
 export async function markForAlerts(
   db: Executor,
   handleId: number,
   tweetIds: readonly string[],
   now: string,
-): Promise<void> {
+  claim?: PageClaim,
+): Promise<number[]> {
   const rows = isPostgres(db)
     ? sql<string>`json_agg(id order by id)::text`
     : sql<string>`json_group_array(id order by id)`;
+  const marks: number[] = [];
   for (let start = 0; start < tweetIds.length; start += MARK_CHUNK) {
-    await db
+    const made = await db
       .insertInto('alert_marks')
-      .columns(['handle_id', 'tweet_rows', 'marked_at'])
+      .columns(['handle_id', 'tweet_rows', 'marked_at', 'claim', 'claimed_until'])
       .expression((eb) =>
         eb
           .selectFrom('tweets')
           .select((inner) => [inner.val(handleId).as('handle_id'), rows.as('tweet_rows')])
-          .select((inner) => inner.val(now).as('marked_at'))
+          .select((inner) => [
+            inner.val(now).as('marked_at'),
+            inner.val(claim?.token ?? null).as('claim'),
+            inner.val(claim?.until ?? null).as('claimed_until'),
+          ])
           .where('handle_id', '=', handleId)
           .where('tweet_id', 'in', tweetIds.slice(start, start + MARK_CHUNK))
           .where((inner) =>
@@ -50,12 +58,51 @@ export async function markForAlerts(
           )
           .having((inner) => inner.fn.countAll(), '>', 0),
       )
+      .returning('id')
       .execute();
+    marks.push(...made.map((mark) => mark.id));
   }
+  return marks;
 }
 
-/** A marked post as the post rules read it. */
-export type MarkedPost = Pick<TweetRow, (typeof POST_COLUMNS)[number]>;
+/**
+ * SQLite: one mark for posts just stored (by row id), taken under `claim` when given; the
+ * caller checked that their handle has an enabled rule. Returns the mark.
+ */
+export async function insertMark(
+  db: Executor,
+  handleId: number,
+  tweetRows: readonly number[],
+  now: string,
+  claim?: PageClaim,
+): Promise<number> {
+  const { id } = await db
+    .insertInto('alert_marks')
+    .values({
+      handle_id: handleId,
+      tweet_rows: JSON.stringify([...tweetRows].sort((a, b) => a - b)),
+      marked_at: now,
+      claim: claim?.token ?? null,
+      claimed_until: claim?.until ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** The enabled rules of a handle, as a claimed page's evaluation reads them. */
+export function handleRules(db: Executor, handleId: number): Promise<StoredRule[]> {
+  return db
+    .selectFrom('alert_rules')
+    .select(RULE_COLUMNS)
+    .where('handle_id', '=', handleId)
+    .where('enabled', '=', true)
+    .orderBy('id')
+    .execute();
+}
+
+/** A marked post as the post rules read it (its row id only orders a claim's posts). */
+export type MarkedPost = Pick<TweetRow, Exclude<(typeof POST_COLUMNS)[number], 'id'>>;
 
 /** An enabled alert rule as stored. */
 export type StoredRule = Pick<Selectable<AlertRulesTable>, (typeof RULE_COLUMNS)[number]>;
@@ -71,7 +118,7 @@ export interface ClaimedMarks {
   /** The marks claimed (`alert_marks.id`). */
   marks: number[];
   /** Their posts, each once, in storing order (posts deleted since are left out). */
-  posts: MarkedPost[];
+  posts: readonly MarkedPost[];
   /** The enabled rules of the marks' handles. */
   rules: StoredRule[];
   /**
@@ -196,15 +243,123 @@ function postOf(values: unknown[]): MarkedPost {
 }
 
 /**
- * SQLite: up to `limit` marks with their posts and the rules of their handles, read in the
- * transaction that evaluates them and deletes the marks (evaluation.ts). SQLite serves one
- * process, whose statements that transaction holds back until it ends, so no claim is needed:
- * nothing else evaluates or marks them meanwhile, and a crash rolls it all back.
+ * The claim a monitoring page's store takes its own marks under, so the process that stored the
+ * page evaluates it at once (evaluation.ts, PageAlerts) and nobody else meanwhile. On PostgreSQL
+ * the same statement reads what the evaluation needs, with no round trip of its own, and
+ * deletes the marks of `finished` claims (as a claim does); SQLite has none of those.
  */
-export async function readMarks(db: Executor, limit: number): Promise<ClaimedMarks> {
+export interface PageClaim {
+  token: string;
+  /** Until when the claim holds (ISO): then the delivery worker's pass may take the mark. */
+  until: string;
+  finished: readonly FinishedClaim[];
+}
+
+/** What a page's store claimed: its marks, and what evaluating its posts needs. */
+export interface ClaimedPage {
+  marks: number[];
+  /** The enabled rules of the page's handle. */
+  rules: StoredRule[];
+  /**
+   * PostgreSQL: the handle's medians, when it has an engagement-multiple rule (else empty);
+   * SQLite: undefined, the evaluation works them out (in process, and kept a while).
+   */
+  medians?: Map<number, HandleMedians>;
+}
+
+/** The page's columns `pageClaimColumns` adds, as they come back. */
+export interface PageClaimRow {
+  mark: number | null;
+  rules: StoredRule[] | null;
+  medians: HandleMedians | null;
+}
+
+/**
+ * The parts of the PostgreSQL page upsert (tweets.repository.ts) that mark its new posts for
+ * the alert rules when their handle has an enabled rule: the `marked` CTE (one mark for the
+ * page), and, under a `claim`, the deletion of the claim's finished marks. The statement must
+ * have CTEs `input` (the page's rows) and `added` (the rows inserted, returning `id`,
+ * `first_seen_at` and `fanout_pending`).
+ */
+export function pageMarkCtes(handleId: number, claim: PageClaim | undefined): RawBuilder<unknown> {
+  const held = claim ? sql`${claim.token}, ${claim.until}` : sql`null, null`;
+  return sql`${claim ? droppedCte(claim.finished) : sql``} marked as (
+      insert into alert_marks (handle_id, tweet_rows, marked_at, claim, claimed_until)
+      select ${handleId}, json_agg(id order by id)::text, max(first_seen_at), ${held} from added
+      where fanout_pending
+        and exists (select from alert_rules where handle_id = ${handleId} and enabled)
+      having count(*) > 0
+      returning id
+    ),`;
+}
+
+/** Deletes the marks of finished claims (batches that fired nothing). */
+function droppedCte(finished: readonly FinishedClaim[]): RawBuilder<unknown> {
+  const marks = finished.flatMap((done) => done.marks);
+  const tokens = finished.flatMap((done) => done.marks.map(() => done.token));
+  return sql`dropped as (
+      delete from alert_marks
+      using unnest(${marks}::integer[], ${tokens}::text[]) as done(id, claim)
+      where alert_marks.id = done.id and alert_marks.claim = done.claim
+    ),`;
+}
+
+/**
+ * The columns a claimed page's upsert returns (PageClaimRow): its mark, its handle's enabled
+ * rules and, with an engagement-multiple rule among them, its medians. The statement's snapshot
+ * does not show it the page it writes, so the medians read the handle's other posts of the
+ * month and the page's from `input`: the same numbers as reading them after the write.
+ */
+export function pageClaimColumns(handleId: number, now: Date): RawBuilder<unknown> {
+  const engagement = sql`like_count + retweet_count + reply_count + quote_count`;
+  const weekStart = new Date(now.getTime() - 7 * DAY_MS).toISOString();
+  const monthStart = new Date(now.getTime() - 30 * DAY_MS).toISOString();
+  return sql`,
+      (select id from marked) as mark,
+      (select json_agg(rule order by id) from (
+        select ${sql.join(RULE_COLUMNS.map((column) => sql.ref(column)))} from alert_rules
+        where handle_id = ${handleId} and enabled and exists (select from marked)
+      ) as rule) as rules,
+      case when exists (
+        select from alert_rules, marked
+        where handle_id = ${handleId} and enabled and kind like '%engagement_multiple%'
+      ) then (
+        select json_build_object(
+          'week', percentile_cont(0.5) within group (order by engagement)
+            filter (where created_at >= ${weekStart}),
+          'month', percentile_cont(0.5) within group (order by engagement))
+        from (
+          select created_at, ${engagement} as engagement from tweets
+          where handle_id = ${handleId} and created_at >= ${monthStart}
+            and not exists (select from input where input.tweet_id = tweets.tweet_id)
+          union all
+          select created_at, ${engagement} from input where created_at >= ${monthStart}
+        ) as month
+      ) end as medians`;
+}
+
+/** A page's claim as the evaluation takes it, or undefined when nothing was marked. */
+export function claimedPage(handleId: number, row: PageClaimRow): ClaimedPage | undefined {
+  if (row.mark === null) return undefined;
+  const medians = new Map<number, HandleMedians>();
+  if (row.medians) medians.set(handleId, row.medians);
+  return { marks: [row.mark], rules: row.rules ?? [], medians };
+}
+
+/**
+ * SQLite: up to `limit` marks nobody holds (a store's claim: PageClaim) with their posts and
+ * the rules of their handles, read in the transaction that evaluates them and deletes the marks
+ * (evaluation.ts). SQLite serves one process, whose statements that transaction holds back
+ * until it ends, so no claim of its own is needed: nothing else evaluates or marks them
+ * meanwhile, and a crash rolls it all back.
+ */
+export async function readMarks(db: Executor, limit: number, now: Date): Promise<ClaimedMarks> {
   const marks = await db
     .selectFrom('alert_marks')
     .select(['id', 'handle_id', 'tweet_rows'])
+    .where((eb) =>
+      eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now.toISOString())]),
+    )
     .orderBy('id')
     .limit(limit)
     .execute();
@@ -232,12 +387,12 @@ export async function readMarks(db: Executor, limit: number): Promise<ClaimedMar
   return { marks: marks.map((mark) => mark.id), posts, rules };
 }
 
-/**
- * SQLite: deletes the marks read (readMarks), in the transaction that read them: they are the
- * lowest, so every mark up to the last one read.
- */
-export async function dropMarks(db: Executor, upTo: number): Promise<void> {
-  await db.deleteFrom('alert_marks').where('id', '<=', upTo).execute();
+/** SQLite: deletes marks read (readMarks) or claimed by a store, once evaluated. */
+export async function dropMarks(db: Executor, marks: readonly number[]): Promise<void> {
+  await db
+    .deleteFrom('alert_marks')
+    .where('id', 'in', sql<number>`(select value from json_each(${JSON.stringify(marks)}))`)
+    .execute();
 }
 
 /**

@@ -22,6 +22,8 @@ import { LeaseLostError } from '../modules/handles/handles.repository.js';
 import { makeTweet } from '../../test/factories.js';
 import { insertUser, type UserRow } from '../modules/users/users.repository.js';
 import { coveredShare } from '../lib/collection-status.js';
+import { createPageAlerts, evaluatePendingPosts } from '../alerts/evaluation.js';
+import { markForAlerts } from '../alerts/marks.repository.js';
 import { Collector } from './collector.js';
 import { instrumented, sourceWindowIds, sourceWindowPages } from './test-sources.js';
 import type { CollectorContext } from './context.js';
@@ -124,6 +126,19 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
   /** `follower` (alice by default) follows the handle now, backfilling `backfillDays` days. */
   const follow = (collector: Collector, username: string, backfillDays: number, follower = user) =>
     addHandle(db, collector, follower, { username, backfillDays, now: new Date(clock) });
+  /** What a job of `collector` works with, on the test's clock, for running one by hand. */
+  const jobContext = (collector: Collector): CollectorContext => ({
+    db,
+    source: demo(),
+    events: collector.events,
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+    now: () => new Date(clock),
+    monitorIntervalMs: 60_000,
+    collectionPaused: () => false,
+    profileRefreshMs: 15 * 60_000,
+    blockSource: async () => {},
+    metricRefresh: 'standard',
+  });
   /** The handle once its backfill has completed. */
   const backfillDone = (username: string) =>
     waitFor(
@@ -332,18 +347,7 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     await collector.stop();
 
     clock += 3 * 3_600_000;
-    const ctx: CollectorContext = {
-      db,
-      source: demo(),
-      events: collector.events,
-      log: { info: () => {}, warn: () => {}, error: () => {} },
-      now: () => new Date(clock),
-      monitorIntervalMs: 60_000,
-      collectionPaused: () => false,
-      profileRefreshMs: 15 * 60_000,
-      blockSource: async () => {},
-      metricRefresh: 'standard',
-    };
+    const ctx = jobContext(collector);
     await ctx.source.lookupUser('prolific_pia');
     await runPoll(ctx, backfilled.id, new AbortController().signal);
     const polled = await handleNamed(db, 'prolific_pia');
@@ -403,6 +407,70 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       next_poll_at: new Date(clock + 2 * 60_000).toISOString(),
     });
     expect(fresh).toHaveLength(added);
+  });
+
+  it('a poll evaluates the alert rules on the page it stores, as the pass would', async () => {
+    const collector = makeCollector();
+    await collector.start();
+    await follow(collector, 'prolific_pia', 1);
+    const backfilled = await backfillDone('prolific_pia');
+    await collector.stop();
+    const made = new Date(clock).toISOString();
+    await db.db
+      .insertInto('alert_rules')
+      .values(
+        [
+          { type: 'words', include: ['the'], exclude: [] },
+          { type: 'engagement_multiple', multiple: 1.5, period: 'month' },
+        ].map((kind, i) => ({
+          user_id: user.id,
+          handle_id: backfilled.id,
+          name: `Rule ${i}`,
+          enabled: true,
+          kind: JSON.stringify(kind),
+          memory: null,
+          created_at: made,
+          updated_at: made,
+        })),
+      )
+      .execute();
+    clock += 3 * 3_600_000;
+    const told: number[] = [];
+    collector.events.on('alert.fired', (event) => told.push(event.firingId));
+    const delivery = () => ({ channels: ['telegram'] as const, webhooks: false });
+    const ctx = { ...jobContext(collector), alerts: createPageAlerts(db, delivery) };
+    await runPoll(ctx, backfilled.id, new AbortController().signal);
+    const firings = () =>
+      db.db
+        .selectFrom('alert_firings')
+        .select(['id', 'rule_id', 'tweet_id'])
+        .orderBy('rule_id')
+        .orderBy('tweet_id')
+        .execute();
+    const pass = () => evaluatePendingPosts(db, { now: new Date(clock), ...delivery() });
+    const atStore = await firings();
+    expect(atStore.length).toBeGreaterThan(0);
+    expect(told.sort((a, b) => a - b)).toEqual(atStore.map((row) => row.id).sort((a, b) => a - b));
+    expect(await pass()).toMatchObject({ evaluated: 0, fired: 0 });
+    expect(await db.db.selectFrom('alert_marks').select('id').execute()).toEqual([]);
+    // The pass, given the same posts, fires exactly the same.
+    await db.db.deleteFrom('alert_firings').execute();
+    const fresh = await db.db
+      .selectFrom('tweets')
+      .select('tweet_id')
+      .where('handle_id', '=', backfilled.id)
+      .where('first_seen_at', '=', new Date(clock).toISOString())
+      .execute();
+    await markForAlerts(
+      db.db,
+      backfilled.id,
+      fresh.map((row) => row.tweet_id),
+      new Date(clock).toISOString(),
+    );
+    expect((await pass()).fired).toBe(atStore.length);
+    const strip = (rows: { rule_id: number; tweet_id: string | null }[]) =>
+      rows.map(({ rule_id, tweet_id }) => ({ rule_id, tweet_id }));
+    expect(strip(await firings())).toEqual(strip(atStore));
   });
 
   it('the scheduler polls due handles', async () => {

@@ -1,3 +1,4 @@
+import type { PageAlerts } from '../alerts/evaluation.js';
 import type { CollectorControl } from '../domain/collector-control.js';
 import type { Db } from '../db/index.js';
 import {
@@ -62,6 +63,8 @@ export interface CollectorOptions {
    * crashed or frozen process loses its handles within this time. Default HANDLE_LEASE_MS.
    */
   leaseMs?: number;
+  /** The alert rules, evaluated on each page of new posts as it is stored (context.ts). */
+  alerts?: PageAlerts;
 }
 
 const silentLog: Logger = {
@@ -136,6 +139,7 @@ export class Collector implements CollectorControl {
       profileRefreshMs: (options.profileRefreshMinutes ?? 15) * 60_000,
       metricRefresh: options.metricRefresh ?? 'standard',
       blockSource: (error) => this.gate.blockSource(error),
+      alerts: options.alerts,
     };
     this.queue = this.createQueue(options);
   }

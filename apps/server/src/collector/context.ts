@@ -1,3 +1,4 @@
+import type { PageAlerts } from '../alerts/evaluation.js';
 import type { Db } from '../db/index.js';
 import {
   BUDGET_PAUSED,
@@ -48,6 +49,11 @@ export interface CollectorContext {
    * through only while it holds it.
    */
   lease?: HandleLease;
+  /**
+   * Evaluates the alert rules on a page of new posts as it is stored (PostgreSQL); absent, or
+   * giving no claim, the delivery worker's pass evaluates the page's mark.
+   */
+  alerts?: PageAlerts;
 }
 
 /** A job's hold on one handle: the owner, and the end of the lease if renewed now. */

@@ -3,7 +3,12 @@ import {
   type HandleRow,
   type HandleUpdate,
 } from '../modules/handles/handles.repository.js';
-import { insertMetricSnapshots, upsertTweets } from '../modules/tweets/tweets.repository.js';
+import type { PageClaim } from '../alerts/marks.repository.js';
+import {
+  insertMetricSnapshots,
+  upsertPage,
+  type StoredPage,
+} from '../modules/tweets/tweets.repository.js';
 import { catchingUpText, gapCutText, isGapCutText } from '../lib/collection-status.js';
 import { comparePostIds } from '../lib/posting-order.js';
 import { DEPTH_LIMIT_SHARE, PAGE_SIZE } from './backfill.js';
@@ -253,11 +258,21 @@ async function storeNewPosts(
   now: Date,
 ): Promise<SourceTweet[]> {
   const { db } = ctx;
-  const inserted = await upsertTweets(db.db, handle.id, tweets, now.toISOString(), {
-    markForFanout: true,
-    metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now, ctx.metricRefresh),
-    lease: leaseFence(ctx),
-  });
+  const alertClaim = ctx.alerts?.claim(now);
+  let stored: StoredPage;
+  try {
+    stored = await upsertPage(db.db, handle.id, tweets, now.toISOString(), {
+      markForFanout: true,
+      metricsNextAt: (tweet) => nextMetricsAt(tweet.createdAt, now, ctx.metricRefresh),
+      lease: leaseFence(ctx),
+      alertClaim,
+    });
+  } catch (error) {
+    if (alertClaim) ctx.alerts!.release(alertClaim);
+    throw error;
+  }
+  const { inserted, claimed } = stored;
+  if (alertClaim && claimed) await evaluateAtStore(ctx, handle, alertClaim, claimed, now);
   const fresh = tweets.filter((tweet) => inserted.has(tweet.id));
   const firstReadingSince = now.getTime() - FIRST_READING_WINDOW_MS;
   await insertMetricSnapshots(
@@ -267,6 +282,32 @@ async function storeNewPosts(
     now.toISOString(),
   );
   return fresh;
+}
+
+/**
+ * Evaluates the alert rules on a page just stored (collector/context.ts, `alerts`), and tells
+ * the rules' owners' pages of what fired. A failure only logs: the page's mark stays claimed
+ * until the claim runs out, and then the delivery worker's pass evaluates it.
+ */
+async function evaluateAtStore(
+  ctx: CollectorContext,
+  handle: HandleRow,
+  claim: PageClaim,
+  page: NonNullable<StoredPage['claimed']>,
+  now: Date,
+): Promise<void> {
+  try {
+    const { firings } = await ctx.alerts!.evaluate(claim, page, page.posts, now);
+    for (const firing of firings) {
+      ctx.events.emit('alert.fired', {
+        handleId: firing.handleId,
+        userId: firing.userId,
+        firingId: firing.id,
+      });
+    }
+  } catch (error) {
+    ctx.log.error({ err: error, handleId: handle.id }, 'alert evaluation of a stored page failed');
+  }
 }
 
 /** The creation time of the oldest of `tweets`, or null when there is none. */

@@ -48,12 +48,24 @@ import { fanOutPending } from './outbox-fan-out.repository.js';
 import { expireDeliveries } from './outbox.repository.js';
 
 /** What the alert rules are told about delivery when they run. */
-export interface AlertPassContext {
+export interface AlertPassContext extends DeliveredChannels {
   now: Date;
-  /** The messaging channels this server delivers on. */
+}
+
+/** Where this server delivers: what fan-out and the alert rules queue deliveries for. */
+export interface DeliveredChannels {
+  /** The messaging channels this server delivers on (available now). */
   channels: readonly NotificationChannel[];
   /** Webhooks are delivered by this server. */
   webhooks: boolean;
+}
+
+/** Where `channels` deliver now. */
+export function deliveredChannels(channels: NotifyChannels): DeliveredChannels {
+  return {
+    channels: CHANNELS.filter((channel) => channels[channel].available),
+    webhooks: channels.webhook !== undefined,
+  };
 }
 
 export interface DeliveryWorkerOptions {
@@ -301,12 +313,12 @@ export class DeliveryWorker {
   }
 
   private async fanOut(): Promise<void> {
-    const channels = CHANNELS.filter((channel) => this.channels[channel].available);
+    const { channels, webhooks } = deliveredChannels(this.channels);
     for (let round = 0; round < FANOUT_ROUNDS; round++) {
       const result = await fanOutPending(this.db, {
         now: this.nowIso(),
         channels,
-        webhooks: this.channels.webhook !== undefined,
+        webhooks,
         limit: FANOUT_BATCH,
       });
       if (result.tweets < FANOUT_BATCH) return;
@@ -317,11 +329,7 @@ export class DeliveryWorker {
 
   /** Runs the alert rules, if this worker was given them, on what the channels deliver now. */
   private async evaluateAlerts(): Promise<void> {
-    await this.evaluateAlertsHook?.({
-      now: this.now(),
-      channels: CHANNELS.filter((channel) => this.channels[channel].available),
-      webhooks: this.channels.webhook !== undefined,
-    });
+    await this.evaluateAlertsHook?.({ now: this.now(), ...deliveredChannels(this.channels) });
   }
 
   /**

@@ -2,7 +2,18 @@ import { sql, type Kysely } from 'kysely';
 import { isPostgres, type Database, type Executor } from '../../db/index.js';
 import type { TweetRow } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../domain/tweet-source.js';
-import { markForAlerts } from '../../alerts/marks.repository.js';
+import {
+  claimedPage,
+  handleRules,
+  insertMark,
+  markForAlerts,
+  pageClaimColumns,
+  pageMarkCtes,
+  type ClaimedPage,
+  type MarkedPost,
+  type PageClaim,
+  type PageClaimRow,
+} from '../../alerts/marks.repository.js';
 import { comparePostingOrder } from '../../lib/posting-order.js';
 import { findHandleById, LeaseLostError } from '../handles/handles.repository.js';
 import { PARSED_TWEET_COLUMNS } from './stored-tweet.js';
@@ -69,6 +80,20 @@ export interface UpsertTweetsOptions {
    * the handle's is another by now (its data was cleared and a fresh backfill took over).
    */
   windowEnd?: string | null;
+  /**
+   * With markForFanout: the page's marks are taken under this claim by the same write, which
+   * also reads what evaluating them needs (marks.repository.ts, PageClaim), so the storing
+   * process evaluates the page at once.
+   */
+  alertClaim?: PageClaim;
+}
+
+/** What a page's upsert stored. */
+export interface StoredPage {
+  /** The ids that are new. */
+  inserted: Set<string>;
+  /** Under an alert claim: the page's mark, with its new posts as stored, when one was made. */
+  claimed?: ClaimedPage & { posts: MarkedPost[] };
 }
 
 /** What an upsert sets again on a tweet already stored. */
@@ -100,9 +125,20 @@ export async function upsertTweets(
   now: string,
   options: UpsertTweetsOptions = {},
 ): Promise<Set<string>> {
+  return (await upsertPage(db, handleId, tweets, now, options)).inserted;
+}
+
+/** upsertTweets, with what an alert claim took (UpsertTweetsOptions.alertClaim). */
+export async function upsertPage(
+  db: Kysely<Database>,
+  handleId: number,
+  tweets: readonly SourceTweet[],
+  now: string,
+  options: UpsertTweetsOptions = {},
+): Promise<StoredPage> {
   const fanout = options.markForFanout ?? false;
   const metricsNextAt = options.metricsNextAt ?? (() => null);
-  if (tweets.length === 0) return new Set<string>();
+  if (tweets.length === 0) return { inserted: new Set<string>() };
   // One row per id, its latest copy: a statement may not write one row twice.
   // Stored oldest first (sources list newest first), so row ids follow posting order too.
   const rows = [...new Map(tweets.map((tweet) => [tweet.id, tweet])).values()]
@@ -112,7 +148,11 @@ export async function upsertTweets(
     ? await upsertInOneStatement(db, handleId, rows, options)
     : await db.transaction().execute((trx) => upsertInChunks(trx, handleId, rows, options));
   if (!written.held && options.lease) throw new LeaseLostError(handleId);
-  return written.inserted;
+  const claimed = written.claimed && {
+    ...written.claimed,
+    posts: rows.filter((row) => written.inserted.has(row.tweet_id)),
+  };
+  return { inserted: written.inserted, claimed };
 }
 
 interface UpsertOutcome {
@@ -120,6 +160,8 @@ interface UpsertOutcome {
   held: boolean;
   /** The new ids (none when the handle was not held or its window moved). */
   inserted: Set<string>;
+  /** What the alert claim took, when the page was marked. */
+  claimed?: ClaimedPage;
 }
 
 /**
@@ -131,7 +173,7 @@ async function upsertInChunks(
   trx: Executor,
   handleId: number,
   rows: readonly TweetValues[],
-  { lease, windowEnd }: UpsertTweetsOptions,
+  { lease, windowEnd, alertClaim }: UpsertTweetsOptions,
 ): Promise<UpsertOutcome> {
   const inserted = new Set<string>();
   let fence = trx
@@ -154,6 +196,9 @@ async function upsertInChunks(
       inserted,
     };
   }
+  const fanout = rows[0]!.fanout_pending;
+  /** The row ids of the new posts, when monitoring found them (for their alert mark). */
+  const newRows: number[] = [];
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     const chunk = rows.slice(start, start + INSERT_CHUNK);
     const known = await existingTweetIds(
@@ -162,7 +207,7 @@ async function upsertInChunks(
       chunk.map((row) => row.tweet_id),
     );
     for (const row of chunk) if (!known.has(row.tweet_id)) inserted.add(row.tweet_id);
-    await trx
+    const upsert = trx
       .insertInto('tweets')
       .values(chunk)
       .onConflict((oc) =>
@@ -173,13 +218,24 @@ async function upsertInChunks(
               REFRESHED_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)]),
             ),
           ),
-      )
-      .execute();
+      );
+    if (!fanout) {
+      await upsert.execute();
+      continue;
+    }
+    for (const row of await upsert.returning(['id', 'tweet_id']).execute()) {
+      if (!known.has(row.tweet_id)) newRows.push(row.id);
+    }
   }
   if (inserted.size > 0) await addCollected(trx, handleId, inserted.size);
-  // A post found by monitoring is new to the alert rules too (never a backfilled one).
-  if (rows[0]!.fanout_pending && inserted.size > 0) {
-    await markForAlerts(trx, handleId, [...inserted], rows[0]!.first_seen_at);
+  // A post found by monitoring is new to the alert rules too (never a backfilled one), when
+  // its handle has an enabled rule.
+  if (newRows.length > 0) {
+    const rules = await handleRules(trx, handleId);
+    if (rules.length > 0) {
+      const mark = await insertMark(trx, handleId, newRows, rows[0]!.first_seen_at, alertClaim);
+      if (alertClaim) return { held: true, inserted, claimed: { marks: [mark], rules } };
+    }
   }
   return { held: true, inserted };
 }
@@ -196,7 +252,7 @@ async function upsertInOneStatement(
   db: Executor,
   handleId: number,
   rows: readonly TweetValues[],
-  { lease, windowEnd }: UpsertTweetsOptions,
+  { lease, windowEnd, alertClaim }: UpsertTweetsOptions,
 ): Promise<UpsertOutcome> {
   const columns = sql.join(Object.keys(rows[0]!).map((column) => sql.id(column)));
   const leaseHeld = lease ? sql`and lease_owner = ${lease.owner}` : sql``;
@@ -208,7 +264,9 @@ async function upsertInOneStatement(
   const refreshed = sql.join(
     REFRESHED_COLUMNS.map((column) => sql`${sql.id(column)} = input.${sql.id(column)}`),
   );
-  const { rows: result } = await sql<{ held: boolean; inserted: string[] }>`
+  // Posts found by monitoring are new to the alert rules too (never backfilled ones), when
+  // their handle has an enabled rule: one mark for the page (alerts/marks.repository.ts).
+  const { rows: result } = await sql<{ held: boolean; inserted: string[] } & PageClaimRow>`
     with held as (
       select id, ${current} as current from handles
       where id = ${handleId} ${leaseHeld} for no key update
@@ -221,15 +279,7 @@ async function upsertInOneStatement(
       select ${columns} from input order by ordinality
       on conflict (handle_id, tweet_id) do nothing
       returning id, tweet_id, first_seen_at, fanout_pending
-    ), marked as (
-      -- Posts found by monitoring are new to the alert rules too (never backfilled ones), when
-      -- their handle has an enabled rule: one mark for the page (alerts/marks.repository.ts).
-      insert into alert_marks (handle_id, tweet_rows, marked_at)
-      select ${handleId}, json_agg(id order by id)::text, max(first_seen_at) from added
-      where fanout_pending
-        and exists (select from alert_rules where handle_id = ${handleId} and enabled)
-      having count(*) > 0
-    ), refreshed as (
+    ), ${pageMarkCtes(handleId, alertClaim)} refreshed as (
       update tweets set ${refreshed} from input
       where tweets.handle_id = input.handle_id and tweets.tweet_id = input.tweet_id
     ), counted as (
@@ -241,9 +291,16 @@ async function upsertInOneStatement(
     )
     select
       exists (select from held) as held,
-      coalesce((select json_agg(tweet_id) from added), '[]') as inserted`.execute(db);
+      coalesce((select json_agg(tweet_id) from added), '[]') as inserted
+      ${alertClaim ? pageClaimColumns(handleId, new Date(rows[0]!.first_seen_at)) : sql``}`.execute(
+    db,
+  );
   const outcome = result[0]!;
-  return { held: outcome.held, inserted: new Set(outcome.inserted) };
+  return {
+    held: outcome.held,
+    inserted: new Set(outcome.inserted),
+    claimed: alertClaim && claimedPage(handleId, outcome),
+  };
 }
 
 /** Adds `count` newly stored tweets to a handle's total. */
