@@ -3,8 +3,9 @@
  * (`alert_marks`, migrations 0022 and 0023). The write that stores posts found by monitoring,
  * or new numbers from a metric refresh, marks them in the same transaction, with one mark for
  * all its posts of a handle; the alert evaluation claims marks, evaluates their posts and
- * deletes the marks (evaluation.ts). Only posts of a handle with an enabled rule are marked: a
- * handle nobody set a rule on costs nothing more.
+ * deletes the marks (evaluation.ts). A page found by monitoring is marked under the claim of the
+ * process that stores it, which evaluates it at once (PageClaim). Only posts of a handle with an
+ * enabled rule are marked: a handle nobody set a rule on costs nothing more.
  */
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import { isPostgres, PREPARED_MARK, type Executor } from '../db/index.js';
@@ -16,35 +17,27 @@ const DAY_MS = 86_400_000;
 
 /**
  * Marks stored posts of a handle (by post id) for its alert rules, when the handle has an
- * enabled rule: one mark per call (per MARK_CHUNK posts), taken under `claim` when given (the
- * storing process evaluates them: PageClaim). A post marked already gets another mark, so new
- * numbers are looked at even when an evaluation took the first one before them. Returns the
- * marks made.
+ * enabled rule: one mark per call (per MARK_CHUNK posts). A post marked already gets another
+ * mark, so new numbers are looked at even when an evaluation took the first one before them.
  */
 export async function markForAlerts(
   db: Executor,
   handleId: number,
   tweetIds: readonly string[],
   now: string,
-  claim?: PageClaim,
-): Promise<number[]> {
+): Promise<void> {
   const rows = isPostgres(db)
     ? sql<string>`json_agg(id order by id)::text`
     : sql<string>`json_group_array(id order by id)`;
-  const marks: number[] = [];
   for (let start = 0; start < tweetIds.length; start += MARK_CHUNK) {
-    const made = await db
+    await db
       .insertInto('alert_marks')
-      .columns(['handle_id', 'tweet_rows', 'marked_at', 'claim', 'claimed_until'])
+      .columns(['handle_id', 'tweet_rows', 'marked_at'])
       .expression((eb) =>
         eb
           .selectFrom('tweets')
           .select((inner) => [inner.val(handleId).as('handle_id'), rows.as('tweet_rows')])
-          .select((inner) => [
-            inner.val(now).as('marked_at'),
-            inner.val(claim?.token ?? null).as('claim'),
-            inner.val(claim?.until ?? null).as('claimed_until'),
-          ])
+          .select((inner) => inner.val(now).as('marked_at'))
           .where('handle_id', '=', handleId)
           .where('tweet_id', 'in', tweetIds.slice(start, start + MARK_CHUNK))
           .where((inner) =>
@@ -58,11 +51,8 @@ export async function markForAlerts(
           )
           .having((inner) => inner.fn.countAll(), '>', 0),
       )
-      .returning('id')
       .execute();
-    marks.push(...made.map((mark) => mark.id));
   }
-  return marks;
 }
 
 /**
