@@ -473,6 +473,38 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     expect(strip(await firings())).toEqual(strip(atStore));
   });
 
+  it("a poll with nothing new leaves the quiet page's mark before it to be deleted", async () => {
+    const collector = makeCollector();
+    await collector.start();
+    await follow(collector, 'prolific_pia', 1);
+    const backfilled = await backfillDone('prolific_pia');
+    await collector.stop();
+    const made = new Date(clock).toISOString();
+    await db.db
+      .insertInto('alert_rules')
+      .values({
+        user_id: user.id,
+        handle_id: backfilled.id,
+        name: 'Never said',
+        enabled: true,
+        kind: JSON.stringify({ type: 'words', include: ['zyzzyvas'], exclude: [] }),
+        memory: null,
+        created_at: made,
+        updated_at: made,
+      })
+      .execute();
+    const delivery = () => ({ channels: [], webhooks: false });
+    const ctx = { ...jobContext(collector), alerts: createPageAlerts(db, delivery) };
+    clock += 3_600_000;
+    await runPoll(ctx, backfilled.id, new AbortController().signal);
+    // The same instant again: nothing new to store.
+    await runPoll(ctx, backfilled.id, new AbortController().signal);
+    expect(await db.db.selectFrom('alert_firings').select('id').execute()).toEqual([]);
+    // The delivery worker's next pass deletes the quiet page's mark (at once on SQLite).
+    await evaluatePendingPosts(db, { now: new Date(clock + 1_000), ...delivery() });
+    expect(await db.db.selectFrom('alert_marks').select('id').execute()).toEqual([]);
+  });
+
   it('the scheduler polls due handles', async () => {
     const { source, calls } = instrumented(demo());
     const collector = makeCollector(source);

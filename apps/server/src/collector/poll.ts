@@ -258,7 +258,9 @@ async function storeNewPosts(
   now: Date,
 ): Promise<SourceTweet[]> {
   const { db } = ctx;
-  const alertClaim = ctx.alerts?.claim(now);
+  // A poll with nothing to store runs no statement: it takes no claim (whose finished marks its
+  // statement would delete).
+  const alertClaim = tweets.length > 0 ? ctx.alerts?.claim(now) : undefined;
   let stored: StoredPage;
   try {
     stored = await upsertPage(db.db, handle.id, tweets, now.toISOString(), {
