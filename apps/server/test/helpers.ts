@@ -116,6 +116,31 @@ export async function markedPosts({ db }: Db): Promise<number[]> {
   return [...new Set(posts)].sort((a, b) => a - b);
 }
 
+/**
+ * Enabled alert rules of a user on a handle, one per kind (named "Rule 0", "Rule 1", ...), made
+ * at `madeAt`, written as stored (the kinds are not checked).
+ */
+export async function insertAlertRules(
+  { db }: Db,
+  rules: { userId: number; handleId: number; kinds: readonly object[]; madeAt: string },
+): Promise<void> {
+  await db
+    .insertInto('alert_rules')
+    .values(
+      rules.kinds.map((kind, i) => ({
+        user_id: rules.userId,
+        handle_id: rules.handleId,
+        name: `Rule ${i}`,
+        enabled: true,
+        kind: JSON.stringify(kind),
+        memory: null,
+        created_at: rules.madeAt,
+        updated_at: rules.madeAt,
+      })),
+    )
+    .execute();
+}
+
 export interface TestApp {
   app: FastifyInstance;
   db: TestDb;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIALECTS, createTestDb, type TestDb } from '../../test/helpers.js';
+import { DIALECTS, createTestDb, insertAlertRules, type TestDb } from '../../test/helpers.js';
 import { makeTweet } from '../../test/notify-helpers.js';
 import { insertHandle } from '../modules/handles/handles.repository.js';
 import { upsertPage, upsertTweets } from '../modules/tweets/tweets.repository.js';
@@ -37,24 +37,15 @@ describe.each(DIALECTS)('alert rules evaluated as a page is stored (%s)', (diale
       backfillDays: 7,
       now: NOW.toISOString(),
     });
-    const kinds = [{ type: 'words', include: ['launch'], exclude: [] }];
+    const kinds: object[] = [{ type: 'words', include: ['launch'], exclude: [] }];
     if (options.medianRule)
-      kinds.push({ type: 'engagement_multiple', multiple: 3, period: 'month' } as never);
-    await db.db
-      .insertInto('alert_rules')
-      .values(
-        kinds.map((kind, i) => ({
-          user_id: user.id,
-          handle_id: handle.id,
-          name: `Rule ${i}`,
-          enabled: true,
-          kind: JSON.stringify(kind),
-          memory: null,
-          created_at: at(-HOUR).toISOString(),
-          updated_at: at(-HOUR).toISOString(),
-        })),
-      )
-      .execute();
+      kinds.push({ type: 'engagement_multiple', multiple: 3, period: 'month' });
+    await insertAlertRules(db, {
+      userId: user.id,
+      handleId: handle.id,
+      kinds,
+      madeAt: at(-HOUR).toISOString(),
+    });
     return { handleId: handle.id, alerts: createPageAlerts(db, delivery) };
   }
 

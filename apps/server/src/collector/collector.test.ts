@@ -12,6 +12,7 @@ import {
   DIALECTS,
   createTestDb,
   handleNamed,
+  insertAlertRules,
   storedTweetIds,
   waitFor,
   type TestDb,
@@ -139,6 +140,24 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     blockSource: async () => {},
     metricRefresh: 'standard',
   });
+  /**
+   * prolific_pia backfilled over a day by a collector stopped then (polls are run by hand), with
+   * alice's alert rules of these kinds on it, made now; the collector and the handle.
+   */
+  const backfilledWithRules = async (kinds: object[]) => {
+    const collector = makeCollector();
+    await collector.start();
+    await follow(collector, 'prolific_pia', 1);
+    const handle = await backfillDone('prolific_pia');
+    await collector.stop();
+    await insertAlertRules(db, {
+      userId: user.id,
+      handleId: handle.id,
+      kinds,
+      madeAt: new Date(clock).toISOString(),
+    });
+    return { collector, handle };
+  };
   /** The handle once its backfill has completed. */
   const backfillDone = (username: string) =>
     waitFor(
@@ -410,30 +429,10 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
   });
 
   it('a poll evaluates the alert rules on the page it stores, as the pass would', async () => {
-    const collector = makeCollector();
-    await collector.start();
-    await follow(collector, 'prolific_pia', 1);
-    const backfilled = await backfillDone('prolific_pia');
-    await collector.stop();
-    const made = new Date(clock).toISOString();
-    await db.db
-      .insertInto('alert_rules')
-      .values(
-        [
-          { type: 'words', include: ['the'], exclude: [] },
-          { type: 'engagement_multiple', multiple: 1.5, period: 'month' },
-        ].map((kind, i) => ({
-          user_id: user.id,
-          handle_id: backfilled.id,
-          name: `Rule ${i}`,
-          enabled: true,
-          kind: JSON.stringify(kind),
-          memory: null,
-          created_at: made,
-          updated_at: made,
-        })),
-      )
-      .execute();
+    const { collector, handle: backfilled } = await backfilledWithRules([
+      { type: 'words', include: ['the'], exclude: [] },
+      { type: 'engagement_multiple', multiple: 1.5, period: 'month' },
+    ]);
     clock += 3 * 3_600_000;
     const told: number[] = [];
     collector.events.on('alert.fired', (event) => told.push(event.firingId));
@@ -474,25 +473,9 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
   });
 
   it("a poll with nothing new leaves the quiet page's mark before it to be deleted", async () => {
-    const collector = makeCollector();
-    await collector.start();
-    await follow(collector, 'prolific_pia', 1);
-    const backfilled = await backfillDone('prolific_pia');
-    await collector.stop();
-    const made = new Date(clock).toISOString();
-    await db.db
-      .insertInto('alert_rules')
-      .values({
-        user_id: user.id,
-        handle_id: backfilled.id,
-        name: 'Never said',
-        enabled: true,
-        kind: JSON.stringify({ type: 'words', include: ['zyzzyvas'], exclude: [] }),
-        memory: null,
-        created_at: made,
-        updated_at: made,
-      })
-      .execute();
+    const { collector, handle: backfilled } = await backfilledWithRules([
+      { type: 'words', include: ['zyzzyvas'], exclude: [] },
+    ]);
     const delivery = () => ({ channels: [], webhooks: false });
     const ctx = { ...jobContext(collector), alerts: createPageAlerts(db, delivery) };
     clock += 3_600_000;
