@@ -233,12 +233,7 @@ async function storePage(database, alerts, handleId, page) {
 /** The evaluation of a page stored under its claim, by the process that stored it. */
 async function evaluateAtStore(alerts, stored) {
   if (!stored) return { evaluated: 0, fired: 0, queued: 0 };
-  const fired = await alerts.evaluate(
-    stored.claim,
-    stored.claimed,
-    stored.claimed.posts,
-    stored.now,
-  );
+  const fired = await alerts.evaluate(stored.claim, stored.claimed, stored.now);
   return { evaluated: stored.claimed.posts.length, fired: fired.fired, queued: fired.queued };
 }
 

@@ -57,11 +57,11 @@ import {
   dropMarks,
   readMarks,
   type ClaimedMarks,
-  type ClaimedPage,
   type FinishedClaim,
   type HandleMedians,
   type MarkedPost,
   type PageClaim,
+  type StoredClaimedPage,
   type StoredRule,
 } from './marks.repository.js';
 
@@ -230,12 +230,7 @@ export interface PageAlerts {
   /** A store that failed gives its claim back (the finished marks it was to delete). */
   release(claim: PageClaim): void;
   /** Evaluates a stored page under its claim; returns its new firings, committed. */
-  evaluate(
-    claim: PageClaim,
-    page: ClaimedPage,
-    posts: readonly MarkedPost[],
-    now: Date,
-  ): Promise<Recorded>;
+  evaluate(claim: PageClaim, page: StoredClaimedPage, now: Date): Promise<Recorded>;
 }
 
 /** PageAlerts on `database`, delivering to what `delivery` says at each page. */
@@ -261,13 +256,9 @@ export function createPageAlerts(database: Db, delivery: () => DeliveredChannels
     release(claim) {
       finished().unshift(...claim.finished);
     },
-    async evaluate(claim, page, posts, now) {
+    async evaluate(claim, page, now) {
       const options = { now, ...delivery() };
-      const firings = await firingsOf(
-        db,
-        { marks: page.marks, posts, rules: page.rules, medians: page.medians },
-        options,
-      );
+      const firings = await firingsOf(db, page, options);
       if (firings.length === 0) {
         if (postgres) finished().push({ token: claim.token, marks: page.marks });
         else await drop(db, claim, page.marks);

@@ -257,6 +257,11 @@ export interface ClaimedPage {
   medians?: Map<number, HandleMedians>;
 }
 
+/** A claimed page with its new posts as stored: what the storing process evaluates. */
+export interface StoredClaimedPage extends ClaimedPage {
+  posts: readonly MarkedPost[];
+}
+
 /** The page's columns `pageClaimColumns` adds, as they come back. */
 export interface PageClaimRow {
   mark: number | null;

@@ -88,7 +88,7 @@ describe.each(DIALECTS)('alert rules evaluated as a page is stored (%s)', (diale
     expect(await evaluatePendingPosts(db, { now: NOW, ...delivery() })).toMatchObject({
       evaluated: 0,
     });
-    const fired = await alerts.evaluate(claim, stored.claimed!, stored.claimed!.posts, NOW);
+    const fired = await alerts.evaluate(claim, stored.claimed!, NOW);
     expect(fired).toMatchObject({ fired: 1, queued: 0 });
     expect(fired.firings).toHaveLength(1);
     expect(await firingTweets()).toEqual([launch.id]);
@@ -103,9 +103,11 @@ describe.each(DIALECTS)('alert rules evaluated as a page is stored (%s)', (diale
     const { handleId, alerts } = await world();
     const first = await store(handleId, alerts, [makeTweet({ text: 'nothing here' })]);
     const [firstMark] = first.stored.claimed!.marks;
-    expect(
-      await alerts.evaluate(first.claim, first.stored.claimed!, first.stored.claimed!.posts, NOW),
-    ).toEqual({ fired: 0, queued: 0, firings: [] });
+    expect(await alerts.evaluate(first.claim, first.stored.claimed!, NOW)).toEqual({
+      fired: 0,
+      queued: 0,
+      firings: [],
+    });
     if (dialect === 'sqlite') {
       expect(await marks()).toEqual([]);
       return;
@@ -116,12 +118,7 @@ describe.each(DIALECTS)('alert rules evaluated as a page is stored (%s)', (diale
     expect(second.claim.finished).toEqual([{ token: first.claim.token, marks: [firstMark] }]);
     const [secondMark] = second.stored.claimed!.marks;
     expect(await marks()).toEqual([{ id: secondMark, claim: second.claim.token }]);
-    await alerts.evaluate(
-      second.claim,
-      second.stored.claimed!,
-      second.stored.claimed!.posts,
-      at(1_000),
-    );
+    await alerts.evaluate(second.claim, second.stored.claimed!, at(1_000));
     // The delivery worker's pass of the same process takes it: not evaluated again, deleted.
     expect(await evaluatePendingPosts(db, { now: at(2_000), ...delivery() })).toMatchObject({
       evaluated: 0,
@@ -135,7 +132,7 @@ describe.each(DIALECTS)('alert rules evaluated as a page is stored (%s)', (diale
     async () => {
       const { handleId, alerts } = await world();
       const quiet = await store(handleId, alerts, [makeTweet({ text: 'quiet' })]);
-      await alerts.evaluate(quiet.claim, quiet.stored.claimed!, quiet.stored.claimed!.posts, NOW);
+      await alerts.evaluate(quiet.claim, quiet.stored.claimed!, NOW);
       const failed = alerts.claim(at(1_000));
       expect(failed.finished).toHaveLength(1);
       alerts.release(failed);
@@ -209,7 +206,7 @@ describe.each(DIALECTS)('alert rules evaluated as a page is stored (%s)', (diale
       expect(stored.claimed!.medians).toBeUndefined();
     }
     // 3 x 45 = 135: both new posts fire the median rule.
-    const fired = await alerts.evaluate(claim, stored.claimed!, stored.claimed!.posts, NOW);
+    const fired = await alerts.evaluate(claim, stored.claimed!, NOW);
     expect(fired.fired).toBe(2);
     expect((await firingTweets()).sort()).toEqual([below.id, above.id].sort());
     const numbers = await db.db.selectFrom('alert_firings').select('numbers').execute();

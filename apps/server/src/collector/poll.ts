@@ -3,7 +3,7 @@ import {
   type HandleRow,
   type HandleUpdate,
 } from '../modules/handles/handles.repository.js';
-import type { PageClaim } from '../alerts/marks.repository.js';
+import type { PageClaim, StoredClaimedPage } from '../alerts/marks.repository.js';
 import {
   insertMetricSnapshots,
   upsertPage,
@@ -295,11 +295,11 @@ async function evaluateAtStore(
   ctx: CollectorContext,
   handle: HandleRow,
   claim: PageClaim,
-  page: NonNullable<StoredPage['claimed']>,
+  page: StoredClaimedPage,
   now: Date,
 ): Promise<void> {
   try {
-    const { firings } = await ctx.alerts!.evaluate(claim, page, page.posts, now);
+    const { firings } = await ctx.alerts!.evaluate(claim, page, now);
     for (const firing of firings) {
       ctx.events.emit('alert.fired', {
         handleId: firing.handleId,

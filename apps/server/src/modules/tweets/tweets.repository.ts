@@ -10,9 +10,9 @@ import {
   pageClaimColumns,
   pageMarkCtes,
   type ClaimedPage,
-  type MarkedPost,
   type PageClaim,
   type PageClaimRow,
+  type StoredClaimedPage,
 } from '../../alerts/marks.repository.js';
 import { comparePostingOrder } from '../../lib/posting-order.js';
 import { findHandleById, LeaseLostError } from '../handles/handles.repository.js';
@@ -93,7 +93,7 @@ export interface StoredPage {
   /** The ids that are new. */
   inserted: Set<string>;
   /** Under an alert claim: the page's mark, with its new posts as stored, when one was made. */
-  claimed?: ClaimedPage & { posts: MarkedPost[] };
+  claimed?: StoredClaimedPage;
 }
 
 /** What an upsert sets again on a tweet already stored. */
