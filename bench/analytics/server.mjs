@@ -4,7 +4,12 @@
 // session cookie and the handles, then answers the parent's requests over IPC:
 //   { type: 'bump', handle }      marks the handle's data as changed (the next request recomputes)
 //   { type: 'parts', handle }     times the parts of an uncached request in this process
-import { computeBlocks, prepareWindow } from '../../apps/server/dist/analytics/index.js';
+import {
+  computeBlocks,
+  prepareWindow,
+  topPosts,
+  wholeUtcDays,
+} from '../../apps/server/dist/analytics/index.js';
 import {
   listMetricSnapshots,
   listProfileSnapshots,
@@ -19,8 +24,10 @@ import {
 import {
   insertMetricSnapshots,
   insertProfileSnapshot,
+  listTweetTexts,
   upsertTweets,
 } from '../../apps/server/dist/modules/tweets/tweets.repository.js';
+import { wordCountsOfDays } from '../../apps/server/dist/modules/tweets/word-days.repository.js';
 import { findUserByLogin } from '../../apps/server/dist/modules/users/users.repository.js';
 import { BENCH_USERNAME, startSignedInApp } from '../lib/signed-in-app.mjs';
 import { generateHandleData } from './synthetic.mjs';
@@ -94,19 +101,26 @@ for (const [index, posts] of SIZES.entries()) {
 
 /**
  * What an uncached `complete` request does after finding the handle, step by step, timed in
- * this process: the three loads (the service runs them with Promise.all; the tweets come parsed),
- * and the engine on what was loaded.
+ * this process as the service does it (analytics.service.ts, `prepare`): the loads (run with
+ * Promise.all; the tweets come parsed, without the texts of the window's whole UTC days, whose
+ * words come from the counts kept per day), the texts of the top posts, and the engine.
  */
 async function parts(username) {
   const handle = await findHandleByName(db.db, username);
   const end = Date.now();
   const window = { start: end - PERIOD * DAY_MS, end };
   const since = new Date(window.start).toISOString();
+  const days = wholeUtcDays(window);
+  const textless = {
+    start: new Date(days.start).toISOString(),
+    end: new Date(days.end).toISOString(),
+  };
   const t0 = performance.now();
-  const [tweets, profileSnapshots, metricSnapshots] = await Promise.all([
-    listWindowTweets(db.db, handle.id, since),
+  const [tweets, profileSnapshots, metricSnapshots, wordDays] = await Promise.all([
+    listWindowTweets(db.db, handle.id, since, textless),
     listProfileSnapshots(db.db, handle.id, since),
     listMetricSnapshots(db.db, handle.id, since),
+    wordCountsOfDays(db.db, handle.id, days),
   ]);
   const t2 = performance.now();
   const prepared = prepareWindow({
@@ -117,7 +131,15 @@ async function parts(username) {
     metricSnapshots,
     window,
     timezone: TIMEZONE,
+    wordDays,
   });
+  const top = topPosts(prepared).filter((post) => post.tweet.text === null);
+  const texts = await listTweetTexts(
+    db.db,
+    handle.id,
+    top.map((post) => post.tweet.id),
+  );
+  for (const post of top) post.tweet.text = texts.get(post.tweet.id) ?? '';
   computeBlocks(prepared);
   const t3 = performance.now();
   return { posts: prepared.posts.length, loadMs: t2 - t0, engineMs: t3 - t2 };

@@ -6,6 +6,7 @@ import {
   type CompleteAnalytics,
   type Tweet,
 } from '@perch/shared';
+import { resetHandleData } from '../src/modules/admin/admin-collector.repository.js';
 import { findHandleByName, updateHandle } from '../src/modules/handles/handles.repository.js';
 import {
   insertMetricSnapshots,
@@ -275,6 +276,63 @@ describe.each(DIALECTS)('analytics API (%s)', (dialect) => {
       { lang: 'de', count: 1, percentage: (1 / 7) * 100 },
       { lang: 'und', count: 1, percentage: (1 / 7) * 100 },
     ]);
+  });
+
+  it('words of whole days come from counts kept per day, and follow new posts, longer texts and a reset', async () => {
+    const row = await followCollected(suite.t, suite.alice, 'typical_words');
+    await emptiedAndHeld(suite.t, row.id);
+    const url = '?period=7&timezone=America/New_York';
+    const dayStart = Math.floor(Date.now() / DAY) * DAY;
+    // 3 and 4 days ago are whole UTC days of the window; the first and the last are cut.
+    const at = (day: number, ms: number) => new Date(dayStart - day * DAY + ms).toISOString();
+    const store = (tweets: Parameters<typeof upsertTweets>[2]) =>
+      upsertTweets(suite.t.db.db, row.id, tweets, new Date().toISOString());
+    const post = (id: string, text: string, createdAt: string, likeCount = 1) =>
+      originalPost({ id, text, createdAt, likeCount });
+    await store([
+      post('200', 'Parrots perch on branches https://t.co/x', at(3, 1000), 500),
+      post('201', 'parrots and macaws', at(4, DAY - 1)),
+      post('202', 'macaws at dawn', at(7, DAY - 1)),
+      post('203', 'parrots today', new Date(Date.now() - 60_000).toISOString()),
+    ]);
+
+    const wordsOf = (data: CompleteAnalytics) =>
+      Object.fromEntries(data.words.words.map(({ word, count }) => [word, count]));
+    let data = await complete(suite.alice, 'typical_words', url);
+    await expectMatchesReference(suite.t, suite.alice, 'typical_words', data);
+    expect(wordsOf(data)).toMatchObject({ parrots: 3, macaws: 2, perch: 1, branches: 1 });
+    // The top post's text was not loaded with the window's posts, and is shown whole.
+    expect(data.topTweets.tweets[0]).toMatchObject({
+      id: '200',
+      text: 'Parrots perch on branches https://t.co/x',
+    });
+    const kept = await suite.t.db.db
+      .selectFrom('tweet_word_days')
+      .select('counts')
+      .where('handle_id', '=', row.id)
+      .where('counts', 'is not', null)
+      .execute();
+    expect(kept.length).toBeGreaterThanOrEqual(5);
+
+    // A new post on a kept day, and the full text of a post stored truncated.
+    await store([
+      post('204', 'Macaws macaws', at(3, 2 * HOUR)),
+      post('201', 'parrots and macaws and cockatoos, the whole text', at(4, DAY - 1)),
+    ]);
+    data = await complete(suite.alice, 'typical_words', url);
+    await expectMatchesReference(suite.t, suite.alice, 'typical_words', data);
+    expect(wordsOf(data)).toMatchObject({ parrots: 3, macaws: 4, cockatoos: 1, whole: 1 });
+
+    // A reset takes the kept counts with the posts.
+    await suite.t.db.db
+      .transaction()
+      .execute((trx) => resetHandleData(trx, row.id, new Date().toISOString()));
+    await updateHandle(suite.t.db.db, row.id, {
+      backfill_status: 'completed',
+      next_poll_at: new Date(Date.now() + DAY).toISOString(),
+    });
+    data = await complete(suite.alice, 'typical_words', url);
+    expect(data.words.words).toEqual([]);
   });
 
   it('every block path answers its block with the meta fields, and the complete payload agrees', async () => {

@@ -128,8 +128,9 @@ export async function followCollected(
 export async function emptiedAndHeld(t: TestApp, handleId: number): Promise<void> {
   const dayAhead = new Date(Date.now() + 24 * 3_600_000).toISOString();
   await updateHandle(t.db.db, handleId, { next_poll_at: dayAhead });
-  await t.db.db.deleteFrom('tweets').where('handle_id', '=', handleId).execute();
-  await t.db.db.deleteFrom('profile_snapshots').where('handle_id', '=', handleId).execute();
+  for (const table of ['tweet_word_days', 'tweets', 'profile_snapshots'] as const) {
+    await t.db.db.deleteFrom(table).where('handle_id', '=', handleId).execute();
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import type { AnalyticsTweet } from './types.js';
 export function toApiTweet(tweet: AnalyticsTweet, username: string): Tweet {
   return {
     id: tweet.id,
-    text: tweet.text,
+    text: tweet.text ?? '',
     created_at: new Date(tweet.createdAt).toISOString(),
     url: postUrl(username, tweet.id),
     like_count: tweet.likes,

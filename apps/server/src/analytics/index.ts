@@ -2,7 +2,13 @@
  * The analytics engine (docs/analytics.md): pure functions from a handle's tweets and snapshots, a
  * window and a time zone to the analytics blocks of `@perch/shared`.
  */
-export type { AnalyticsInput, AnalyticsTweet, MetricSnapshot, ProfileSnapshot } from './types.js';
+export type {
+  AnalyticsInput,
+  AnalyticsTweet,
+  MetricSnapshot,
+  ProfileSnapshot,
+  WordDays,
+} from './types.js';
 export {
   prepareWindow,
   type PreparedPost,
@@ -13,13 +19,13 @@ export {
 export { computeAnalytics, computeBlocks, type ComputeOptions } from './compute.js';
 export { toApiTweet } from './api-tweet.js';
 export { summary } from './summary.js';
-export { topTweets } from './top-tweets.js';
+export { topPosts, topTweets } from './top-tweets.js';
 export { timeseries } from './timeseries.js';
 export { contentTypes, enhancedContent, mediaStats } from './content.js';
 export { engagement, engagementDistribution, interactionBreakdown } from './engagement.js';
 export { postingPatterns } from './posting-patterns.js';
 export { hashtags } from './hashtags.js';
-export { STOP_WORDS, words } from './words.js';
+export { countWords, STOP_WORDS, wholeUtcDays, words } from './words.js';
 export { languages } from './languages.js';
 export { viral } from './viral.js';
 export { velocity } from './velocity.js';

@@ -157,7 +157,8 @@ function referenceWords(prepared: PreparedWindow): Words {
   const counts = new Map<string, number>();
   for (const { tweet } of prepared.posts) {
     const runs =
-      tweet.text.replace(/https?:\/\/\S+|@\w+|#[\p{L}\p{N}_]+/gu, ' ').match(/\p{L}+/gu) ?? [];
+      (tweet.text ?? '').replace(/https?:\/\/\S+|@\w+|#[\p{L}\p{N}_]+/gu, ' ').match(/\p{L}+/gu) ??
+      [];
     for (const run of runs) {
       for (const word of run.toLowerCase().match(/\p{L}+/gu) ?? []) {
         if ([...word].length < 3 || STOP_WORDS.has(word)) continue;

@@ -34,6 +34,23 @@ function selectTop(
   return best;
 }
 
+/** The `limit` best posts by `sortBy` descending, ties newest first (then larger id). */
+export function topPosts(
+  prepared: PreparedWindow,
+  sortBy: TopTweetSort = 'like_count',
+  limit: number = TOP_TWEETS_LIMIT,
+): PreparedPost[] {
+  const value = SORT_VALUE[sortBy];
+  return selectTop(
+    prepared.posts,
+    limit,
+    (a, b) =>
+      value(b) - value(a) ||
+      b.tweet.createdAt - a.tweet.createdAt ||
+      compareIds(b.tweet.id, a.tweet.id),
+  );
+}
+
 /**
  * The top-tweets block: posts by `sortBy` descending, ties newest first (then larger id);
  * at most `limit` (default 10).
@@ -43,18 +60,9 @@ export function topTweets(
   sortBy: TopTweetSort = 'like_count',
   limit: number = TOP_TWEETS_LIMIT,
 ): TopTweets {
-  const value = SORT_VALUE[sortBy];
-  const best = selectTop(
-    prepared.posts,
-    limit,
-    (a, b) =>
-      value(b) - value(a) ||
-      b.tweet.createdAt - a.tweet.createdAt ||
-      compareIds(b.tweet.id, a.tweet.id),
-  );
   return {
     sort_by: sortBy,
-    tweets: best.map((post) => ({
+    tweets: topPosts(prepared, sortBy, limit).map((post) => ({
       ...toApiTweet(post.tweet, prepared.handle),
       engagement: post.engagement,
     })),

@@ -6,7 +6,12 @@ import type { MediaType } from '../domain/tweet-source.js';
  */
 export interface AnalyticsTweet {
   id: string;
-  text: string;
+  /**
+   * Null when it was not loaded: the tweet is a post of `AnalyticsInput.wordDays`, whose counts
+   * stand in for its words, and no block shows it (the service loads the texts of the posts a
+   * block shows, see `topPosts`).
+   */
+  text: string | null;
   createdAt: number;
   lang: string | null;
   likes: number;
@@ -58,4 +63,20 @@ export interface AnalyticsInput {
   window: { start: number; end: number };
   /** IANA time zone of every day and hour bucket. */
   timezone: string;
+  /**
+   * Word counts kept for a span of the window (whole UTC days): the words block adds them
+   * instead of reading the texts of the posts created in the span. Without it every post's
+   * text is read.
+   */
+  wordDays?: WordDays;
+}
+
+/**
+ * The word counts (`countWords`) of the posts created in [start, end), retweets left out: the
+ * sum of the counts kept per UTC day (tweet_word_days).
+ */
+export interface WordDays {
+  start: number;
+  end: number;
+  counts: ReadonlyMap<string, number>;
 }

@@ -1,6 +1,6 @@
 import type { ContentType } from '@perch/shared';
 import { dayNumber, hourOf, localDay, weekdayOf, zoneCalendar } from './timezone.js';
-import type { AnalyticsInput, AnalyticsTweet, MetricSnapshot } from './types.js';
+import type { AnalyticsInput, AnalyticsTweet, MetricSnapshot, WordDays } from './types.js';
 
 /** A post of the window with everything the blocks bucket it by, computed once. */
 export interface PreparedPost {
@@ -69,6 +69,8 @@ export interface PreparedWindow {
   profileSnapshots: PreparedProfileSnapshot[];
   /** Every metric snapshot of the input (velocity picks those of the window's posts). */
   metricSnapshots: readonly MetricSnapshot[];
+  /** Word counts kept for a span of the window (AnalyticsInput.wordDays). */
+  wordDays?: WordDays;
 }
 
 /** Links to x.com / twitter.com statuses are quotes or references, not outside links. */
@@ -163,5 +165,6 @@ export function prepareWindow(input: AnalyticsInput): PreparedWindow {
     following: profile?.following ?? null,
     profileSnapshots,
     metricSnapshots: input.metricSnapshots,
+    ...(input.wordDays ? { wordDays: input.wordDays } : {}),
   };
 }

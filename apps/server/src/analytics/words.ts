@@ -45,9 +45,10 @@ function isCounted(word: string): boolean {
 /**
  * Word counts of texts. Runs of letters are counted as written first and lowercased once per
  * distinct spelling. Lowercasing can turn a letter into a letter and a mark (U+0130 becomes
- * i + U+0307), so the lowercased run is split into letter runs again.
+ * i + U+0307), so the lowercased run is split into letter runs again. Counts of several sets
+ * of texts add up to the counts of all of them: what the counts kept per day rely on.
  */
-function countWords(texts: Iterable<string>): Map<string, number> {
+export function countWords(texts: Iterable<string>): Map<string, number> {
   const written = new RunCounter();
   for (const text of texts) scanWords(text, written);
   const counts = new Map<string, number>();
@@ -59,17 +60,47 @@ function countWords(texts: Iterable<string>): Map<string, number> {
   return counts;
 }
 
+/** The texts of the window's posts outside the span its kept word counts cover. */
+function uncountedTexts(prepared: PreparedWindow): string[] {
+  const texts: string[] = [];
+  const start = prepared.wordDays?.start ?? 0;
+  const end = prepared.wordDays?.end ?? 0;
+  for (const post of prepared.posts) {
+    const createdAt = post.tweet.createdAt;
+    if (createdAt < start || createdAt >= end) texts.push(post.tweet.text ?? '');
+  }
+  return texts;
+}
+
 /**
  * The words block: the most frequent words of the window's posts (lowercased, without URLs,
  * mentions, hashtags and stop words), most used first, then alphabetically; at most `limit`
  * (default 30).
  */
 export function words(prepared: PreparedWindow, limit: number = WORDS_LIMIT): Words {
-  const counts = countWords(prepared.posts.map((post) => post.tweet.text));
+  const counts = countWords(uncountedTexts(prepared));
+  for (const [word, count] of prepared.wordDays?.counts ?? []) {
+    counts.set(word, (counts.get(word) ?? 0) + count);
+  }
   return {
     words: [...counts]
       .map(([word, count]) => ({ word, count }))
       .sort((a, b) => b.count - a.count || compareText(a.word, b.word))
       .slice(0, limit),
   };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The whole UTC days inside a window [start, end] (end included), as [start, end) in epoch ms,
+ * or null when the window holds no whole day: the span whose word counts can be kept per day.
+ */
+export function wholeUtcDays(window: { start: number; end: number }): {
+  start: number;
+  end: number;
+} | null {
+  const start = Math.ceil(window.start / DAY_MS) * DAY_MS;
+  const end = Math.floor((window.end + 1) / DAY_MS) * DAY_MS;
+  return end > start ? { start, end } : null;
 }

@@ -21,6 +21,7 @@ import type {
   TweetsTable,
   ProfileSnapshotsTable,
   TweetMetricSnapshotsTable,
+  TweetWordDaysTable,
   CollectorAccountTable,
   XBilledReadsTable,
   XApiStatusTable,
@@ -62,6 +63,7 @@ export interface Database {
   tweets: TweetsTable;
   profile_snapshots: ProfileSnapshotsTable;
   tweet_metric_snapshots: TweetMetricSnapshotsTable;
+  tweet_word_days: TweetWordDaysTable;
   users: UsersTable;
   sessions: SessionsTable;
   invitations: InvitationsTable;

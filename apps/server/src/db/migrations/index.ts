@@ -24,6 +24,7 @@ import { metricSnapshotTimes } from './0020-metric-snapshot-times.js';
 import { alertsAndWebhooks } from './0021-alerts-and-webhooks.js';
 import { alertMarks } from './0022-alert-marks.js';
 import { alertMarkPages } from './0023-alert-mark-pages.js';
+import { tweetWordDays } from './0024-tweet-word-days.js';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -52,5 +53,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0021-alerts-and-webhooks': alertsAndWebhooks(kinds, dialect),
     '0022-alert-marks': alertMarks(kinds),
     '0023-alert-mark-pages': alertMarkPages(kinds, dialect),
+    '0024-tweet-word-days': tweetWordDays(),
   };
 }

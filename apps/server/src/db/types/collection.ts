@@ -139,6 +139,16 @@ export interface TweetMetricSnapshotsTable {
   impressions: number | null;
 }
 
+/** Word counts of a handle's posts of one UTC day (migration 0024). */
+export interface TweetWordDaysTable {
+  handle_id: number;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  generation: Generated<number>;
+  /** Flattened [word, count, ...] JSON; null while to be counted again. */
+  counts: string | null;
+}
+
 export type ChallengeState = 'IDLE' | 'AWAITING_INPUT' | 'CODE_SUBMITTED';
 
 /** The collector account's verification challenge: one row (id 1) or none (never asked). */

@@ -88,9 +88,9 @@ export async function deleteHandle(db: Executor, id: number): Promise<boolean> {
 }
 
 /**
- * Deletes everything collected for a handle (tweets, profile and metric snapshots, its pending
- * and past notifications) and puts it back to a backfill that has not begun, over the days its
- * current followers asked for. The account (name, X id, profile counts), its followers and an
+ * Deletes everything collected for a handle (tweets and their kept word counts, profile and
+ * metric snapshots, its pending and past notifications) and puts it back to a backfill that has
+ * not begun, over the days its current followers asked for. The account (name, X id, profile counts), its followers and an
  * admin's stop stay. `data_version` moves on, so cached analytics of it are dropped. Run it in
  * a transaction; undefined when the handle is gone.
  */
@@ -100,6 +100,7 @@ export async function resetHandleData(
   now: string,
 ): Promise<HandleRow | undefined> {
   for (const table of [
+    'tweet_word_days',
     'tweets',
     'tweet_metric_snapshots',
     'profile_snapshots',

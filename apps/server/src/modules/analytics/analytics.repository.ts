@@ -28,30 +28,52 @@ export function listTweetsSince(
   return selectTweetsSince(db, handleId, since).execute();
 }
 
+/** A span of stored times [start, end) (`toISOString()` texts). */
+export interface StoredSpan {
+  start: string;
+  end: string;
+}
+
 /**
  * A handle's tweets created at or after `since` (the window's start), retweets included, parsed
  * for the engine: what `listTweetsSince` and parseTweetRow give, in the order the database
- * returns them.
+ * returns them, except that the text of a tweet created in `textless` is null (the words of
+ * those days are kept per day, and texts are most of what a load reads).
  *
  * On SQLite the database sends them as one JSON text, an array of each row's
  * PARSED_TWEET_COLUMNS values, read with one JSON.parse and turned straight into the engine's
  * tweets, with no row object on the way. better-sqlite3's row objects cost more: on 11,100
  * stored tweets SQLite reads the rows in about 4 ms and better-sqlite3 took about 45 ms more to
  * build them as objects, where making and parsing the JSON text takes about 25-30 ms (a busy
- * 2-vCPU machine). The text is transient but large: about 3.5 million characters for 11,100
- * tweets. PostgreSQL is read by rows: there, one JSON text took longer than the rows (about
- * 90-105 against 80-85 ms for the same tweets).
+ * 2-vCPU machine). PostgreSQL is read by rows: there, one JSON text took longer than the rows
+ * (about 90-105 against 80-85 ms for the same tweets).
  */
 export async function listWindowTweets(
   db: Executor,
   handleId: number,
   since: string,
+  textless?: StoredSpan,
 ): Promise<AnalyticsTweet[]> {
-  if (isPostgres(db)) return (await listTweetsSince(db, handleId, since)).map(parseTweetRow);
-  const values = sql.join(PARSED_TWEET_COLUMNS.map((column) => sql.ref(column)));
+  const text = textless
+    ? sql<string | null>`case when created_at >= ${textless.start} and created_at < ${textless.end}
+        then null else text end`
+    : sql<string>`text`;
+  const columns = PARSED_TWEET_COLUMNS.map((column) =>
+    column === 'text' ? text : sql.ref(column),
+  );
+  if (isPostgres(db)) {
+    const rows = await db
+      .selectFrom('tweets')
+      .select(PARSED_TWEET_COLUMNS.filter((column) => column !== 'text'))
+      .select(text.as('text'))
+      .where('handle_id', '=', handleId)
+      .where('created_at', '>=', since)
+      .execute();
+    return rows.map(parseTweetRow);
+  }
   const result = await db
     .selectFrom('tweets')
-    .select(jsonRows(values).as('rows'))
+    .select(jsonRows(sql.join(columns)).as('rows'))
     .where('handle_id', '=', handleId)
     .where('created_at', '>=', since)
     .executeTakeFirstOrThrow();

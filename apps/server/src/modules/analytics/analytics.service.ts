@@ -21,7 +21,9 @@ import {
   hashtags,
   prepareWindow,
   previousPeriod,
+  topPosts,
   topTweets,
+  wholeUtcDays,
   type PreviousPeriodBlocks,
 } from '../../analytics/index.js';
 import type { PreparedWindow } from '../../analytics/index.js';
@@ -37,6 +39,8 @@ import {
   listTweetCountsBetween,
   listWindowTweets,
 } from './analytics.repository.js';
+import { listTweetTexts } from '../tweets/tweets.repository.js';
+import { wordCountsOfDays } from '../tweets/word-days.repository.js';
 import { countsOnlyTweet } from './counts-only-tweet.js';
 import { RefreshGate } from './refresh-gate.js';
 
@@ -199,7 +203,10 @@ export class AnalyticsService {
       query.sortBy === 'like_count' && query.limit === TOP_TWEETS_LIMIT
         ? computation.blocks.topTweets
         : topTweets(
-            await this.prepare(handle, query, computation.window),
+            await this.prepare(handle, query, computation.window, {
+              sortBy: query.sortBy,
+              limit: query.limit,
+            }),
             query.sortBy,
             query.limit,
           );
@@ -298,7 +305,12 @@ export class AnalyticsService {
       version: handle.data_version,
       computedAt: now,
       window,
-      blocks: computeBlocks(await this.prepare(handle, query, window)),
+      blocks: computeBlocks(
+        await this.prepare(handle, query, window, {
+          sortBy: 'like_count',
+          limit: TOP_TWEETS_LIMIT,
+        }),
+      ),
     };
     this.cache.delete(key);
     this.cache.set(key, computation);
@@ -343,19 +355,31 @@ export class AnalyticsService {
     return previous;
   }
 
-  /** Loads a handle's tweets and snapshots of a window and prepares them for the engine. */
+  /**
+   * Loads a handle's tweets and snapshots of a window and prepares them for the engine. The
+   * words of the window's whole UTC days come from the counts kept per day, and the texts of
+   * their posts are not loaded, except those of the top posts `shown` (the block that shows
+   * them).
+   */
   private async prepare(
     handle: HandleRow,
     query: AnalyticsWindowQuery,
     window: { start: number; end: number },
+    shown?: { sortBy: TopTweetSort; limit: number },
   ): Promise<PreparedWindow> {
     const since = new Date(window.start).toISOString();
-    const [tweets, profileSnapshots, metricSnapshots] = await Promise.all([
-      listWindowTweets(this.db.db, handle.id, since),
+    const days = wholeUtcDays(window);
+    const textless = days && {
+      start: new Date(days.start).toISOString(),
+      end: new Date(days.end).toISOString(),
+    };
+    const [tweets, profileSnapshots, metricSnapshots, wordDays] = await Promise.all([
+      listWindowTweets(this.db.db, handle.id, since, textless ?? undefined),
       listProfileSnapshots(this.db.db, handle.id, since),
       listMetricSnapshots(this.db.db, handle.id, since),
+      days ? wordCountsOfDays(this.db.db, handle.id, days) : undefined,
     ]);
-    return prepareWindow({
+    const prepared = prepareWindow({
       handle: handle.username,
       xUserId: handle.x_user_id,
       tweets,
@@ -363,7 +387,20 @@ export class AnalyticsService {
       metricSnapshots,
       window,
       timezone: query.timezone,
+      ...(wordDays ? { wordDays } : {}),
     });
+    if (shown) {
+      const untexted = topPosts(prepared, shown.sortBy, shown.limit).filter(
+        (post) => post.tweet.text === null,
+      );
+      const texts = await listTweetTexts(
+        this.db.db,
+        handle.id,
+        untexted.map((post) => post.tweet.id),
+      );
+      for (const post of untexted) post.tweet.text = texts.get(post.tweet.id) ?? '';
+    }
+    return prepared;
   }
 
   private meta(

@@ -25,8 +25,10 @@ export const PARSED_TWEET_COLUMNS = [
   'media',
 ] as const;
 
-/** A stored tweet as parseTweetRow reads it. */
-export type ParsedTweetRow = Pick<TweetRow, (typeof PARSED_TWEET_COLUMNS)[number]>;
+/** A stored tweet as parseTweetRow reads it (the text null when it was left out of the load). */
+export type ParsedTweetRow = Omit<Pick<TweetRow, (typeof PARSED_TWEET_COLUMNS)[number]>, 'text'> & {
+  text: string | null;
+};
 
 /** A JSON array column; anything unreadable counts as empty (rows are written by us). */
 function jsonArray<T>(text: string): T[] {
@@ -182,7 +184,7 @@ export function parseTweetValues(values: ParsedTweetValues): AnalyticsTweet {
 
 function parsedTweet(
   tweetId: string,
-  text: string,
+  text: string | null,
   createdAt: string,
   lang: string | null,
   likeCount: number,

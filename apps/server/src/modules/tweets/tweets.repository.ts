@@ -17,6 +17,7 @@ import {
 import { comparePostingOrder } from '../../lib/posting-order.js';
 import { findHandleById, LeaseLostError } from '../handles/handles.repository.js';
 import { PARSED_TWEET_COLUMNS } from './stored-tweet.js';
+import { clearWordDays, clearWordDaysCtes, utcDayOf } from './word-days.repository.js';
 
 /**
  * Rows per INSERT: 20 parameters each, so 500 rows stay well under SQLite's 32,766 and
@@ -199,14 +200,20 @@ async function upsertInChunks(
   const fanout = rows[0]!.fanout_pending;
   /** The row ids of the new posts, when monitoring found them (for their alert mark). */
   const newRows: number[] = [];
+  /** The days whose posts change: their kept word counts go (word-days.repository.ts). */
+  const changedDays = new Set<string>();
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     const chunk = rows.slice(start, start + INSERT_CHUNK);
-    const known = await existingTweetIds(
+    const known = await listTweetTexts(
       trx,
       handleId,
       chunk.map((row) => row.tweet_id),
     );
-    for (const row of chunk) if (!known.has(row.tweet_id)) inserted.add(row.tweet_id);
+    for (const row of chunk) {
+      const text = known.get(row.tweet_id);
+      if (text === undefined) inserted.add(row.tweet_id);
+      if (text !== row.text) changedDays.add(utcDayOf(row.created_at));
+    }
     const upsert = trx
       .insertInto('tweets')
       .values(chunk)
@@ -228,6 +235,7 @@ async function upsertInChunks(
     }
   }
   if (inserted.size > 0) await addCollected(trx, handleId, inserted.size);
+  await clearWordDays(trx, handleId, changedDays);
   // A post found by monitoring is new to the alert rules too (never a backfilled one), when
   // its handle has an enabled rule.
   if (newRows.length > 0) {
@@ -278,8 +286,8 @@ async function upsertInOneStatement(
       insert into tweets (${columns})
       select ${columns} from input order by ordinality
       on conflict (handle_id, tweet_id) do nothing
-      returning id, tweet_id, first_seen_at, fanout_pending
-    ), ${pageMarkCtes(handleId, alertClaim)} refreshed as (
+      returning id, tweet_id, first_seen_at, fanout_pending, created_at
+    ), ${clearWordDaysCtes(handleId)} ${pageMarkCtes(handleId, alertClaim)} refreshed as (
       update tweets set ${refreshed} from input
       where tweets.handle_id = input.handle_id and tweets.tweet_id = input.tweet_id
     ), counted as (
@@ -324,20 +332,20 @@ async function bumpDataVersion(db: Executor, handleId: number): Promise<void> {
     .execute();
 }
 
-/** Which of `tweetIds` a handle already has. */
-export async function existingTweetIds(
+/** The stored texts of those of `tweetIds` a handle has, by post id. */
+export async function listTweetTexts(
   db: Executor,
   handleId: number,
   tweetIds: readonly string[],
-): Promise<Set<string>> {
-  if (tweetIds.length === 0) return new Set();
+): Promise<Map<string, string>> {
+  if (tweetIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('tweets')
-    .select('tweet_id')
+    .select(['tweet_id', 'text'])
     .where('handle_id', '=', handleId)
     .where('tweet_id', 'in', tweetIds)
     .execute();
-  return new Set(rows.map((row) => row.tweet_id));
+  return new Map(rows.map((row) => [row.tweet_id, row.text]));
 }
 
 export async function countTweets(db: Executor, handleId: number): Promise<number> {

@@ -1,0 +1,172 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../../db/index.js';
+import { countWords, type WordDays } from '../../analytics/index.js';
+import { tweetKind } from './stored-tweet.js';
+
+/*
+ * Word counts kept per handle and UTC day (tweet_word_days, migration 0024). A write that adds
+ * posts to a day, or changes the text of one, moves the day's generation on and clears its
+ * counts; an analytics request counts the words of a cleared or missing day from its posts once
+ * and keeps them, but only under the generation it read before the posts, so counts made from
+ * posts a concurrent write changed meanwhile are never kept.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day of a stored time (`toISOString()` text). */
+export function utcDayOf(storedTime: string): string {
+  return storedTime.slice(0, 10);
+}
+
+/** The UTC days (YYYY-MM-DD) of [start, end), both on midnights UTC. */
+function utcDays(span: { start: number; end: number }): string[] {
+  const days: string[] = [];
+  for (let at = span.start; at < span.end; at += DAY_MS) {
+    days.push(new Date(at).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+/** SQLite: the days whose posts a write changed get their counts cleared (generation on). */
+export async function clearWordDays(
+  db: Executor,
+  handleId: number,
+  days: ReadonlySet<string>,
+): Promise<void> {
+  if (days.size === 0) return;
+  await db
+    .insertInto('tweet_word_days')
+    .values([...days].map((day) => ({ handle_id: handleId, day, generation: 1, counts: null })))
+    .onConflict((oc) =>
+      oc.columns(['handle_id', 'day']).doUpdateSet((eb) => ({
+        generation: eb('tweet_word_days.generation', '+', 1),
+        counts: null,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * PostgreSQL: `clearWordDays` as two CTEs of the page upsert (tweets.repository.ts), for the
+ * days of the rows it inserted (`added`, returning `created_at`) and of the stored rows whose
+ * text `input` changes (read from the statement's snapshot, before the update).
+ */
+export function clearWordDaysCtes(handleId: number): RawBuilder<unknown> {
+  return sql`text_changed as (
+      select tweets.created_at from tweets join input
+        on tweets.handle_id = input.handle_id and tweets.tweet_id = input.tweet_id
+      where tweets.text is distinct from input.text
+    ), cleared_word_days as (
+      insert into tweet_word_days (handle_id, day, generation)
+      select distinct ${handleId}::integer, substr(changed.created_at, 1, 10), 1
+      from (select created_at from added union all select created_at from text_changed) as changed
+      on conflict (handle_id, day) do update
+        set generation = tweet_word_days.generation + 1, counts = null
+    ),`;
+}
+
+/** Flattened [word, count, ...] pairs, as `counts` stores them. */
+type FlatCounts = (string | number)[];
+
+function addFlat(into: Map<string, number>, flat: FlatCounts): void {
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const word = flat[i] as string;
+    into.set(word, (into.get(word) ?? 0) + (flat[i + 1] as number));
+  }
+}
+
+function flatten(counts: ReadonlyMap<string, number>): string {
+  const flat: FlatCounts = [];
+  for (const [word, count] of counts) flat.push(word, count);
+  return JSON.stringify(flat);
+}
+
+/**
+ * The word counts of a handle's posts created in `span` (whole UTC days): the sum of the kept
+ * counts of its days, with the days not kept (or cleared since) counted from their posts and
+ * kept for the next request.
+ */
+export async function wordCountsOfDays(
+  db: Executor,
+  handleId: number,
+  span: { start: number; end: number },
+): Promise<WordDays> {
+  const days = utcDays(span);
+  const rows = await db
+    .selectFrom('tweet_word_days')
+    .select(['day', 'generation', 'counts'])
+    .where('handle_id', '=', handleId)
+    .where('day', '>=', days[0]!)
+    .where('day', '<=', days.at(-1)!)
+    .execute();
+  const counts = new Map<string, number>();
+  const kept = new Map(rows.map((row) => [row.day, row]));
+  const missing: string[] = [];
+  for (const day of days) {
+    const row = kept.get(day);
+    if (row?.counts) addFlat(counts, JSON.parse(row.counts) as FlatCounts);
+    else missing.push(day);
+  }
+  if (missing.length > 0) {
+    const counted = await countDays(db, handleId, missing);
+    for (const [day, dayCounts] of counted) {
+      for (const [word, count] of dayCounts) counts.set(word, (counts.get(word) ?? 0) + count);
+      await keepWordDay(db, handleId, day, kept.get(day)?.generation, dayCounts);
+    }
+  }
+  return { start: span.start, end: span.end, counts };
+}
+
+/** The word counts of each of `days` (ascending) from the posts stored now. */
+async function countDays(
+  db: Executor,
+  handleId: number,
+  days: readonly string[],
+): Promise<Map<string, Map<string, number>>> {
+  const wanted = new Set(days);
+  const last = Date.parse(`${days.at(-1)!}T00:00:00.000Z`) + DAY_MS;
+  const rows = await db
+    .selectFrom('tweets')
+    .select(['created_at', 'text', 'referenced_types'])
+    .where('handle_id', '=', handleId)
+    .where('created_at', '>=', `${days[0]!}T00:00:00.000Z`)
+    .where('created_at', '<', new Date(last).toISOString())
+    .execute();
+  const texts = new Map<string, string[]>(days.map((day) => [day, []]));
+  for (const row of rows) {
+    const day = utcDayOf(row.created_at);
+    if (wanted.has(day) && !tweetKind(row.referenced_types).isRetweet) {
+      texts.get(day)!.push(row.text);
+    }
+  }
+  return new Map([...texts].map(([day, list]) => [day, countWords(list)]));
+}
+
+/**
+ * Keeps a day's counts: over the cleared row if its generation is still the one read before
+ * the posts, or as a new row if there was none (a write that made one meanwhile wins).
+ */
+export async function keepWordDay(
+  db: Executor,
+  handleId: number,
+  day: string,
+  generation: number | undefined,
+  counts: ReadonlyMap<string, number>,
+): Promise<void> {
+  const text = flatten(counts);
+  if (generation === undefined) {
+    await db
+      .insertInto('tweet_word_days')
+      .values({ handle_id: handleId, day, generation: 0, counts: text })
+      .onConflict((oc) => oc.columns(['handle_id', 'day']).doNothing())
+      .execute();
+    return;
+  }
+  await db
+    .updateTable('tweet_word_days')
+    .set({ counts: text })
+    .where('handle_id', '=', handleId)
+    .where('day', '=', day)
+    .where('generation', '=', generation)
+    .execute();
+}
