@@ -1,16 +1,20 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium';
 
+/** Journeys whose assertions time the app (tabs taking over, polling): never beside another. */
+const TIMING_SENSITIVE = /(resilience|sign-out-tabs)\.journey\.ts/;
+
 /**
  * Browser tests drive the real built app in Debian's Chromium (never a downloaded browser).
- * `journeys` run in `npm test`; `screenshots` refreshes docs/screenshots (npm run screenshots).
+ * `journeys` run in `npm test` (the rest of the journeys first, as its dependency); `screenshots`
+ * refreshes docs/screenshots (npm run screenshots).
  */
 export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
   use: {
@@ -19,7 +23,19 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
-    { name: 'journeys', testMatch: /.*\.journey\.ts/ },
+    // Two journey files at a time (each starts its own server): they mostly wait on the app.
+    {
+      name: 'journeys-shared-cores',
+      testMatch: /.*\.journey\.ts/,
+      testIgnore: TIMING_SENSITIVE,
+    },
+    // Tab leadership and a hidden tab's polling measure time: they run after, one at a time.
+    {
+      name: 'journeys',
+      testMatch: TIMING_SENSITIVE,
+      dependencies: ['journeys-shared-cores'],
+      workers: 1,
+    },
     { name: 'screenshots', testMatch: /screenshots\.ts/ },
   ],
 });
