@@ -25,7 +25,7 @@ export { contentTypes, enhancedContent, mediaStats } from './content.js';
 export { engagement, engagementDistribution, interactionBreakdown } from './engagement.js';
 export { postingPatterns } from './posting-patterns.js';
 export { hashtags } from './hashtags.js';
-export { countWords, STOP_WORDS, wholeUtcDays, words } from './words.js';
+export { countWords, STOP_WORDS, WORD_COUNTS_VERSION, wholeUtcDays, words } from './words.js';
 export { languages } from './languages.js';
 export { viral } from './viral.js';
 export { velocity } from './velocity.js';

@@ -20,6 +20,13 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * The version of what `countWords` counts. Counts kept per day (tweet_word_days) carry it, and
+ * counts of another version are counted again: bump it with any change to the stop words, the
+ * minimum length or what the scanner skips.
+ */
+export const WORD_COUNTS_VERSION = 1;
+
 /** At least this many letters for a word to count. */
 const MIN_WORD_LETTERS = 3;
 /** A word is a run of letters; apostrophes and digits split words. */

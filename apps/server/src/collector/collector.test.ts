@@ -26,7 +26,7 @@ import { coveredShare } from '../lib/collection-status.js';
 import { createPageAlerts, evaluatePendingPosts } from '../alerts/evaluation.js';
 import { markForAlerts } from '../alerts/marks.repository.js';
 import { Collector } from './collector.js';
-import { countWords, wholeUtcDays } from '../analytics/index.js';
+import { countWords, WORD_COUNTS_VERSION, wholeUtcDays } from '../analytics/index.js';
 import { instrumented, sourceWindowIds, sourceWindowPages } from './test-sources.js';
 import type { CollectorContext } from './context.js';
 import {
@@ -242,7 +242,8 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
         .filter((tweet) => !tweet.referenced_types.includes('retweeted'))
         .map((tweet) => tweet.text);
       expect(texts.length).toBeGreaterThan(10);
-      const flat = JSON.parse(row.counts!) as (string | number)[];
+      const [version, ...flat] = JSON.parse(row.counts!) as (string | number)[];
+      expect(version).toBe(WORD_COUNTS_VERSION);
       const counts = new Map<string, number>();
       for (let i = 0; i < flat.length; i += 2) counts.set(flat[i] as string, flat[i + 1] as number);
       expect(counts).toEqual(countWords(texts));

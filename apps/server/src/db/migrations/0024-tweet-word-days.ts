@@ -5,8 +5,9 @@ import type { Kysely } from 'kysely';
  * whole day as one row instead of every letter of that day's posts (ANALYTICS.md, `words`).
  *
  * - `day`: the UTC date, `YYYY-MM-DD` (the first ten characters of the stored `created_at`).
- * - `counts`: the day's word counts over its posts (retweets left out), a JSON array of word and
- *   count pairs flattened (`["word", 3, "other", 1]`); null while it is to be counted again.
+ * - `counts`: the day's word counts over its posts (retweets left out), a JSON array of the
+ *   counting's version and then word and count pairs, flattened (`[1, "word", 3, "other", 1]`);
+ *   null while it is to be counted again. Counts of another version are counted again.
  * - `generation`: moves on with every write that adds a post to the day or changes the text of
  *   one of its posts (the same write sets `counts` to null). Counts worked out from the posts
  *   are stored only if the generation read before the posts is still the row's, so counts made

@@ -145,7 +145,7 @@ export interface TweetWordDaysTable {
   /** YYYY-MM-DD, UTC. */
   day: string;
   generation: Generated<number>;
-  /** Flattened [word, count, ...] JSON; null while to be counted again. */
+  /** [version, word, count, ...] JSON; null while to be counted again. */
   counts: string | null;
 }
 

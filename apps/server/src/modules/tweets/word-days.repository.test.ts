@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, createTestDb, type TestDb } from '../../../test/helpers.js';
 import { makeTweet } from '../../../test/source-tweets.js';
-import { countWords } from '../../analytics/index.js';
+import { countWords, WORD_COUNTS_VERSION } from '../../analytics/index.js';
 import { insertHandle, type HandleRow } from '../handles/handles.repository.js';
 import { upsertTweets } from './tweets.repository.js';
 import { keepWordDay, wordCountsOfDays } from './word-days.repository.js';
@@ -54,7 +54,7 @@ describe.each(DIALECTS)('word counts kept per UTC day (%s)', (dialect) => {
     expect(await rows()).toEqual([
       { day: '2026-11-26', generation: 1, counts: expect.any(String) },
       // A day with no posts but a retweet is kept too, with nothing in it.
-      { day: '2026-11-27', generation: 1, counts: '[]' },
+      { day: '2026-11-27', generation: 1, counts: `[${WORD_COUNTS_VERSION}]` },
       { day: '2026-11-28', generation: 1, counts: null },
     ]);
     // Kept counts are read back as they were counted.
@@ -90,6 +90,19 @@ describe.each(DIALECTS)('word counts kept per UTC day (%s)', (dialect) => {
     await keepWordDay(db.db, handle.id, '2026-11-26', undefined, new Map([['stale', 1]]));
     expect((await rows())[0]!.counts).toBeNull();
     expect((await wordCountsOfDays(db.db, handle.id, span)).counts.get('arrived')).toBe(1);
+  });
+
+  it('counted another way (an older version of the counting) are counted again', async () => {
+    await db.db
+      .updateTable('tweet_word_days')
+      .set({ counts: JSON.stringify([WORD_COUNTS_VERSION - 1, 'parrots', 1000]) })
+      .where('handle_id', '=', handle.id)
+      .where('day', '=', '2026-11-26')
+      .execute();
+    const counted = await wordCountsOfDays(db.db, handle.id, span);
+    expect(counted.counts.get('parrots')).toBe(3);
+    const [row] = await rows();
+    expect(JSON.parse(row!.counts!)[0]).toBe(WORD_COUNTS_VERSION);
   });
 
   it('go with the handle', async () => {

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/index.js';
-import { countWords, type WordDays } from '../../analytics/index.js';
+import { countWords, WORD_COUNTS_VERSION, type WordDays } from '../../analytics/index.js';
 import { tweetKind } from './stored-tweet.js';
 
 /*
@@ -65,18 +65,24 @@ export function clearWordDaysCtes(handleId: number): RawBuilder<unknown> {
     ),`;
 }
 
-/** Flattened [word, count, ...] pairs, as `counts` stores them. */
+/**
+ * Kept counts as `counts` stores them: the version of the counting (WORD_COUNTS_VERSION), then
+ * the word and count pairs, flattened: `[1, "word", 3, "other", 1]`.
+ */
 type FlatCounts = (string | number)[];
 
-function addFlat(into: Map<string, number>, flat: FlatCounts): void {
-  for (let i = 0; i + 1 < flat.length; i += 2) {
+/** Adds kept counts to `into`; false, adding nothing, when they were counted another way. */
+function addFlat(into: Map<string, number>, flat: FlatCounts): boolean {
+  if (flat[0] !== WORD_COUNTS_VERSION) return false;
+  for (let i = 1; i + 1 < flat.length; i += 2) {
     const word = flat[i] as string;
     into.set(word, (into.get(word) ?? 0) + (flat[i + 1] as number));
   }
+  return true;
 }
 
 function flatten(counts: ReadonlyMap<string, number>): string {
-  const flat: FlatCounts = [];
+  const flat: FlatCounts = [WORD_COUNTS_VERSION];
   for (const [word, count] of counts) flat.push(word, count);
   return JSON.stringify(flat);
 }
@@ -104,8 +110,7 @@ export async function wordCountsOfDays(
   const missing: string[] = [];
   for (const day of days) {
     const row = kept.get(day);
-    if (row?.counts) addFlat(counts, JSON.parse(row.counts) as FlatCounts);
-    else missing.push(day);
+    if (!row?.counts || !addFlat(counts, JSON.parse(row.counts) as FlatCounts)) missing.push(day);
   }
   if (missing.length > 0) {
     const counted = await countDays(db, handleId, missing);
