@@ -8,8 +8,6 @@ import {
   insertProfileSnapshot,
   upsertTweets,
 } from '../modules/tweets/tweets.repository.js';
-import { wordCountsOfDays } from '../modules/tweets/word-days.repository.js';
-import { wholeUtcDays } from '../analytics/index.js';
 import {
   emitProgress,
   ensureLeaseHeld,
@@ -190,24 +188,7 @@ async function walkTimeline(
     const now = ctx.now();
     position.total += await storePage(ctx, run.handle, page, now);
     const outcome = await recordProgress(ctx, run, position, page, now);
-    if (outcome?.reachedEnd) await keepWordCounts(ctx, run.handle);
     if (!outcome || !(await continueWalk(ctx, run, position, outcome))) return;
-  }
-}
-
-/**
- * The word-count step of a complete walk: the window's whole UTC days get their word counts
- * kept now, so the handle's first analytics view reads them rather than every post's text
- * (word-days.repository.ts). A failure only leaves the counting to that first view.
- */
-async function keepWordCounts(ctx: CollectorContext, handle: HandleRow): Promise<void> {
-  const start = Date.parse(handle.backfill_target_start ?? '');
-  const days = Number.isNaN(start) ? null : wholeUtcDays({ start, end: ctx.now().getTime() });
-  if (!days) return;
-  try {
-    await wordCountsOfDays(ctx.db.db, handle.id, days);
-  } catch (error) {
-    ctx.log.warn({ err: error, handleId: handle.id }, 'could not count the backfilled words');
   }
 }
 

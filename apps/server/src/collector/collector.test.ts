@@ -26,7 +26,6 @@ import { coveredShare } from '../lib/collection-status.js';
 import { createPageAlerts, evaluatePendingPosts } from '../alerts/evaluation.js';
 import { markForAlerts } from '../alerts/marks.repository.js';
 import { Collector } from './collector.js';
-import { countWords, WORD_COUNTS_VERSION, wholeUtcDays } from '../analytics/index.js';
 import { instrumented, sourceWindowIds, sourceWindowPages } from './test-sources.js';
 import type { CollectorContext } from './context.js';
 import {
@@ -209,45 +208,6 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
 
     const snapshots = await db.db.selectFrom('profile_snapshots').selectAll().execute();
     expect(snapshots).toHaveLength(1);
-  });
-
-  it("a completed backfill keeps the word counts of its window's whole UTC days", async () => {
-    const collector = makeCollector();
-    await collector.start();
-    await follow(collector, 'prolific_wes', 3);
-    const done = await backfillDone('prolific_wes');
-    // From 3 days before noon to noon: two whole UTC days.
-    const span = wholeUtcDays({ start: START - 3 * DAY, end: START })!;
-    expect((span.end - span.start) / DAY).toBe(2);
-    const kept = await waitFor(
-      () =>
-        db.db
-          .selectFrom('tweet_word_days')
-          .select(['day', 'counts'])
-          .where('handle_id', '=', done.id)
-          .where('counts', 'is not', null)
-          .orderBy('day')
-          .execute(),
-      (rows) => rows.length === 2,
-    );
-    expect(kept.map((row) => row.day)).toEqual(['2026-05-30', '2026-05-31']);
-    const stored = await db.db
-      .selectFrom('tweets')
-      .select(['created_at', 'text', 'referenced_types'])
-      .where('handle_id', '=', done.id)
-      .execute();
-    for (const row of kept) {
-      const texts = stored
-        .filter((tweet) => tweet.created_at.startsWith(row.day))
-        .filter((tweet) => !tweet.referenced_types.includes('retweeted'))
-        .map((tweet) => tweet.text);
-      expect(texts.length).toBeGreaterThan(10);
-      const [version, ...flat] = JSON.parse(row.counts!) as (string | number)[];
-      expect(version).toBe(WORD_COUNTS_VERSION);
-      const counts = new Map<string, number>();
-      for (let i = 0; i < flat.length; i += 2) counts.set(flat[i] as string, flat[i + 1] as number);
-      expect(counts).toEqual(countWords(texts));
-    }
   });
 
   it('under economy a backfill schedules readings only for posts of the current UTC day', async () => {
