@@ -161,7 +161,18 @@ async function fixWindow(ctx: CollectorContext, run: BackfillRun): Promise<void>
   });
 }
 
-/** Reads the timeline page by page, storing each and recording progress, until it is done. */
+/**
+ * Pages a walk reads at most while the pages before them are being stored. A store takes every
+ * page read meanwhile: a source that answers faster than the database writes (the demo source,
+ * a warm cache) fills fewer, larger writes, and one that answers slower (X) has each page
+ * stored while the next one is on its way. At most this many pages wait in memory.
+ */
+export const READ_AHEAD_PAGES = 10;
+
+/**
+ * Reads the timeline page by page, storing the pages and recording progress while the next
+ * page is read, until it is done.
+ */
 async function walkTimeline(
   ctx: CollectorContext,
   run: BackfillRun,
@@ -178,18 +189,100 @@ async function walkTimeline(
     cursor: undefined,
     endTime: resumeEnd(run.handle.oldest_covered_at),
   };
-  for (;;) {
-    if (signal.aborted) return;
-    const { xUserId: id, targetStart, endTime, cursor } = position;
-    const page = await ctx.source.timeline(
-      { xUserId: id, startTime: targetStart, endTime, cursor, maxResults: PAGE_SIZE },
-      signal,
-    );
-    const now = ctx.now();
-    position.total += await storePage(ctx, run.handle, page, now);
-    const outcome = await recordProgress(ctx, run, position, page, now);
-    if (!outcome || !(await continueWalk(ctx, run, position, outcome))) return;
+  const writer = new WalkWriter(ctx, run, position);
+  try {
+    for (;;) {
+      if (signal.aborted) return;
+      const { xUserId: id, targetStart, endTime, cursor } = position;
+      const page = await ctx.source.timeline(
+        { xUserId: id, startTime: targetStart, endTime, cursor, maxResults: PAGE_SIZE },
+        signal,
+      );
+      // The last page of the walk is stored before anything else happens: its outcome says
+      // whether the walk is over.
+      let outcome = page.nextCursor === null ? await writer.finish(page) : await writer.add(page);
+      // A widened window restarts the walk from the oldest post reached: every page read so far
+      // is stored first.
+      if (outcome?.widened) outcome = await writer.finish();
+      if (outcome === null) return;
+      if (!(await continueWalk(ctx, run, position, outcome, page, writer))) return;
+    }
+  } finally {
+    // Never leave a store behind the job: its failure tail and the next job write the handle.
+    await writer.settled();
   }
+}
+
+/**
+ * The store side of a walk: pages queue while a store runs, and the next store takes them all
+ * (at most READ_AHEAD_PAGES). Stores run one at a time, in the order the pages were read.
+ */
+class WalkWriter {
+  private queued: TimelinePage[] = [];
+  private running: Promise<PageOutcome | null> | undefined;
+  private busy = false;
+
+  constructor(
+    private readonly ctx: CollectorContext,
+    private readonly run: BackfillRun,
+    private readonly position: WalkPosition,
+  ) {}
+
+  /**
+   * Queues a page and starts storing the queue, unless a store is running and the queue has
+   * room left. Resolves to the outcome of the store that ran before (undefined when none
+   * finished meanwhile); a widened walk or a reset leaves the queue for `finish`.
+   */
+  async add(page: TimelinePage): Promise<PageOutcome | null | undefined> {
+    this.queued.push(page);
+    if (this.busy && this.queued.length < READ_AHEAD_PAGES) return undefined;
+    const before = await this.running;
+    if (before === null || before?.widened) return before;
+    this.start();
+    return before;
+  }
+
+  /** Stores what is queued (and `page`) and waits: the outcome of the walk's last store. */
+  async finish(page?: TimelinePage): Promise<PageOutcome | null | undefined> {
+    if (page) this.queued.push(page);
+    const before = await this.running;
+    if (before === null || this.queued.length === 0) return before;
+    this.start();
+    return this.running;
+  }
+
+  /** Waits for a running store, however it ends (its error is the caller's already). */
+  async settled(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
+  private start(): void {
+    const pages = this.queued;
+    this.queued = [];
+    this.busy = true;
+    const running = storePages(this.ctx, this.run, this.position, pages);
+    this.running = running;
+    void running.then(
+      () => (this.busy = false),
+      () => (this.busy = false),
+    );
+  }
+}
+
+/** The store step and the progress step of pages read one after another. */
+async function storePages(
+  ctx: CollectorContext,
+  run: BackfillRun,
+  position: WalkPosition,
+  pages: readonly TimelinePage[],
+): Promise<PageOutcome | null> {
+  const merged: TimelinePage = {
+    tweets: pages.length === 1 ? pages[0]!.tweets : pages.flatMap((page) => page.tweets),
+    nextCursor: pages[pages.length - 1]!.nextCursor,
+  };
+  const now = ctx.now();
+  position.total += await storePage(ctx, run.handle, merged, now);
+  return recordProgress(ctx, run, position, merged, now);
 }
 
 /** The store step: a page's tweets, each due for its first metric reading. Returns how many were new. */
@@ -322,23 +415,30 @@ function estimatedCompletion(run: BackfillRun, progress: number, now: Date): str
 
 /**
  * The finish-or-continue step: false when the walk is over (complete, unfollowed, paused, or cut
- * by the spend limit); otherwise moves `position` to the next page, or back to the newest post
- * when the window was widened.
+ * by the spend limit); otherwise moves `position` past `page`, or back to the newest post when
+ * the window was widened (`outcome`, the latest store's, says so once every page is stored).
  */
 async function continueWalk(
   ctx: CollectorContext,
   run: BackfillRun,
   position: WalkPosition,
-  outcome: PageOutcome,
+  outcome: PageOutcome | undefined,
+  page: TimelinePage,
+  writer: WalkWriter,
 ): Promise<boolean> {
-  if (outcome.reachedEnd) return false;
-  if (!(await handleStillWanted(ctx, run.handle, 'backfill'))) return false;
-  if (outcome.widened) {
+  if (outcome?.reachedEnd) return false;
+  // A stop for the spend limit writes the handle: the stores in flight land first.
+  const settle = async () => {
+    await writer.finish();
+    return run.handle;
+  };
+  if (!(await handleStillWanted(ctx, run.handle, 'backfill', settle))) return false;
+  if (outcome?.widened) {
     position.targetStart = run.handle.backfill_target_start ?? position.targetStart;
     position.cursor = undefined;
     position.endTime = resumeEnd(run.handle.oldest_covered_at);
   } else {
-    position.cursor = outcome.nextCursor ?? undefined;
+    position.cursor = page.nextCursor ?? undefined;
   }
   return true;
 }

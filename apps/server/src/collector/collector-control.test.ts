@@ -116,9 +116,11 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
       (n) => n === 1,
     );
     expect(await collector.busyHandleIds()).toEqual(new Set([id]));
-    const pagesBefore = pages;
+    // Counted once the job has ended: a page stored while the next one hung lands before.
+    let pagesBefore = 0;
 
     const during = await collector.halt(id, async () => {
+      pagesBefore = pages;
       hang = false;
       const before = calls.timeline;
       // Several ticks find the handle due; none of them may run it.
@@ -432,6 +434,11 @@ describe.each(DIALECTS)('collector control (%s)', (dialect) => {
     const { source, hooks } = instrumented(demo());
     hooks.beforeTimeline = async (call) => {
       if (call !== 2) return;
+      // The first page is stored while the second is read: the takeover comes after it.
+      await waitFor(
+        () => handleNamed(db, 'prolific_ted'),
+        (handle) => handle.backfill_status === 'in_progress',
+      );
       const far = new Date(Date.now() + 60_000).toISOString();
       await db.db
         .updateTable('handles')

@@ -34,6 +34,7 @@ import {
   type TweetNewEvent,
 } from '../domain/collector-events.js';
 import { nextPollDelayMs, runPoll } from './poll.js';
+import { READ_AHEAD_PAGES } from './backfill.js';
 import { runMetricRefresh } from './metrics.js';
 import { runProfileRefresh } from './profiles.js';
 import { createDemoSource } from '../sources/index.js';
@@ -198,8 +199,9 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
       expected.map((id) => BigInt(id)).reduce((a, b) => (b > a ? b : a)),
     );
 
-    // Progress moved forward page by page and ended at 100.
-    expect(progress.length).toBeGreaterThan(3);
+    // Progress moved forward store by store (a store takes the pages read while the one
+    // before it ran) and ended at 100.
+    expect(progress.length).toBeGreaterThan(1);
     const values = progress.map((event) => event.progress);
     expect([...values].sort((a, b) => a - b)).toEqual(values);
     expect(values.at(-1)).toBe(100);
@@ -209,6 +211,52 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     const snapshots = await db.db.selectFrom('profile_snapshots').selectAll().execute();
     expect(snapshots).toHaveLength(1);
   });
+
+  it.runIf(dialect === 'postgres')(
+    'reads ahead while a page is stored, at most READ_AHEAD_PAGES pages, then stores them together',
+    async () => {
+      const { source, calls, hooks } = instrumented(demo());
+      // Once the first page is read, a transaction takes the handle's row: its store waits.
+      let release = () => {};
+      let holder: Promise<void> | undefined;
+      hooks.beforeTimeline = async (call) => {
+        if (call !== 1) return;
+        let locked = () => {};
+        const rowLocked = new Promise<void>((resolve) => (locked = resolve));
+        holder = db.db.transaction().execute(async (trx) => {
+          await trx
+            .selectFrom('handles')
+            .select('id')
+            .where('username', '=', 'prolific_rae')
+            .forUpdate()
+            .execute();
+          locked();
+          await new Promise<void>((resolve) => (release = resolve));
+        });
+        await rowLocked;
+      };
+      const collector = makeCollector(source);
+      const progress: HandleProgressEvent[] = [];
+      collector.events.on('handle.progress', (event) => progress.push(event));
+      await collector.start();
+      await follow(collector, 'prolific_rae', 15);
+      await waitFor(
+        async () => calls.timeline,
+        (count) => count >= READ_AHEAD_PAGES + 1,
+      );
+      // The walk waits for its store now: no page more is read, and none is stored.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(calls.timeline).toBe(READ_AHEAD_PAGES + 1);
+      expect(progress).toEqual([]);
+      release();
+      await holder;
+      const done = await backfillDone('prolific_rae');
+      expect(await storedTweetIds(db, done.id)).toEqual(await sourceWindowIds(demo(), done));
+      // The pages read while the first was stored were stored together.
+      expect(progress.length).toBeLessThan(calls.timeline - READ_AHEAD_PAGES + 1);
+      expect(progress.at(-1)?.progress).toBe(100);
+    },
+  );
 
   it('under economy a backfill schedules readings only for posts of the current UTC day', async () => {
     const collector = makeCollector(demo(), 'economy');
@@ -234,15 +282,17 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     const first = makeCollector();
     let pages = 0;
     let stopping: Promise<void> | undefined;
+    // Stopped once two stores landed: the first holds one page, the second the pages read
+    // while the first ran (never the whole walk).
     first.events.on('handle.progress', () => {
       pages += 1;
-      if (pages === 3) stopping = first.stop();
+      if (pages === 2) stopping = first.stop();
     });
     await first.start();
     await follow(first, 'prolific_bob', 15);
     await waitFor(
       async () => pages,
-      (n) => n >= 3,
+      (n) => n >= 2,
     );
     await stopping;
     const halfway = await handleNamed(db, 'prolific_bob');

@@ -23,17 +23,19 @@ import {
 /**
  * Whether a job may go on with `handle`: nobody paused it or collection, somebody still follows
  * it, and the daily spend limit allows `work`. A handle the limit stops says so and is due again
- * when the day's budget starts afresh.
+ * when the day's budget starts afresh; `settle`, when given, lets the job's writes in flight
+ * land first and gives the handle as they left it.
  */
 export async function handleStillWanted(
   ctx: CollectorContext,
   handle: HandleRow,
   work: BudgetedWork,
+  settle?: () => Promise<HandleRow>,
 ): Promise<boolean> {
   if (handle.paused || ctx.collectionPaused()) return false;
   if ((await countFollowers(ctx.db.db, handle.id)) === 0) return false;
   if (ctx.budget && !(await ctx.budget.allows(work))) {
-    await saveHandle(ctx, handle, {
+    await saveHandle(ctx, settle ? await settle() : handle, {
       last_error: BUDGET_PAUSED,
       next_poll_at: ctx.budget.resumesAt(),
     });

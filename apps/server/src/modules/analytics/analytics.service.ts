@@ -204,8 +204,7 @@ export class AnalyticsService {
         ? computation.blocks.topTweets
         : topTweets(
             await this.prepare(handle, query, computation.window, {
-              sortBy: query.sortBy,
-              limit: query.limit,
+              shown: { sortBy: query.sortBy, limit: query.limit },
             }),
             query.sortBy,
             query.limit,
@@ -228,7 +227,7 @@ export class AnalyticsService {
     const data =
       query.limit === HASHTAGS_LIMIT
         ? computation.blocks.hashtags
-        : hashtags(await this.prepare(handle, query, computation.window), query.limit);
+        : hashtags(await this.prepare(handle, query, computation.window, {}), query.limit);
     return this.result(
       handle,
       query,
@@ -307,8 +306,8 @@ export class AnalyticsService {
       window,
       blocks: computeBlocks(
         await this.prepare(handle, query, window, {
-          sortBy: 'like_count',
-          limit: TOP_TWEETS_LIMIT,
+          words: true,
+          shown: { sortBy: 'like_count', limit: TOP_TWEETS_LIMIT },
         }),
       ),
     };
@@ -357,15 +356,16 @@ export class AnalyticsService {
 
   /**
    * Loads a handle's tweets and snapshots of a window and prepares them for the engine. The
-   * words of the window's whole UTC days come from the counts kept per day, and the texts of
-   * their posts are not loaded, except those of the top posts `shown` (the block that shows
-   * them).
+   * texts of the posts of the window's whole UTC days are not loaded, except those of the top
+   * posts `shown` (the block that shows them); with `words`, the words of those days come from
+   * the counts kept per day (counted and kept first where missing). Without it the prepared
+   * window has no words to give: only the blocks that read no text may be computed from it.
    */
   private async prepare(
     handle: HandleRow,
     query: AnalyticsWindowQuery,
     window: { start: number; end: number },
-    shown?: { sortBy: TopTweetSort; limit: number },
+    { words = false, shown }: { words?: boolean; shown?: { sortBy: TopTweetSort; limit: number } },
   ): Promise<PreparedWindow> {
     const since = new Date(window.start).toISOString();
     const days = wholeUtcDays(window);
@@ -377,7 +377,7 @@ export class AnalyticsService {
       listWindowTweets(this.db.db, handle.id, since, textless ?? undefined),
       listProfileSnapshots(this.db.db, handle.id, since),
       listMetricSnapshots(this.db.db, handle.id, since),
-      days ? wordCountsOfDays(this.db.db, handle.id, days) : undefined,
+      days && words ? wordCountsOfDays(this.db.db, handle.id, days) : undefined,
     ]);
     const prepared = prepareWindow({
       handle: handle.username,

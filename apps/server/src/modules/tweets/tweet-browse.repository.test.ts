@@ -155,4 +155,26 @@ describe.each(DIALECTS)('tweet search index (%s)', (dialect) => {
     expect(await find('stor', early.id)).toEqual(['Stored before search existed']);
     await expectIndexInStep();
   });
+
+  it.runIf(dialect === 'postgres')(
+    "migration 0025 indexes a statement's posts at once, and rolls back to the row trigger",
+    async () => {
+      const handle = await insertHandle(db.db, {
+        username: 'by_statement',
+        backfillDays: 7,
+        now: new Date().toISOString(),
+      });
+      const page = Array.from({ length: 120 }, (_, i) => makeTweet({ text: `Signal ${i}` }));
+      await upsertTweets(db.db, handle.id, page, '2026-01-01');
+      expect(await find('signal', handle.id)).toHaveLength(100);
+      await expectIndexInStep();
+      const migrator = await testMigrator(db);
+      expect((await migrator.migrateTo('0024-tweet-word-days')).error).toBeUndefined();
+      await upsertTweets(db.db, handle.id, [makeTweet({ text: 'Signal by row' })], '2026-01-02');
+      await expectIndexInStep();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      await db.db.deleteFrom('handles').where('id', '=', handle.id).execute();
+      await expectIndexInStep();
+    },
+  );
 });

@@ -40,15 +40,21 @@ export function storedTweetColumns(handleId: number, tweet: SourceTweet, now: st
     impression_count: tweet.impressionCount,
     conversation_id: tweet.conversationId,
     in_reply_to_user_id: tweet.inReplyToUserId,
-    referenced_types: JSON.stringify(tweet.referencedTypes),
-    hashtags: JSON.stringify(tweet.hashtags),
-    urls: JSON.stringify(tweet.urls),
-    media: JSON.stringify(tweet.media),
+    referenced_types: jsonArray(tweet.referencedTypes),
+    hashtags: jsonArray(tweet.hashtags),
+    urls: jsonArray(tweet.urls),
+    media: jsonArray(tweet.media),
     first_seen_at: now,
     updated_at: now,
   };
 }
 
+/** An array as JSON; most posts' are empty. */
+function jsonArray(values: readonly unknown[]): string {
+  return values.length === 0 ? '[]' : JSON.stringify(values);
+}
+
+/** A row to insert. Built without spreading the stored columns: a backfill builds 1,000 at a time. */
 function tweetValues(
   handleId: number,
   tweet: SourceTweet,
@@ -56,11 +62,13 @@ function tweetValues(
   fanout: boolean,
   metricsNextAt: string | null,
 ) {
-  return {
-    ...storedTweetColumns(handleId, tweet, now),
-    fanout_pending: fanout,
-    metrics_next_at: metricsNextAt,
+  const row = storedTweetColumns(handleId, tweet, now) as ReturnType<typeof storedTweetColumns> & {
+    fanout_pending: boolean;
+    metrics_next_at: string | null;
   };
+  row.fanout_pending = fanout;
+  row.metrics_next_at = metricsNextAt;
+  return row;
 }
 
 export interface UpsertTweetsOptions {
@@ -254,7 +262,8 @@ async function upsertInChunks(
  * travel as one JSON array). Its parts run on one snapshot: the handle row is locked first
  * (the lease checked), the rows not stored yet are inserted, those stored before get their
  * numbers again (the snapshot does not show them the rows this statement inserts), and the
- * handle row takes the count of the new ones.
+ * handle row takes the count of the new ones. Only the rows the insert did not add
+ * (`stored_input`) are looked up again in `tweets`: a backfill's page, all new, costs no lookup.
  */
 async function upsertInOneStatement(
   db: Executor,
@@ -287,8 +296,11 @@ async function upsertInOneStatement(
       select ${columns} from input order by ordinality
       on conflict (handle_id, tweet_id) do nothing
       returning id, tweet_id, first_seen_at, fanout_pending, created_at
+    ), stored_input as (
+      select * from input
+      where not exists (select from added where added.tweet_id = input.tweet_id)
     ), ${clearWordDaysCtes(handleId)} ${pageMarkCtes(handleId, alertClaim)} refreshed as (
-      update tweets set ${refreshed} from input
+      update tweets set ${refreshed} from stored_input as input
       where tweets.handle_id = input.handle_id and tweets.tweet_id = input.tweet_id
     ), counted as (
       update handles set

@@ -49,11 +49,12 @@ export async function clearWordDays(
 /**
  * PostgreSQL: `clearWordDays` as two CTEs of the page upsert (tweets.repository.ts), for the
  * days of the rows it inserted (`added`, returning `created_at`) and of the stored rows whose
- * text `input` changes (read from the statement's snapshot, before the update).
+ * text the page changes (`stored_input`: the page's rows it did not insert; their stored texts
+ * read from the statement's snapshot, before the update).
  */
 export function clearWordDaysCtes(handleId: number): RawBuilder<unknown> {
   return sql`text_changed as (
-      select tweets.created_at from tweets join input
+      select tweets.created_at from tweets join stored_input as input
         on tweets.handle_id = input.handle_id and tweets.tweet_id = input.tweet_id
       where tweets.text is distinct from input.text
     ), cleared_word_days as (
