@@ -7,26 +7,9 @@ import {
   parseTweetRow,
   parseTweetValues,
   storedTime,
-  type ParsedTweetRow,
   type ParsedTweetValues,
 } from '../tweets/stored-tweet.js';
-import {
-  selectTweetsSince,
-  TWEET_COUNT_COLUMNS,
-  type TweetCounts,
-} from '../tweets/tweets.repository.js';
-
-/**
- * A handle's tweets created at or after `since` (the window's start), retweets included, as
- * parseTweetRow reads them (the rows listWindowTweets reads, as row objects).
- */
-export function listTweetsSince(
-  db: Executor,
-  handleId: number,
-  since: string,
-): Promise<ParsedTweetRow[]> {
-  return selectTweetsSince(db, handleId, since).execute();
-}
+import { TWEET_COUNT_COLUMNS, type TweetCounts } from '../tweets/tweets.repository.js';
 
 /** A span of stored times [start, end) (`toISOString()` texts). */
 export interface StoredSpan {
@@ -36,9 +19,9 @@ export interface StoredSpan {
 
 /**
  * A handle's tweets created at or after `since` (the window's start), retweets included, parsed
- * for the engine: what `listTweetsSince` and parseTweetRow give, in the order the database
- * returns them, except that the text of a tweet created in `textless` is null (the words of
- * those days are kept per day, and texts are most of what a load reads).
+ * for the engine: what parseTweetRow gives of their rows, in the order the database returns
+ * them, except that the text of a tweet created in `textless` is null (the words of those days
+ * are kept per day, and texts are most of what a load reads).
  *
  * On SQLite the database sends them as one JSON text, an array of each row's
  * PARSED_TWEET_COLUMNS values, read with one JSON.parse and turned straight into the engine's

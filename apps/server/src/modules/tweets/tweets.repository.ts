@@ -16,7 +16,6 @@ import {
 } from '../../alerts/marks.repository.js';
 import { comparePostingOrder } from '../../lib/posting-order.js';
 import { findHandleById, LeaseLostError } from '../handles/handles.repository.js';
-import { PARSED_TWEET_COLUMNS } from './stored-tweet.js';
 import { clearWordDays, clearWordDaysCtes, utcDayOf } from './word-days.repository.js';
 
 /**
@@ -367,18 +366,6 @@ export async function countTweets(db: Executor, handleId: number): Promise<numbe
     .where('handle_id', '=', handleId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
-}
-
-/**
- * A handle's tweets created at or after `since`, the columns parseTweetRow reads, as a query to
- * narrow or order.
- */
-export function selectTweetsSince(db: Executor, handleId: number, since: string) {
-  return db
-    .selectFrom('tweets')
-    .select(PARSED_TWEET_COLUMNS)
-    .where('handle_id', '=', handleId)
-    .where('created_at', '>=', since);
 }
 
 /** A tweet's post id, its time and its public counts. */

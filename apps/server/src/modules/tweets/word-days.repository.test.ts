@@ -4,7 +4,7 @@ import { makeTweet } from '../../../test/source-tweets.js';
 import { countWords, WORD_COUNTS_VERSION } from '../../analytics/index.js';
 import { insertHandle, type HandleRow } from '../handles/handles.repository.js';
 import { upsertTweets } from './tweets.repository.js';
-import { keepWordDay, wordCountsOfDays } from './word-days.repository.js';
+import { keepWordDays, wordCountsOfDays } from './word-days.repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -80,14 +80,19 @@ describe.each(DIALECTS)('word counts kept per UTC day (%s)', (dialect) => {
     const late = makeTweet({ text: 'arrived meanwhile', createdAt: iso(span.start + 5000) });
     await upsertTweets(db.db, handle.id, [late], iso(now));
     // A request that read generation `before.generation` and the posts before `late` came.
-    await keepWordDay(db.db, handle.id, '2026-11-26', before!.generation, new Map([['stale', 1]]));
+    const stale = new Map([['stale', 1]]);
+    await keepWordDays(db.db, handle.id, [
+      { day: '2026-11-26', generation: before!.generation, counts: stale },
+    ]);
     expect((await rows())[0]).toEqual({
       day: '2026-11-26',
       generation: before!.generation + 1,
       counts: null,
     });
     // A request that found no row at all does not overwrite one a write made meanwhile.
-    await keepWordDay(db.db, handle.id, '2026-11-26', undefined, new Map([['stale', 1]]));
+    await keepWordDays(db.db, handle.id, [
+      { day: '2026-11-26', generation: undefined, counts: stale },
+    ]);
     expect((await rows())[0]!.counts).toBeNull();
     expect((await wordCountsOfDays(db.db, handle.id, span)).counts.get('arrived')).toBe(1);
   });
@@ -103,6 +108,18 @@ describe.each(DIALECTS)('word counts kept per UTC day (%s)', (dialect) => {
     expect(counted.counts.get('parrots')).toBe(3);
     const [row] = await rows();
     expect(JSON.parse(row!.counts!)[0]).toBe(WORD_COUNTS_VERSION);
+  });
+
+  it('days that had no row yet are kept as new rows', async () => {
+    const earlier = { start: span.start - 3 * DAY_MS, end: span.start };
+    expect((await wordCountsOfDays(db.db, handle.id, earlier)).counts.size).toBe(0);
+    expect((await rows()).slice(0, 3)).toEqual(
+      ['2026-11-23', '2026-11-24', '2026-11-25'].map((day) => ({
+        day,
+        generation: 0,
+        counts: `[${WORD_COUNTS_VERSION}]`,
+      })),
+    );
   });
 
   it('go with the handle', async () => {

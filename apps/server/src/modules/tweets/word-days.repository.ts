@@ -115,10 +115,18 @@ export async function wordCountsOfDays(
   }
   if (missing.length > 0) {
     const counted = await countDays(db, handleId, missing);
-    for (const [day, dayCounts] of counted) {
+    for (const dayCounts of counted.values()) {
       for (const [word, count] of dayCounts) counts.set(word, (counts.get(word) ?? 0) + count);
-      await keepWordDay(db, handleId, day, kept.get(day)?.generation, dayCounts);
     }
+    await keepWordDays(
+      db,
+      handleId,
+      [...counted].map(([day, dayCounts]) => ({
+        day,
+        generation: kept.get(day)?.generation,
+        counts: dayCounts,
+      })),
+    );
   }
   return { start: span.start, end: span.end, counts };
 }
@@ -148,31 +156,46 @@ async function countDays(
   return new Map([...texts].map(([day, list]) => [day, countWords(list)]));
 }
 
+/** A day's counts, counted after reading its row's `generation` (undefined: it had no row). */
+export interface CountedDay {
+  day: string;
+  generation: number | undefined;
+  counts: ReadonlyMap<string, number>;
+}
+
 /**
- * Keeps a day's counts: over the cleared row if its generation is still the one read before
- * the posts, or as a new row if there was none (a write that made one meanwhile wins).
+ * Keeps days' counts: each over its cleared row if the row's generation is still the one read
+ * before the posts, and the days that had no row as new rows, in one insert (a row a write
+ * made meanwhile wins).
  */
-export async function keepWordDay(
+export async function keepWordDays(
   db: Executor,
   handleId: number,
-  day: string,
-  generation: number | undefined,
-  counts: ReadonlyMap<string, number>,
+  days: readonly CountedDay[],
 ): Promise<void> {
-  const text = flatten(counts);
-  if (generation === undefined) {
+  const fresh = days.filter((day) => day.generation === undefined);
+  if (fresh.length > 0) {
     await db
       .insertInto('tweet_word_days')
-      .values({ handle_id: handleId, day, generation: 0, counts: text })
+      .values(
+        fresh.map(({ day, counts }) => ({
+          handle_id: handleId,
+          day,
+          generation: 0,
+          counts: flatten(counts),
+        })),
+      )
       .onConflict((oc) => oc.columns(['handle_id', 'day']).doNothing())
       .execute();
-    return;
   }
-  await db
-    .updateTable('tweet_word_days')
-    .set({ counts: text })
-    .where('handle_id', '=', handleId)
-    .where('day', '=', day)
-    .where('generation', '=', generation)
-    .execute();
+  for (const { day, generation, counts } of days) {
+    if (generation === undefined) continue;
+    await db
+      .updateTable('tweet_word_days')
+      .set({ counts: flatten(counts) })
+      .where('handle_id', '=', handleId)
+      .where('day', '=', day)
+      .where('generation', '=', generation)
+      .execute();
+  }
 }
