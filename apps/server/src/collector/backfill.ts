@@ -82,7 +82,6 @@ interface PageOutcome {
   reachedEnd: boolean;
   /** A follower asked for more days meanwhile: the walk starts again towards the new start. */
   widened: boolean;
-  nextCursor: string | null;
 }
 
 /**
@@ -336,7 +335,7 @@ async function recordProgress(
   }
   emitProgress(ctx, run.handle);
   const widened = run.handle.backfill_target_start !== position.targetStart;
-  return { reachedEnd: page.nextCursor === null && !widened, widened, nextCursor: page.nextCursor };
+  return { reachedEnd: page.nextCursor === null && !widened, widened };
 }
 
 /** What a page changes on its handle, as `run.handle` stands. */

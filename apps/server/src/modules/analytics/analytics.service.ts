@@ -227,7 +227,7 @@ export class AnalyticsService {
     const data =
       query.limit === HASHTAGS_LIMIT
         ? computation.blocks.hashtags
-        : hashtags(await this.prepare(handle, query, computation.window, {}), query.limit);
+        : hashtags(await this.prepare(handle, query, computation.window), query.limit);
     return this.result(
       handle,
       query,
@@ -365,7 +365,10 @@ export class AnalyticsService {
     handle: HandleRow,
     query: AnalyticsWindowQuery,
     window: { start: number; end: number },
-    { words = false, shown }: { words?: boolean; shown?: { sortBy: TopTweetSort; limit: number } },
+    {
+      words = false,
+      shown,
+    }: { words?: boolean; shown?: { sortBy: TopTweetSort; limit: number } } = {},
   ): Promise<PreparedWindow> {
     const since = new Date(window.start).toISOString();
     const days = wholeUtcDays(window);

@@ -61,13 +61,10 @@ function tweetValues(
   fanout: boolean,
   metricsNextAt: string | null,
 ) {
-  const row = storedTweetColumns(handleId, tweet, now) as ReturnType<typeof storedTweetColumns> & {
-    fanout_pending: boolean;
-    metrics_next_at: string | null;
-  };
-  row.fanout_pending = fanout;
-  row.metrics_next_at = metricsNextAt;
-  return row;
+  return Object.assign(storedTweetColumns(handleId, tweet, now), {
+    fanout_pending: fanout,
+    metrics_next_at: metricsNextAt,
+  });
 }
 
 export interface UpsertTweetsOptions {
