@@ -180,6 +180,29 @@ describe('per-handle notification switches', () => {
     expect(within(rowOf('spacex')).queryByTestId('switch-refusal')).toBeNull();
   });
 
+  it('keeps a refusal when another switch of the handle succeeds after it', async () => {
+    const nasa = makeHandle({ id: 19, handle: 'nasa' });
+    const telegramAnswer = deferred<Response>();
+    renderPanel([nasa], (request) =>
+      (request.body as { telegramEnabled?: boolean }).telegramEnabled !== undefined
+        ? telegramAnswer.promise
+        : fail(400, SETTINGS_MESSAGES.connectDiscordFirst, 'VALIDATION_ERROR'),
+    );
+    const user = person();
+    await user.click(await telegramSwitch('nasa'));
+    await user.click(await discordSwitch('nasa'));
+    const refusal = await within(rowOf('nasa')).findByTestId('switch-refusal');
+    expect(refusal).toHaveTextContent(SETTINGS_MESSAGES.connectDiscordFirst);
+    // Telegram's answer comes after Discord's refusal: the refusal stays beside its switch.
+    telegramAnswer.resolve(ok({ handle: { ...nasa, telegram_enabled: true } }));
+    expect(
+      await screen.findByText(SETTINGS_MESSAGES.toggled('telegram', true, 'nasa')),
+    ).toBeVisible();
+    expect(within(rowOf('nasa')).getByTestId('switch-refusal')).toHaveTextContent(
+      SETTINGS_MESSAGES.connectDiscordFirst,
+    );
+  });
+
   describe('why a switched-on channel cannot deliver', () => {
     const connected: ForwardingSettings = {
       twitterConnected: true,
