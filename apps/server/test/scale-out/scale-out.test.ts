@@ -514,6 +514,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
     const frozenHandle = await follow(frozenAccount.username);
     await frozenPage.arrived;
     const frozen = await holderOf(frozenHandle);
+    // Page 2 is asked for while page 1 is still being stored (the walk reads ahead): page 1's
+    // progress is saved first, so that what waits for the row below is page 2's store.
+    await expect
+      .poll(async () => (await findHandleById(own.db, frozenHandle))?.total_tweets_collected, {
+        timeout: 10_000,
+        interval: 50,
+      })
+      .toBeGreaterThan(0);
     const locker = new pg.Client({ connectionString: own.config.DATABASE_URL });
     await locker.connect();
     let stoppedAt: number;
