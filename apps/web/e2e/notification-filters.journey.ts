@@ -2,7 +2,7 @@ import { FILTER_MESSAGES } from '@perch/shared';
 import { expect, test } from '@playwright/test';
 import { registerSuperAdmin } from './accounts';
 import { handleRow } from './handle-rows';
-import { deliveryRow, followBusyDemoHandle, serveTelegramMonitoring } from './notify-fakes';
+import { deliveryRow, followDemoHandlePostingTwice, serveTelegramMonitoring } from './notify-fakes';
 import { apiData, saveSettings, switchNotifications } from './perch-api';
 
 const CHAT_ID = '424242077';
@@ -22,7 +22,13 @@ test('filter a handle: the summary shows, its next tweet is held back and the lo
     telegram_chat_id: CHAT_ID,
   });
   await apiData(page, server.origin, 'POST', '/bot/start', {});
-  const busy = await followBusyDemoHandle(page, server.origin, 30_000, 200_000);
+  // The handle whose next two posts come soonest: the first is held back once the filter is
+  // saved, the second goes out once it is cleared.
+  const busy = await followDemoHandlePostingTwice(page, server.origin, {
+    fromMs: 30_000,
+    gapMs: 25_000,
+    toMs: 200_000,
+  });
   await switchNotifications(page, server.origin, busy.id, { telegramEnabled: true });
 
   // The dashboard: no filter yet; the editor sets one.
