@@ -1,8 +1,12 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/chromium';
 
-/** Journeys whose assertions time the app (tabs taking over, polling): never beside another. */
-const TIMING_SENSITIVE = /(resilience|sign-out-tabs)\.journey\.ts/;
+/**
+ * Journeys whose assertions time the app (tabs taking over, polling, an outage): never beside
+ * the others, which keep both cores busy. Beside each other they are fine: each mostly waits on
+ * its own quiet server and one dashboard.
+ */
+const TIMING_SENSITIVE = /(resilience|resilience-outage|sign-out-tabs)\.journey\.ts/;
 
 /**
  * Browser tests drive the real built app in Debian's Chromium (never a downloaded browser).
@@ -29,12 +33,12 @@ export default defineConfig({
       testMatch: /.*\.journey\.ts/,
       testIgnore: TIMING_SENSITIVE,
     },
-    // Tab leadership and a hidden tab's polling measure time: they run after, one at a time.
+    // Tab leadership, a hidden tab's polling and an outage measure time: they run after, two
+    // files at a time.
     {
       name: 'journeys',
       testMatch: TIMING_SENSITIVE,
       dependencies: ['journeys-shared-cores'],
-      workers: 1,
     },
     { name: 'screenshots', testMatch: /screenshots\.ts/ },
   ],
