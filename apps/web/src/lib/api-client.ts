@@ -232,7 +232,10 @@ export class ApiClient {
       }
     };
     if (!requestGate) return guarded();
-    return requestGate.run({ method: request.method, url: path, body: request.body }, guarded);
+    return requestGate.run(
+      { method: request.method, url: path, body: request.body, signal: request.signal },
+      guarded,
+    );
   }
 
   private async send<T>(

@@ -101,6 +101,26 @@ describe('RequestGate', () => {
     await expect(gate.run(request, duplicate)).resolves.toBe('again');
   });
 
+  it('lets the fetch that replaces a cancelled request go, and keeps it in flight', async () => {
+    const gate = new RequestGate();
+    const request = { url: '/bot/status' };
+    const cancelled = new AbortController();
+    const stale = deferred('before the change');
+    const staleResult = gate.run({ ...request, signal: cancelled.signal }, stale.send);
+    // The query is fetched again after a change: the first fetch is cancelled, not waited for.
+    cancelled.abort();
+    const fresh = deferred('after the change');
+    const freshResult = gate.run({ ...request, signal: new AbortController().signal }, fresh.send);
+    // The cancelled one ending does not free the key of the one that replaced it.
+    stale.release();
+    await expect(staleResult).resolves.toBe('before the change');
+    await expect(gate.run(request, async () => 'third')).rejects.toThrow(DuplicateRequestError);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(fresh.send).toHaveBeenCalledOnce();
+    fresh.release();
+    await expect(freshResult).resolves.toBe('after the change');
+  });
+
   it('counts a request waiting out the gap as in flight, and frees it on failure', async () => {
     const gate = new RequestGate();
     await gate.run({ url: '/settings' }, async () => 0);

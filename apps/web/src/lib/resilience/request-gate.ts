@@ -22,6 +22,8 @@ export interface GatedRequest {
   url: string;
   /** The body as it will be sent as JSON. */
   body?: unknown;
+  /** The caller's cancellation: once aborted, the request no longer counts as in flight. */
+  signal?: AbortSignal;
 }
 
 function methodOf(request: GatedRequest): string {
@@ -79,7 +81,9 @@ const defaultSleep = (ms: number) =>
  * - a request to an endpoint that started less than 500 ms ago waits out the remainder
  *   (several waiting requests are spaced 500 ms apart, in arrival order);
  * - a request identical to one still in flight (waiting or sent) fails at once with
- *   'Duplicate request canceled', and the first goes on.
+ *   'Duplicate request canceled', and the first goes on. A request whose caller cancelled it
+ *   (its signal aborted) is no longer in flight: the fetch that replaces it (a query fetched
+ *   again after a change) goes, rather than failing as its duplicate.
  * Exempt requests (see isDuplicateExempt) are neither cancelled nor merged: they are sent as
  * usual, since the spec exempts them from cancellation only, a shared answer would hide a
  * deliberate second call (a re-fetch after a change) and TanStack Query already merges
@@ -89,7 +93,8 @@ export class RequestGate {
   private readonly gapMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
-  private readonly inFlight = new Set<string>();
+  /** The requests in flight, each by its key, with the token of the run that holds it. */
+  private readonly inFlight = new Map<string, object>();
   /** When the latest request to each endpoint started (or is due to start). */
   private readonly lastStart = new Map<string, number>();
 
@@ -101,19 +106,33 @@ export class RequestGate {
 
   /** Runs `send` for the request once the gate lets it through. */
   async run<T>(request: GatedRequest, send: () => Promise<T>): Promise<T> {
-    const exempt = isDuplicateExempt(request);
-    const key = requestKey(request);
-    if (!exempt) {
-      if (this.inFlight.has(key)) throw new DuplicateRequestError();
-      this.inFlight.add(key);
-    }
+    const release = isDuplicateExempt(request) ? undefined : this.hold(request);
     try {
       const waitMs = this.reserveStart(endpointKey(request));
       if (waitMs > 0) await this.sleep(waitMs);
       return await send();
     } finally {
-      if (!exempt) this.inFlight.delete(key);
+      release?.();
     }
+  }
+
+  /**
+   * Marks a request in flight until the returned release runs or its signal aborts; fails at
+   * once when an identical one is in flight.
+   */
+  private hold(request: GatedRequest): () => void {
+    const key = requestKey(request);
+    if (this.inFlight.has(key)) throw new DuplicateRequestError();
+    const token = {};
+    this.inFlight.set(key, token);
+    const { signal } = request;
+    const release = () => {
+      signal?.removeEventListener('abort', release);
+      if (this.inFlight.get(key) === token) this.inFlight.delete(key);
+    };
+    if (signal?.aborted) release();
+    else signal?.addEventListener('abort', release);
+    return release;
   }
 
   /** Books the next start slot of an endpoint; returns how long to wait for it. */

@@ -107,6 +107,33 @@ describe('Settings page', () => {
       });
     });
 
+    it('shows forwarding active after a save while the first status fetch is still on its way', async () => {
+      const server = settingsServer(makeSettings({ twitter_username: 'ada' }));
+      const firstStatus = deferred<Response>();
+      let statusCalls = 0;
+      const fetchMock = stubFetch({
+        ...server.handlers,
+        // The page's first status fetch is slow; the fetch after the save replaces it.
+        'GET /api/v1/bot/status': (request) =>
+          ++statusCalls === 1
+            ? firstStatus.promise
+            : server.handlers['GET /api/v1/bot/status']!(request),
+      });
+      renderSettings();
+      await findCard('forwarding-card');
+      await waitFor(() => expect(statusCalls).toBe(1));
+      const user = person();
+      const telegram = screen.getByTestId('telegram-card');
+      await user.type(within(telegram).getByLabelText(/Telegram Chat ID/), '555');
+      await user.click(within(telegram).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(forwarding()).toHaveTextContent('Forwarding active'));
+      expect(requestsTo(fetchMock, 'GET /api/v1/bot/status')).toHaveLength(2);
+      // The slow answer, from before the save, changes nothing when it comes.
+      firstStatus.resolve(ok(botStatusOf(makeSettings({ twitter_username: 'ada' }))));
+      await act(() => Promise.resolve());
+      expect(forwarding()).toHaveTextContent('Forwarding active');
+    });
+
     it('never starts the bot from the browser by itself, even with everything connected', async () => {
       vi.useFakeTimers({ shouldAdvanceTime: true });
       const server = settingsServer(ready());
