@@ -4,7 +4,13 @@ import { registerSuperAdmin, registerUser } from './accounts';
 import { handlePanel, handleRow } from './handle-rows';
 import { servePerchWith } from './journey-servers';
 import { startFakeTelegramServer, telegramEnv } from './notify-fakes';
-import { addHandleByApi, apiCall, apiCallAnswering, saveSettings } from './perch-api';
+import {
+  addHandleByApi,
+  apiCall,
+  apiCallAnswering,
+  saveSettings,
+  waitForBackfill,
+} from './perch-api';
 
 const CHAT_ID = '424242777';
 
@@ -20,6 +26,9 @@ test('a switch that is on says why nothing would arrive, and forwarding starts o
   await addHandleByApi(page, server.origin, 'nasa', 1);
   // Telegram connected, but no X account: the forwarder cannot run.
   await saveSettings(page, server.origin, { telegram_chat_id: CHAT_ID });
+  // Collected before the page opens: its completion would otherwise be announced above the list
+  // just as the switch is clicked, moving the switch from under the pointer.
+  await waitForBackfill(page, server.origin, 'nasa');
 
   await page.reload();
   const row = handleRow(page, 'nasa');
