@@ -16,5 +16,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
     unstubGlobals: true,
+    // One jsdom and one module graph per worker, not per file: setting up jsdom and importing
+    // the app took most of each file's time. Files clean up after themselves (src/test/setup.ts:
+    // the rendered tree, storage, cookies; restoreMocks and unstubGlobals: mocks and globals).
+    isolate: false,
   },
 });

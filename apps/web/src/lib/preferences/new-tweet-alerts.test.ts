@@ -161,6 +161,15 @@ describe('new-tweet alerts', () => {
     expect(chimes()).toBe(3);
   });
 
+  it('alerts again at once when the clock was set back since the last alert', () => {
+    const { alerter } = alerterWith({ soundEnabled: true });
+    alerter.alert({ username: 'nasa', handleId: 7 });
+    vi.setSystemTime(Date.now() - 60 * 60_000);
+    alerter.alert({ username: 'nasa', handleId: 7 });
+    expect(FakeNotification.shown).toHaveLength(2);
+    expect(chimes()).toBe(2);
+  });
+
   it('copes with a browser without notifications or audio, and with a refusing constructor', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     vi.stubGlobal('Notification', undefined);

@@ -129,7 +129,8 @@ export function createNewTweetAlerter({
       if (!showNotifications && !soundEnabled) return;
       const at = now();
       const last = lastAlertAt.get(event.handleId);
-      if (last !== undefined && at - last < windowMs) {
+      // A clock set back since the last alert does not silence the handle until it catches up.
+      if (last !== undefined && at >= last && at - last < windowMs) {
         logger.debug(`New tweet from @${event.username} folded into the previous alert`);
         return;
       }

@@ -102,6 +102,11 @@ export class RetryBudget extends RollingAllowance {
   tryAcquire(): boolean {
     return this.tryUse();
   }
+
+  /** Forgets every retry spent: the whole allowance is back. */
+  reset(): void {
+    this.clear();
+  }
 }
 
 /** The budget every retry of the app draws on. */
