@@ -28,12 +28,12 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
-    // Two journey files at a time (each starts its own server): they mostly wait on the app.
+    // Three journey files at a time (each starts its own server): they mostly wait on the app.
     {
       name: 'journeys-shared-cores',
       testMatch: /.*\.journey\.ts/,
       testIgnore: TIMING_SENSITIVE,
-      workers: 2,
+      workers: 3,
     },
     // Tab leadership, a hidden tab's polling and an outage measure time: they run after, each
     // test on its own (a worker starts its file's server for it), three at a time. They mostly
