@@ -46,16 +46,21 @@ function step(name, command, args, env = {}) {
 }
 
 /**
- * Steps that only read the tree, run at the same time (each is one process that mostly waits on
- * one core); each one's output is printed whole when it ends, so the log stays readable.
+ * Steps run at the same time (the static checks, which only read the tree; the last two test
+ * steps, which mostly wait); each one's output is printed whole when it ends, so the log stays
+ * readable.
  */
 async function concurrentSteps(list) {
   await Promise.all(
     list.map(
-      ([name, command, args]) =>
+      ([name, command, args, env = {}]) =>
         new Promise((resolve) => {
           const started = Date.now();
-          const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+          const child = spawn(command, args, {
+            cwd: ROOT,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            env: { ...process.env, ...env },
+          });
           let output = '';
           child.stdout.on('data', (chunk) => (output += chunk));
           child.stderr.on('data', (chunk) => (output += chunk));
@@ -83,33 +88,55 @@ step('unit, API and component tests', 'npx', [
   '--reporter=json',
   `--outputFile.json=${vitestReport}`,
 ]);
+const playwright = (project, ...more) => [
+  'playwright',
+  'test',
+  '-c',
+  'apps/web/playwright.config.ts',
+  '--project',
+  project,
+  ...more,
+];
+const browserEnv = (report) => ({ CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
 const e2eReport = path.join(reports, 'playwright.json');
 step(
-  'browser journey (Chromium)',
+  'browser journeys (Chromium)',
   'npx',
-  ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--project', 'journeys'],
-  {
-    CHROMIUM_PATH: chromium,
-    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
-  },
+  playwright('journeys-shared-cores'),
+  browserEnv(e2eReport),
 );
 
-// Two API and two worker processes on PostgreSQL and Redis: last, alone, as it starts four
-// servers. It needs the PostgreSQL of TEST_DATABASE_URL (CI sets it) and Redis.
+// Last, at the same time: the journeys that time the app (they mostly wait out the client's
+// intervals, a tenth of one core) and scale-out, two API and two worker processes on PostgreSQL
+// and Redis. Scale-out needs the PostgreSQL of TEST_DATABASE_URL (CI sets it) and Redis.
+const timingReport = path.join(reports, 'playwright-timing.json');
 const scaleOutReport = path.join(reports, 'scale-out.json');
+const last = [
+  [
+    'browser journeys that time the app (Chromium)',
+    'npx',
+    playwright('journeys', '--no-deps'),
+    browserEnv(timingReport),
+  ],
+];
 if (process.env.TEST_DATABASE_URL) {
-  step('scale-out (2 API + 2 workers on PostgreSQL and Redis)', 'npx', [
-    'vitest',
-    'run',
-    '-c',
-    'apps/server/vitest.scale-out.config.ts',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${scaleOutReport}`,
+  last.push([
+    'scale-out (2 API + 2 workers on PostgreSQL and Redis)',
+    'npx',
+    [
+      'vitest',
+      'run',
+      '-c',
+      'apps/server/vitest.scale-out.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${scaleOutReport}`,
+    ],
   ]);
 } else {
   console.log('\n=== scale-out ===\nnot run: set TEST_DATABASE_URL (PostgreSQL) to run it');
 }
+await concurrentSteps(last);
 
 let passed = 0;
 let failed = 0;
@@ -140,8 +167,9 @@ function failedSpecs(suite, trail) {
     .map((spec) => [...here, spec.title].join(' › '));
   return [...own, ...(suite.suites ?? []).flatMap((child) => failedSpecs(child, here))];
 }
-if (fs.existsSync(e2eReport)) {
-  const report = JSON.parse(fs.readFileSync(e2eReport, 'utf8'));
+for (const file of [e2eReport, timingReport]) {
+  if (!fs.existsSync(file)) continue;
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += report.stats.expected + report.stats.flaky;
   failed += report.stats.unexpected;
   skipped += report.stats.skipped;
