@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { registerSuperAdmin, registerUser } from './accounts';
 import { handleRow } from './handle-rows';
 import { deliveryRow, followBusyDemoHandle, serveTelegramMonitoring } from './notify-fakes';
+import { waitForBackfill } from './perch-api';
 
 const CHAT_ID = '424242001';
 
@@ -53,7 +54,9 @@ test('connect Telegram, test it, switch a handle on: its next tweet reaches Tele
     timeout: 15_000,
   });
 
-  // Switch Telegram on for the handle, on the dashboard's handle panel.
+  // Switch Telegram on for the handle, on the dashboard's handle panel, once it is collected
+  // (its completion is announced above the list, which would move the switch under the click).
+  await waitForBackfill(page, server.origin, busy.handle);
   await page.getByRole('link', { name: 'Dashboard' }).first().click();
   const row = handleRow(page, busy.handle);
   const telegramSwitch = row.getByRole('switch', {
