@@ -334,7 +334,12 @@ async function recordProgress(
     run.handle = await saveHandle(ctx, run.handle, progressValues(ctx, run, position, page, now));
   }
   emitProgress(ctx, run.handle);
-  const widened = run.handle.backfill_target_start !== position.targetStart;
+  return pageOutcome(run.handle, position, page);
+}
+
+/** What a page did to the walk, as the handle now stands. */
+function pageOutcome(handle: HandleRow, position: WalkPosition, page: TimelinePage): PageOutcome {
+  const widened = handle.backfill_target_start !== position.targetStart;
   return { reachedEnd: page.nextCursor === null && !widened, widened };
 }
 
@@ -346,8 +351,7 @@ function progressValues(
   page: TimelinePage,
   now: Date,
 ): HandleUpdate {
-  const widened = run.handle.backfill_target_start !== position.targetStart;
-  const reachedEnd = page.nextCursor === null && !widened;
+  const { reachedEnd } = pageOutcome(run.handle, position, page);
   return {
     ...pageProgress(ctx, run, position, page, now, reachedEnd),
     ...(reachedEnd
