@@ -37,6 +37,7 @@ import { notificationFiltersRoutes } from './modules/notification-filters/notifi
 import { refusalEventsPlugin } from './modules/security/refusal-events.js';
 import { securityRoutes } from './modules/security/security.routes.js';
 import { twoFactorRoutes } from './modules/security/two-factor.routes.js';
+import type { DuplicateTestGuard } from './modules/settings/duplicate-test-guard.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
@@ -70,8 +71,14 @@ export interface AppOptions {
   /**
    * The Telegram and Discord clients (main.ts shares them with the delivery worker) and a way to
    * wake that worker. Without them the clients are made from the config and nothing delivers.
+   * `duplicateTests` folds repeated channel tests (default: within DUPLICATE_TEST_WINDOW_MS;
+   * tests shorten the window).
    */
-  notify?: { channels: NotifyChannels; wakeWorker?: () => void };
+  notify?: {
+    channels: NotifyChannels;
+    wakeWorker?: () => void;
+    duplicateTests?: DuplicateTestGuard;
+  };
   /**
    * The X API cost meter the source records into (main.ts makes it for the x-api source). Without
    * one, GET /admin/x-usage reads the same table through a meter made from the config.
@@ -236,6 +243,7 @@ async function registerApiRoutes(api: FastifyInstance, options: AppOptions): Pro
     db,
     channels: notify?.channels ?? createNotifyChannels(config),
     wakeWorker: notify?.wakeWorker,
+    duplicateTests: notify?.duplicateTests,
   });
   await api.register(xAccountRoutes, { config, db });
   await api.register(adminRoutes, { config, db, collector, xUsage });

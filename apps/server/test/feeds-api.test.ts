@@ -102,8 +102,8 @@ describe.each(DIALECTS)('RSS and JSON feeds [%s]', (dialect) => {
   const read = (url: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url: new URL(url).pathname, headers });
 
-  const store = (handleId: number, tweets: ReturnType<typeof makeTweet>[]) =>
-    upsertTweets(t.db.db, handleId, tweets, new Date().toISOString());
+  const store = (handleId: number, tweets: ReturnType<typeof makeTweet>[], seenAt = new Date()) =>
+    upsertTweets(t.db.db, handleId, tweets, seenAt.toISOString());
 
   it('makes the secret on first use, keeps it, and lists each followed handle', async () => {
     const { ada, adaId } = await setUp();
@@ -273,8 +273,8 @@ describe.each(DIALECTS)('RSS and JSON feeds [%s]', (dialect) => {
       ).statusCode,
     ).toBe(200);
 
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    await store(nasaId, [makeTweet({ text: 'Second' })]);
+    // Collected a second later: Last-Modified counts whole seconds.
+    await store(nasaId, [makeTweet({ text: 'Second' })], new Date(Date.now() + 1_000));
     const changed = await read(url, { 'if-none-match': etag });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);

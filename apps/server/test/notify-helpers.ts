@@ -3,6 +3,7 @@ import type { SourceTweet } from '../src/domain/tweet-source.js';
 import type { Dialect } from '../src/db/index.js';
 import { insertHandle, insertLink } from '../src/modules/handles/handles.repository.js';
 import { upsertTweets } from '../src/modules/tweets/tweets.repository.js';
+import { DuplicateTestGuard } from '../src/modules/settings/duplicate-test-guard.js';
 import os from 'node:os';
 import { createAlertPass } from '../src/alerts/evaluation.js';
 import { loadConfig } from '../src/config.js';
@@ -46,6 +47,8 @@ export interface NotifyTestOptions {
   webhooks?: boolean;
   /** How often the workers evaluate handle alert rules (default 60 s; 0: every round). */
   alertSweepMs?: number;
+  /** Repeated channel tests within this are sent once (default DUPLICATE_TEST_WINDOW_MS, 2 s). */
+  duplicateTestWindowMs?: number;
 }
 
 /** SECRET_KEY of a notify test app with webhooks. */
@@ -147,7 +150,11 @@ export async function buildNotifyTestApp(
   const t = await buildTestApp(dialect, env, {
     ...(options.source ? { source: options.source } : {}),
     tickMs: 50,
-    notify: { channels, wakeWorker: () => current()?.wake() },
+    notify: {
+      channels,
+      wakeWorker: () => current()?.wake(),
+      duplicateTests: new DuplicateTestGuard(options.duplicateTestWindowMs),
+    },
   });
   const newWorker = (extra: Partial<DeliveryWorkerOptions> = {}) => {
     const worker = new DeliveryWorker({
