@@ -86,6 +86,14 @@ describe('Settings page', () => {
     const ready = () =>
       makeSettings({ twitter_username: 'ada', telegram_chat_id: '555', botRunning: false });
 
+    /** Types a chat id on the Telegram card and saves it, as a person would. */
+    async function saveTelegramChatId(chatId: string) {
+      const user = person();
+      const telegram = screen.getByTestId('telegram-card');
+      await user.type(within(telegram).getByLabelText(/Telegram Chat ID/), chatId);
+      await user.click(within(telegram).getByRole('button', { name: 'Save' }));
+    }
+
     it('shows forwarding active once a save completes what it needs: the server started it', async () => {
       const server = settingsServer(makeSettings({ twitter_username: 'ada' }));
       const fetchMock = stubFetch(server.handlers);
@@ -95,10 +103,7 @@ describe('Settings page', () => {
       expect(
         within(screen.getByTestId('forwarding-card')).getByText(/starts by itself on the server/),
       ).toBeVisible();
-      const user = person();
-      const telegram = screen.getByTestId('telegram-card');
-      await user.type(within(telegram).getByLabelText(/Telegram Chat ID/), '555');
-      await user.click(within(telegram).getByRole('button', { name: 'Save' }));
+      await saveTelegramChatId('555');
       await waitFor(() => expect(forwarding()).toHaveTextContent('Forwarding active'));
       // The browser never starts it: no page has to stay open for forwarding to begin.
       expect(requestsTo(fetchMock, 'POST /api/v1/bot/start')).toHaveLength(0);
@@ -122,10 +127,7 @@ describe('Settings page', () => {
       renderSettings();
       await findCard('forwarding-card');
       await waitFor(() => expect(statusCalls).toBe(1));
-      const user = person();
-      const telegram = screen.getByTestId('telegram-card');
-      await user.type(within(telegram).getByLabelText(/Telegram Chat ID/), '555');
-      await user.click(within(telegram).getByRole('button', { name: 'Save' }));
+      await saveTelegramChatId('555');
       await waitFor(() => expect(forwarding()).toHaveTextContent('Forwarding active'));
       expect(requestsTo(fetchMock, 'GET /api/v1/bot/status')).toHaveLength(2);
       // The slow answer, from before the save, changes nothing when it comes.
