@@ -14,6 +14,9 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // A hung test still fails, but a slow machine running two workers does not: a click-through
+    // test that takes 1-2 s alone took over 5 s (Vitest's default) on a slow 2-core machine.
+    testTimeout: 20_000,
     restoreMocks: true,
     unstubGlobals: true,
     // One jsdom and one module graph per worker, not per file: setting up jsdom and importing
