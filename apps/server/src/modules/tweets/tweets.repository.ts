@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { isPostgres, type Database, type Executor } from '../../db/index.js';
 import type { TweetRow } from '../../db/types.js';
 import type { SourceProfile, SourceTweet } from '../../domain/tweet-source.js';
@@ -218,23 +218,8 @@ async function upsertInChunks(
       if (text === undefined) inserted.add(row.tweet_id);
       if (text !== row.text) changedDays.add(utcDayOf(row.created_at));
     }
-    const upsert = trx
-      .insertInto('tweets')
-      .values(chunk)
-      .onConflict((oc) =>
-        oc
-          .columns(['handle_id', 'tweet_id'])
-          .doUpdateSet((eb) =>
-            Object.fromEntries(
-              REFRESHED_COLUMNS.map((column) => [column, eb.ref(`excluded.${column}`)]),
-            ),
-          ),
-      );
-    if (!fanout) {
-      await upsert.execute();
-      continue;
-    }
-    for (const row of await upsert.returning(['id', 'tweet_id']).execute()) {
+    const { rows: stored } = await trx.executeQuery(sqliteUpsert(chunk, fanout));
+    for (const row of stored) {
       if (!known.has(row.tweet_id)) newRows.push(row.id);
     }
   }
@@ -250,6 +235,38 @@ async function upsertInChunks(
     }
   }
   return { held: true, inserted };
+}
+
+/** SQL texts of sqliteUpsert by row count and RETURNING: a backfill's chunks share one. */
+const sqliteUpsertTexts = new Map<string, string>();
+
+/**
+ * The multi-row upsert of a chunk as one compiled query, its text built from the rows' own
+ * columns and its values bound in the same order. Compiling the same statement through Kysely's
+ * query builder, 10,000 value nodes for a chunk of 500, took a tenth of a backfill's time.
+ * With `returning`, the stored rows' ids come back.
+ */
+function sqliteUpsert(
+  chunk: readonly TweetValues[],
+  returning: boolean,
+): CompiledQuery<{ id: number; tweet_id: string }> {
+  const columns = Object.keys(chunk[0]!) as (keyof TweetValues)[];
+  const key = `${columns.join()}|${chunk.length}|${returning}`;
+  let text = sqliteUpsertTexts.get(key);
+  if (text === undefined) {
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    const refreshed = REFRESHED_COLUMNS.map((column) => `"${column}" = "excluded"."${column}"`);
+    text =
+      `insert into "tweets" (${columns.map((column) => `"${column}"`).join(', ')}) ` +
+      `values ${Array<string>(chunk.length).fill(row).join(', ')} ` +
+      `on conflict ("handle_id", "tweet_id") do update set ${refreshed.join(', ')}` +
+      (returning ? ' returning "id", "tweet_id"' : '');
+    if (sqliteUpsertTexts.size >= 64) sqliteUpsertTexts.clear();
+    sqliteUpsertTexts.set(key, text);
+  }
+  const parameters: unknown[] = [];
+  for (const values of chunk) for (const column of columns) parameters.push(values[column]);
+  return CompiledQuery.raw(text, parameters) as CompiledQuery<{ id: number; tweet_id: string }>;
 }
 
 /**
