@@ -95,8 +95,14 @@ describe.each(DIALECTS)('deliveries under faults (%s)', (dialect) => {
       15_000,
       'both circuits to open',
     );
-    // Down for a while (3 s here; the probe period is scaled down with it).
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Down for a while: until each service has refused two more probes (one every 500 ms).
+    const sends = () => t.telegram.requests.filter((r) => r.method.startsWith('send')).length;
+    const [telegramSoFar, discordSoFar] = [sends(), t.discord.requests.length];
+    await waitUntil(
+      () => sends() >= telegramSoFar + 2 && t.discord.requests.length >= discordSoFar + 2,
+      15_000,
+      'two probes of each service',
+    );
     expect((await outboxCounts(t)).sent ?? 0).toBe(0);
     expect((await outboxCounts(t)).failed ?? 0).toBe(0);
     t.telegram.setDown(false);

@@ -261,7 +261,17 @@ describe.each(DIALECTS)('a crash during delivery (%s)', (dialect) => {
       60_000,
       'every notification',
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Every row is done once none is pending or in flight: nothing can be sent again after that.
+    await waitUntil(
+      async () =>
+        (
+          await query<{ n: number | string }>(
+            "select count(*) as n from notification_outbox where status <> 'sent'",
+          )
+        ).every((row) => Number(row.n) === 0),
+      15_000,
+      'every row sent',
+    );
     second.child.kill('SIGTERM');
     await exitOf(second.child);
 
