@@ -165,6 +165,11 @@ async function fixWindow(ctx: CollectorContext, run: BackfillRun): Promise<void>
  * page read meanwhile: a source that answers faster than the database writes (the demo source,
  * a warm cache) fills fewer, larger writes, and one that answers slower (X) has each page
  * stored while the next one is on its way. At most this many pages wait in memory.
+ *
+ * A page read while no store runs is stored at the next turn of the event loop, not at once:
+ * pages that a source answers within the same turn are stored together (one transaction, one
+ * commit, one full-text segment), and a page that comes over the network is stored without
+ * waiting for anything.
  */
 export const READ_AHEAD_PAGES = 10;
 
@@ -214,12 +219,16 @@ async function walkTimeline(
 
 /**
  * The store side of a walk: pages queue while a store runs, and the next store takes them all
- * (at most READ_AHEAD_PAGES). Stores run one at a time, in the order the pages were read.
+ * (at most READ_AHEAD_PAGES). Stores run one at a time, in the order the pages were read, and
+ * each store's outcome is taken once, by the `add` or `finish` after it.
  */
 class WalkWriter {
   private queued: TimelinePage[] = [];
+  /** The latest store, until its outcome is taken. */
   private running: Promise<PageOutcome | null> | undefined;
   private busy = false;
+  /** A store of the queue at the next turn of the event loop. */
+  private due: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly ctx: CollectorContext,
@@ -228,34 +237,53 @@ class WalkWriter {
   ) {}
 
   /**
-   * Queues a page and starts storing the queue, unless a store is running and the queue has
-   * room left. Resolves to the outcome of the store that ran before (undefined when none
-   * finished meanwhile); a widened walk or a reset leaves the queue for `finish`.
+   * Queues a page. Unless a store is running and the queue has room left, takes the outcome of
+   * the store before (undefined when none) and, unless it was a reset or widened the walk (the
+   * queue is then left for `finish`), stores the queue: at once when full, else at the next turn.
    */
   async add(page: TimelinePage): Promise<PageOutcome | null | undefined> {
     this.queued.push(page);
     if (this.busy && this.queued.length < READ_AHEAD_PAGES) return undefined;
-    const before = await this.running;
+    const before = await this.take();
     if (before === null || before?.widened) return before;
-    this.start();
+    if (this.queued.length >= READ_AHEAD_PAGES) this.start();
+    else this.due ??= setImmediate(() => this.startDue());
     return before;
   }
 
   /** Stores what is queued (and `page`) and waits: the outcome of the walk's last store. */
   async finish(page?: TimelinePage): Promise<PageOutcome | null | undefined> {
     if (page) this.queued.push(page);
-    const before = await this.running;
+    const before = await this.take();
     if (before === null || this.queued.length === 0) return before;
     this.start();
-    return this.running;
+    return this.take();
   }
 
-  /** Waits for a running store, however it ends (its error is the caller's already). */
+  /** Drops a store not begun yet and waits for a running one, however it ends. */
   async settled(): Promise<void> {
+    this.cancelDue();
     await this.running?.catch(() => undefined);
   }
 
+  private take(): Promise<PageOutcome | null> | undefined {
+    const running = this.running;
+    this.running = undefined;
+    return running;
+  }
+
+  private startDue(): void {
+    this.due = undefined;
+    if (!this.busy && this.queued.length > 0) this.start();
+  }
+
+  private cancelDue(): void {
+    if (this.due) clearImmediate(this.due);
+    this.due = undefined;
+  }
+
   private start(): void {
+    this.cancelDue();
     const pages = this.queued;
     this.queued = [];
     this.busy = true;

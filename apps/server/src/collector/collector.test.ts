@@ -258,6 +258,43 @@ describe.each(DIALECTS)('collector (%s)', (dialect) => {
     },
   );
 
+  it('stores pages a source answers at once together, and a page that is slow to come without waiting', async () => {
+    // The demo source answers within the same turn of the event loop: the pages read before a
+    // store begins, then while it runs, go into one store each time.
+    const fast = instrumented(demo());
+    const collector = makeCollector(fast.source);
+    const progress: HandleProgressEvent[] = [];
+    collector.events.on('handle.progress', (event) => progress.push(event));
+    await collector.start();
+    await follow(collector, 'prolific_rae', 15);
+    const done = await backfillDone('prolific_rae');
+    expect(await storedTweetIds(db, done.id)).toEqual(await sourceWindowIds(demo(), done));
+    expect(fast.calls.timeline).toBeGreaterThan(READ_AHEAD_PAGES);
+    expect(progress.length).toBeLessThanOrEqual(
+      Math.ceil(fast.calls.timeline / READ_AHEAD_PAGES) + 1,
+    );
+
+    // The second page comes only once the first is stored: a writer that waited for more pages
+    // before storing would never get it.
+    const slow = instrumented(demo());
+    slow.hooks.beforeTimeline = async (call) => {
+      if (call === 2)
+        await waitFor(
+          () => progress.length,
+          (count) => count > 0,
+        );
+    };
+    progress.length = 0;
+    const second = makeCollector(slow.source);
+    second.events.on('handle.progress', (event) => progress.push(event));
+    await collector.stop();
+    await second.start();
+    await follow(second, 'prolific_ray', 15);
+    const slowDone = await backfillDone('prolific_ray');
+    expect(await storedTweetIds(db, slowDone.id)).toEqual(await sourceWindowIds(demo(), slowDone));
+    expect(progress[0]?.progress).toBeLessThan(100);
+  });
+
   it('under economy a backfill schedules readings only for posts of the current UTC day', async () => {
     const collector = makeCollector(demo(), 'economy');
     await collector.start();
