@@ -2,6 +2,7 @@
  * The fan-out's SQL: reads the tweets waiting for their fan-out and their handles' followers,
  * writes the outbox rows the fan-out rules (fan-out-rules.ts) decide, in one transaction.
  */
+import { sql, type SqlBool } from 'kysely';
 import type { Executor, Db } from '../db/index.js';
 import type { NotificationChannel } from '../db/types.js';
 import { postIdLength } from '../db/posting-order.js';
@@ -90,7 +91,8 @@ async function selectPendingTweets(trx: Executor, dialect: Db['dialect'], limit:
       'tweets.media',
       'handles.x_user_id',
     ])
-    .where('tweets.fanout_pending', '=', true)
+    // The column alone, as the partial index names it (migration 0026).
+    .where(sql<SqlBool>`tweets.fanout_pending`)
     // Posting order, ties by post id: the rows are inserted in this order, and their ids are
     // the order each chat gets its notices in (claimNextDelivery).
     .orderBy('tweets.created_at')

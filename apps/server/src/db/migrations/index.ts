@@ -26,6 +26,7 @@ import { alertMarks } from './0022-alert-marks.js';
 import { alertMarkPages } from './0023-alert-mark-pages.js';
 import { tweetWordDays } from './0024-tweet-word-days.js';
 import { searchIndexByStatement } from './0025-search-index-by-statement.js';
+import { partialTweetIndexes } from './0026-partial-tweet-indexes.js';
 
 /** Every migration, in order. Names sort lexically; never rename or edit a shipped one. */
 export function migrations(dialect: Dialect): Record<string, Migration> {
@@ -56,5 +57,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0023-alert-mark-pages': alertMarkPages(kinds, dialect),
     '0024-tweet-word-days': tweetWordDays(),
     '0025-search-index-by-statement': searchIndexByStatement(dialect),
+    '0026-partial-tweet-indexes': partialTweetIndexes(),
   };
 }
