@@ -15,6 +15,7 @@ import {
 import type pgTypes from 'pg';
 import type { Config } from '../config.js';
 import { createPrivateFile, ensurePrivateDir, restrictFile } from '../lib/private-files.js';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import type { Database } from './types.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -205,11 +206,23 @@ export function createDb(
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  // Checkpoints run on a thread of their own (sqlite-checkpointer.ts); this one is the fallback.
+  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   for (const part of sqliteFiles(file)) restrictFile(part);
+  const checkpointer = startCheckpointer(file);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: sqliteForKysely(sqlite) }),
   });
-  return { db, dialect: 'sqlite', location: file, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    location: file,
+    // The server's connection closes last: it checkpoints what is left and removes the WAL.
+    close: async () => {
+      await checkpointer.stop();
+      await db.destroy();
+    },
+  };
 }
 
 export type { Database } from './types.js';
