@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 
 /**
  * The two indexes of `tweets` that find the few posts waiting for something hold only those
@@ -18,35 +18,30 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 export function partialTweetIndexes() {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema.dropIndex('tweets_fanout_pending_idx').execute();
-      await db.schema
-        .createIndex('tweets_fanout_pending_idx')
-        .on('tweets')
-        .column('handle_id')
-        .where(sql<SqlBool>`fanout_pending`)
-        .execute();
-      await db.schema.dropIndex('tweets_metrics_next_at_idx').execute();
-      await db.schema
-        .createIndex('tweets_metrics_next_at_idx')
-        .on('tweets')
-        .column('metrics_next_at')
-        .where(sql<SqlBool>`metrics_next_at is not null`)
-        .execute();
+      await replaceIndex(db, 'tweets_fanout_pending_idx', ['handle_id'], sql`fanout_pending`);
+      await replaceIndex(
+        db,
+        'tweets_metrics_next_at_idx',
+        ['metrics_next_at'],
+        sql`metrics_next_at is not null`,
+      );
     },
 
     async down(db: Kysely<unknown>): Promise<void> {
-      await db.schema.dropIndex('tweets_fanout_pending_idx').execute();
-      await db.schema
-        .createIndex('tweets_fanout_pending_idx')
-        .on('tweets')
-        .columns(['fanout_pending', 'handle_id'])
-        .execute();
-      await db.schema.dropIndex('tweets_metrics_next_at_idx').execute();
-      await db.schema
-        .createIndex('tweets_metrics_next_at_idx')
-        .on('tweets')
-        .column('metrics_next_at')
-        .execute();
+      await replaceIndex(db, 'tweets_fanout_pending_idx', ['fanout_pending', 'handle_id']);
+      await replaceIndex(db, 'tweets_metrics_next_at_idx', ['metrics_next_at']);
     },
   };
+}
+
+/** Drops the index `name` of `tweets` and makes it again on `columns`, partial when `where`. */
+async function replaceIndex(
+  db: Kysely<unknown>,
+  name: string,
+  columns: string[],
+  where?: RawBuilder<unknown>,
+): Promise<void> {
+  await db.schema.dropIndex(name).execute();
+  const index = db.schema.createIndex(name).on('tweets').columns(columns);
+  await (where ? index.where(where.$castTo<SqlBool>()) : index).execute();
 }
