@@ -4,8 +4,9 @@ import { addHandleInPanel, handlePanel, handleRow } from './handle-rows';
 import { addHandleByApi } from './perch-api';
 import { servePerch } from './journey-servers';
 
-// A small page delay keeps the demo backfill quick but still visibly in progress.
-const server = servePerch({ DEMO_PAGE_DELAY_MS: '300' });
+// A page delay of 1 s keeps the demo backfill of a week in progress for several seconds: long
+// enough for the badge's percentage to be seen even when a loaded machine renders the row late.
+const server = servePerch({ DEMO_PAGE_DELAY_MS: '1000' });
 
 test('add a handle, watch it collect to Ready, browse tweets, hit the limit, remove', async ({
   page,
@@ -21,10 +22,11 @@ test('add a handle, watch it collect to Ready, browse tweets, hit the limit, rem
   await expect(row).toBeVisible();
   // Watch the badge: it shows a percentage on the way and ends at 'Ready'.
   const seen = new Set<string>();
-  const deadline = Date.now() + 45_000;
+  const started = Date.now();
+  const deadline = started + 45_000;
   while (Date.now() < deadline) {
     const text = (await row.getByTestId('handle-status').textContent()) ?? '';
-    seen.add(text);
+    seen.add(`${text} (${Date.now() - started} ms)`);
     if (/Ready/.test(text)) break;
     await page.waitForTimeout(150);
   }
