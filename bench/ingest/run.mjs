@@ -91,7 +91,8 @@ async function runScenario(scenario) {
     DEMO_PAGE_DELAY_MS: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
-  const db = createDb(config);
+  // As the server opens it: SQLite checkpoints from a thread of their own.
+  const db = createDb(config, { checkpointer: true });
   try {
     await migrateToLatest(db);
     const user = await insertUser(db.db, {

@@ -132,7 +132,7 @@ const config = loadConfig({
   DISCORD_BOT_TOKEN: setup.discord.token,
   DISCORD_API_BASE_URL: setup.discord.baseUrl,
 });
-const plainDb = createDb(config);
+const plainDb = createDb(config, { checkpointer: true });
 await migrateToLatest(plainDb);
 
 const setupStarted = performance.now();

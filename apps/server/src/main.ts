@@ -74,7 +74,7 @@ interface BackgroundWork {
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const db = createDb(config);
+  const db = createDb(config, { checkpointer: true });
   await migrateToLatest(db);
   // Webhook secrets sealed before each was bound to its endpoint are sealed for it (once).
   await bindWebhookSecrets(

@@ -62,6 +62,12 @@ export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 export interface DbOptions {
   /** PostgreSQL: IDLE_IN_TRANSACTION_TIMEOUT_MS unless given (tests shorten it). */
   idleInTransactionTimeoutMs?: number;
+  /**
+   * SQLite: checkpoint the WAL from a thread of its own (sqlite-checkpointer.ts), for the
+   * long-running server and worker, whose backfills write for minutes. A CLI command or a test's
+   * database leaves checkpoints to SQLite's own, and does not pay for starting a thread.
+   */
+  checkpointer?: boolean;
 }
 
 /**
@@ -206,10 +212,10 @@ export function createDb(
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  // Checkpoints run on a thread of their own (sqlite-checkpointer.ts); this one is the fallback.
-  sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  // With a checkpointer, SQLite's own checkpoint inside a commit is only the fallback.
+  if (options.checkpointer) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   for (const part of sqliteFiles(file)) restrictFile(part);
-  const checkpointer = startCheckpointer(file);
+  const checkpointer = options.checkpointer ? startCheckpointer(file) : undefined;
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: sqliteForKysely(sqlite) }),
   });
@@ -219,7 +225,7 @@ export function createDb(
     location: file,
     // The server's connection closes last: it checkpoints what is left and removes the WAL.
     close: async () => {
-      await checkpointer.stop();
+      await checkpointer?.stop();
       await db.destroy();
     },
   };

@@ -14,12 +14,33 @@ describe('SQLite checkpoints on a thread of their own', () => {
 
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-checkpoint-test-'));
-    db = createDb({ DATA_DIR: dataDir, DATABASE_URL: undefined });
+    db = createDb({ DATA_DIR: dataDir, DATABASE_URL: undefined }, { checkpointer: true });
     file = db.location;
   });
 
   afterEach(() => {
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("keeps the server connection's own checkpoint only as a fallback", async () => {
+    const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(
+      db.db,
+    );
+    expect(rows[0]?.wal_autocheckpoint).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
+    await db.close();
+  });
+
+  it('leaves checkpoints to SQLite in a database opened without one (a CLI command, a test)', async () => {
+    await db.close();
+    const plain = createDb({ DATA_DIR: dataDir, DATABASE_URL: undefined });
+    const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(
+      plain.db,
+    );
+    // SQLite's default: a checkpoint inside the commit that takes the WAL past 1,000 pages.
+    expect(rows[0]?.wal_autocheckpoint).toBe(1000);
+    await sql`create table notes (body text not null)`.execute(plain.db);
+    await plain.close();
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
   });
 
   it('copies committed writes into the database file while the server connection only writes', async () => {
