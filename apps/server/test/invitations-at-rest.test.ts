@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { adminCreatedInvitationResponseSchema } from '@perch/shared';
 import { sqliteFiles } from '../src/db/index.js';
@@ -21,7 +21,7 @@ import {
   ensureBootstrapInvitation,
 } from '../src/modules/invitations/invitations.service.js';
 import { dataOf } from './assertions.js';
-import { DIALECTS, TestClient, registration, type TestDb } from './helpers.js';
+import { DIALECTS, TestClient, registration, testMigrator, type TestDb } from './helpers.js';
 import { closedAfterEachTest } from './seed.js';
 
 const run = promisify(execFile);
@@ -45,21 +45,14 @@ async function dumpOf(db: TestDb): Promise<string> {
   return stdout;
 }
 
-/** Migrates down to the migration before 0019, as a database of the previous version is. */
+/**
+ * Migrates down to the migration before 0019, as a database of the previous version is (tried
+ * again when another suite's schema changes under the migrator's listing, as testMigrator does).
+ */
 async function beforeSecretsAtRest(db: TestDb): Promise<void> {
   const names = Object.keys(migrations(db.dialect));
   const previous = names[names.indexOf('0019-secrets-at-rest') - 1]!;
-  const schema =
-    db.dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db.db)).rows[0]
-          ?.schema
-      : undefined;
-  const migrator = new Migrator({
-    db: db.db,
-    provider: { getMigrations: () => Promise.resolve(migrations(db.dialect)) },
-    migrationTableSchema: schema,
-  });
-  const { error } = await migrator.migrateTo(previous);
+  const { error } = await (await testMigrator(db)).migrateTo(previous);
   if (error) throw error as Error;
 }
 
