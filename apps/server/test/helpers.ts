@@ -29,6 +29,26 @@ export interface TestDb extends Db {
   dispose(): Promise<void>;
 }
 
+let sqliteTemplate: Promise<string> | undefined;
+
+/**
+ * A SQLite database file migrated to the latest schema, made once per test process: each SQLite
+ * test database starts as a copy of it (a millisecond) rather than running every migration anew.
+ * createTestDb still runs the migrator on the copy, which finds nothing left to do.
+ */
+function migratedSqliteFile(): Promise<string> {
+  sqliteTemplate ??= (async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-test-template-'));
+    process.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const db = createDb(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' }));
+    await migrateToLatest(db);
+    // Closing checkpoints the WAL into the file and removes it: the file alone is the database.
+    await db.close();
+    return db.location;
+  })();
+  return sqliteTemplate;
+}
+
 /**
  * A fresh, migrated database: a temp SQLite file, or a private schema in TEST_DATABASE_URL so
  * suites never see each other's rows.
@@ -59,6 +79,9 @@ export async function createTestDb(
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
+  if (!config.DATABASE_URL) {
+    fs.copyFileSync(await migratedSqliteFile(), path.join(dataDir, 'perch.db'));
+  }
   const db = createDb(config);
   await migrateToLatest(db);
   return {
