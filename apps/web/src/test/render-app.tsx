@@ -6,17 +6,19 @@ import { routes } from '@/app/router';
 import { theme } from '@/app/theme';
 import type { ClientRuntime } from '@/lib/client-runtime';
 import { ClientRuntimeProvider } from '@/lib/client-runtime-react';
+import { clearAfterTest } from './query-clients';
 
 /**
  * Renders the whole app at `path` in a memory router, with the runtime's query cache or a fresh,
  * retry-free one.
  */
 export function renderApp(path: string, runtime: ClientRuntime | null = null) {
-  const queryClient =
+  const queryClient = clearAfterTest(
     runtime?.queryClient ??
-    new QueryClient({
-      defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-    });
+      new QueryClient({
+        defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+      }),
+  );
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
     <MantineProvider theme={theme} env="test">

@@ -4,6 +4,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
 import { theme } from '@/app/theme';
+import { clearAfterTest } from './query-clients';
 
 export interface RenderRouteOptions {
   /** Extra routes next to the one under test, e.g. a home page to land on. */
@@ -16,9 +17,11 @@ export interface RenderRouteOptions {
  * retry-free query cache.
  */
 export function renderRoute(path: string, element: ReactElement, options: RenderRouteOptions = {}) {
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
+  const queryClient = clearAfterTest(
+    new QueryClient({
+      defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+    }),
+  );
   const router = createMemoryRouter([{ path, element }, ...(options.routes ?? [])], {
     initialEntries: [options.initialPath ?? path],
   });

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { fakeMediaQueryList } from './media-query';
+import { clearTestQueryClients } from './query-clients';
 
 // Lazy routes are transformed on first import; give slow machines time before failing.
 configure({ asyncUtilTimeout: 5_000 });
@@ -33,6 +34,7 @@ Object.defineProperty(window, 'scrollTo', { writable: true, value: () => undefin
 
 afterEach(() => {
   cleanup();
+  clearTestQueryClients();
   window.localStorage.clear();
   window.sessionStorage.clear();
   for (const cookie of document.cookie.split(';')) {
