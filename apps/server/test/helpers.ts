@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { Migrator, sql, type MigrationResultSet } from 'kysely';
-import pg from 'pg';
 import { buildApp, type AppOptions } from '../src/app.js';
 import { Collector, type CollectorOptions } from '../src/collector/collector.js';
 import { createDemoSource } from '../src/sources/index.js';
@@ -16,7 +15,12 @@ import { findHandleByName, type HandleRow } from '../src/modules/handles/handles
 import type { XUsageMeter } from '../src/modules/x-usage/x-usage.service.js';
 import { createInvitation } from '../src/modules/invitations/invitations.service.js';
 import type { Role } from '@perch/shared';
-import { createMigratedSchema, migratedSqliteFile, schemaUrl } from './migrated-templates.js';
+import {
+  createMigratedSchema,
+  migratedSqliteFile,
+  schemaUrl,
+  withClient,
+} from './migrated-templates.js';
 import { TEST_PASSWORD, registration } from './registration.js';
 
 /** SQLite always; Postgres too when TEST_DATABASE_URL is set (CI sets it). */
@@ -72,10 +76,9 @@ export async function createTestDb(
       await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (schema) {
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        await admin.query(`drop schema if exists ${schema} cascade`);
-        await admin.end();
+        await withClient(process.env.TEST_DATABASE_URL ?? '', (admin) =>
+          admin.query(`drop schema if exists ${schema} cascade`),
+        );
       }
     },
   };

@@ -46,7 +46,11 @@ export function schemaUrl(base: string, schema: string): string {
   return url.toString();
 }
 
-async function withClient<T>(base: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection of its own to `base`, closed afterwards. */
+export async function withClient<T>(
+  base: string,
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   const client = new pg.Client({ connectionString: base });
   await client.connect();
   try {
