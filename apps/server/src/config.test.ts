@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
+import { IDLE_IN_TRANSACTION_TIMEOUT_MS, idleTimeoutForLease } from './db/index.js';
 
 /** The ConfigError thrown by loadConfig(env), or a failure if it did not throw one. */
 function configError(env: Record<string, string | undefined>): ConfigError {
@@ -116,6 +117,20 @@ describe('loadConfig', () => {
     );
     expect(configError({ TWEET_SOURCE: 'scraper' }).problems[0]).toMatch(/^TWEET_SOURCE:/);
     expect(configError({ X_API_BASE_URL: 'not a url' }).problems[0]).toMatch(/^X_API_BASE_URL:/);
+  });
+
+  it('reads COLLECTOR_LEASE_SECONDS: 15 by default, with a 10 s idle-transaction limit; 3-300', () => {
+    const lease = loadConfig({}).COLLECTOR_LEASE_SECONDS;
+    expect(lease).toBe(15);
+    // At the default, the limit main.ts sets is the one the database layer documents.
+    expect(idleTimeoutForLease(lease)).toBe(IDLE_IN_TRANSACTION_TIMEOUT_MS);
+    expect(loadConfig({ COLLECTOR_LEASE_SECONDS: '6' }).COLLECTOR_LEASE_SECONDS).toBe(6);
+    expect(idleTimeoutForLease(6)).toBe(4_000);
+    for (const bad of ['2', '301', 'soon']) {
+      expect(configError({ COLLECTOR_LEASE_SECONDS: bad }).problems[0]).toMatch(
+        /^COLLECTOR_LEASE_SECONDS:/,
+      );
+    }
   });
 
   it('reads X_METRIC_REFRESH: standard by default, economy when asked, and refuses others', () => {

@@ -176,6 +176,14 @@ const envSchema = z.object({
   MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(5).max(86_400).default(60),
   /** How many collection jobs (backfill pages, polls) run at once. */
   COLLECTOR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * Scale-out: seconds a worker's hold on a handle lasts without renewal (the handle's lease,
+   * and the lock of its BullMQ job); a PostgreSQL transaction left idle is ended after two
+   * thirds of it. A worker that dies or freezes has its handles taken by another within about
+   * 1.25 times this plus a second: at the default 15, within the 30 s the docs promise
+   * (collector/handle-lease.ts). Tests shorten it.
+   */
+  COLLECTOR_LEASE_SECONDS: z.coerce.number().int().min(3).max(300).default(15),
   /** How slow the demo source pretends the network is, per page (ms). */
   DEMO_PAGE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(400),
   /**

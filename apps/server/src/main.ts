@@ -10,7 +10,7 @@ import { logHandleStatus } from './collector/status-log.js';
 import type { Logger } from './lib/logger.js';
 import { createTweetSource } from './sources/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createDb, type Db } from './db/index.js';
+import { createDb, idleTimeoutForLease, type Db } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { BullMqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createMetrics, type Metrics } from './lib/metrics.js';
@@ -74,7 +74,10 @@ interface BackgroundWork {
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const db = createDb(config, { checkpointer: true });
+  const db = createDb(config, {
+    checkpointer: true,
+    idleInTransactionTimeoutMs: idleTimeoutForLease(config.COLLECTOR_LEASE_SECONDS),
+  });
   await migrateToLatest(db);
   // Webhook secrets sealed before each was bound to its endpoint are sealed for it (once).
   await bindWebhookSecrets(
@@ -242,6 +245,7 @@ function createCollector(deps: {
     profileRefreshMinutes: config.PROFILE_REFRESH_MINUTES,
     metricRefresh: config.X_METRIC_REFRESH,
     nodeId: cluster.nodeId,
+    leaseMs: config.COLLECTOR_LEASE_SECONDS * 1000,
     alerts,
     jobMetrics: metrics,
     share: () => membership.workers(),
@@ -255,6 +259,7 @@ function createCollector(deps: {
               prefix: config.REDIS_PREFIX,
               concurrency: config.COLLECTOR_CONCURRENCY,
               nodeId: cluster.nodeId,
+              lockDurationMs: config.COLLECTOR_LEASE_SECONDS * 1000,
             });
             return jobQueue;
           }

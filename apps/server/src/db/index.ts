@@ -59,6 +59,15 @@ function loadPg(): typeof pgTypes {
  */
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
+/**
+ * The idle-in-transaction limit that goes with a collector lease (COLLECTOR_LEASE_SECONDS): two
+ * thirds of it, so a frozen worker's transaction ends before its lease does (10 s for the
+ * default 15 s lease).
+ */
+export function idleTimeoutForLease(leaseSeconds: number): number {
+  return Math.round((leaseSeconds * 1000 * 2) / 3);
+}
+
 export interface DbOptions {
   /** PostgreSQL: IDLE_IN_TRANSACTION_TIMEOUT_MS unless given (tests shorten it). */
   idleInTransactionTimeoutMs?: number;

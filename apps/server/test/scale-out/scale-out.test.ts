@@ -39,6 +39,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The docs' promise: a dead or frozen worker's handles go to another within 30 s. */
 const TAKEOVER_MS = 30_000;
+/**
+ * COLLECTOR_LEASE_SECONDS of every process here. A takeover then takes at most about 1.25 times
+ * it plus the scheduler's second; `LEASE_TAKEOVER_MS` leaves room for a loaded machine.
+ */
+const LEASE_SECONDS = 6;
+const LEASE_TAKEOVER_MS = LEASE_SECONDS * 2_000 + 3_000;
 
 interface Node {
   name: string;
@@ -132,6 +138,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
       X_API_BASE_URL: where.xBaseUrl,
       MONITOR_INTERVAL_SECONDS: '5',
       COLLECTOR_CONCURRENCY: '3',
+      // A dead or frozen worker's handles move within about 8.5 s instead of about 20 s at the
+      // default 15 (which keeps within the documented 30 s, docs/benchmarks.md "Scale-out").
+      COLLECTOR_LEASE_SECONDS: String(LEASE_SECONDS),
       TELEGRAM_BOT_TOKEN: telegram.token,
       TELEGRAM_API_BASE_URL: telegram.baseUrl,
       TELEGRAM_POLL_UPDATES: 'false',
@@ -566,8 +575,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
     console.info(
       `takeover: ${takeover.killed} ms after kill -9, ${takeover.frozen} ms after SIGSTOP while storing a page`,
     );
-    expect(takeover.killed).toBeLessThan(TAKEOVER_MS);
-    expect(takeover.frozen).toBeLessThan(TAKEOVER_MS);
+    expect(takeover.killed).toBeLessThan(Math.min(TAKEOVER_MS, LEASE_TAKEOVER_MS));
+    expect(takeover.frozen).toBeLessThan(Math.min(TAKEOVER_MS, LEASE_TAKEOVER_MS));
     await expect
       .poll(
         async () =>
