@@ -10,18 +10,42 @@ import { renderRoute } from '@/test/render';
 import { deferred, makeCollectingHandle, makeHandle, progressStubs } from '../test/handle-fixtures';
 import { HandlePanel } from './handle-panel';
 
-function Harness({ initial = null }: { initial?: string | null }) {
+function Harness({
+  initial = null,
+  announceSelectedCompletion,
+}: {
+  initial?: string | null;
+  announceSelectedCompletion?: boolean;
+}) {
   const [selected, setSelected] = useState<string | null>(initial);
   return (
     <>
       <p data-testid="selected">{selected ?? 'none'}</p>
-      <HandlePanel selectedHandle={selected} onSelect={setSelected} />
+      <HandlePanel
+        selectedHandle={selected}
+        onSelect={setSelected}
+        announceSelectedCompletion={announceSelectedCompletion}
+      />
     </>
   );
 }
 
 function renderPanel(initial: string | null = null) {
   return renderRoute('/', <Harness initial={initial} />);
+}
+
+/** A backfill-progress answer: done, 52 tweets. */
+function completedProgress() {
+  return ok({
+    progress: 100,
+    status: 'completed',
+    totalTweets: 52,
+    message: 'Done',
+    estimatedCompletion: null,
+    hasData: true,
+    lastUpdated: '2025-03-10T12:00:00.000Z',
+    isComplete: true,
+  });
 }
 
 function rowOf(name: string): HTMLElement {
@@ -372,24 +396,36 @@ describe('HandlePanel', () => {
     });
     const fetchMock = stubFetch({
       'GET /api/v1/handles': () => ok({ handles: [busy] }),
-      'GET /api/v1/handles/busy/backfill-progress': () =>
-        ok({
-          progress: 100,
-          status: 'completed',
-          totalTweets: 52,
-          message: 'Done',
-          estimatedCompletion: null,
-          hasData: true,
-          lastUpdated: '2025-03-10T12:00:00.000Z',
-          isComplete: true,
-        }),
+      'GET /api/v1/handles/busy/backfill-progress': completedProgress,
     });
     renderPanel();
     expect(await screen.findByText('@busy data collection completed!')).toBeInTheDocument();
     const row = rowOf('busy');
     expect(within(row).getByTestId('handle-status')).toHaveTextContent('Ready');
+    // In the row, where its progress bar was: nothing above the list appears and pushes it down.
+    expect(within(row).getByTestId('handle-completed')).toHaveTextContent(
+      '@busy data collection completed!',
+    );
+    expect(within(row).queryByRole('progressbar')).toBeNull();
+    expect(screen.queryByTestId('handle-message')).toBeNull();
     // The list is fetched again once the backfill ends.
     await waitFor(() => expect(requestsTo(fetchMock, 'GET /api/v1/handles').length).toBe(2));
+  });
+
+  it('leaves the selected handle’s completion to the page when told to', async () => {
+    const busy = makeCollectingHandle({ handle: 'busy', backfill_progress: 90 });
+    const other = makeCollectingHandle({ id: 2, handle: 'other', backfill_progress: 90 });
+    stubFetch({
+      'GET /api/v1/handles': () => ok({ handles: [busy, other] }),
+      'GET /api/v1/handles/busy/backfill-progress': completedProgress,
+      'GET /api/v1/handles/other/backfill-progress': completedProgress,
+    });
+    renderRoute('/', <Harness initial="busy" announceSelectedCompletion={false} />);
+    expect(await screen.findByText('@other data collection completed!')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(rowOf('busy')).getByTestId('handle-status')).toHaveTextContent('Ready'),
+    );
+    expect(screen.queryByText('@busy data collection completed!')).toBeNull();
   });
 
   describe('loading the list (5 attempts, then the error clears)', { timeout: 20_000 }, () => {

@@ -6,7 +6,7 @@ import { useHandleListLoad } from '../hooks/use-handle-list-load';
 import { useHandleRemoval } from '../hooks/use-handle-removal';
 import { useNotificationToggles } from '../hooks/use-notification-toggles';
 import { useSwitchRefusals } from '../hooks/use-switch-refusals';
-import { COMPLETED_MESSAGE_MS, HANDLE_TEXTS, SUCCESS_MESSAGE_MS } from '../utils/handle-messages';
+import { SUCCESS_MESSAGE_MS } from '../utils/handle-messages';
 import { AddHandleForm } from './add-handle-form';
 import { HandleCountBadge } from './handle-count-badge';
 import { HandleListLoadStates } from './handle-list-states';
@@ -57,11 +57,6 @@ export function HandlePanel({
   const toggles = useNotificationToggles(refusals.handleToggleOutcome);
   const notifications = { isBusy: toggles.isBusy, onToggle: toggles.toggle };
 
-  const handleCompleted = (name: string) => {
-    if (!announceSelectedCompletion && name.toLowerCase() === selected) return;
-    showMessage({ kind: 'success', text: HANDLE_TEXTS.completed(name) }, COMPLETED_MESSAGE_MS);
-  };
-
   return (
     <Card withBorder radius="lg" p="lg" data-testid="handle-panel">
       <Group justify="space-between" mb="md" wrap="nowrap">
@@ -104,7 +99,9 @@ export function HandlePanel({
                 onSelect={onSelect}
                 onShowTweets={setTweetsOf}
                 onRemove={removal.ask}
-                onCompleted={handleCompleted}
+                announceCompletion={
+                  announceSelectedCompletion || selected !== handle.handle.toLowerCase()
+                }
                 notifications={notifications}
                 onEditFilter={setFilterOf}
                 forwarding={forwarding}

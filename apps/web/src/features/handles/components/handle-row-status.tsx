@@ -1,4 +1,5 @@
-import { Box, Group, Progress } from '@mantine/core';
+import { Box, Group, Progress, Text } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
 import { clampProgress, type ForwardingSettings, type Handle } from '@perch/shared';
 import { HandleStatusBadge } from './handle-status-badge';
 import { blockedChannels, forwardingNoteId } from './forwarding-notes';
@@ -57,5 +58,17 @@ export function HandleRowProgress({ handle, live }: { handle: Handle; live: Hand
       striped
       aria-label={`Backfill progress for @${handle.handle}`}
     />
+  );
+}
+
+/** '@x data collection completed!' where the bar was, for a few seconds after it comes off. */
+export function HandleRowCompleted({ text }: { text: string }) {
+  return (
+    <Group mt="xs" gap={6} wrap="nowrap" c="green" role="status" data-testid="handle-completed">
+      <IconCircleCheck size={16} aria-hidden />
+      <Text size="sm" c="inherit">
+        {text}
+      </Text>
+    </Group>
   );
 }

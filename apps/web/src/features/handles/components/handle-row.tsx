@@ -5,11 +5,13 @@ import {
   type ForwardingSettings,
   type Handle,
 } from '@perch/shared';
+import { useTimedMessage } from '@/lib/use-timed-message';
 import { useLiveHandle } from '../hooks/use-live-handle';
+import { COMPLETED_MESSAGE_MS, HANDLE_TEXTS } from '../utils/handle-messages';
 import { ForwardingNotes, type SwitchRefusal } from './forwarding-notes';
 import { HandleRowFilter } from './handle-row-filter';
 import { HandleRowHeader } from './handle-row-header';
-import { HandleRowProgress, HandleRowStatus } from './handle-row-status';
+import { HandleRowCompleted, HandleRowProgress, HandleRowStatus } from './handle-row-status';
 import type { NotificationSwitchesProps } from './notification-switches';
 
 export interface HandleRowProps {
@@ -20,8 +22,11 @@ export interface HandleRowProps {
   onSelect: (handle: string) => void;
   onShowTweets: (handle: string) => void;
   onRemove: (handle: Handle) => void;
-  /** Its collection completed while on screen. */
-  onCompleted: (handle: string) => void;
+  /**
+   * Say '@x data collection completed!' in the row, where its progress was, when its collection
+   * completes on screen (false where another part of the page says so).
+   */
+  announceCompletion: boolean;
   notifications: Pick<NotificationSwitchesProps, 'isBusy' | 'onToggle'>;
   onEditFilter: (handle: Handle) => void;
   forwarding: ForwardingSettings | undefined;
@@ -32,7 +37,8 @@ export interface HandleRowProps {
 
 /**
  * One handle of the panel's list: name and counts, its actions, the collection badge and the
- * switches, why a switch will not deliver, the filter, and the progress while it is collected.
+ * switches, why a switch will not deliver, the filter, and the progress while it is collected
+ * (then, for a few seconds, that its collection completed).
  */
 export function HandleRow({
   handle,
@@ -41,14 +47,18 @@ export function HandleRow({
   onSelect,
   onShowTweets,
   onRemove,
-  onCompleted,
+  announceCompletion,
   onEditFilter,
   notifications,
   forwarding,
   refusal,
   onDismissRefusal,
 }: HandleRowProps) {
-  const live = useLiveHandle(handle, onCompleted);
+  const completion = useTimedMessage(COMPLETED_MESSAGE_MS);
+  const live = useLiveHandle(handle, (name) => {
+    if (announceCompletion)
+      completion.show({ kind: 'success', text: HANDLE_TEXTS.completed(name) });
+  });
   const temporary = isTemporaryHandleId(handle.id);
   return (
     <Card
@@ -86,7 +96,12 @@ export function HandleRow({
         onDismissRefusal={() => onDismissRefusal(handle.id)}
       />
       <HandleRowFilter handle={handle} temporary={temporary} onEditFilter={onEditFilter} />
-      {isHandleCollecting(live) ? <HandleRowProgress handle={handle} live={live} /> : null}
+      {/* The completion takes the progress bar's place: nothing above the list moves. */}
+      {isHandleCollecting(live) ? (
+        <HandleRowProgress handle={handle} live={live} />
+      ) : completion.message ? (
+        <HandleRowCompleted text={completion.message.text} />
+      ) : null}
     </Card>
   );
 }

@@ -1,6 +1,7 @@
 import {
   BACKFILL_STATUSES,
   isHandleCollecting,
+  isHandleReady,
   isProgressComplete,
   isTemporaryHandleId,
   type BackfillStatus,
@@ -8,7 +9,7 @@ import {
   type ProgressState,
 } from '@perch/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useEffectEvent } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import {
   backfillProgressQueryOptions,
   useBackfillProgressQuery,
@@ -38,7 +39,7 @@ export function withProgress(handle: Handle, progress: ProgressState | undefined
 /**
  * A handle row's live state: while its backfill runs, its progress is polled every 2 s; when
  * the backfill ends the list is fetched again (docs/spec-notes.md, Progress rules) and
- * `onCompleted` is told once it completed.
+ * `onCompleted` is told once it completed, by the progress poll or by the list.
  */
 export function useLiveHandle(handle: Handle, onCompleted?: (handle: string) => void): Handle {
   const queryClient = useQueryClient();
@@ -50,7 +51,12 @@ export function useLiveHandle(handle: Handle, onCompleted?: (handle: string) => 
     (isProgressComplete(progress) || progress.status === 'failed' || progress.status === 'error');
 
   const completed = finished && isProgressComplete(progress);
-  const announceCompletion = useEffectEvent(() => onCompleted?.(handle.handle));
+  /** Seen collecting on screen, and its completion not told yet. */
+  const watching = useRef(collecting);
+  const announceCompletion = useEffectEvent(() => {
+    watching.current = false;
+    onCompleted?.(handle.handle);
+  });
 
   useEffect(() => {
     if (finished) void queryClient.invalidateQueries({ queryKey: handleKeys.list });
@@ -65,6 +71,18 @@ export function useLiveHandle(handle: Handle, onCompleted?: (handle: string) => 
     );
     announceCompletion();
   }, [completed, handle.handle, queryClient]);
+
+  // The list can say Ready before a progress poll reads 100 % (a live event fetched it again):
+  // a handle seen collecting that comes back ready has completed all the same.
+  const ready = isHandleReady(handle);
+  useEffect(() => {
+    if (collecting) {
+      watching.current = true;
+      return;
+    }
+    if (watching.current && ready) announceCompletion();
+    watching.current = false;
+  }, [collecting, ready]);
 
   return collecting ? withProgress(handle, progress) : handle;
 }
