@@ -8,8 +8,9 @@ import { servePerch } from './journey-servers';
 /** A non-UTC zone: the day and hour buckets the page shows must be the browser's own. */
 const TIMEZONE = 'America/New_York';
 
-// Slow enough that the collecting overlay can be seen, quick enough for a test.
-const server = servePerch({ DEMO_PAGE_DELAY_MS: '250' });
+// Slow enough that the collecting overlay can be seen on a loaded machine (it gives way when the
+// first page is stored), quick enough for a test: the two weeks take about 15 s.
+const server = servePerch({ DEMO_PAGE_DELAY_MS: '500' });
 
 test.use({ timezoneId: TIMEZONE, viewport: { width: 1280, height: 900 } });
 
@@ -51,7 +52,9 @@ test('add a demo handle, watch the overlay, read analytics that match the API, s
   const view = page.getByTestId('analytics-view');
   await expect(overlay).toBeHidden({ timeout: 45_000 });
   await expect(page.getByTestId('summary-card-total_tweets')).toBeVisible();
-  await expect(page.getByText('@prolific_grace data collection completed!')).toBeVisible();
+  await expect(page.getByText('@prolific_grace data collection completed!')).toBeVisible({
+    timeout: 45_000,
+  });
 
   // Month (the default): the cards show the API's numbers.
   await expect(async () => {
