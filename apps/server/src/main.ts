@@ -231,6 +231,8 @@ function createCollector(deps: {
 }): { collector: Collector; jobQueue: () => BullMqJobQueue | undefined } {
   const { config, db, cluster, membership, metrics, xUsage, Queue, alerts } = deps;
   const redisUrl = config.REDIS_URL;
+  // A worker's hold on a handle: its lease in the database and its BullMQ job's lock.
+  const leaseMs = config.COLLECTOR_LEASE_SECONDS * 1000;
   let jobQueue: BullMqJobQueue | undefined;
   const collector = new Collector({
     db,
@@ -245,7 +247,7 @@ function createCollector(deps: {
     profileRefreshMinutes: config.PROFILE_REFRESH_MINUTES,
     metricRefresh: config.X_METRIC_REFRESH,
     nodeId: cluster.nodeId,
-    leaseMs: config.COLLECTOR_LEASE_SECONDS * 1000,
+    leaseMs,
     alerts,
     jobMetrics: metrics,
     share: () => membership.workers(),
@@ -259,7 +261,7 @@ function createCollector(deps: {
               prefix: config.REDIS_PREFIX,
               concurrency: config.COLLECTOR_CONCURRENCY,
               nodeId: cluster.nodeId,
-              lockDurationMs: config.COLLECTOR_LEASE_SECONDS * 1000,
+              lockDurationMs: leaseMs,
             });
             return jobQueue;
           }

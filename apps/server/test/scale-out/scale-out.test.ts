@@ -138,8 +138,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
       X_API_BASE_URL: where.xBaseUrl,
       MONITOR_INTERVAL_SECONDS: '5',
       COLLECTOR_CONCURRENCY: '3',
-      // A dead or frozen worker's handles move within about 8.5 s instead of about 20 s at the
-      // default 15 (which keeps within the documented 30 s, docs/benchmarks.md "Scale-out").
+      // Takeovers in seconds rather than the default 15 s lease's 20 (docs/decisions.md).
       COLLECTOR_LEASE_SECONDS: String(LEASE_SECONDS),
       TELEGRAM_BOT_TOKEN: telegram.token,
       TELEGRAM_API_BASE_URL: telegram.baseUrl,
