@@ -54,8 +54,9 @@ const BUILDS = [
       'apps/server/src',
       'apps/server/package.json',
       'apps/server/tsconfig.build.json',
+      'apps/server/scripts',
     ],
-    output: 'apps/server/dist/main.js',
+    output: 'apps/server/dist/bundle/main.js',
   },
   {
     workspace: '@perch/web',

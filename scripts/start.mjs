@@ -10,4 +10,4 @@ if (role) process.env.PERCH_ROLE = role;
 
 ensureInstalled();
 ensureBuilt();
-await import(pathToFileURL(path.join(ROOT, 'apps/server/dist/main.js')).href);
+await import(pathToFileURL(path.join(ROOT, 'apps/server/dist/bundle/main.js')).href);

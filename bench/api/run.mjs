@@ -117,9 +117,15 @@ function withRatios(result) {
   };
 }
 
-async function startupOnce(dataDir) {
+/** What `npm start` runs, and the tsc build it is bundled from (for comparison). */
+const ENTRIES = {
+  bundle: path.join(ROOT, 'apps/server/dist/bundle/main.js'),
+  unbundled: path.join(ROOT, 'apps/server/dist/main.js'),
+};
+
+async function startupOnce(entry, dataDir) {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
+  const child = spawn(process.execPath, [entry], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -141,13 +147,22 @@ async function startupOnce(dataDir) {
   return ms;
 }
 
+/** Five starts of each entry, taking turns, on a data folder the first start migrated. */
 async function startup() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-bench-start-'));
-  await startupOnce(dataDir); // first start migrates; the target is an already built, set-up app
-  const times = [];
-  for (let i = 0; i < 5; i++) times.push(await startupOnce(dataDir));
+  // the first start migrates; the target is an already built, set-up app
+  await startupOnce(ENTRIES.bundle, dataDir);
+  const times = { bundle: [], unbundled: [] };
+  for (let i = 0; i < 5; i++) {
+    for (const [name, entry] of Object.entries(ENTRIES))
+      times[name].push(await startupOnce(entry, dataDir));
+  }
   fs.rmSync(dataDir, { recursive: true, force: true });
-  return { medianMs: Math.round(median(times)), maxMs: Math.round(Math.max(...times)) };
+  const summary = (list) => ({
+    medianMs: Math.round(median(list)),
+    maxMs: Math.round(Math.max(...list)),
+  });
+  return { ...summary(times.bundle), unbundled: summary(times.unbundled) };
 }
 
 const { current, baseline } = await throughput();
@@ -181,5 +196,6 @@ console.log(`
 ${table(baseline ? 'This checkout:' : '', result)}
 ${baseline ? `\n${table(`Baseline (${process.env.BENCH_BASELINE}):`, baseline)}\n` : ''}
 start-up to first healthy response: median ${result.startup.medianMs} ms, max ${result.startup.maxMs} ms (target <= 1000 ms median)
+  (the tsc build unbundled, in turns with it: median ${result.startup.unbundled.medianMs} ms, max ${result.startup.unbundled.maxMs} ms)
 `);
 console.log(JSON.stringify(result));

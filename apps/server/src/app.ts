@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -50,12 +49,12 @@ import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Metrics } from './lib/metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { metricsPlugin } from './modules/system/metrics.plugin.js';
-import { VERSION } from './lib/version.js';
+import { SERVER_ROOT, VERSION } from './lib/version.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 
-/** The built SPA: apps/web/dist, found the same way from src/ (tests) and dist/ (production). */
-export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+/** The built SPA: apps/web/dist. */
+export const WEB_DIST = path.join(SERVER_ROOT, '../web/dist');
 export { VERSION };
 
 const BODY_LIMIT = 1024 * 1024;

@@ -9,7 +9,8 @@ import type pg from 'pg';
 
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const MAIN = path.join(ROOT, 'apps/server/dist/main.js');
+/** What `npm start` runs: the bundle of the built server. */
+const MAIN = path.join(ROOT, 'apps/server/dist/bundle/main.js');
 
 export interface PerchServer {
   /** e.g. http://127.0.0.1:41234 */
