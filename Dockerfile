@@ -12,7 +12,8 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 
-# Build: every dependency, then the shared package, the server (tsc) and the web app (Vite).
+# Build: every dependency, then the shared package, the server (tsc, then its esbuild bundle)
+# and the web app (Vite).
 FROM toolchain AS build
 COPY package.json package-lock.json ./
 COPY packages/shared/package.json packages/shared/
@@ -54,4 +55,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/v1/health', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # main.ts handles SIGTERM: finishes requests in flight, stops collection and delivery, exits.
-CMD ["node", "apps/server/dist/main.js"]
+CMD ["node", "apps/server/dist/bundle/main.js"]
