@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateHandleData, toAnalyticsInput } from './synthetic.mjs';
-import { percentile } from '../lib/stats.mjs';
+import { median, percentile } from '../lib/stats.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const HERE = path.dirname(SELF);
@@ -27,7 +27,6 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 /** Rounds of timed engine runs; each round runs every size for about the same time. */
 const ENGINE_ROUNDS = Number(process.env.BENCH_ENGINE_ROUNDS ?? 11);
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (ms, digits = 2) => Number(ms.toFixed(digits));
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify, { LogController } from 'fastify';
+import { median } from '../lib/stats.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 2);
@@ -131,7 +132,6 @@ async function measure() {
     }
   }
   child.disconnect();
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const rows = Object.entries(samples).map(([name, list]) => ({
     name,
     rps: Math.round(median(list.map((s) => s.rps))),

@@ -5,6 +5,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { median } from '../lib/stats.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -48,7 +49,6 @@ if (process.argv[2] === '--serve') {
     }
   }
   child.disconnect();
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const bare = median(samples.bare);
   const bareCpu = median(cpuUs.bare);
   const ofBare = (ratio) => `${(ratio * 100).toFixed(1)}%`;

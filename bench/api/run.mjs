@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { median } from '../lib/stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -22,8 +23,6 @@ const WARM_UP_SECONDS = 2;
 function load(url, headers = {}, duration = DURATION) {
   return autocannon({ url, headers, connections: CONNECTIONS, duration });
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** One servers.mjs child: the built app of `appRoot` (default this checkout) and a bare route. */
 async function startServers(appRoot) {

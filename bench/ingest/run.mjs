@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPgSchema, dropPgSchema } from '../lib/pg-schema.mjs';
+import { median } from '../lib/stats.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const SAMPLE_MS = 50;
@@ -197,7 +198,6 @@ if (process.argv[2] === '--scenario') {
       });
     });
 
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const results = {};
   for (const scenario of SCENARIOS) {
     const rounds = scenario.dialect === 'sqlite' && scenario.handles.length === 1 ? ROUNDS : 1;

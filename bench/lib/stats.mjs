@@ -9,3 +9,6 @@ export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
+
+/** The middle value of `values` (of an even count, the upper of the two in the middle). */
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

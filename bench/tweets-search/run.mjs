@@ -16,7 +16,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { percentile } from '../lib/stats.mjs';
+import { median, percentile } from '../lib/stats.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
@@ -64,7 +64,6 @@ const QUERIES = [
   { name: 'no search, page 1,000', query: 'page=1000' },
 ];
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (ms, digits = 2) => Number(ms.toFixed(digits));
 
 /** One GET over the keep-alive connection: status, body and wall time in ms. */
