@@ -19,7 +19,6 @@ const EXTERNAL = [
   // from a file, swagger-ui and static serve their folders
   'pino',
   'pino-pretty',
-  'thread-stream',
   '@fastify/swagger-ui',
   '@fastify/static',
   // loaded on first use only (scale-out roles, the x-web source, 2FA set-up, password checks):

@@ -57,3 +57,12 @@ test('first start: register the super admin, sign out and in, deep links, not fo
   // The first-start invitation is spent: the server never prints a new one after a user exists.
   expect(server.output().match(/invitation code:/g)).toHaveLength(1);
 });
+
+test('the API reference: Swagger UI at /api/docs lists the routes of the served server', async ({
+  page,
+}) => {
+  // Served from swagger-ui's own package by the bundled server that `npm start` runs.
+  await page.goto(`${server.origin}/api/docs/`);
+  await expect(page.getByRole('heading', { name: /Perch API/ })).toBeVisible();
+  await expect(page.getByText('/api/v1/auth/check').first()).toBeVisible();
+});
