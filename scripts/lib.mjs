@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The server `npm start` runs: the bundle its build writes last (apps/server/scripts/bundle.mjs). */
+export const SERVER_BUNDLE = 'apps/server/dist/bundle/main.js';
+
 /** Runs a command in the repo root, inheriting stdio; exits the process if it fails. */
 export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
@@ -56,7 +59,7 @@ const BUILDS = [
       'apps/server/tsconfig.build.json',
       'apps/server/scripts',
     ],
-    output: 'apps/server/dist/bundle/main.js',
+    output: SERVER_BUNDLE,
   },
   {
     workspace: '@perch/web',

@@ -3,11 +3,11 @@
 // process does: everything (the default), the HTTP API only, or collection and delivery only.
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { ROOT, ensureBuilt, ensureInstalled } from './lib.mjs';
+import { ROOT, SERVER_BUNDLE, ensureBuilt, ensureInstalled } from './lib.mjs';
 
 const role = process.argv.find((arg) => arg.startsWith('--role='))?.slice('--role='.length);
 if (role) process.env.PERCH_ROLE = role;
 
 ensureInstalled();
 ensureBuilt();
-await import(pathToFileURL(path.join(ROOT, 'apps/server/dist/bundle/main.js')).href);
+await import(pathToFileURL(path.join(ROOT, SERVER_BUNDLE)).href);
