@@ -6,10 +6,10 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, {
   LogController,
+  type FastifyBaseLogger,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  type FastifyServerOptions,
 } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -44,7 +44,7 @@ import { xAccountRoutes } from './modules/x-account/x-account.routes.js';
 import type { XUsageMeter } from './modules/x-usage/x-usage.service.js';
 import { authPlugin } from './modules/auth/auth.plugin.js';
 import { errorHandlerPlugin, routerErrorEnvelope } from './plugins/error-handler.js';
-import { loggerOptions } from './lib/logger.js';
+import { createLogger, type LoggerOptions } from './lib/logger.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Metrics } from './lib/metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
@@ -83,8 +83,8 @@ export interface AppOptions {
    * one, GET /admin/x-usage reads the same table through a meter made from the config.
    */
   xUsage?: XUsageMeter;
-  /** Overrides the logger (tests pass false). */
-  logger?: FastifyServerOptions['logger'];
+  /** Overrides the logger's options (default: LOG_LEVEL and LOG_FORMAT); false logs nothing. */
+  logger?: false | LoggerOptions;
   /** Folder of the built SPA (defaults to apps/web/dist). */
   webDist?: string;
   /** Keep-alive interval of the live-events stream (default 15 s; tests shorten it). */
@@ -162,24 +162,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/** The Fastify instance with its logger, limits and zod type provider; no routes yet. */
+/**
+ * The Fastify instance with its logger, limits and zod type provider; no routes yet.
+ *
+ * Fastify gets Perch's logger as its own only when LOG_LEVEL asks for a line per request. With a
+ * logger of its own, Fastify listens for the end of every response and times it, about a tenth of
+ * a small answer's cost (docs/benchmarks.md, "API"). Otherwise it runs without one: the same
+ * logger is `app.log`, and each request's `request.log` is its child with the request id.
+ */
 function createServer(
   config: Config,
   { logger, checkResponses = process.env.NODE_ENV === 'test' }: AppOptions,
 ) {
+  const log: FastifyBaseLogger | undefined =
+    logger === false
+      ? undefined
+      : createLogger(logger ?? { level: config.LOG_LEVEL, serializers: { req: requestForLog } }, {
+          format: config.LOG_FORMAT,
+        });
+  const requestLines = log !== undefined && (log.level === 'debug' || log.level === 'trace');
   const app = Fastify({
-    logger:
-      logger ??
-      loggerOptions(
-        { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
-        { format: config.LOG_FORMAT },
-      ),
+    ...(requestLines
+      ? { loggerInstance: log }
+      : log && { childLoggerFactory: (_none, bindings, options) => log.child(bindings, options) }),
     bodyLimit: BODY_LIMIT,
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     // Per-request lines only when debugging; errors are always logged by the error handler.
-    logController: new LogController({
-      disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
-    }),
+    logController: new LogController({ disableRequestLogging: !requestLines }),
     routerOptions: { ignoreTrailingSlash: true },
     // The router's own errors skip every hook and the error handler: answer them here, in the
     // envelope and with the API's security headers.
@@ -193,6 +202,7 @@ function createServer(
         .send(body);
     },
   }).withTypeProvider<ZodTypeProvider>();
+  if (log && !requestLines) app.log = log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler({ check: checkResponses }));
   return app;

@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 import type PinoPretty from 'pino-pretty';
 
 /** The part of Fastify's logger that background workers write to. */
@@ -12,8 +13,8 @@ export type Logger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 export type LogFormat = 'json' | 'pretty';
 
-/** Fastify's `logger` option as an object (pino's options). */
-type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+/** Fastify's `logger` option as an object (pino's options, and `stream`). */
+export type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
 
 export interface LogOutput {
   /** LOG_FORMAT; unset: chosen by `isTTY` and `nodeEnv`. */
@@ -59,4 +60,10 @@ export function loggerOptions(options: LoggerOptions, output: LogOutput = {}): L
       ...(output.destination ? { destination: output.destination } : {}),
     }),
   };
+}
+
+/** The process's pino logger, made from the same options and written as `loggerOptions` says. */
+export function createLogger(options: LoggerOptions, output: LogOutput = {}): pino.Logger {
+  const { stream, ...rest } = loggerOptions(options, output);
+  return stream ? pino(rest, stream) : pino(rest);
 }
