@@ -11,20 +11,14 @@ import { createTokenCipher } from '../src/lib/token-cipher.js';
 import { webhookChannelClient, type NotifyChannels } from '../src/notify/channels.js';
 import { webhookSecretContext } from '../src/notify/webhook/secret.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from '../src/notify/delivery-worker.js';
-import { createDiscordClient } from '../src/notify/discord/discord-client.js';
-import {
-  createDiscordRateGate,
-  createRateGate,
-  createTelegramRateGate,
-} from '../src/notify/rate-gate.js';
-import { createTelegramClient } from '../src/notify/telegram/telegram-client.js';
 import { startFakeDiscordServer, type FakeDiscordServer } from './fakes/fake-discord-server.js';
 import { startFakeTelegramServer, type FakeTelegramServer } from './fakes/fake-telegram-server.js';
 import { makeTweet } from './factories.js';
+import { channelsFor } from './notify-channels.js';
 import { TestClient, buildTestApp, type TestApp } from './helpers.js';
 
-/** Re-exported: the notify tests take their tweets from here. */
-export { makeTweet };
+/** Re-exported: the notify tests take their tweets and channels from here. */
+export { makeTweet, channelsFor };
 
 export interface NotifyTestOptions {
   /**
@@ -97,35 +91,6 @@ export interface NotifyTestApp extends TestApp {
   worker: DeliveryWorker;
   /** A new worker on the same database and clients (a restarted process), not started. */
   newWorker(options?: Partial<DeliveryWorkerOptions>): DeliveryWorker;
-}
-
-/** Clients of the fakes; `fast` gives them gates far above the services' limits. */
-export function channelsFor(
-  telegram: FakeTelegramServer,
-  discord: FakeDiscordServer,
-  options: { fast?: boolean; ratePerSecond?: number; withoutTokens?: boolean } = {},
-): NotifyChannels {
-  const rate = options.ratePerSecond ?? 10_000;
-  const telegramGate = options.fast
-    ? createRateGate({ perSecond: rate, perKeyPerSecond: rate })
-    : createTelegramRateGate();
-  const discordGate = options.fast ? createRateGate({ perSecond: rate }) : createDiscordRateGate();
-  return {
-    telegram: createTelegramClient({
-      token: options.withoutTokens ? undefined : telegram.token,
-      baseUrl: telegram.baseUrl,
-      rateGate: telegramGate,
-      requestTimeoutMs: 2_000,
-    }),
-    discord: createDiscordClient({
-      token: options.withoutTokens ? undefined : discord.token,
-      baseUrl: discord.baseUrl,
-      rateGate: discordGate,
-      requestTimeoutMs: 2_000,
-    }),
-    telegramGate,
-    discordGate,
-  };
 }
 
 /** The real app with clients of loopback Telegram and Discord fakes, and a delivery worker. */
