@@ -24,7 +24,7 @@ const { DeliveryWorker } = await import(`${dist}/notify/delivery-worker.js`);
 const { createAlertPass } = await import(`${dist}/alerts/evaluation.js`);
 const { createWebhookClient } = await import(`${dist}/notify/webhook/webhook-sender.js`);
 const { addressPolicyFrom } = await import(`${dist}/notify/webhook/address-policy.js`);
-const { VERSION } = await import(`${dist}/lib/version.js`);
+const { VERSION } = await import(`${dist}/lib/server-package.js`);
 
 const dialect = process.argv[2] ?? 'sqlite';
 const RECEIVER = process.env.BENCH_RECEIVER;

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { SERVER_BUNDLE } from '../../scripts/lib.mjs';
 import { median } from '../lib/stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -118,7 +119,7 @@ function withRatios(result) {
 
 /** What `npm start` runs, and the tsc build it is bundled from (for comparison). */
 const ENTRIES = {
-  bundle: path.join(ROOT, 'apps/server/dist/bundle/main.js'),
+  bundle: path.join(ROOT, SERVER_BUNDLE),
   unbundled: path.join(ROOT, 'apps/server/dist/main.js'),
 };
 

@@ -49,7 +49,7 @@ import { fastifyTrustProxy } from './lib/trust-proxy.js';
 import type { Metrics } from './lib/metrics.js';
 import type { SessionCache } from './modules/auth/session-cache.js';
 import { metricsPlugin } from './modules/system/metrics.plugin.js';
-import { SERVER_ROOT, VERSION } from './lib/version.js';
+import { SERVER_ROOT, VERSION } from './lib/server-package.js';
 import { responseSerializerCompiler } from './plugins/response-serializer.js';
 import { apiSecurityHeaders, securityHeadersPlugin } from './plugins/security-headers.js';
 

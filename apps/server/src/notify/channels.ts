@@ -9,7 +9,7 @@ import { createDiscordRateGate, createTelegramRateGate, type RateGate } from './
 import { createTelegramClient, sendTelegramOutgoing } from './telegram/telegram-client.js';
 import type { DiscordClient, DiscordEmbedMessage, TelegramClient, TweetNotice } from './types.js';
 import { createTokenCipher } from '../lib/token-cipher.js';
-import { VERSION } from '../lib/version.js';
+import { VERSION } from '../lib/server-package.js';
 import { addressPolicyFrom } from './webhook/address-policy.js';
 import { webhookSecretContext } from './webhook/secret.js';
 import { createWebhookClient, type WebhookClient } from './webhook/webhook-sender.js';

@@ -1,3 +1,4 @@
+/** What the server's package.json says: where the package is, and its version. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
