@@ -2,6 +2,7 @@ import { ADMIN_MESSAGES } from '@perch/shared';
 import { expect, test } from '@playwright/test';
 import { registerSuperAdmin } from './accounts';
 import { servePerch } from './journey-servers';
+import { recordShown } from './shown-texts';
 
 /** The code the demo collector account accepts (DEMO_CHALLENGE_CODE). */
 const CHALLENGE_CODE = '246810';
@@ -69,8 +70,9 @@ test('super admin: answers the collector account challenge, sees the admin secti
   // Add with 3 days: Collecting, then Ready, and its analytics become available.
   await panel.getByPlaceholder('Enter Twitter handle (e.g., @username)').fill(`@${BUSY_HANDLE}`);
   await panel.getByLabel('Backfill days').fill('3');
+  const added = await recordShown(page, `@${BUSY_HANDLE} added successfully!`);
   await panel.getByRole('button', { name: 'Add' }).click();
-  await expect(panel.getByText(`@${BUSY_HANDLE} added successfully!`)).toBeVisible();
+  await added();
   await expect(panel.getByText('Handles (1/10)')).toBeVisible();
   const row = panel.getByRole('listitem', { name: `@${BUSY_HANDLE}` });
   const badge = row.getByTestId('demo-handle-status');

@@ -3,6 +3,7 @@ import { registerSuperAdmin } from './accounts';
 import { addHandleInPanel, handlePanel, handleRow } from './handle-rows';
 import { addHandleByApi } from './perch-api';
 import { servePerch } from './journey-servers';
+import { recordShown } from './shown-texts';
 
 // A page delay of 1 s keeps the demo backfill of a week in progress for several seconds: long
 // enough for the badge's percentage to be seen even when a loaded machine renders the row late.
@@ -16,8 +17,9 @@ test('add a handle, watch it collect to Ready, browse tweets, hit the limit, rem
   await expect(page.getByText('Demo data')).toBeVisible();
 
   // Add with 7 days: it appears at once and its badge moves on to 'Ready'.
+  const added = await recordShown(page, '@prolific_ada added successfully!');
   await addHandleInPanel(page, '@prolific_ada', { days: 7 });
-  await expect(page.getByText('@prolific_ada added successfully!')).toBeVisible();
+  await added();
   const row = handleRow(page, 'prolific_ada');
   await expect(row).toBeVisible();
   // Watch the badge: it shows a percentage on the way and ends at 'Ready'.
