@@ -236,7 +236,9 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
     );
     expect(refused.last_error).toMatch(/^X API rejected the request \(400\)/);
     expect(refused.newest_tweet_id).toBe(kept[0]?.id);
-    // The retry waits 30 s; a manual poll does not.
+    // The retry waits 30 s; a manual poll does not. It is asked for once the refused poll is
+    // over: asked for while that poll still runs, it would be that poll (pollNow).
+    await t.collector.idle();
     await t.collector.pollNow(handle.id);
     await caughtUp('Stale', arrived);
     expect(await storedTweetIds(t.db, handle.id)).toEqual(sortedIds([...kept, ...arrived]));
