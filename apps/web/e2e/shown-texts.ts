@@ -4,7 +4,9 @@ import { expect, type Page } from '@playwright/test';
  * Starts recording, in the page itself, whether `text` is ever shown; the returned check waits
  * until it has been. A message that stays for 3 s (the spec's success messages) can come and go
  * between two of Playwright's looks when a loaded machine answers each look slowly; a
- * MutationObserver sees every change to the page as it happens. Call it before the action.
+ * MutationObserver sees every change to the page as it happens. Call it before the action. The
+ * check waits up to 30 s: on such a machine the answer that brings the message can take longer
+ * than an expectation's usual 10 s.
  */
 export async function recordShown(page: Page, text: string): Promise<() => Promise<void>> {
   await page.evaluate((wanted) => {
@@ -29,7 +31,7 @@ export async function recordShown(page: Page, text: string): Promise<() => Promi
               (window as { perchShownTexts?: Set<string> }).perchShownTexts?.has(wanted) ?? false,
             text,
           ),
-        { message: `'${text}' was never shown` },
+        { message: `'${text}' was never shown`, timeout: 30_000 },
       )
       .toBe(true);
 }
