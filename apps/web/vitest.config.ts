@@ -4,9 +4,9 @@ import { defaultClientConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that get a jsdom and a module graph of their own (the `web-isolated` project,
+ * Files that get a DOM and a module graph of their own (the `web-isolated` project,
  * vitest.isolated.config.ts). The router's logout tests saw the dashboard fetch again after a
- * logout in 2 of 3 fresh-clone CI runs while every file shared its worker's jsdom, never when
+ * logout in 2 of 3 fresh-clone CI runs while every file shared its worker's DOM (jsdom then), never when
  * this file ran alone or isolated (docs/decisions.md, "The suite's time").
  */
 export const ISOLATED_FILES = ['src/app/router.test.tsx'];
@@ -26,7 +26,9 @@ export function webTestConfig(project: {
     },
     test: {
       name: project.name,
-      environment: 'jsdom',
+      // happy-dom: the component tests took 2.3x less time than in jsdom (docs/decisions.md,
+      // "The suite's time"); what a browser does is the journeys' part (Chromium).
+      environment: 'happy-dom',
       setupFiles: ['./src/test/setup.ts'],
       include: project.include,
       exclude: [...configDefaults.exclude, ...(project.exclude ?? [])],
@@ -40,8 +42,8 @@ export function webTestConfig(project: {
   });
 }
 
-// One jsdom and module graph per worker: the project took 77-89 s shared against 145 s with a
-// jsdom per file on the same machine. Each file leaves nothing running behind it (the render
+// One DOM and module graph per worker: the project took 77-89 s shared against 145 s with a
+// DOM per file on the same machine (jsdom, 2026-11-30). Each file leaves nothing running behind it (the render
 // helpers' query caches are cleared after each test, runtimes are stopped).
 export default webTestConfig({
   name: 'web',

@@ -133,7 +133,7 @@ describe('ApiClient', () => {
   });
 
   it('reads the __Host- CSRF cookie of a server with COOKIE_SECURE first', async () => {
-    // jsdom will not store a __Host- cookie on http://localhost: the page's view of them.
+    // A test DOM on http://localhost will not store a __Host- cookie: the page's view of them.
     const cookies = vi
       .spyOn(document, 'cookie', 'get')
       .mockReturnValue('perch_csrf=plain; __Host-perch_csrf=prefixed');

@@ -3,8 +3,8 @@ import { useMediaQuery } from '@mantine/hooks';
 
 /**
  * True below Mantine's `sm` breakpoint, where the same query as `hiddenFrom="sm"` applies. Read on
- * the first render, so phones never flash the wide layout; false wherever media queries cannot be
- * evaluated (jsdom), so the wide layout is the default.
+ * the first render, so phones never flash the wide layout. The tests' window is 1024 px wide, so
+ * the wide layout is theirs unless a test makes it a phone's (src/test/viewport.ts).
  */
 export function usePhoneLayout(): boolean {
   const theme = useMantineTheme();

@@ -1,9 +1,6 @@
-import { vi } from 'vitest';
-import { fakeMediaQueryList } from '@/test/media-query';
+import { PHONE, setViewport } from '@/test/viewport';
 
-/** A phone: every max-width media query matches, so lists render as cards. */
+/** A phone: the window is narrower than Mantine's `sm` breakpoint, so lists render as cards. */
 export function phoneScreen() {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) =>
-    fakeMediaQueryList(query, query.includes('max-width')),
-  );
+  setViewport(PHONE);
 }

@@ -94,7 +94,7 @@ function stubAnalytics(byHandle: Record<string, CompleteAnalytics>) {
 
 const person = () => userEvent.setup({ delay: null });
 
-// The whole dashboard (charts, a 7 x 24 heatmap) renders in each test: jsdom needs its time.
+// The whole dashboard (charts, a 7 x 24 heatmap) renders in each test: the DOM needs its time.
 describe('AnalyticsView', { timeout: 20_000 }, () => {
   apiTestHooks();
 

@@ -118,7 +118,7 @@ describe('exports of a payload', () => {
 });
 
 describe('downloadFile', () => {
-  // jsdom has no object URLs: the browser's two functions are put in place for the test.
+  // The browser's two object-URL functions are replaced for the test, to see what they were given.
   const { createObjectURL, revokeObjectURL } = URL;
   afterEach(() => {
     vi.useRealTimers();

@@ -7,6 +7,7 @@ import { apiTestHooks } from '@/test/api-test-hooks';
 import { preferencesStore } from '@/lib/preferences';
 import { fail, ok, requestsTo, stubFetch } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
+import { PHONE, setViewport } from '@/test/viewport';
 import { deferred, makeCollectingHandle, makeHandle, progressStubs } from '../test/handle-fixtures';
 import { HandlePanel } from './handle-panel';
 
@@ -339,7 +340,7 @@ describe('HandlePanel', () => {
     }
   });
 
-  it('offers the sample handles while the list is empty; one click adds one', async () => {
+  it('offers the sample handles on phones while the list is empty; one click adds one', async () => {
     const serverHandles: Handle[] = [];
     const nasa = makeHandle({ id: 51, handle: 'nasa' });
     const fetchMock = stubFetch({
@@ -350,6 +351,8 @@ describe('HandlePanel', () => {
       },
       ...progressStubs([nasa]),
     });
+    // On wider screens the sidebar offers them (the panel's are hidden from `sm` up).
+    setViewport(PHONE);
     renderPanel();
     const samples = await screen.findByTestId('sample-handles');
     expect(within(samples).getAllByRole('button', { name: /^Add @/ })).toHaveLength(8);

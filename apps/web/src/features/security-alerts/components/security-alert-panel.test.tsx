@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok, requestsTo, stubFetch, type StubHandler } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
+import { PHONE, setViewport } from '@/test/viewport';
 import { dismissedAlertsStorageKey } from '../hooks/use-dismissed-alerts';
 import { SecurityAlertPanel } from './security-alert-panel';
 
@@ -200,15 +201,10 @@ describe('SecurityAlertPanel', () => {
     expect(panel()).toHaveStyle({ position: 'fixed' });
     wide.unmount();
 
-    const matchMedia = window.matchMedia;
-    window.matchMedia = (query: string) => ({ ...matchMedia(query), matches: true });
-    try {
-      renderPanel();
-      await screen.findByText(manyIps.message);
-      expect(panel()).not.toHaveStyle({ position: 'fixed' });
-    } finally {
-      window.matchMedia = matchMedia;
-    }
+    setViewport(PHONE);
+    renderPanel();
+    await screen.findByText(manyIps.message);
+    expect(panel()).not.toHaveStyle({ position: 'fixed' });
   });
 
   it('leaves out the review link on the Security Dashboard itself', async () => {
