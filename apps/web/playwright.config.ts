@@ -38,16 +38,16 @@ export default defineConfig({
       workers: 3,
     },
     // Tab leadership, a hidden tab's polling and an outage measure time: they run after, each
-    // test on its own (a worker starts its file's server for it), three at a time: they mostly
-    // wait out the client's intervals (89-90 s against 127 s with two). On a slow machine three
-    // once missed a tab takeover's 5 s bound; if that comes back, two is the setting to return
-    // to (docs/decisions.md, "The suite's time").
+    // test on its own (a worker starts its file's server for it), two at a time. Three took
+    // 89-90 s against 127 s on a fast machine, but on slow ones three at a time missed a tab
+    // takeover's 5 s bound once, and two tabs' shared polling once (docs/decisions.md, "The
+    // suite's time").
     {
       name: 'journeys',
       testMatch: TIMING_SENSITIVE,
       dependencies: ['journeys-shared-cores'],
       fullyParallel: true,
-      workers: 3,
+      workers: 2,
       // npm test runs this project on its own after the others: a folder of its own, so that
       // run does not clear the others' failure reports.
       outputDir: 'test-results/timing',
