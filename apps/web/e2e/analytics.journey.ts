@@ -4,6 +4,7 @@ import { registerSuperAdmin, registerUser } from './accounts';
 import { addHandleInPanel } from './handle-rows';
 import { addHandleByApi } from './perch-api';
 import { servePerch } from './journey-servers';
+import { recordShown } from './shown-texts';
 
 /** A non-UTC zone: the day and hour buckets the page shows must be the browser's own. */
 const TIMEZONE = 'America/New_York';
@@ -38,6 +39,7 @@ test('add a demo handle, watch the overlay, read analytics that match the API, s
   page,
 }) => {
   await registerSuperAdmin(page, server, 'ada');
+  const completed = await recordShown(page, '@prolific_grace data collection completed!');
   await addHandleInPanel(page, 'prolific_grace');
 
   // While the backfill runs, the blurred overlay shows its progress. It gives way to the numbers
@@ -52,9 +54,7 @@ test('add a demo handle, watch the overlay, read analytics that match the API, s
   const view = page.getByTestId('analytics-view');
   await expect(overlay).toBeHidden({ timeout: 45_000 });
   await expect(page.getByTestId('summary-card-total_tweets')).toBeVisible();
-  await expect(page.getByText('@prolific_grace data collection completed!')).toBeVisible({
-    timeout: 45_000,
-  });
+  await completed(45_000);
 
   // Month (the default): the cards show the API's numbers.
   await expect(async () => {

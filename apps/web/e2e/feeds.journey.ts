@@ -3,6 +3,7 @@ import { expect, request, test } from '@playwright/test';
 import { registerSuperAdmin } from './accounts';
 import { addHandleInPanel, expectReady, handleRow } from './handle-rows';
 import { servePerch } from './journey-servers';
+import { recordShown } from './shown-texts';
 
 const server = servePerch({ DEMO_PAGE_DELAY_MS: '0' });
 
@@ -25,8 +26,10 @@ test('copy a handle’s feed address, read it as a feed reader would, regenerate
   const oldJson = await card
     .getByRole('textbox', { name: 'JSON Feed address for @typical_news' })
     .inputValue();
+  // The button says Copied for 2 s.
+  const copied = await recordShown(page, 'Copied');
   await card.getByRole('button', { name: 'Copy the RSS address for @typical_news' }).click();
-  await expect(page.getByText('Copied')).toBeVisible();
+  await copied();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(oldRss);
 
   // A feed reader: no cookies, only the address.
@@ -50,8 +53,9 @@ test('copy a handle’s feed address, read it as a feed reader would, regenerate
     // Regenerate, confirmed: new addresses at once, the old ones answer 404.
     await card.getByRole('button', { name: 'Regenerate' }).click();
     const dialog = page.getByRole('dialog', { name: 'Make new feed addresses?' });
+    const regenerated = await recordShown(page, FEED_MESSAGES.regenerated);
     await dialog.getByRole('button', { name: 'Make new addresses' }).click();
-    await expect(card.getByText(FEED_MESSAGES.regenerated)).toBeVisible();
+    await regenerated();
     await expect(rss).not.toHaveValue(oldRss);
     const newRss = await rss.inputValue();
     expect((await reader.get(oldRss)).status()).toBe(404);

@@ -4,6 +4,7 @@ import { registerSuperAdmin } from './accounts';
 import { handleRow } from './handle-rows';
 import { deliveryRow, followDemoHandlePostingTwice, serveTelegramMonitoring } from './notify-fakes';
 import { apiData, saveSettings, switchNotifications } from './perch-api';
+import { recordShown } from './shown-texts';
 
 const CHAT_ID = '424242077';
 /** A word no demo tweet holds: with it as the only "notify about" word, every tweet is held back. */
@@ -50,9 +51,10 @@ test('filter a handle: the summary shows, its next tweet is held back and the lo
   await exclude.press('Backspace');
   await exclude.fill('sponsored');
   await exclude.press('Enter');
+  const saved = await recordShown(page, FILTER_MESSAGES.saved(busy.handle));
   await dialog.getByRole('button', { name: 'Save filter' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText(FILTER_MESSAGES.saved(busy.handle))).toBeVisible();
+  await saved();
   await expect(row.getByTestId('filter-summary')).toHaveText(
     `With “${NEVER}” · without “sponsored”`,
   );
@@ -79,8 +81,9 @@ test('filter a handle: the summary shows, its next tweet is held back and the lo
   // Cleared, the next tweet goes out again.
   await page.goto(`${server.origin}/dashboard/`);
   await row.getByRole('button', { name: `Notification filter for @${busy.handle}` }).click();
+  const cleared = await recordShown(page, FILTER_MESSAGES.cleared(busy.handle));
   await dialog.getByRole('button', { name: 'Clear filter' }).click();
-  await expect(page.getByText(FILTER_MESSAGES.cleared(busy.handle))).toBeVisible();
+  await cleared();
   await expect(row.getByTestId('filter-summary')).toHaveCount(0);
   const before = sentIds().length;
   await expect

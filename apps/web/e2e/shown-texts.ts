@@ -1,19 +1,27 @@
 import { expect, type Page } from '@playwright/test';
 
 /**
- * Starts recording, in the page itself, whether `text` is ever shown; the returned check waits
- * until it has been. A message that stays for 3 s (the spec's success messages) can come and go
- * between two of Playwright's looks when a loaded machine answers each look slowly; a
- * MutationObserver sees every change to the page as it happens. Call it before the action. The
- * check waits up to 30 s: on such a machine the answer that brings the message can take longer
- * than an expectation's usual 10 s.
+ * Starts recording, in the page itself, whether `text` (a string, or a pattern such as a
+ * badge's `Collecting \d+%`) is ever shown; the returned check waits until it has been. A
+ * message that stays for 3 s (the spec's success messages), or a state that lasts a few seconds,
+ * can come and go between two of Playwright's looks when a loaded machine answers each look
+ * slowly; a MutationObserver sees every change to the page as it happens. Call it before the
+ * action. The check waits up to `timeout` (30 s unless given): on such a machine the answer that
+ * brings the text can take longer than an expectation's usual 10 s.
  */
-export async function recordShown(page: Page, text: string): Promise<() => Promise<void>> {
-  await page.evaluate((wanted) => {
+export async function recordShown(
+  page: Page,
+  text: string | RegExp,
+): Promise<(timeout?: number) => Promise<void>> {
+  const wanted =
+    typeof text === 'string' ? { key: text } : { key: String(text), source: text.source };
+  await page.evaluate(({ key, source }) => {
     const seen = ((window as { perchShownTexts?: Set<string> }).perchShownTexts ??= new Set());
+    const pattern = source === undefined ? undefined : new RegExp(source);
     const look = () => {
-      if (!document.body.textContent?.includes(wanted)) return false;
-      seen.add(wanted);
+      const shown = document.body.textContent ?? '';
+      if (pattern ? !pattern.test(shown) : !shown.includes(key)) return false;
+      seen.add(key);
       return true;
     };
     if (look()) return;
@@ -21,17 +29,17 @@ export async function recordShown(page: Page, text: string): Promise<() => Promi
       if (look()) observer.disconnect();
     });
     observer.observe(document.body, { subtree: true, childList: true, characterData: true });
-  }, text);
-  return () =>
+  }, wanted);
+  return (timeout = 30_000) =>
     expect
       .poll(
         () =>
           page.evaluate(
-            (wanted) =>
-              (window as { perchShownTexts?: Set<string> }).perchShownTexts?.has(wanted) ?? false,
-            text,
+            (key) =>
+              (window as { perchShownTexts?: Set<string> }).perchShownTexts?.has(key) ?? false,
+            wanted.key,
           ),
-        { message: `'${text}' was never shown`, timeout: 30_000 },
+        { message: `'${wanted.key}' was never shown`, timeout },
       )
       .toBe(true);
 }

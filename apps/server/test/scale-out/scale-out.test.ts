@@ -207,13 +207,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
   it('collects every handle once across workers, survives a killed worker, and shares events, sessions and limits between API nodes', async () => {
     // Each timeline page answers after 40 ms, so the backfills take a few seconds.
     x.stallNext('users/tweets', { times: 100_000, ms: 40 });
-    const [worker1] = await Promise.all([start('worker-1', 'worker'), start('worker-2', 'worker')]);
     const [api1, api2] = await Promise.all([start('api-1', 'api'), start('api-2', 'api')]);
-
-    // A worker serves its health and metrics, and nothing of the API.
-    expect((await fetch(`${worker1!.origin}/api/v1/health`)).status).toBe(200);
-    expect((await fetch(`${worker1!.origin}/metrics`)).status).toBe(200);
-    expect((await fetch(`${worker1!.origin}/api/v1/handles`)).status).toBe(404);
 
     // Five users, signed up and set up through API node 1; each follows 10 handles.
     const browsers: Browser[] = [];
@@ -283,6 +277,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scale-out: 2 API + 2 worker proce
     const listed = await browsers[3]!.request(api2!.origin, 'GET', '/api/v1/handles');
     expect(listed.status).toBe(200);
     expect((listed.json.data as { handles: unknown[] }).handles).toHaveLength(HANDLES_PER_USER);
+
+    // The workers start once every handle waits: adding 50 handles one by one through the API
+    // can take longer than their backfills on a loaded machine, and the kill below must come
+    // while some are still running.
+    const [worker1] = await Promise.all([start('worker-1', 'worker'), start('worker-2', 'worker')]);
+
+    // A worker serves its health and metrics, and nothing of the API.
+    expect((await fetch(`${worker1!.origin}/api/v1/health`)).status).toBe(200);
+    expect((await fetch(`${worker1!.origin}/metrics`)).status).toBe(200);
+    expect((await fetch(`${worker1!.origin}/api/v1/handles`)).status).toBe(404);
 
     await expect
       .poll(() => /event: handle\.progress\ndata: [^\n]*"scale_acct_[0-9]+"/.test(streamed), {
