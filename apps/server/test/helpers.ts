@@ -18,8 +18,9 @@ import type { Role } from '@perch/shared';
 import {
   createMigratedSchema,
   migratedSqliteFile,
+  releaseSchema,
   schemaUrl,
-  withClient,
+  testRun,
 } from './migrated-templates.js';
 import { TEST_PASSWORD, registration } from './registration.js';
 
@@ -49,7 +50,7 @@ export async function createTestDb(
   if (dialect === 'postgres') {
     const base = process.env.TEST_DATABASE_URL;
     if (!base) throw new Error('TEST_DATABASE_URL is not set');
-    schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    schema = `t_${testRun() ?? process.pid}_${Math.random().toString(36).slice(2, 10)}`;
     copied = await createMigratedSchema(base, schema);
     databaseUrl = schemaUrl(base, schema);
   }
@@ -75,11 +76,7 @@ export async function createTestDb(
     async dispose() {
       await db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (schema) {
-        await withClient(process.env.TEST_DATABASE_URL ?? '', (admin) =>
-          admin.query(`drop schema if exists ${schema} cascade`),
-        );
-      }
+      if (schema) await releaseSchema(process.env.TEST_DATABASE_URL ?? '', schema);
     },
   };
 }
