@@ -18,6 +18,22 @@ test('add a handle, watch it collect to Ready, browse tweets, hit the limit, rem
   const panel = handlePanel(page);
   await expect(page.getByText('Demo data')).toBeVisible();
 
+  // For a person who asks their system for less motion, an endless animation (a collecting
+  // bar's stripes, a spinner) runs once, at once; without that wish it runs on.
+  const iterations = () =>
+    page.evaluate(() => {
+      const probe = document.createElement('div');
+      probe.style.animation = 'perch-probe 1s linear infinite';
+      document.body.append(probe);
+      const count = getComputedStyle(probe).animationIterationCount;
+      probe.remove();
+      return count;
+    });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await iterations()).toBe('1');
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect(await iterations()).toBe('infinite');
+
   // Add with 7 days: it appears at once and its badge moves on to 'Ready', showing a percentage
   // on the way (recorded in the page as it changes: a loaded machine may answer Playwright's
   // looks too slowly to catch it).
