@@ -119,6 +119,17 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
     return list.handles.find((entry) => entry.handle === username);
   }
 
+  /** The timeline requests, one line each, for a failure to show what was read and how. */
+  function pageReads(requests: FakeXRequest[]): string {
+    return requests
+      .map(
+        (request) =>
+          `${request.status} at ${request.at}: since ${request.query.since_id ?? '-'}, ` +
+          `cursor ${request.query.pagination_token ?? 'first page'}`,
+      )
+      .join('\n');
+  }
+
   /** Every page was asked for once: no cursor twice, and only the first page without one. */
   function expectEveryPageOnce(requests: FakeXRequest[], sinceId: string | null | undefined) {
     const tokens = requests.map((request) => request.query.pagination_token ?? 'first page');
@@ -142,7 +153,7 @@ describe.each(DIALECTS)('polls catch up after a pause (fake X, %s)', (dialect) =
     });
     // Three polls of at most 10 pages: 25 pages of 100, each read once.
     const requests = timelineRequests();
-    expect(requests).toHaveLength(25);
+    expect(requests, pageReads(requests)).toHaveLength(25);
     expect(requests.every((request) => request.status === 200)).toBe(true);
     expectEveryPageOnce(requests, kept[0]?.id);
     expect(fake.billing().posts).toBe(2_530);
