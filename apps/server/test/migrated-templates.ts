@@ -151,9 +151,13 @@ function postgresScript(base: string): Promise<SchemaScript | undefined> {
  * one round trip (one implicit transaction), and answers true; or, without a template, empty,
  * for the migrator to fill, and answers false.
  */
-export async function createMigratedSchema(base: string, schema: string): Promise<boolean> {
+export async function createMigratedSchema(
+  base: string,
+  schema: string,
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<boolean> {
   const script = await postgresScript(base);
-  const kept = spareSchemas.pop();
+  const kept = fresh ? undefined : spareSchemas.pop();
   if (kept && script?.refill) {
     try {
       // One implicit transaction: when anything fails, the kept schema is left as it was.
