@@ -12,7 +12,7 @@ const server = servePerch({ DEMO_PAGE_DELAY_MS: '500' });
 test('add a handle, watch it collect to Ready, browse tweets, hit the limit, remove', async ({
   page,
 }) => {
-  // A week's backfill at a page a second, then ten handles: past a minute on a slow machine.
+  // A week's backfill at a page each 500 ms, then ten handles: past a minute on a slow machine.
   test.setTimeout(120_000);
   await registerSuperAdmin(page, server, 'hopper');
   const panel = handlePanel(page);
