@@ -8,21 +8,34 @@ import { expect, type Page } from '@playwright/test';
  * slowly; a MutationObserver sees every change to the page as it happens. Call it before the
  * action. The check waits up to `timeout` (30 s unless given): on such a machine the answer that
  * brings the text can take longer than an expectation's usual 10 s.
+ *
+ * With `selector`, only the text of a visible element that matches it counts, all of it: a
+ * pattern must match the element's whole text (the collecting overlay's `^\d+%$`).
  */
 export async function recordShown(
   page: Page,
   text: string | RegExp,
+  { selector }: { selector?: string } = {},
 ): Promise<(timeout?: number) => Promise<void>> {
-  const wanted =
-    typeof text === 'string' ? { key: text } : { key: String(text), source: text.source };
-  await page.evaluate(({ key, source }) => {
+  const wanted = {
+    key: `${selector ?? ''}::${String(text)}`,
+    text: typeof text === 'string' ? text : undefined,
+    source: typeof text === 'string' ? undefined : text.source,
+    selector,
+  };
+  await page.evaluate(({ key, text, source, selector }) => {
     const seen = ((window as { perchShownTexts?: Set<string> }).perchShownTexts ??= new Set());
     const pattern = source === undefined ? undefined : new RegExp(source);
+    const matches = (shown: string) => (pattern ? pattern.test(shown) : shown.includes(text ?? ''));
     const look = () => {
-      const shown = document.body.textContent ?? '';
-      if (pattern ? !pattern.test(shown) : !shown.includes(key)) return false;
-      seen.add(key);
-      return true;
+      const found =
+        selector === undefined
+          ? matches(document.body.textContent ?? '')
+          : [...document.querySelectorAll(selector)].some(
+              (element) => element.checkVisibility() && matches(element.textContent ?? ''),
+            );
+      if (found) seen.add(key);
+      return found;
     };
     if (look()) return;
     const observer = new MutationObserver(() => {
@@ -39,7 +52,10 @@ export async function recordShown(
               (window as { perchShownTexts?: Set<string> }).perchShownTexts?.has(key) ?? false,
             wanted.key,
           ),
-        { message: `'${wanted.key}' was never shown`, timeout },
+        {
+          message: `'${String(text)}' was never shown${selector ? ` in ${selector}` : ''}`,
+          timeout,
+        },
       )
       .toBe(true);
 }
