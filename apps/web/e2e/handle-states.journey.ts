@@ -44,6 +44,9 @@ test('a failed handle says why where the analytics would be, and Retry queues it
 test('a session that ends drops the previous account’s data at once; a blip is not a sign-out', async ({
   browser,
 }) => {
+  // Two registrations, a blip the page waits out, a sign-out and a sign-in: about 50 s on a loaded
+  // two-core machine, where 60 s ran out once while the last step was still waiting.
+  test.setTimeout(120_000);
   // Bob exists; Alice is signed in with a handle on screen.
   const bobContext = await browser.newContext();
   await registerUser(await bobContext.newPage(), server.origin, 'bob_b', await server.invite());
