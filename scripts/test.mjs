@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT, ensureBuilt, ensureInstalled, run } from './lib.mjs';
 
+const suiteStarted = Date.now();
+
 function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   return candidates.find((candidate) => candidate && fs.existsSync(candidate));
@@ -38,24 +40,48 @@ ensureBuilt();
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-test-report-'));
 const steps = [];
 
+/** A step whose output is shown as it comes; resolves when it has ended. */
 function step(name, command, args, env = {}) {
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
-  const status = run(command, args, { allowFailure: true, env: { ...process.env, ...env } });
-  steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+    let over = false;
+    const ended = (status) => {
+      if (over) return;
+      over = true;
+      steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
+      resolve();
+    };
+    child.on('error', (error) => {
+      console.error(`${name}: ${error.message}`);
+      ended(1);
+    });
+    child.on('close', ended);
+  });
 }
 
+/** `command` at the lowest CPU priority (nice 19), with every process it starts. */
+const idlePriority = (command, args) =>
+  process.platform === 'win32' ? [command, args] : ['nice', ['-n', '19', command, ...args]];
+
 /**
- * Steps run at the same time (the static checks, which only read the tree); each one's output
- * is printed whole when it ends, so the log stays readable.
+ * The static checks, which only read the tree: started at once beside the tests, at the lowest
+ * CPU priority, so they run on what the tests leave idle (they wait on databases, timers and
+ * the browser) and barely slow them. Each one's output is printed whole when it ends, so the
+ * log stays readable.
  */
-async function concurrentSteps(list) {
-  await Promise.all(
+function backgroundSteps(list) {
+  return Promise.all(
     list.map(
       ([name, command, args]) =>
         new Promise((resolve) => {
           const started = Date.now();
-          const child = spawn(command, args, {
+          const child = spawn(...idlePriority(command, args), {
             cwd: ROOT,
             stdio: ['ignore', 'pipe', 'pipe'],
           });
@@ -64,7 +90,8 @@ async function concurrentSteps(list) {
           child.stderr.on('data', (chunk) => (output += chunk));
           child.on('close', (status) => {
             console.log(`\n=== ${name} ===\n${output.trimEnd()}`);
-            steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
+            const seconds = (Date.now() - started) / 1000;
+            steps.push({ name, ok: status === 0, seconds, background: true });
             resolve();
           });
         }),
@@ -72,14 +99,14 @@ async function concurrentSteps(list) {
   );
 }
 
-await concurrentSteps([
+const staticChecks = backgroundSteps([
   ['dependency audit (production)', 'node', ['scripts/audit.mjs']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
   ['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
   ['typecheck', 'npm', ['run', 'typecheck', '--silent']],
 ]);
 const vitestReport = path.join(reports, 'vitest.json');
-step('unit, API and component tests', 'npx', [
+await step('unit, API and component tests', 'npx', [
   'vitest',
   'run',
   '--reporter=default',
@@ -97,7 +124,7 @@ const playwright = (project, ...more) => [
 ];
 const browserEnv = (report) => ({ CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
 const e2eReport = path.join(reports, 'playwright.json');
-step(
+await step(
   'browser journeys (Chromium)',
   'npx',
   playwright('journeys-shared-cores'),
@@ -136,7 +163,8 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   console.log('\n=== scale-out ===\nnot run: set TEST_DATABASE_URL (PostgreSQL) to run it');
 }
-for (const [name, command, args, env] of lastSteps) step(name, command, args, env);
+for (const [name, command, args, env] of lastSteps) await step(name, command, args, env);
+await staticChecks;
 
 let passed = 0;
 let failed = 0;
@@ -178,9 +206,13 @@ for (const file of [e2eReport, timingReport]) {
 fs.rmSync(reports, { recursive: true, force: true });
 
 console.log('\n=== summary ===');
-for (const { name, ok, seconds } of steps) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name} (${seconds.toFixed(1)} s)`);
+for (const { name, ok, seconds, background } of steps) {
+  const took = background
+    ? `ended ${seconds.toFixed(1)} s in, beside the tests`
+    : `${seconds.toFixed(1)} s`;
+  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name} (${took})`);
 }
+console.log(`npm test took ${((Date.now() - suiteStarted) / 60_000).toFixed(1)} minutes`);
 for (const failure of failures) console.log(`failed: ${failure}`);
 const failedSteps = steps.filter((s) => !s.ok).length;
 // A failing lint or typecheck step counts as a failure even when every test passed.
