@@ -70,10 +70,10 @@ const idlePriority = (command, args) =>
   process.platform === 'win32' ? [command, args] : ['nice', ['-n', '19', command, ...args]];
 
 /**
- * The static checks, which only read the tree: started at once beside the tests, at the lowest
- * CPU priority, so they run on what the tests leave idle (they wait on databases, timers and
- * the browser) and barely slow them. Each one's output is printed whole when it ends, so the
- * log stays readable.
+ * The static checks, which only read the tree: started beside the last steps (the journeys that
+ * time the app, then scale-out), which leave about half of the machine idle while they wait out
+ * the client's intervals, at the lowest CPU priority so that they take only what those leave.
+ * Each one's output is printed whole when it ends, so the log stays readable.
  */
 function backgroundSteps(list) {
   return Promise.all(
@@ -99,12 +99,6 @@ function backgroundSteps(list) {
   );
 }
 
-const staticChecks = backgroundSteps([
-  ['dependency audit (production)', 'node', ['scripts/audit.mjs']],
-  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
-  ['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
-  ['typecheck', 'npm', ['run', 'typecheck', '--silent']],
-]);
 const vitestReport = path.join(reports, 'vitest.json');
 await step('unit, API and component tests', 'npx', [
   'vitest',
@@ -135,7 +129,7 @@ await step(
 // worker processes on PostgreSQL and Redis. Side by side they saved a minute on a fast machine,
 // but on a slow one scale-out's processes missed their start deadline and the timing journeys
 // their polling windows (docs/decisions.md, "The suite's time"). Scale-out needs the
-// PostgreSQL of TEST_DATABASE_URL (CI sets it) and Redis.
+// PostgreSQL of TEST_DATABASE_URL (CI sets it) and Redis. The static checks run beside both.
 const timingReport = path.join(reports, 'playwright-timing.json');
 const scaleOutReport = path.join(reports, 'scale-out.json');
 const lastSteps = [
@@ -163,6 +157,12 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   console.log('\n=== scale-out ===\nnot run: set TEST_DATABASE_URL (PostgreSQL) to run it');
 }
+const staticChecks = backgroundSteps([
+  ['dependency audit (production)', 'node', ['scripts/audit.mjs']],
+  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
+  ['typecheck', 'npm', ['run', 'typecheck', '--silent']],
+]);
 for (const [name, command, args, env] of lastSteps) await step(name, command, args, env);
 await staticChecks;
 
