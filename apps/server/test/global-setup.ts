@@ -4,8 +4,8 @@
  * whatever of them is left when the run ends.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { withClient } from './pg-client.js';
 
 export default function setup(project: TestProject) {
   const run = randomBytes(4).toString('hex');
@@ -13,9 +13,7 @@ export default function setup(project: TestProject) {
   return async () => {
     const base = process.env.TEST_DATABASE_URL;
     if (!base) return;
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    try {
+    await withClient(base, async (client) => {
       const { rows } = await client.query<{ name: string }>(
         `select nspname as name from pg_namespace where nspname like $1`,
         [`t\\_${run}\\_%`],
@@ -28,8 +26,6 @@ export default function setup(project: TestProject) {
           'pg_catalog.pg_depend, pg_catalog.pg_type, pg_catalog.pg_constraint, ' +
           'pg_catalog.pg_index, pg_catalog.pg_trigger, pg_catalog.pg_proc',
       );
-    } finally {
-      await client.end();
-    }
+    });
   };
 }

@@ -19,6 +19,7 @@ import { inject } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createDb } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { withClient } from './pg-client.js';
 
 const run = promisify(execFile);
 
@@ -79,20 +80,6 @@ function admin(base: string): pg.Pool {
     adminPools.set(base, pool);
   }
   return pool;
-}
-
-/** Runs `work` on a connection of its own to `base`, closed afterwards. */
-export async function withClient<T>(
-  base: string,
-  work: (client: pg.Client) => Promise<T>,
-): Promise<T> {
-  const client = new pg.Client({ connectionString: base });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
