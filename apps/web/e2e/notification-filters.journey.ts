@@ -53,7 +53,8 @@ test('filter a handle: the summary shows, its next tweet is held back and the lo
   await exclude.press('Enter');
   const saved = await recordShown(page, FILTER_MESSAGES.saved(busy.handle));
   await dialog.getByRole('button', { name: 'Save filter' }).click();
-  await expect(dialog).toBeHidden();
+  // The dialog closes when the save is answered, which a loaded machine took over 10 s to do once.
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
   await saved();
   await expect(row.getByTestId('filter-summary')).toHaveText(
     `With “${NEVER}” · without “sponsored”`,
