@@ -65,23 +65,19 @@ function step(name, command, args, env = {}) {
   });
 }
 
-/** `command` at the lowest CPU priority (nice 19), with every process it starts. */
-const idlePriority = (command, args) =>
-  process.platform === 'win32' ? [command, args] : ['nice', ['-n', '19', command, ...args]];
-
 /**
- * The static checks, which only read the tree: started beside the last steps (the journeys that
- * time the app, then scale-out), which leave about half of the machine idle while they wait out
- * the client's intervals, at the lowest CPU priority so that they take only what those leave.
- * Each one's output is printed whole when it ends, so the log stays readable.
+ * Steps run at the same time (the static checks, which only read the tree), before the tests;
+ * each one's output is printed whole when it ends, so the log stays readable. Beside the tests
+ * at the lowest CPU priority they saved a minute but slowed the tests they ran beside
+ * (docs/decisions.md, "The suite's time").
  */
-function backgroundSteps(list) {
+function concurrentSteps(list) {
   return Promise.all(
     list.map(
       ([name, command, args]) =>
         new Promise((resolve) => {
           const started = Date.now();
-          const child = spawn(...idlePriority(command, args), {
+          const child = spawn(command, args, {
             cwd: ROOT,
             stdio: ['ignore', 'pipe', 'pipe'],
           });
@@ -90,8 +86,7 @@ function backgroundSteps(list) {
           child.stderr.on('data', (chunk) => (output += chunk));
           child.on('close', (status) => {
             console.log(`\n=== ${name} ===\n${output.trimEnd()}`);
-            const seconds = (Date.now() - started) / 1000;
-            steps.push({ name, ok: status === 0, seconds, background: true });
+            steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
             resolve();
           });
         }),
@@ -99,6 +94,12 @@ function backgroundSteps(list) {
   );
 }
 
+await concurrentSteps([
+  ['dependency audit (production)', 'node', ['scripts/audit.mjs']],
+  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
+  ['typecheck', 'npm', ['run', 'typecheck', '--silent']],
+]);
 const vitestReport = path.join(reports, 'vitest.json');
 await step('unit, API and component tests', 'npx', [
   'vitest',
@@ -129,7 +130,7 @@ await step(
 // worker processes on PostgreSQL and Redis. Side by side they saved a minute on a fast machine,
 // but on a slow one scale-out's processes missed their start deadline and the timing journeys
 // their polling windows (docs/decisions.md, "The suite's time"). Scale-out needs the
-// PostgreSQL of TEST_DATABASE_URL (CI sets it) and Redis. The static checks run beside both.
+// PostgreSQL of TEST_DATABASE_URL (CI sets it) and Redis.
 const timingReport = path.join(reports, 'playwright-timing.json');
 const scaleOutReport = path.join(reports, 'scale-out.json');
 const lastSteps = [
@@ -157,14 +158,7 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   console.log('\n=== scale-out ===\nnot run: set TEST_DATABASE_URL (PostgreSQL) to run it');
 }
-const staticChecks = backgroundSteps([
-  ['dependency audit (production)', 'node', ['scripts/audit.mjs']],
-  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
-  ['format', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']],
-  ['typecheck', 'npm', ['run', 'typecheck', '--silent']],
-]);
 for (const [name, command, args, env] of lastSteps) await step(name, command, args, env);
-await staticChecks;
 
 let passed = 0;
 let failed = 0;
@@ -206,11 +200,8 @@ for (const file of [e2eReport, timingReport]) {
 fs.rmSync(reports, { recursive: true, force: true });
 
 console.log('\n=== summary ===');
-for (const { name, ok, seconds, background } of steps) {
-  const took = background
-    ? `ended ${seconds.toFixed(1)} s in, beside the tests`
-    : `${seconds.toFixed(1)} s`;
-  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name} (${took})`);
+for (const { name, ok, seconds } of steps) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'}  ${name} (${seconds.toFixed(1)} s)`);
 }
 console.log(`npm test took ${((Date.now() - suiteStarted) / 60_000).toFixed(1)} minutes`);
 for (const failure of failures) console.log(`failed: ${failure}`);
