@@ -82,7 +82,8 @@ test('a session that ends drops the previous account’s data at once; a blip is
     .first()
     .click({ timeout: 5_000 })
     .catch(() => undefined);
-  await expect(page).toHaveURL(/\/dashboard\/login$/);
+  // A loaded machine took over 10 s to answer and redirect once.
+  await expect(page).toHaveURL(/\/dashboard\/login$/, { timeout: 30_000 });
   // From here on, watch for anything of Alice's reaching the screen.
   await page.evaluate(() => {
     const seen = { alpha: false };
