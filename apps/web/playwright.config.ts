@@ -28,9 +28,9 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
-    // Three journey files at a time (each starts its own server): they mostly wait on the app.
-    // 146-148 s against 202 s with two on a fast machine (docs/decisions.md, "The suite's time").
-    // The journeys that watch a backfill run keep it slow enough to be seen on a loaded machine.
+    // Journey files side by side, each with its own server. Three took 146-148 s against 202 s
+    // with two on a fast machine (docs/decisions.md, "The suite's time"). The journeys that watch
+    // a backfill run keep it slow enough to be seen on a loaded machine.
     {
       name: 'journeys-shared-cores',
       testMatch: /.*\.journey\.ts/,
