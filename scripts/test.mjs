@@ -40,29 +40,11 @@ ensureBuilt();
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'perch-test-report-'));
 const steps = [];
 
-/** A step whose output is shown as it comes; resolves when it has ended. */
 function step(name, command, args, env = {}) {
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      stdio: 'inherit',
-      env: { ...process.env, ...env },
-    });
-    let over = false;
-    const ended = (status) => {
-      if (over) return;
-      over = true;
-      steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
-      resolve();
-    };
-    child.on('error', (error) => {
-      console.error(`${name}: ${error.message}`);
-      ended(1);
-    });
-    child.on('close', ended);
-  });
+  const status = run(command, args, { allowFailure: true, env: { ...process.env, ...env } });
+  steps.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
 }
 
 /**
@@ -101,7 +83,7 @@ await concurrentSteps([
   ['typecheck', 'npm', ['run', 'typecheck', '--silent']],
 ]);
 const vitestReport = path.join(reports, 'vitest.json');
-await step('unit, API and component tests', 'npx', [
+step('unit, API and component tests', 'npx', [
   'vitest',
   'run',
   '--reporter=default',
@@ -119,7 +101,7 @@ const playwright = (project, ...more) => [
 ];
 const browserEnv = (report) => ({ CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
 const e2eReport = path.join(reports, 'playwright.json');
-await step(
+step(
   'browser journeys (Chromium)',
   'npx',
   playwright('journeys-shared-cores'),
@@ -158,7 +140,7 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   console.log('\n=== scale-out ===\nnot run: set TEST_DATABASE_URL (PostgreSQL) to run it');
 }
-for (const [name, command, args, env] of lastSteps) await step(name, command, args, env);
+for (const [name, command, args, env] of lastSteps) step(name, command, args, env);
 
 let passed = 0;
 let failed = 0;
