@@ -226,8 +226,11 @@ describe.each(DIALECTS)('a chat held after a send (%s)', (dialect) => {
 describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) => {
   let t: NotifyTestApp;
   const children: ChildProcess[] = [];
+  /** What each worker process printed (warnings and errors), for a failure message. */
+  const outputs: (() => string)[] = [];
 
   afterEach(async () => {
+    outputs.length = 0;
     for (const child of children.splice(0)) {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
@@ -242,7 +245,7 @@ describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) =
       WORKER_ID: name,
       DATA_DIR: t.config.DATA_DIR,
       DATABASE_URL: t.config.DATABASE_URL ?? '',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: 'warn',
       TELEGRAM_BOT_TOKEN: t.telegram.token,
       TELEGRAM_API_BASE_URL: t.telegram.baseUrl,
       DISCORD_BOT_TOKEN: t.discord.token,
@@ -251,6 +254,7 @@ describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) =
       FAST_GATES: 'true',
     });
     children.push(child);
+    outputs.push(output);
     return new Promise((resolve, reject) => {
       const timer = setInterval(() => {
         if (output().includes('ready')) {
@@ -290,6 +294,23 @@ describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) =
       async () => (await outboxCounts(t)).sent === USERS * TWEETS * 2,
       60_000,
       '1,000 deliveries',
+      async () => ({
+        outbox: await t.db.db
+          .selectFrom('notification_outbox')
+          .select(['status', 'claimed_by'])
+          .select((eb) => [
+            eb.fn.countAll<number>().as('rows'),
+            eb.fn.min('next_attempt_at').as('next'),
+          ])
+          .groupBy(['status', 'claimed_by'])
+          .execute(),
+        chatLocks: await t.db.db.selectFrom('delivery_chat_locks').selectAll().limit(5).execute(),
+        now: new Date().toISOString(),
+        workers: children.map((child, i) => ({
+          exit: child.exitCode ?? child.signalCode,
+          output: outputs[i]?.().slice(-2_000),
+        })),
+      }),
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await outboxCounts(t)).toEqual({ sent: 1_000 });

@@ -268,16 +268,23 @@ export async function outboxCounts(t: TestApp): Promise<Record<string, number>> 
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
 }
 
-/** Polls `check` until it returns true (or fails the test after `timeoutMs`). */
+/**
+ * Polls `check` until it returns true (or fails the test after `timeoutMs`). `state`, when given,
+ * describes what there was instead, for the failure message.
+ */
 export async function waitUntil(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 15_000,
   what = 'condition',
+  state?: () => Promise<unknown>,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const seen = state ? `; last seen: ${JSON.stringify(await state())}` : '';
+      throw new Error(`timed out waiting for ${what}${seen}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
