@@ -6,8 +6,8 @@ import {
   TAB_LEADER_MONITOR_MS,
 } from '@perch/shared';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { TabLeaderElection, bindPageLifecycle, outranks } from './leader-election';
-import { tabTestBed } from './test-channel-hub';
+import { TabLeaderElection, bindPageLifecycle, outranks, type TabChannel } from './leader-election';
+import { TestLocks, tabTestBed } from './test-channel-hub';
 
 const ELECTION_MS = TAB_ELECTION_ANNOUNCE_WAIT_MS + TAB_ELECTION_PROPOSE_WAIT_MS;
 
@@ -15,7 +15,8 @@ const bed = tabTestBed();
 let tabs: TabLeaderElection[];
 
 function openTab(id: string): TabLeaderElection {
-  const tab = new TabLeaderElection({ id, createChannel: bed.hub.createChannel });
+  // Without Web Locks (as over plain HTTP): the heartbeat alone finds a dead leader.
+  const tab = new TabLeaderElection({ id, createChannel: bed.hub.createChannel, locks: null });
   tabs.push(tab);
   bed.cleanups.push(() => tab.stop());
   tab.start();
@@ -283,6 +284,116 @@ describe('TabLeaderElection', () => {
     expect(outranks({ id: 'a', startedAt: 2 }, { id: 'z', startedAt: 1 })).toBe(false);
     expect(outranks({ id: 'a', startedAt: 1 }, { id: 'b', startedAt: 1 })).toBe(true);
     expect(outranks({ id: 'b', startedAt: 1 }, { id: 'a', startedAt: 1 })).toBe(false);
+  });
+});
+
+describe('TabLeaderElection with Web Locks', () => {
+  let locks: TestLocks;
+  beforeEach(() => {
+    locks = new TestLocks();
+  });
+
+  /** A tab on the shared locks; `crash()` silences it and frees its locks, running none of its code. */
+  function openLockedTab(id: string) {
+    let channel: TabChannel | undefined;
+    const tabLocks = locks.forTab();
+    const tab = new TabLeaderElection({
+      id,
+      locks: tabLocks,
+      createChannel: (name) => (channel = bed.hub.createChannel(name)),
+    });
+    tabs.push(tab);
+    bed.cleanups.push(() => tab.stop());
+    tab.start();
+    return {
+      tab,
+      crash() {
+        bed.hub.disconnect(channel!);
+        tabLocks.crash();
+      },
+    };
+  }
+
+  const lockOf = (id: string) => `perch.tabs:leader:${id}`;
+
+  it('has the leader hold its lock and say so in its beats', async () => {
+    const a = openLockedTab('a');
+    await at(700);
+    expect(a.tab.isLeader).toBe(true);
+    expect(locks.holders(lockOf('a'))).toBe(1);
+    const beats = bed.hub.log
+      .map(({ data }) => data as { type: string; locked?: boolean })
+      .filter((message) => message.type === 'leader');
+    // The claim goes out at once; a beat that says "locked" follows as soon as it is granted.
+    expect(beats.map((beat) => beat.locked ?? false)).toEqual([false, true]);
+  });
+
+  it('replaces a leader whose tab crashed within the election waits, not after 15 s', async () => {
+    const a = openLockedTab('a');
+    await at(1_000);
+    const b = openLockedTab('b');
+    const c = openLockedTab('c');
+    await at(12_000);
+    expect(b.tab.getSnapshot()).toMatchObject({ role: 'follower', leaderId: 'a' });
+    a.crash();
+    await at(12_001);
+    expect(bed.hub.postedAt('resign')).toEqual([]);
+    expect(b.tab.getSnapshot().role).toBe('electing');
+    expect(c.tab.getSnapshot().role).toBe('electing');
+    await at(12_000 + ELECTION_MS);
+    expect(leaders().filter((id) => id !== 'a')).toEqual(['b']);
+    await at(12_000 + ELECTION_MS + 1);
+    expect(c.tab.getSnapshot()).toMatchObject({ role: 'follower', leaderId: 'b' });
+    expect(locks.holders(lockOf('b'))).toBe(1);
+    // And b's own crash hands the lead on the same way.
+    b.crash();
+    await at(20_000);
+    expect(c.tab.isLeader).toBe(true);
+  });
+
+  it('runs one election when a leader resigns, though its lock is freed too', async () => {
+    const a = openLockedTab('a');
+    await at(1_000);
+    const b = openLockedTab('b');
+    await at(2_000);
+    a.tab.resign();
+    await at(2_000 + ELECTION_MS);
+    expect(b.tab.isLeader).toBe(true);
+    expect(bed.hub.postedAt('announce', 'b')).toEqual([1_000, 2_000]);
+    expect(locks.holders(lockOf('a'))).toBe(0);
+  });
+
+  it('moves the lock with a take-over and keeps one leader', async () => {
+    const a = openLockedTab('a');
+    await at(700);
+    const b = openLockedTab('b');
+    const c = openLockedTab('c');
+    await at(1_000);
+    b.tab.takeOver();
+    await at(2_000);
+    expect(leaders()).toEqual(['b']);
+    expect(locks.holders(lockOf('a'))).toBe(0);
+    expect(locks.holders(lockOf('b'))).toBe(1);
+    expect(a.tab.getSnapshot()).toMatchObject({ role: 'follower', leaderId: 'b' });
+    expect(c.tab.getSnapshot()).toMatchObject({ role: 'follower', leaderId: 'b' });
+    await at(60_000);
+    expect(leaders()).toEqual(['b']);
+    // a and c now wait on b's lock: b's crash is noticed at once.
+    b.crash();
+    await at(60_000 + ELECTION_MS);
+    expect(leaders().filter((id) => id !== 'b')).toEqual(['a']);
+  });
+
+  it('lets go of every lock when the tab stops', async () => {
+    const a = openLockedTab('a');
+    await at(1_000);
+    openLockedTab('b');
+    await at(2_000);
+    a.tab.stop();
+    tabs.at(-1)!.stop();
+    await at(2_001);
+    expect(locks.holders(lockOf('a'))).toBe(0);
+    expect(locks.holders(lockOf('b'))).toBe(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, vi } from 'vitest';
-import type { TabChannel } from './leader-election';
+import type { TabChannel, TabLocks } from './leader-election';
 
 type Listener = (event: MessageEvent) => void;
 
@@ -77,6 +77,94 @@ export class TestChannelHub {
         return message?.type === type && (from === undefined || message.from === from);
       })
       .map((entry) => entry.at);
+  }
+}
+
+type LockMode = 'exclusive' | 'shared';
+
+interface LockRequest {
+  name: string;
+  mode: LockMode;
+  tab: object;
+  grant(): void;
+}
+
+/**
+ * An in-memory stand-in for the Web Locks API of one browser profile: a lock of a name is held
+ * by one exclusive request or any number of shared ones, requests of a name are granted in the
+ * order they came (a waiting exclusive request holds back the shared ones behind it), a lock is
+ * held until its callback's promise settles, and an aborted request that is still waiting
+ * rejects. `forTab()` gives each tab its own handle, whose `crash()` drops everything the tab
+ * held or waited for without running any of its code: what the browser does for a tab that
+ * crashed or was killed.
+ */
+export class TestLocks {
+  private readonly held = new Set<{ name: string; mode: LockMode; tab: object }>();
+  private readonly waiting: LockRequest[] = [];
+
+  forTab(): TabLocks & { crash(): void } {
+    const tab = {};
+    return {
+      request: (name, options, callback) =>
+        new Promise((resolve, reject) => {
+          const aborted = () => new DOMException('The request was aborted.', 'AbortError');
+          if (options.signal?.aborted) return reject(aborted());
+          const mode = options.mode ?? 'exclusive';
+          const request: LockRequest = {
+            name,
+            mode,
+            tab,
+            grant: () => {
+              const lock = { name, mode, tab };
+              this.held.add(lock);
+              Promise.resolve()
+                .then(() => callback({ name, mode }))
+                .then(resolve, reject)
+                .finally(() => {
+                  if (this.held.delete(lock)) this.grantWaiting();
+                });
+            },
+          };
+          options.signal?.addEventListener('abort', () => {
+            const index = this.waiting.indexOf(request);
+            if (index < 0) return;
+            this.waiting.splice(index, 1);
+            reject(aborted());
+            this.grantWaiting();
+          });
+          this.waiting.push(request);
+          this.grantWaiting();
+        }),
+      crash: () => {
+        for (const lock of [...this.held]) if (lock.tab === tab) this.held.delete(lock);
+        for (const request of [...this.waiting]) {
+          if (request.tab === tab) this.waiting.splice(this.waiting.indexOf(request), 1);
+        }
+        this.grantWaiting();
+      },
+    };
+  }
+
+  /** Names held now, with how many hold each (for assertions). */
+  holders(name: string): number {
+    return [...this.held].filter((lock) => lock.name === name).length;
+  }
+
+  private grantWaiting(): void {
+    const blocked = new Set<string>();
+    for (const request of [...this.waiting]) {
+      if (blocked.has(request.name)) continue;
+      const conflict = [...this.held].some(
+        (lock) =>
+          lock.name === request.name && (lock.mode === 'exclusive' || request.mode === 'exclusive'),
+      );
+      if (conflict) {
+        blocked.add(request.name);
+        continue;
+      }
+      this.waiting.splice(this.waiting.indexOf(request), 1);
+      request.grant();
+    }
   }
 }
 
