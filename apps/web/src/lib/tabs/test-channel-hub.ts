@@ -145,7 +145,7 @@ export class TestLocks {
     };
   }
 
-  /** Names held now, with how many hold each (for assertions). */
+  /** How many hold the lock of `name` now (for assertions). */
   holders(name: string): number {
     return [...this.held].filter((lock) => lock.name === name).length;
   }
