@@ -21,7 +21,7 @@ import {
   type NotifyTestApp,
   type NotifyTestOptions,
 } from './notify-helpers.js';
-import { spawnFromSource } from './processes.js';
+import { spawnFromSource, type SpawnedServer } from './processes.js';
 
 describe.each(DIALECTS)('deliveries under faults (%s)', (dialect) => {
   let t: NotifyTestApp;
@@ -225,13 +225,11 @@ describe.each(DIALECTS)('a chat held after a send (%s)', (dialect) => {
 
 describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) => {
   let t: NotifyTestApp;
-  const children: ChildProcess[] = [];
-  /** What each worker process printed (warnings and errors), for a failure message. */
-  const outputs: (() => string)[] = [];
+  /** The worker processes, with what each printed (warnings and errors). */
+  const workers: SpawnedServer[] = [];
 
   afterEach(async () => {
-    outputs.length = 0;
-    for (const child of children.splice(0)) {
+    for (const { child } of workers.splice(0)) {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
         await new Promise((resolve) => child.once('exit', resolve));
@@ -241,7 +239,7 @@ describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) =
   });
 
   function startWorkerProcess(name: string): Promise<ChildProcess> {
-    const { child, output } = spawnFromSource('test/fixtures/delivery-worker-process.ts', {
+    const worker = spawnFromSource('test/fixtures/delivery-worker-process.ts', {
       WORKER_ID: name,
       DATA_DIR: t.config.DATA_DIR,
       DATABASE_URL: t.config.DATABASE_URL ?? '',
@@ -253,8 +251,8 @@ describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) =
       // The fakes of this rig enforce no limits (`fast`); the processes' clients pace as little.
       FAST_GATES: 'true',
     });
-    children.push(child);
-    outputs.push(output);
+    workers.push(worker);
+    const { child, output } = worker;
     return new Promise((resolve, reject) => {
       const timer = setInterval(() => {
         if (output().includes('ready')) {
@@ -306,9 +304,9 @@ describe.each(DIALECTS)('two worker processes on one database (%s)', (dialect) =
           .execute(),
         chatLocks: await t.db.db.selectFrom('delivery_chat_locks').selectAll().limit(5).execute(),
         now: new Date().toISOString(),
-        workers: children.map((child, i) => ({
+        workers: workers.map(({ child, output }) => ({
           exit: child.exitCode ?? child.signalCode,
-          output: outputs[i]?.().slice(-2_000),
+          output: output().slice(-2_000),
         })),
       }),
     );

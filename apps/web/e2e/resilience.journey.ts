@@ -40,6 +40,14 @@ function trackPage(page: Page) {
   };
 }
 
+/** Waits (5 s at most) for the page of `log` to send a request from `from` on; answers how soon. */
+async function firstRequestAfter(log: ReturnType<typeof trackPage>, from: number): Promise<number> {
+  await expect
+    .poll(() => log.since(from).length, { timeout: 5_000, intervals: [100] })
+    .toBeGreaterThan(0);
+  return log.since(from)[0]!.at - from;
+}
+
 test('two tabs poll like one; closing or crashing the leading tab makes another take over', async ({
   browser,
 }) => {
@@ -83,10 +91,7 @@ test('two tabs poll like one; closing or crashing the leading tab makes another 
     byFirst.length > 0 ? [first, second, secondLog] : [second, first, firstLog];
   const closedAt = Date.now();
   await leader.close({ runBeforeUnload: true });
-  await expect
-    .poll(() => followerLog.since(closedAt).length, { timeout: 5_000, intervals: [100] })
-    .toBeGreaterThan(0);
-  const takeoverMs = (followerLog.since(closedAt)[0]?.at ?? closedAt) - closedAt;
+  const takeoverMs = await firstRequestAfter(followerLog, closedAt);
   // And it polls from then on (the handle is still collecting), as counted at the server.
   await follower.waitForTimeout(8_000);
   const after = apiRequests(closedAt);
@@ -111,11 +116,9 @@ test('two tabs poll like one; closing or crashing the leading tab makes another 
     // The renderer is gone before it can answer.
   });
   await crashed;
-  await expect
-    .poll(() => thirdLog.since(crashedAt).length, { timeout: 5_000, intervals: [100] })
-    .toBeGreaterThan(0);
+  const crashTakeoverMs = await firstRequestAfter(thirdLog, crashedAt);
   console.log(
-    `[resilience] crash: first request of the remaining tab ${(thirdLog.since(crashedAt)[0]?.at ?? crashedAt) - crashedAt} ms after the crash`,
+    `[resilience] crash: first request of the remaining tab ${crashTakeoverMs} ms after the crash`,
   );
   await context.close();
 });

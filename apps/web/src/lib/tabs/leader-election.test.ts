@@ -6,7 +6,13 @@ import {
   TAB_LEADER_MONITOR_MS,
 } from '@perch/shared';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { TabLeaderElection, bindPageLifecycle, outranks, type TabChannel } from './leader-election';
+import {
+  TabLeaderElection,
+  bindPageLifecycle,
+  outranks,
+  type TabChannel,
+  type TabLeaderElectionOptions,
+} from './leader-election';
 import { TestLocks, tabTestBed } from './test-channel-hub';
 
 const ELECTION_MS = TAB_ELECTION_ANNOUNCE_WAIT_MS + TAB_ELECTION_PROPOSE_WAIT_MS;
@@ -14,9 +20,17 @@ const ELECTION_MS = TAB_ELECTION_ANNOUNCE_WAIT_MS + TAB_ELECTION_PROPOSE_WAIT_MS
 const bed = tabTestBed();
 let tabs: TabLeaderElection[];
 
-function openTab(id: string): TabLeaderElection {
-  // Without Web Locks (as over plain HTTP): the heartbeat alone finds a dead leader.
-  const tab = new TabLeaderElection({ id, createChannel: bed.hub.createChannel, locks: null });
+/**
+ * A started tab on the test's hub, stopped when the test ends. Without Web Locks unless given
+ * (as over plain HTTP): the heartbeat alone finds a dead leader.
+ */
+function openTab(id: string, options: TabLeaderElectionOptions = {}): TabLeaderElection {
+  const tab = new TabLeaderElection({
+    id,
+    createChannel: bed.hub.createChannel,
+    locks: null,
+    ...options,
+  });
   tabs.push(tab);
   bed.cleanups.push(() => tab.stop());
   tab.start();
@@ -297,14 +311,10 @@ describe('TabLeaderElection with Web Locks', () => {
   function openLockedTab(id: string) {
     let channel: TabChannel | undefined;
     const tabLocks = locks.forTab();
-    const tab = new TabLeaderElection({
-      id,
+    const tab = openTab(id, {
       locks: tabLocks,
       createChannel: (name) => (channel = bed.hub.createChannel(name)),
     });
-    tabs.push(tab);
-    bed.cleanups.push(() => tab.stop());
-    tab.start();
     return {
       tab,
       crash() {
