@@ -251,6 +251,14 @@ const envSchema = z.object({
   /** Password hashes that may wait for a turn; past that a sign-in is answered 503. */
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   /**
+   * Argon2id's memory per password hash (KiB) and its passes over it. The defaults are OWASP's
+   * minimum (19 MiB, 2 passes); raise them where sign-ins can afford more. Below OWASP's
+   * minimums the server warns at start: that is for test suites, which hash thousands of
+   * passwords. Hashes keep the cost they were made with, so changing it locks nobody out.
+   */
+  PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(8).max(4_194_304).default(19_456),
+  PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(1).max(64).default(2),
+  /**
    * Days the security log (`security_events`) is kept; the daily clean-up deletes older events.
    * 0 keeps them for ever.
    */

@@ -15,6 +15,7 @@ import { migrateToLatest } from './db/migrate.js';
 import type { BullMqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createMetrics, type Metrics } from './lib/metrics.js';
 import { createTokenCipher } from './lib/token-cipher.js';
+import { meetsOwaspMinimum } from './modules/auth/passwords.js';
 import { createSessionCache, type SessionCache } from './modules/auth/session-cache.js';
 import { retentionPolicy } from './modules/retention/retention-policy.js';
 import { RetentionJob } from './modules/retention/retention-job.js';
@@ -173,6 +174,16 @@ async function assemble(
     },
     'database ready',
   );
+  const hashCost = {
+    memoryKib: config.PASSWORD_HASH_MEMORY_KIB,
+    iterations: config.PASSWORD_HASH_ITERATIONS,
+  };
+  if (!meetsOwaspMinimum(hashCost)) {
+    app.log.warn(
+      hashCost,
+      "password hashes cost less than OWASP's minimum for argon2id (19 MiB and 2 passes, or an equivalent): fit for tests, not for real accounts",
+    );
+  }
   return { ...base, app, collector, sessionCache, background };
 }
 

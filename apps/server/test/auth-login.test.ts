@@ -1,8 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { describe, expect, it } from 'vitest';
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { MESSAGES, loginResponseSchema } from '@perch/shared';
 import { cookieAttributes, dataOf, expectError, setCookieLine } from './assertions.js';
-import { DIALECTS, TEST_PASSWORD, TestClient } from './helpers.js';
+import { configurePasswordHashing } from '../src/modules/auth/passwords.js';
+import { replacePasswordHash, setPasswordHash } from '../src/modules/users/users.repository.js';
+import { DEFAULT_HASH_ENV, DIALECTS, TEST_PASSWORD, TestClient, buildTestApp } from './helpers.js';
 import { appForSuite, uniqueName } from './seed.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -158,10 +161,19 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
   });
 
   it('takes about as long for an unknown user as for a wrong password', async () => {
-    const username = await newUser('timing');
+    // At the production cost: the hash is what both paths must share, and a cheap one would
+    // hide a path that skipped it.
+    const t = await buildTestApp(dialect, DEFAULT_HASH_ENV);
+    onTestFinished(async () => {
+      await t.close();
+      // The cost is the process's (one app per process in production): the suite's app's again.
+      configurePasswordHashing(suite.t.config);
+    });
+    const username = uniqueName('timing');
+    await new TestClient(t.app, '10.255.255.254').register(t.db, username, 'user', TEST_PASSWORD);
     const time = async (name: string, ip: string) => {
       const started = performance.now();
-      const response = await login(new TestClient(suite.t.app, ip), name, 'Wrong-pass-123');
+      const response = await login(new TestClient(t.app, ip), name, 'Wrong-pass-123');
       const elapsed = performance.now() - started;
       expect(response.statusCode).toBe(401);
       return elapsed;
@@ -179,6 +191,34 @@ describe.each(DIALECTS)('login API [%s]', (dialect) => {
     const ratio = mean(unknown) / mean(known);
     expect(ratio, `unknown ${mean(unknown)} ms vs known ${mean(known)} ms`).toBeGreaterThan(0.33);
     expect(ratio, `unknown ${mean(unknown)} ms vs known ${mean(known)} ms`).toBeLessThan(3);
+  });
+
+  it('hashes a password made at another cost again at sign-in, at the configured cost', async () => {
+    const username = await newUser('rehash');
+    const user = await userRow(username);
+    // As if PASSWORD_HASH_* had been different when the password was set.
+    const older = await argon2Hash(TEST_PASSWORD, { algorithm: 2, memoryCost: 512, timeCost: 2 });
+    await setPasswordHash(suite.t.db.db, user.id, older);
+
+    expect(
+      (await login(new TestClient(suite.t.app, '10.4.3.1'), username, 'Wrong-pass-123')).statusCode,
+    ).toBe(401);
+    expect((await userRow(username)).password_hash).toBe(older);
+
+    expect(
+      (await login(new TestClient(suite.t.app, '10.4.3.2'), username, TEST_PASSWORD)).statusCode,
+    ).toBe(200);
+    const rehashed = (await userRow(username)).password_hash;
+    expect(rehashed).toMatch(/^\$argon2id\$v=19\$m=256,t=1,p=1\$/);
+    expect(await argon2Verify(rehashed, TEST_PASSWORD)).toBe(true);
+    // Once at the configured cost, a sign-in leaves it as it is.
+    expect(
+      (await login(new TestClient(suite.t.app, '10.4.3.3'), username, TEST_PASSWORD)).statusCode,
+    ).toBe(200);
+    expect((await userRow(username)).password_hash).toBe(rehashed);
+    // A sign-in that read the old hash never overwrites a password changed meanwhile.
+    await replacePasswordHash(suite.t.db.db, user.id, older, await argon2Hash('Another-pass-9'));
+    expect((await userRow(username)).password_hash).toBe(rehashed);
   });
 
   describe('brute-force protection', () => {

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createDb, type Db, type Dialect } from '../src/db/index.js';
 import { metCatalogRace, migrateToLatest } from '../src/db/migrate.js';
 import { migrations } from '../src/db/migrations/index.js';
+import { DEFAULT_HASH_COST, configurePasswordHashing } from '../src/modules/auth/passwords.js';
 import { findHandleByName, type HandleRow } from '../src/modules/handles/handles.repository.js';
 import type { XUsageMeter } from '../src/modules/x-usage/x-usage.service.js';
 import { createInvitation } from '../src/modules/invitations/invitations.service.js';
@@ -34,6 +35,21 @@ export interface TestDb extends Db {
   /** Closes the connection and removes the temp folder or Postgres schema. */
   dispose(): Promise<void>;
 }
+
+/**
+ * Password hashing for tests: argon2id at 256 KiB and one pass, about a hundredth of the default
+ * cost (OWASP's minimum). The suite registers and signs in thousands of accounts, and at the
+ * default each hash took about 20 ms of a core and 35 ms of waiting; what is tested is the same
+ * code and the same algorithm. Tests that need the real cost (hashes that overlap, the stored
+ * format of the default) pass their own PASSWORD_HASH_* values in `env`.
+ */
+export const TEST_HASH_COST = { PASSWORD_HASH_MEMORY_KIB: '256', PASSWORD_HASH_ITERATIONS: '1' };
+
+/** The production cost (the config's default), for `env` where the cost itself is tested. */
+export const DEFAULT_HASH_ENV = {
+  PASSWORD_HASH_MEMORY_KIB: String(DEFAULT_HASH_COST.memoryKib),
+  PASSWORD_HASH_ITERATIONS: String(DEFAULT_HASH_COST.iterations),
+};
 
 /**
  * A fresh, migrated database: a temp SQLite file, or a private schema in TEST_DATABASE_URL so
@@ -63,9 +79,12 @@ export async function createTestDb(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     DEMO_PAGE_DELAY_MS: '0',
+    ...TEST_HASH_COST,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
+  // Hashes made by services called directly (without an app) take the same cost.
+  configurePasswordHashing(config);
   if (!config.DATABASE_URL) {
     fs.copyFileSync(await migratedSqliteFile(), path.join(dataDir, 'perch.db'));
     copied = true;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoSource } from '../src/sources/index.js';
+import { TEST_HASH_COST } from './helpers.js';
 import { spawnFromSource } from './processes.js';
 
 interface Running {
@@ -58,6 +59,7 @@ describe('main entry point', () => {
     const first = await startMain();
     const code = /invitation code: (PERCH-[A-Z0-9-]+)/.exec(first.output())?.[1];
     expect(code).toBeDefined();
+    expect(first.output()).not.toContain("OWASP's minimum");
     expect(first.output()).toContain(`${first.origin}/dashboard/register`);
 
     // A restart before anyone registered shows the same code (no new invitation per restart).
@@ -91,9 +93,11 @@ describe('main entry point', () => {
 
     second.child.kill('SIGTERM');
     await exitOf(second.child);
-    const third = await startMain({}, first.dataDir);
+    // Password hashes set cheaper than OWASP's minimum: the start says so.
+    const third = await startMain(TEST_HASH_COST, first.dataDir);
     expect(third.output()).not.toContain('invitation code');
     expect(third.output()).toContain('Sign in at');
+    expect(third.output()).toContain("password hashes cost less than OWASP's minimum");
     // Three starts from source: each takes seconds on a busy machine.
   }, 60_000);
 

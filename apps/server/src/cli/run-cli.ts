@@ -3,6 +3,7 @@ import { createRedisCluster } from '../cluster/redis-cluster.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createDb, type Db } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { configurePasswordHashing } from '../modules/auth/passwords.js';
 import { createSessionCache } from '../modules/auth/session-cache.js';
 import { isBackupCommand, runBackupCommand } from './backup-cli.js';
 import { CommandError, UsageError } from './cli-errors.js';
@@ -144,6 +145,8 @@ export async function runCli(
   try {
     refuseCookieArguments(args);
     const config = loadConfig(env);
+    // A password the CLI sets is hashed at the cost the server would use.
+    configurePasswordHashing(config);
     if (isBackupCommand(args)) {
       await runBackupCommand(config, args, env.INIT_CWD ?? process.cwd());
       return 0;

@@ -31,7 +31,7 @@ import { createTwoFactorCipher } from './two-factor.service.js';
 import { toUser } from '../users/users.service.js';
 import { clientOf } from './auth-events.js';
 import { configureSignInLimits } from './login-throttle.js';
-import { passwordHashing } from './passwords.js';
+import { configurePasswordHashing } from './passwords.js';
 import { openSession } from './sessions.service.js';
 import { stepUpRoutes } from './step-up.routes.js';
 import { accountDetailsRoutes } from './account-details.routes.js';
@@ -73,10 +73,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ config: Config; db: Db }> = asy
   const cipher = createTwoFactorCipher(config);
   // Both guard this process as a whole (its cores, its attempts), whatever app it serves.
   configureSignInLimits({ accountDelayMaxMs: config.SIGN_IN_DELAY_MAX_SECONDS * 1000 });
-  passwordHashing.configure({
-    concurrency: config.PASSWORD_HASH_CONCURRENCY,
-    queue: config.PASSWORD_HASH_QUEUE,
-  });
+  configurePasswordHashing(config);
   const twoFactorCookie = {
     path: TWO_FACTOR_COOKIE_PATH,
     httpOnly: true,

@@ -29,6 +29,7 @@ import {
   findUserById,
   findUserByLogin,
   insertUser,
+  replacePasswordHash,
   setLastLogin,
   setPasswordHash,
   usernameExists,
@@ -38,7 +39,7 @@ import { roleFlags, toUser } from '../users/users.service.js';
 import { recordAuthEvent, recordWrongCode, type ClientInfo } from './auth-events.js';
 import { admitAttempt, countAttempt } from './login-throttle.js';
 import { confirmCurrentPassword } from './current-password.js';
-import { hashPassword, refuseCommonPassword, verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, refuseCommonPassword, verifyPassword } from './passwords.js';
 import type { SessionInvalidator } from './session-cache.js';
 import { revokeUserSessions } from './sessions.repository.js';
 import {
@@ -117,6 +118,10 @@ export async function login(
       metadata: { login: input.username },
     });
     throw unauthorized(MESSAGES.loginWrongCredentials, 'INVALID_CREDENTIALS');
+  }
+  if (needsRehash(row.password_hash)) {
+    const rehashed = await hashPassword(input.password);
+    await replacePasswordHash(db.db, row.id, row.password_hash, rehashed);
   }
   if (row.totp_secret) {
     await attempt.release();

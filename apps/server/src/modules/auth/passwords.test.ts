@@ -1,7 +1,15 @@
 import { MESSAGES } from '@perch/shared';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../../config.js';
 import { AppError } from '../../lib/errors.js';
-import { HashGate, isCommonOrBreached } from './passwords.js';
+import {
+  HashGate,
+  configurePasswordHashing,
+  hashPassword,
+  isCommonOrBreached,
+  meetsOwaspMinimum,
+  verifyPassword,
+} from './passwords.js';
 
 /** Work the test finishes when it wants, to hold the gate's turns. */
 function heldWork() {
@@ -73,4 +81,48 @@ describe('isCommonOrBreached', () => {
       expect(await isCommonOrBreached(password)).toBe(false);
     },
   );
+});
+
+describe('password hashing cost', () => {
+  const limits = { PASSWORD_HASH_CONCURRENCY: 2, PASSWORD_HASH_QUEUE: 32 };
+  const configure = (
+    config: Pick<Config, 'PASSWORD_HASH_MEMORY_KIB' | 'PASSWORD_HASH_ITERATIONS'>,
+  ) => configurePasswordHashing({ ...limits, ...config });
+  // Whatever another file set in this worker is put back.
+  afterEach(() => configure(loadConfig({})));
+
+  it("hashes with argon2id at OWASP's minimum by default: 19 MiB, 2 passes, 1 lane", async () => {
+    configure(loadConfig({}));
+    expect(await hashPassword('Sup3r-secret!')).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it('hashes at the configured cost, and keeps verifying hashes made at another', async () => {
+    configure(loadConfig({ PASSWORD_HASH_MEMORY_KIB: '256', PASSWORD_HASH_ITERATIONS: '1' }));
+    const cheap = await hashPassword('Sup3r-secret!');
+    expect(cheap).toMatch(/^\$argon2id\$v=19\$m=256,t=1,p=1\$/);
+
+    configure(loadConfig({ PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_ITERATIONS: '3' }));
+    expect(await hashPassword('Sup3r-secret!')).toMatch(/\$m=1024,t=3,p=1\$/);
+    expect(await verifyPassword(cheap, 'Sup3r-secret!')).toBe(true);
+    expect(await verifyPassword(cheap, 'Sup3r-secret?')).toBe(false);
+    // An unknown account still costs a verification, and still fails.
+    expect(await verifyPassword(undefined, 'Sup3r-secret!')).toBe(false);
+  });
+
+  it('refuses a cost argon2 cannot run, naming the setting', () => {
+    expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '4' })).toThrow(/PASSWORD_HASH_MEMORY_KIB/);
+    expect(() => loadConfig({ PASSWORD_HASH_ITERATIONS: '0' })).toThrow(/PASSWORD_HASH_ITERATIONS/);
+  });
+
+  it.each([
+    [{ memoryKib: 19_456, iterations: 2 }, true],
+    [{ memoryKib: 47_104, iterations: 1 }, true],
+    [{ memoryKib: 7_168, iterations: 5 }, true],
+    [{ memoryKib: 65_536, iterations: 3 }, true],
+    [{ memoryKib: 19_456, iterations: 1 }, false],
+    [{ memoryKib: 7_168, iterations: 4 }, false],
+    [{ memoryKib: 256, iterations: 1 }, false],
+  ])("%j meets one of OWASP's minimums: %s", (cost, expected) => {
+    expect(meetsOwaspMinimum(cost)).toBe(expected);
+  });
 });

@@ -1,9 +1,45 @@
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
 import { COMMON_PASSWORDS, MESSAGES, PASSWORD_MIN_LENGTH } from '@perch/shared';
+import type { Config } from '../../config.js';
 import { AppError } from '../../lib/errors.js';
 
-// Algorithm is an ambient const enum, which isolated modules cannot read: 2 is Argon2id.
-const OPTIONS = { algorithm: 2 as Algorithm.Argon2id };
+/** Argon2id's work per hash: memory in KiB and passes over it (one lane). */
+export interface HashCost {
+  memoryKib: number;
+  iterations: number;
+}
+
+/**
+ * The settings OWASP's Password Storage Cheat Sheet gives as equivalent minimums for argon2id
+ * (one lane): more memory allows fewer passes. The default is the second, @node-rs/argon2's own.
+ */
+export const OWASP_MINIMUM_COSTS: readonly HashCost[] = [
+  { memoryKib: 47_104, iterations: 1 },
+  { memoryKib: 19_456, iterations: 2 },
+  { memoryKib: 12_288, iterations: 3 },
+  { memoryKib: 9_216, iterations: 4 },
+  { memoryKib: 7_168, iterations: 5 },
+];
+
+/** The defaults of PASSWORD_HASH_MEMORY_KIB and PASSWORD_HASH_ITERATIONS (config.ts). */
+export const DEFAULT_HASH_COST: HashCost = { memoryKib: 19_456, iterations: 2 };
+
+/** Whether `cost` does at least the work of one of OWASP's minimums. */
+export function meetsOwaspMinimum(cost: HashCost): boolean {
+  return OWASP_MINIMUM_COSTS.some(
+    (minimum) => cost.memoryKib >= minimum.memoryKib && cost.iterations >= minimum.iterations,
+  );
+}
+
+function argon2Options({ memoryKib, iterations }: HashCost) {
+  // Algorithm is an ambient const enum, which isolated modules cannot read: 2 is Argon2id.
+  return {
+    algorithm: 2 as Algorithm.Argon2id,
+    memoryCost: memoryKib,
+    timeCost: iterations,
+    parallelism: 1,
+  };
+}
 
 /** Hashes allowed to run at once, and to wait for a turn, in one process (PASSWORD_HASH_*). */
 export interface HashLimits {
@@ -103,23 +139,69 @@ export const DEFAULT_HASH_LIMITS: HashLimits = { concurrency: 2, queue: 32 };
 /** One gate per process, as the cores it guards; the auth routes set its limits from config. */
 export const passwordHashing = new HashGate(DEFAULT_HASH_LIMITS);
 
-export function hashPassword(password: string): Promise<string> {
-  return passwordHashing.run(() => hash(password, OPTIONS));
+/** The cost of new hashes in this process; the auth routes and the CLI set it from config. */
+let hashCost: HashCost = DEFAULT_HASH_COST;
+
+/**
+ * Sets this process's hashing from config: the gate's limits and the cost of new hashes. A hash
+ * keeps the cost it was made with (its PHC string says which), so hashes made under another
+ * cost still verify.
+ */
+export function configurePasswordHashing(
+  config: Pick<
+    Config,
+    | 'PASSWORD_HASH_CONCURRENCY'
+    | 'PASSWORD_HASH_QUEUE'
+    | 'PASSWORD_HASH_MEMORY_KIB'
+    | 'PASSWORD_HASH_ITERATIONS'
+  >,
+): void {
+  passwordHashing.configure({
+    concurrency: config.PASSWORD_HASH_CONCURRENCY,
+    queue: config.PASSWORD_HASH_QUEUE,
+  });
+  hashCost = {
+    memoryKib: config.PASSWORD_HASH_MEMORY_KIB,
+    iterations: config.PASSWORD_HASH_ITERATIONS,
+  };
 }
 
-let dummyHash: Promise<string> | undefined;
+export function hashPassword(password: string): Promise<string> {
+  const options = argon2Options(hashCost);
+  return passwordHashing.run(() => hash(password, options));
+}
+
+/**
+ * Whether a stored hash was made at another cost than new hashes get (PASSWORD_HASH_*): sign-in,
+ * which has the password, hashes it again, so a changed cost reaches every account that signs in.
+ */
+export function needsRehash(storedHash: string): boolean {
+  const params = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(storedHash);
+  return (
+    !params ||
+    Number(params[1]) !== hashCost.memoryKib ||
+    Number(params[2]) !== hashCost.iterations ||
+    params[3] !== '1'
+  );
+}
+
+/** The dummy hash of unknown users, made at the current cost (made again if that changes). */
+let dummyHash: { cost: HashCost; hash: Promise<string> } | undefined;
 
 /**
  * Verifies a password. With no stored hash (unknown user) it still runs one verification
- * against a dummy hash, so both failures take the same time and reveal nothing.
+ * against a dummy hash made at the current cost, so both failures take the same time and reveal
+ * nothing.
  */
 export async function verifyPassword(
   storedHash: string | undefined,
   password: string,
 ): Promise<boolean> {
   if (!storedHash) {
-    dummyHash ??= hash('perch-dummy-password', OPTIONS);
-    const dummy = await dummyHash;
+    if (dummyHash?.cost !== hashCost) {
+      dummyHash = { cost: hashCost, hash: hash('perch-dummy-password', argon2Options(hashCost)) };
+    }
+    const dummy = await dummyHash.hash;
     await passwordHashing.run(() => verify(dummy, password).catch(() => false));
     return false;
   }

@@ -87,6 +87,24 @@ export async function setPasswordHash(db: Executor, id: number, hash: string): P
   await db.updateTable('users').set({ password_hash: hash }).where('id', '=', id).execute();
 }
 
+/**
+ * Replaces a user's password hash with a new hash of the same password, unless the hash changed
+ * meanwhile (a password change that came first wins).
+ */
+export async function replacePasswordHash(
+  db: Executor,
+  id: number,
+  from: string,
+  to: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: to })
+    .where('id', '=', id)
+    .where('password_hash', '=', from)
+    .execute();
+}
+
 export async function setEmail(db: Executor, id: number, email: string): Promise<void> {
   await db.updateTable('users').set({ email }).where('id', '=', id).execute();
 }
