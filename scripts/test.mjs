@@ -48,21 +48,19 @@ function step(name, command, args, env = {}) {
 }
 
 /**
- * Steps run at the same time (the static checks, which only read the tree, before the tests; the
- * last two steps, after them), each with `env` over this process's environment; each one's
- * output is printed whole when it ends, so the log stays readable. The static checks beside the
- * tests at the lowest CPU priority saved a minute but slowed the tests they ran beside
+ * Steps run at the same time (the static checks, which only read the tree), before the tests;
+ * each one's output is printed whole when it ends, so the log stays readable. Beside the tests
+ * at the lowest CPU priority they saved a minute but slowed the tests they ran beside
  * (docs/decisions.md, "The suite's time").
  */
 function concurrentSteps(list) {
   return Promise.all(
     list.map(
-      ([name, command, args, env = {}]) =>
+      ([name, command, args]) =>
         new Promise((resolve) => {
           const started = Date.now();
           const child = spawn(command, args, {
             cwd: ROOT,
-            env: { ...process.env, ...env },
             stdio: ['ignore', 'pipe', 'pipe'],
           });
           let output = '';
@@ -110,12 +108,11 @@ step(
   browserEnv(e2eReport),
 );
 
-// Last, side by side: the journeys that time the app (two at a time, mostly waiting out the
-// client's intervals) and scale-out, two API and two worker processes on PostgreSQL and Redis.
-// Each leaves about half of the machine idle; together they save about a minute. (Beside three
-// timing journeys at a time, scale-out's processes once missed their start deadline on a slow
-// machine: docs/decisions.md, "The suite's time".) Scale-out needs the PostgreSQL of
-// TEST_DATABASE_URL (CI sets it) and Redis.
+// Last, one after the other: the journeys that time the app, then scale-out, two API and two
+// worker processes on PostgreSQL and Redis. Side by side they saved a minute on a fast machine,
+// but on a slow one scale-out's processes missed their start deadline and the timing journeys
+// their polling windows (docs/decisions.md, "The suite's time"). Scale-out needs the
+// PostgreSQL of TEST_DATABASE_URL (CI sets it) and Redis.
 const timingReport = path.join(reports, 'playwright-timing.json');
 const scaleOutReport = path.join(reports, 'scale-out.json');
 const lastSteps = [
@@ -143,7 +140,7 @@ if (process.env.TEST_DATABASE_URL) {
 } else {
   console.log('\n=== scale-out ===\nnot run: set TEST_DATABASE_URL (PostgreSQL) to run it');
 }
-await concurrentSteps(lastSteps);
+for (const [name, command, args, env] of lastSteps) step(name, command, args, env);
 
 let passed = 0;
 let failed = 0;
