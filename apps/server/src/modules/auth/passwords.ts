@@ -185,6 +185,9 @@ export function needsRehash(storedHash: string): boolean {
   );
 }
 
+const sameCost = (a: HashCost, b: HashCost) =>
+  a.memoryKib === b.memoryKib && a.iterations === b.iterations;
+
 /** The dummy hash of unknown users, made at the current cost (made again if that changes). */
 let dummyHash: { cost: HashCost; hash: Promise<string> } | undefined;
 
@@ -198,7 +201,7 @@ export async function verifyPassword(
   password: string,
 ): Promise<boolean> {
   if (!storedHash) {
-    if (dummyHash?.cost !== hashCost) {
+    if (!dummyHash || !sameCost(dummyHash.cost, hashCost)) {
       dummyHash = { cost: hashCost, hash: hash('perch-dummy-password', argon2Options(hashCost)) };
     }
     const dummy = await dummyHash.hash;
