@@ -15,7 +15,7 @@ import { migrateToLatest } from './db/migrate.js';
 import type { BullMqJobQueue } from './jobs/bullmq-job-queue.js';
 import { createMetrics, type Metrics } from './lib/metrics.js';
 import { createTokenCipher } from './lib/token-cipher.js';
-import { meetsOwaspMinimum } from './modules/auth/passwords.js';
+import { hashCostOf, meetsOwaspMinimum } from './modules/auth/passwords.js';
 import { createSessionCache, type SessionCache } from './modules/auth/session-cache.js';
 import { retentionPolicy } from './modules/retention/retention-policy.js';
 import { RetentionJob } from './modules/retention/retention-job.js';
@@ -174,10 +174,7 @@ async function assemble(
     },
     'database ready',
   );
-  const hashCost = {
-    memoryKib: config.PASSWORD_HASH_MEMORY_KIB,
-    iterations: config.PASSWORD_HASH_ITERATIONS,
-  };
+  const hashCost = hashCostOf(config);
   if (!meetsOwaspMinimum(hashCost)) {
     app.log.warn(
       hashCost,

@@ -39,7 +39,7 @@ export interface TestDb extends Db {
 /**
  * Password hashing for tests: argon2id at 256 KiB and one pass, about a hundredth of the default
  * cost (OWASP's minimum). The suite registers and signs in thousands of accounts, and at the
- * default each hash took about 20 ms of a core and 35 ms of waiting; what is tested is the same
+ * default each hash took about 17 ms of a core and 34 ms of waiting; what is tested is the same
  * code and the same algorithm. Tests that need the real cost (hashes that overlap, the stored
  * format of the default) pass their own PASSWORD_HASH_* values in `env`.
  */

@@ -160,7 +160,14 @@ export function configurePasswordHashing(
     concurrency: config.PASSWORD_HASH_CONCURRENCY,
     queue: config.PASSWORD_HASH_QUEUE,
   });
-  hashCost = {
+  hashCost = hashCostOf(config);
+}
+
+/** The cost of new hashes that `config` sets (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_ITERATIONS). */
+export function hashCostOf(
+  config: Pick<Config, 'PASSWORD_HASH_MEMORY_KIB' | 'PASSWORD_HASH_ITERATIONS'>,
+): HashCost {
+  return {
     memoryKib: config.PASSWORD_HASH_MEMORY_KIB,
     iterations: config.PASSWORD_HASH_ITERATIONS,
   };
