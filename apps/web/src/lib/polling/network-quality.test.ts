@@ -2,6 +2,7 @@ import { onlineManager } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectCallsOverTime } from '@/test/fake-clock';
 import { NetworkQualityMonitor, rateNetwork, type ProbeResult } from './network-quality';
+import { noWireTime, type WatchWireTime } from './wire-time';
 
 function probes(okCount: number, failCount: number, latencyMs: number): ProbeResult[] {
   return [
@@ -65,7 +66,8 @@ describe('NetworkQualityMonitor', () => {
           });
         }),
     );
-    monitor = new NetworkQualityMonitor({ fetch: fetchMock });
+    // The clock's measure: these tests set the latency through the fake fetch.
+    monitor = new NetworkQualityMonitor({ fetch: fetchMock, watchWireTime: noWireTime });
   });
 
   afterEach(() => {
@@ -160,5 +162,49 @@ describe('NetworkQualityMonitor', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
     window.dispatchEvent(new Event('online'));
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  describe("with the browser's own timing of the probe", () => {
+    function watching(wireMs: number | undefined) {
+      const watch = { settle: vi.fn(() => Promise.resolve(wireMs)), stop: vi.fn() };
+      const watchWireTime = vi.fn<WatchWireTime>(() => watch);
+      return { watch, watchWireTime };
+    }
+
+    it('rates an answered probe by its time on the wire, not the wait before it', async () => {
+      // At page load the probe waited 2.5 s for a connection; on the wire it took 200 ms.
+      latencyMs = 2_700;
+      const { watch, watchWireTime } = watching(200);
+      monitor = new NetworkQualityMonitor({ fetch: fetchMock, watchWireTime });
+      const result = monitor.probe();
+      await vi.advanceTimersByTimeAsync(latencyMs);
+      await expect(result).resolves.toEqual({ ok: true, latencyMs: 200 });
+      expect(watchWireTime).toHaveBeenCalledWith('/api/v1/health');
+      expect(watch.settle).toHaveBeenCalledTimes(1);
+      expect(monitor.getSnapshot().quality).toBe('good');
+    });
+
+    it('falls back to its clock when the browser recorded nothing', async () => {
+      latencyMs = 2_700;
+      monitor = new NetworkQualityMonitor({
+        fetch: fetchMock,
+        watchWireTime: watching(undefined).watchWireTime,
+      });
+      const result = monitor.probe();
+      await vi.advanceTimersByTimeAsync(latencyMs);
+      await expect(result).resolves.toEqual({ ok: true, latencyMs: 2_700 });
+      expect(monitor.getSnapshot().quality).toBe('slow');
+    });
+
+    it('stops watching a probe that failed and counts its clock time', async () => {
+      status = 503;
+      const { watch, watchWireTime } = watching(10);
+      monitor = new NetworkQualityMonitor({ fetch: fetchMock, watchWireTime });
+      const result = monitor.probe();
+      await vi.advanceTimersByTimeAsync(50);
+      await expect(result).resolves.toEqual({ ok: false, latencyMs: 50 });
+      expect(watch.stop).toHaveBeenCalledTimes(1);
+      expect(watch.settle).not.toHaveBeenCalled();
+    });
   });
 });

@@ -11,6 +11,7 @@ import {
 import { onlineManager } from '@tanstack/react-query';
 import { NETWORK_PROBE_INTERVAL_MS } from '@/lib/polling/intervals';
 import { apiUrl } from '../api-url';
+import { watchWireTime, type WatchWireTime } from './wire-time';
 
 /** One connectivity probe: whether it answered ok and how long it took. */
 export interface ProbeResult {
@@ -69,6 +70,11 @@ export interface NetworkQualityMonitorOptions {
   now?: () => number;
   /** Called when the browser comes back online; defaults to TanStack's onlineManager. */
   subscribeOnline?: (onOnline: () => void) => () => void;
+  /**
+   * The browser's own timing of a probe (wire-time.ts), preferred to the clock for an answered
+   * probe; defaults to Resource Timing.
+   */
+  watchWireTime?: WatchWireTime;
 }
 
 function onlineManagerSubscription(onOnline: () => void): () => void {
@@ -86,6 +92,7 @@ export class NetworkQualityMonitor {
   private readonly fetchFn: typeof fetch;
   private readonly now: () => number;
   private readonly subscribeOnline: (onOnline: () => void) => () => void;
+  private readonly watchWireTime: WatchWireTime;
   private readonly listeners = new Set<() => void>();
   private snapshot: NetworkSnapshot = rateNetwork([]);
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -95,6 +102,7 @@ export class NetworkQualityMonitor {
     this.fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.now = options.now ?? Date.now;
     this.subscribeOnline = options.subscribeOnline ?? onlineManagerSubscription;
+    this.watchWireTime = options.watchWireTime ?? watchWireTime;
   }
 
   /** Registers a listener called after every probe; returns its removal. */
@@ -131,14 +139,20 @@ export class NetworkQualityMonitor {
     for (const listener of this.listeners) listener();
   }
 
-  /** Sends one probe, records its result and tells the listeners. */
+  /**
+   * Sends one probe, records its result and tells the listeners. An answered probe's latency is
+   * its time on the network as the browser recorded it, when it did: the clock around the fetch
+   * also counts the wait for a connection at page load and a busy page (wire-time.ts).
+   */
   async probe(): Promise<ProbeResult> {
     const controller = new AbortController();
     const timeout = setTimeout(() => controller.abort(), NETWORK_PROBE_TIMEOUT_MS);
+    const url = apiUrl('/health');
+    const wire = this.watchWireTime(url);
     const startedAt = this.now();
     let ok = false;
     try {
-      const response = await this.fetchFn(apiUrl('/health'), {
+      const response = await this.fetchFn(url, {
         method: 'HEAD',
         cache: 'no-store',
         signal: controller.signal,
@@ -149,7 +163,11 @@ export class NetworkQualityMonitor {
     } finally {
       clearTimeout(timeout);
     }
-    const result: ProbeResult = { ok, latencyMs: this.now() - startedAt };
+    const clockMs = this.now() - startedAt;
+    let latencyMs = clockMs;
+    if (ok) latencyMs = (await wire.settle()) ?? clockMs;
+    else wire.stop();
+    const result: ProbeResult = { ok, latencyMs };
     const results = [...this.snapshot.results, result].slice(-NETWORK_PROBE_HISTORY);
     this.snapshot = rateNetwork(results);
     for (const listener of this.listeners) listener();
