@@ -5,7 +5,12 @@ import {
   type ForwardingSettings,
   type Handle,
 } from '@perch/shared';
-import { IconAlertCircle, IconAlertTriangle, type Icon } from '@tabler/icons-react';
+import {
+  IconAlertCircle,
+  IconAlertTriangle,
+  IconCircleCheck,
+  type Icon,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { notifiesOn, type HandleChannel } from '../api/set-handle-notifications';
@@ -46,17 +51,22 @@ function SettingsLink() {
   );
 }
 
-/** One note: an icon and the text in the note's colour, the way to Settings, then `children`. */
+/**
+ * One note: an icon and the text in the note's colour, the way to Settings (unless `settled`:
+ * nothing is left to do there), then `children`.
+ */
 function NoteLine({
   icon: NoteIcon,
   color,
   text,
+  settled = false,
   children,
   ...line
 }: {
   icon: Icon;
-  color: 'red' | 'yellow';
+  color: 'red' | 'yellow' | 'green';
   text: string;
+  settled?: boolean;
   children?: ReactNode;
   id?: string;
   role?: string;
@@ -71,7 +81,13 @@ function NoteLine({
         style={{ flexShrink: 0, marginTop: 2 }}
       />
       <Text size="xs" c={`${color}.4`} style={{ flex: 1 }}>
-        {text} <SettingsLink />
+        {text}
+        {settled ? null : (
+          <>
+            {' '}
+            <SettingsLink />
+          </>
+        )}
       </Text>
       {children}
     </Group>
@@ -85,27 +101,41 @@ export interface ForwardingNotesProps {
   /** The last refused switch of this handle, shown beside the switches. */
   refusal?: SwitchRefusal | null;
   onDismissRefusal?: () => void;
+  /** What the last switch of this handle that succeeded did, for a few seconds. */
+  success?: string | null;
 }
 
 /**
- * Under a handle's switches: why a switch that is on will not deliver ('Connect your X account
- * in Settings to receive notifications'), and a refused switch's reason, each with the way to
- * Settings. Nothing when every switched-on channel delivers.
+ * Under a handle's switches: what a switch just did, why a switch that is on will not deliver
+ * ('Connect your X account in Settings to receive notifications'), and a refused switch's
+ * reason, the last two with the way to Settings. Nothing when every switched-on channel
+ * delivers and no switch was just used.
  */
 export function ForwardingNotes({
   handle,
   settings,
   refusal,
   onDismissRefusal,
+  success,
 }: ForwardingNotesProps) {
   const blocked = blockedChannels(handle, settings);
-  if (blocked.length === 0 && !refusal) return null;
+  if (blocked.length === 0 && !refusal && !success) return null;
   // Switches blocked for the same reason (no X account) say it once.
   const notes = blocked.filter(
     (note, index) => blocked.findIndex((other) => other.text === note.text) === index,
   );
   return (
     <Stack gap={4} mt={6} data-testid="forwarding-notes">
+      {success ? (
+        <NoteLine
+          icon={IconCircleCheck}
+          color="green"
+          text={success}
+          settled
+          role="status"
+          data-testid="switch-success"
+        />
+      ) : null}
       {refusal ? (
         <NoteLine
           icon={IconAlertCircle}

@@ -52,7 +52,7 @@ export function HandlePanel({
   const selected = selectedHandle?.toLowerCase() ?? null;
   const { showMessage } = form;
   const removal = useHandleRemoval({ list, selected, onSelect, showMessage });
-  // A refused switch is answered beside that switch, not at the top of the panel.
+  // A switch is answered beside it, not at the top of the panel (which would move the list).
   const refusals = useSwitchRefusals(showMessage);
   const toggles = useNotificationToggles(refusals.handleToggleOutcome);
   const notifications = { isBusy: toggles.isBusy, onToggle: toggles.toggle };
@@ -107,6 +107,7 @@ export function HandlePanel({
                 forwarding={forwarding}
                 refusal={refusals.refusalOf(handle.id)}
                 onDismissRefusal={refusals.dismiss}
+                success={refusals.successOf(handle.id)}
               />
             ))}
           </SimpleGrid>

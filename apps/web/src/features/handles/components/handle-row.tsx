@@ -33,6 +33,8 @@ export interface HandleRowProps {
   /** The last refused switch of this handle. */
   refusal: SwitchRefusal | null;
   onDismissRefusal: (id: number) => void;
+  /** What the last switch of this handle that succeeded did, for a few seconds. */
+  success?: string | null;
 }
 
 /**
@@ -53,6 +55,7 @@ export function HandleRow({
   forwarding,
   refusal,
   onDismissRefusal,
+  success = null,
 }: HandleRowProps) {
   const completion = useTimedMessage(COMPLETED_MESSAGE_MS);
   const live = useLiveHandle(handle, (name) => {
@@ -94,6 +97,7 @@ export function HandleRow({
         settings={forwarding}
         refusal={refusal}
         onDismissRefusal={() => onDismissRefusal(handle.id)}
+        success={success}
       />
       <HandleRowFilter handle={handle} temporary={temporary} onEditFilter={onEditFilter} />
       {/* The completion takes the progress bar's place: nothing above the list moves. */}

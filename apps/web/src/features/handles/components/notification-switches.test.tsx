@@ -6,13 +6,14 @@ import {
   type Handle,
   type HandleNotificationsRequest,
 } from '@perch/shared';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiTestHooks } from '@/test/api-test-hooks';
 import { fail, ok, requestsTo, stubFetch, type StubHandler } from '@/test/fetch-stub';
 import { renderRoute } from '@/test/render';
 import { deferred, makeHandle, progressStubs } from '../test/handle-fixtures';
+import { SUCCESS_MESSAGE_MS } from '../utils/handle-messages';
 import { HandlePanel } from './handle-panel';
 
 const person = () => userEvent.setup({ delay: null });
@@ -135,6 +136,31 @@ describe('per-handle notification switches', () => {
       await screen.findByText(SETTINGS_MESSAGES.toggled('telegram', true, 'nasa')),
     ).toBeVisible();
     expect(toggle).toBeChecked();
+  });
+
+  it('says what a switch did in its own row for 3 s, never above the list (which would move it)', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const nasa = makeHandle({ id: 18, handle: 'nasa' });
+      const esa = makeHandle({ id: 19, handle: 'esa' });
+      renderPanel([nasa, esa], answerWith(nasa));
+      const user = userEvent.setup({ delay: null, advanceTimers: vi.advanceTimersByTime });
+      await user.click(await telegramSwitch('nasa'));
+      const text = SETTINGS_MESSAGES.toggled('telegram', true, 'nasa');
+      const said = await within(rowOf('nasa')).findByText(text);
+      expect(said).toBeVisible();
+      expect(within(rowOf('nasa')).getByTestId('switch-success')).toHaveAttribute('role', 'status');
+      // Nothing above the list, and nothing in the other handle's row.
+      expect(screen.queryByTestId('handle-message')).toBeNull();
+      expect(within(rowOf('esa')).queryByTestId('switch-success')).toBeNull();
+      await act(() => vi.advanceTimersByTimeAsync(SUCCESS_MESSAGE_MS - 100));
+      expect(within(rowOf('nasa')).getByText(text)).toBeVisible();
+      await act(() => vi.advanceTimersByTimeAsync(200));
+      expect(within(rowOf('nasa')).queryByText(text)).toBeNull();
+      expect(await telegramSwitch('nasa')).toBeChecked();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("reverts with the server's reason when the channel is not connected", async () => {
