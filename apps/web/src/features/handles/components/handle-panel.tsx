@@ -5,7 +5,7 @@ import { useAddHandleForm } from '../hooks/use-add-handle-form';
 import { useHandleListLoad } from '../hooks/use-handle-list-load';
 import { useHandleRemoval } from '../hooks/use-handle-removal';
 import { useNotificationToggles } from '../hooks/use-notification-toggles';
-import { useSwitchRefusals } from '../hooks/use-switch-refusals';
+import { useSwitchOutcomes } from '../hooks/use-switch-outcomes';
 import { SUCCESS_MESSAGE_MS } from '../utils/handle-messages';
 import { AddHandleForm } from './add-handle-form';
 import { HandleCountBadge } from './handle-count-badge';
@@ -53,8 +53,8 @@ export function HandlePanel({
   const { showMessage } = form;
   const removal = useHandleRemoval({ list, selected, onSelect, showMessage });
   // A switch is answered beside it, not at the top of the panel (which would move the list).
-  const refusals = useSwitchRefusals(showMessage);
-  const toggles = useNotificationToggles(refusals.handleToggleOutcome);
+  const outcomes = useSwitchOutcomes(showMessage);
+  const toggles = useNotificationToggles(outcomes.handleToggleOutcome);
   const notifications = { isBusy: toggles.isBusy, onToggle: toggles.toggle };
 
   return (
@@ -105,9 +105,9 @@ export function HandlePanel({
                 notifications={notifications}
                 onEditFilter={setFilterOf}
                 forwarding={forwarding}
-                refusal={refusals.refusalOf(handle.id)}
-                onDismissRefusal={refusals.dismiss}
-                success={refusals.successOf(handle.id)}
+                refusal={outcomes.refusalOf(handle.id)}
+                onDismissRefusal={outcomes.dismiss}
+                success={outcomes.successOf(handle.id)}
               />
             ))}
           </SimpleGrid>

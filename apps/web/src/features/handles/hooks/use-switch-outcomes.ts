@@ -12,7 +12,7 @@ import type { ToggleOutcome } from './use-notification-toggles';
  * is. A success is said for 3 s (the newest per handle). An outcome without a handle or channel
  * goes to the panel's message line.
  */
-export function useSwitchRefusals(showMessage: (outcome: ToggleOutcome, shownMs: number) => void) {
+export function useSwitchOutcomes(showMessage: (outcome: ToggleOutcome, shownMs: number) => void) {
   const [refusals, setRefusals] = useState<ReadonlyMap<number, SwitchRefusal>>(new Map());
   const [successes, setSuccesses] = useState<ReadonlyMap<number, string>>(new Map());
   const successTimers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
